@@ -1,0 +1,548 @@
+/* plan.c: plan creation, per-step data transfer, solve and solution read-back. */
+#include "hb_internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const array_names[HB_NUM_ARRAYS] = {"a", "b", "c", "u", "l", "d", "rhs"};
+
+const char *hb__strategy_name(hb_strategy s)
+{
+    switch (s) {
+    case HB_STRATEGY_AUTO: return "auto";
+    case HB_STRATEGY_PER_SYSTEM: return "per-system";
+    case HB_STRATEGY_BRANCH_LEVEL: return "branch-level";
+    case HB_STRATEGY_FINE_TREE: return "fine-tree";
+    }
+    return "unknown";
+}
+
+void hb_plan_options_init(hb_plan_options *opts)
+{
+    if (opts)
+        memset(opts, 0, sizeof *opts);
+}
+
+static int array_in_kind(hb_kind kind, hb_array which)
+{
+    if (which == HB_ARRAY_RHS)
+        return 1;
+    if (kind == HB_KIND_TRIDIAG)
+        return which == HB_ARRAY_A || which == HB_ARRAY_B || which == HB_ARRAY_C;
+    return which == HB_ARRAY_U || which == HB_ARRAY_L || which == HB_ARRAY_D;
+}
+
+/* HINESBATCH_STRATEGY forces a strategy when the options leave it AUTO. */
+static hb_status resolve_strategy(hb_strategy opt, hb_strategy *out)
+{
+    *out = opt;
+    const char *env = getenv("HINESBATCH_STRATEGY");
+    if (opt != HB_STRATEGY_AUTO || !env || !env[0])
+        return HB_SUCCESS;
+    for (int s = HB_STRATEGY_AUTO; s <= HB_STRATEGY_FINE_TREE; ++s) {
+        const char *name = hb__strategy_name((hb_strategy)s);
+        size_t i = 0;
+        while (name[i] && tolower((unsigned char)env[i]) == name[i])
+            ++i;
+        if (!name[i] && !env[i]) {
+            *out = (hb_strategy)s;
+            return HB_SUCCESS;
+        }
+    }
+    return hb__error(HB_ERR_INVALID_ARGUMENT,
+                     "HINESBATCH_STRATEGY='%s' is not one of auto, per-system, branch-level, "
+                     "fine-tree",
+                     env);
+}
+
+static hb_status alloc_upload(hb_plan *plan, hb_buffer **buf, const void *src, size_t bytes,
+                              const char *what)
+{
+    hb_context *ctx = plan->ctx;
+    hb_status st = ctx->ops->alloc(ctx, bytes, buf);
+    if (st != HB_SUCCESS)
+        return st == HB_ERR_OUT_OF_MEMORY
+                   ? hb__error(st, "plan %s: could not allocate %zu bytes on %s (%s)", what, bytes,
+                               ctx->describe, hb_last_error())
+                   : st;
+    if (src)
+        HB_FORWARD(ctx->ops->write(ctx, plan->stream, *buf, 0, src, bytes));
+    return HB_SUCCESS;
+}
+
+/* Parent table in slot order: one copy for mono batches, else one run per
+ * slot; padded rows hang off the row before (with zero couplings). */
+static hb_status upload_parents(hb_plan *plan, const int32_t *parent)
+{
+    hb_layout_host *lay = &plan->lay;
+    int64_t total = 0;
+    int64_t *poff = malloc((size_t)lay->nslots * sizeof *poff);
+    if (!poff)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "plan parent offsets");
+    for (int64_t t = 0; t < lay->nslots; ++t) {
+        poff[t] = plan->mono ? 0 : total;
+        if (!plan->mono)
+            total += lay->rows[t];
+    }
+    if (plan->mono)
+        total = lay->max_rows;
+    int32_t *table = malloc((size_t)total * sizeof *table);
+    if (!table) {
+        free(poff);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "plan parent table: %lld entries",
+                         (long long)total);
+    }
+    int64_t nslot_tables = plan->mono ? 1 : lay->nslots;
+    for (int64_t t = 0; t < nslot_tables; ++t) {
+        const int32_t *src = parent + (plan->mono ? 0 : lay->flat[t]);
+        int64_t rows = plan->mono ? lay->max_rows : lay->rows[t];
+        for (int64_t i = 0; i < rows; ++i)
+            table[poff[t] + i] = i < lay->nown[t] ? src[i] : (int32_t)(i - 1);
+    }
+    hb_status st = alloc_upload(plan, &plan->dev.poff, poff, (size_t)lay->nslots * sizeof *poff,
+                                "parent offsets");
+    if (st == HB_SUCCESS)
+        st = alloc_upload(plan, &plan->dev.parent, table, (size_t)total * sizeof *table,
+                          "parent table");
+    free(poff);
+    free(table);
+    return st;
+}
+
+static void describe(hb_plan *plan)
+{
+    const hb_layout_host *lay = &plan->lay;
+    char layout[64];
+    if (lay->layout == HB_LAYOUT_BLOCK_INTERLEAVED)
+        snprintf(layout, sizeof layout, "block-interleaved(bs=%d)", (int)lay->block_size);
+    else
+        snprintf(layout, sizeof layout, "%s", hb__layout_name(lay->layout));
+    const char *pad = !lay->variable || lay->layout == HB_LAYOUT_FLAT ? "none"
+                      : lay->padding == HB_PADDING_COMPUTE        ? "compute"
+                                                                  : "skip";
+    snprintf(plan->describe, sizeof plan->describe,
+             "%s %s: %lld systems, rows %s%lld, layout=%s padding=%s%s strategy=%s%s; %s",
+             plan->kind == HB_KIND_TRIDIAG ? "tridiagonal" : "hines",
+             plan->precision == HB_DOUBLE ? "double" : "float", (long long)plan->nsys,
+             lay->variable ? "up to " : "", (long long)lay->max_rows, layout, pad,
+             lay->sorted ? " (sorted by size)" : "", hb__strategy_name(plan->strategy),
+             plan->kind == HB_KIND_HINES ? (plan->mono ? " parents=shared" : " parents=per-system")
+                                         : "",
+             plan->ctx->describe);
+}
+
+static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind kind, int64_t nsys,
+                             const int64_t *offsets, int64_t n_uniform, const int32_t *parent,
+                             const hb_plan_options *opts_in, hb_plan **out, const char *fn)
+{
+    if (!out)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: plan (output) is NULL", fn);
+    if (!ctx)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    if (precision != HB_DOUBLE && precision != HB_FLOAT)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: precision = %d is not an hb_precision", fn,
+                         (int)precision);
+    if (nsys < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: nsys = %lld is negative", fn,
+                         (long long)nsys);
+    if (!offsets && n_uniform <= 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld must be > 0", fn,
+                         (long long)n_uniform);
+    if (offsets)
+        HB_FORWARD(hb__check_offsets(nsys, offsets, fn));
+    if (kind == HB_KIND_HINES) {
+        if (!parent)
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: parent is NULL", fn);
+        if (offsets) {
+            for (int64_t s = 0; s < nsys; ++s)
+                HB_FORWARD(hb__check_tree(parent + offsets[s], offsets[s + 1] - offsets[s], s));
+        } else {
+            HB_FORWARD(hb__check_tree(parent, n_uniform, 0));
+        }
+    }
+    hb_plan_options opts;
+    if (opts_in)
+        opts = *opts_in;
+    else
+        hb_plan_options_init(&opts);
+    if (opts.layout < HB_LAYOUT_AUTO || opts.layout > HB_LAYOUT_BLOCK_INTERLEAVED)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->layout = %d is not an hb_layout", fn,
+                         (int)opts.layout);
+    if (opts.padding < HB_PADDING_AUTO || opts.padding > HB_PADDING_SKIP)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->padding = %d is not an hb_padding",
+                         fn, (int)opts.padding);
+    if (opts.strategy < HB_STRATEGY_AUTO || opts.strategy > HB_STRATEGY_FINE_TREE)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->strategy = %d is not an hb_strategy",
+                         fn, (int)opts.strategy);
+    if (opts.block_size < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->block_size = %d is negative", fn,
+                         (int)opts.block_size);
+    hb_strategy strategy;
+    HB_FORWARD(resolve_strategy(opts.strategy, &strategy));
+    if (strategy == HB_STRATEGY_AUTO)
+        strategy = HB_STRATEGY_PER_SYSTEM;
+    if (strategy != HB_STRATEGY_PER_SYSTEM)
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
+                         "%s: strategy %s is not available in this build; use per-system", fn,
+                         hb__strategy_name(strategy));
+    if (precision == HB_DOUBLE && !ctx->ops->supports_double(ctx))
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
+                         "%s: %s has no double precision support (cl_khr_fp64)", fn,
+                         ctx->describe);
+
+    int uniform = offsets == NULL;
+    if (offsets) {
+        uniform = 1;
+        for (int64_t s = 0; s < nsys && uniform; ++s)
+            uniform = offsets[s + 1] - offsets[s] == offsets[1] - offsets[0];
+    }
+    hb_layout layout = opts.layout != HB_LAYOUT_AUTO
+                           ? opts.layout
+                           : ctx->ops->preferred_layout(ctx, nsys, uniform);
+    int32_t bs = opts.block_size > 0 ? opts.block_size : ctx->ops->preferred_block(ctx);
+    hb_padding padding = opts.padding == HB_PADDING_AUTO ? HB_PADDING_SKIP : opts.padding;
+
+    hb_plan *plan = calloc(1, sizeof *plan);
+    if (!plan)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %zu bytes", fn, sizeof *plan);
+    plan->ctx = ctx;
+    plan->kind = kind;
+    plan->precision = precision;
+    plan->esize = precision == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    plan->nsys = nsys;
+    plan->n_uniform = offsets ? 0 : n_uniform;
+    plan->nrows = offsets ? offsets[nsys] : nsys * n_uniform;
+    plan->strategy = strategy;
+    plan->stream = opts.stream;
+    hb_status st = HB_SUCCESS;
+    if (offsets) {
+        plan->offsets = malloc((size_t)(nsys + 1) * sizeof *plan->offsets);
+        if (!plan->offsets) {
+            free(plan);
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: offsets copy", fn);
+        }
+        memcpy(plan->offsets, offsets, (size_t)(nsys + 1) * sizeof *offsets);
+    }
+    if (kind == HB_KIND_HINES) {
+        plan->mono = 1;
+        if (offsets) {
+            int64_t n0 = nsys > 0 ? offsets[1] : 0;
+            for (int64_t s = 1; s < nsys && plan->mono; ++s)
+                plan->mono = offsets[s + 1] - offsets[s] == n0 &&
+                             memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent) == 0;
+        }
+    }
+    st = hb__layout_build(&plan->lay, layout, bs, padding, nsys, offsets, n_uniform);
+    if (st != HB_SUCCESS) {
+        free(plan->offsets);
+        free(plan);
+        return st;
+    }
+    hb_layout_host *lay = &plan->lay;
+    hb_layout_dev *dev = &plan->dev;
+    dev->nslots = lay->nslots;
+    dev->stride = lay->stride;
+    dev->length = lay->length;
+    dev->max_rows = lay->max_rows;
+    dev->block_size = lay->block_size;
+    dev->mono = plan->mono;
+    describe(plan);
+    *out = plan;
+    if (nsys == 0)
+        return HB_SUCCESS; /* nothing to allocate; every operation is a no-op */
+
+    size_t tbytes = (size_t)nsys * sizeof(int64_t);
+    if ((uint64_t)lay->length > SIZE_MAX / plan->esize) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld elements do not fit in memory", fn,
+                       (long long)lay->length);
+        goto fail;
+    }
+    size_t abytes = (size_t)lay->length * plan->esize;
+    if ((st = alloc_upload(plan, &dev->base, lay->base, tbytes, "bases")) ||
+        (st = alloc_upload(plan, &dev->rows, lay->rows, tbytes, "rows")) ||
+        (st = alloc_upload(plan, &dev->nown, lay->nown, tbytes, "sizes")) ||
+        (st = alloc_upload(plan, &dev->flat, lay->flat, tbytes, "flat offsets")))
+        goto fail;
+    if (kind == HB_KIND_HINES && (st = upload_parents(plan, parent)))
+        goto fail;
+    for (int w = 0; w < HB_NUM_ARRAYS; ++w)
+        if (array_in_kind(kind, (hb_array)w) &&
+            (st = alloc_upload(plan, &plan->arrays[w], NULL, abytes, array_names[w])))
+            goto fail;
+    if (kind == HB_KIND_TRIDIAG && (st = alloc_upload(plan, &plan->scratch, NULL, abytes, "scratch")))
+        goto fail;
+    if (lay->layout != HB_LAYOUT_FLAT &&
+        (st = alloc_upload(plan, &plan->staging, NULL, (size_t)plan->nrows * plan->esize,
+                           "staging")))
+        goto fail;
+    return HB_SUCCESS;
+fail:
+    *out = NULL;
+    hb_plan_destroy(plan);
+    return st;
+}
+
+hb_status hb_plan_create_tridiag(hb_context *ctx, hb_precision precision, int64_t nsys,
+                                 const int64_t *offsets, const hb_plan_options *opts,
+                                 hb_plan **plan)
+{
+    if (!offsets)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_create_tridiag: offsets is NULL");
+    return plan_create(ctx, precision, HB_KIND_TRIDIAG, nsys, offsets, 0, NULL, opts, plan,
+                       "hb_plan_create_tridiag");
+}
+
+hb_status hb_plan_create_tridiag_uniform(hb_context *ctx, hb_precision precision, int64_t nsys,
+                                         int64_t n, const hb_plan_options *opts, hb_plan **plan)
+{
+    return plan_create(ctx, precision, HB_KIND_TRIDIAG, nsys, NULL, n, NULL, opts, plan,
+                       "hb_plan_create_tridiag_uniform");
+}
+
+hb_status hb_plan_create_hines(hb_context *ctx, hb_precision precision, int64_t nsys,
+                               const int64_t *offsets, const int32_t *parent,
+                               const hb_plan_options *opts, hb_plan **plan)
+{
+    if (!offsets)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_create_hines: offsets is NULL");
+    return plan_create(ctx, precision, HB_KIND_HINES, nsys, offsets, 0, parent, opts, plan,
+                       "hb_plan_create_hines");
+}
+
+hb_status hb_plan_create_hines_uniform(hb_context *ctx, hb_precision precision, int64_t nsys,
+                                       int64_t n, const int32_t *parent,
+                                       const hb_plan_options *opts, hb_plan **plan)
+{
+    return plan_create(ctx, precision, HB_KIND_HINES, nsys, NULL, n, parent, opts, plan,
+                       "hb_plan_create_hines_uniform");
+}
+
+void hb_plan_destroy(hb_plan *plan)
+{
+    if (!plan)
+        return;
+    hb_context *ctx = plan->ctx;
+    hb_buffer *bufs[] = {plan->dev.base, plan->dev.rows,  plan->dev.nown,
+                         plan->dev.flat, plan->dev.poff,  plan->dev.parent,
+                         plan->scratch,  plan->staging};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+        if (bufs[i])
+            ctx->ops->release(ctx, bufs[i]);
+    for (int w = 0; w < HB_NUM_ARRAYS; ++w)
+        if (plan->arrays[w])
+            ctx->ops->release(ctx, plan->arrays[w]);
+    hb__layout_free(&plan->lay);
+    free(plan->offsets);
+    free(plan);
+}
+
+const char *hb_plan_describe(const hb_plan *plan)
+{
+    return plan ? plan->describe : "(null plan)";
+}
+
+static hb_status check_array(const hb_plan *plan, hb_array which, const char *fn)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: plan is NULL", fn);
+    if ((int)which < 0 || which >= HB_NUM_ARRAYS)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: which = %d is not an hb_array", fn,
+                         (int)which);
+    if (!array_in_kind(plan->kind, which))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: a %s plan has no array '%s'", fn,
+                         plan->kind == HB_KIND_TRIDIAG ? "tridiagonal" : "Hines",
+                         array_names[which]);
+    return HB_SUCCESS;
+}
+
+static void mark_set(hb_plan *plan, hb_array which)
+{
+    if (which == HB_ARRAY_RHS) {
+        plan->rhs_ready = 1;
+        plan->solved = 0;
+    }
+    if (which == HB_ARRAY_D)
+        plan->d_ready = 1;
+    plan->set_mask |= 1u << which;
+}
+
+hb_status hb_plan_set(hb_plan *plan, hb_array which, const void *host)
+{
+    HB_FORWARD(check_array(plan, which, "hb_plan_set"));
+    if (!host)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_set: %s (host array) is NULL",
+                         array_names[which]);
+    int zero_first = which == HB_ARRAY_A || which == HB_ARRAY_U || which == HB_ARRAY_L;
+    int zero_last = which == HB_ARRAY_C;
+    HB_FORWARD(hb__check_finite(plan->precision, host, plan->nsys, plan->offsets, plan->n_uniform,
+                                zero_first, zero_last, array_names[which]));
+    if (plan->nsys > 0) {
+        hb_context *ctx = plan->ctx;
+        size_t bytes = (size_t)plan->nrows * plan->esize;
+        if (plan->lay.layout == HB_LAYOUT_FLAT) {
+            HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->arrays[which], 0, host, bytes));
+        } else {
+            hb_convert_rule rule = {(which == HB_ARRAY_B || which == HB_ARRAY_D) ? 1.0 : 0.0,
+                                    zero_first, zero_last};
+            HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->staging, 0, host, bytes));
+            HB_FORWARD(ctx->ops->to_layout(ctx, plan->stream, plan->precision, &plan->dev, &rule,
+                                           plan->staging, plan->arrays[which]));
+        }
+    }
+    mark_set(plan, which);
+    return HB_SUCCESS;
+}
+
+hb_status hb_plan_solve(hb_plan *plan)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_solve: plan is NULL");
+    const hb_array need[] = {plan->kind == HB_KIND_TRIDIAG ? HB_ARRAY_A : HB_ARRAY_U,
+                             plan->kind == HB_KIND_TRIDIAG ? HB_ARRAY_B : HB_ARRAY_L,
+                             plan->kind == HB_KIND_TRIDIAG ? HB_ARRAY_C : HB_ARRAY_D};
+    for (int i = 0; i < 3; ++i)
+        if (!(plan->set_mask & (1u << need[i])))
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_solve: array '%s' was never set",
+                             array_names[need[i]]);
+    if (!plan->rhs_ready)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_solve: rhs not set since the last solve (a solve overwrites it "
+                         "with the solution)");
+    if (plan->kind == HB_KIND_HINES && !plan->d_ready)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_solve: d not set since the last solve (a solve overwrites it "
+                         "with its elimination)");
+    if (plan->nsys > 0) {
+        hb_context *ctx = plan->ctx;
+        if (plan->kind == HB_KIND_TRIDIAG)
+            HB_FORWARD(ctx->ops->thomas(ctx, plan->stream, plan->precision, &plan->dev,
+                                        plan->arrays[HB_ARRAY_A], plan->arrays[HB_ARRAY_B],
+                                        plan->arrays[HB_ARRAY_C], plan->scratch,
+                                        plan->arrays[HB_ARRAY_RHS]));
+        else
+            HB_FORWARD(ctx->ops->hines(ctx, plan->stream, plan->precision, &plan->dev,
+                                       plan->arrays[HB_ARRAY_U], plan->arrays[HB_ARRAY_L],
+                                       plan->arrays[HB_ARRAY_D], plan->arrays[HB_ARRAY_RHS]));
+    }
+    plan->rhs_ready = 0;
+    plan->d_ready = 0;
+    plan->solved = 1;
+    return HB_SUCCESS;
+}
+
+/* First system (in the caller's order) with a non-finite solution, or -1. */
+static int64_t first_bad_system(const hb_plan *plan, const void *x, int64_t *row)
+{
+    for (int64_t s = 0; s < plan->nsys; ++s) {
+        int64_t lo = plan->offsets ? plan->offsets[s] : s * plan->n_uniform;
+        int64_t hi = plan->offsets ? plan->offsets[s + 1] : (s + 1) * plan->n_uniform;
+        for (int64_t k = lo; k < hi; ++k) {
+            double v = plan->precision == HB_DOUBLE ? ((const double *)x)[k]
+                                                    : (double)((const float *)x)[k];
+            if (!isfinite(v)) {
+                *row = k - lo;
+                return s;
+            }
+        }
+    }
+    return -1;
+}
+
+hb_status hb_plan_get_solution(hb_plan *plan, void *x)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_get_solution: plan is NULL");
+    if (!x)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_get_solution: x (output) is NULL");
+    if (!plan->solved)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_get_solution: no solve since rhs was last set");
+    if (plan->nsys == 0)
+        return HB_SUCCESS;
+    hb_context *ctx = plan->ctx;
+    size_t bytes = (size_t)plan->nrows * plan->esize;
+    /* Read into a private buffer first so x stays untouched on failure. */
+    void *tmp = malloc(bytes);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_plan_get_solution: %zu bytes", bytes);
+    hb_buffer *src = plan->arrays[HB_ARRAY_RHS];
+    hb_status st = HB_SUCCESS;
+    if (plan->lay.layout != HB_LAYOUT_FLAT) {
+        st = ctx->ops->to_flat(ctx, plan->stream, plan->precision, &plan->dev, src, plan->staging);
+        src = plan->staging;
+    }
+    if (st == HB_SUCCESS)
+        st = ctx->ops->read(ctx, plan->stream, src, 0, tmp, bytes);
+    if (st == HB_SUCCESS) {
+        int64_t row = 0, bad = first_bad_system(plan, tmp, &row);
+        if (bad >= 0)
+            st = hb__error(HB_ERR_NUMERICAL,
+                           "solve: system %lld has a non-finite solution at row %lld (zero or "
+                           "non-finite pivot, or overflow)",
+                           (long long)bad, (long long)row);
+        else
+            memcpy(x, tmp, bytes);
+    }
+    free(tmp);
+    return st;
+}
+
+hb_status hb_plan_layout_info(const hb_plan *plan, hb_layout_info *info)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_layout_info: plan is NULL");
+    if (!info)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_layout_info: info (output) is NULL");
+    info->layout = plan->lay.layout;
+    info->precision = plan->precision;
+    info->nsys = plan->nsys;
+    info->stride = plan->lay.stride;
+    info->length = plan->lay.length;
+    info->block_size = plan->lay.block_size;
+    info->padded = plan->lay.variable && plan->lay.layout != HB_LAYOUT_FLAT;
+    return HB_SUCCESS;
+}
+
+hb_status hb_plan_system_bases(const hb_plan *plan, int64_t *base)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_system_bases: plan is NULL");
+    if (!base)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_system_bases: base (output) is NULL");
+    for (int64_t s = 0; s < plan->nsys; ++s)
+        base[s] = plan->lay.base[plan->lay.slot_of[s]];
+    return HB_SUCCESS;
+}
+
+hb_status hb_plan_index(const hb_plan *plan, int64_t s, int64_t i, int64_t *index)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_index: plan is NULL");
+    if (!index)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_index: index (output) is NULL");
+    if (s < 0 || s >= plan->nsys)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_index: system %lld not in [0, %lld)",
+                         (long long)s, (long long)plan->nsys);
+    int64_t t = plan->lay.slot_of[s];
+    if (i < 0 || i >= plan->lay.nown[t])
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_index: row %lld not in [0, %lld) of system %lld", (long long)i,
+                         (long long)plan->lay.nown[t], (long long)s);
+    *index = plan->lay.base[t] + i * plan->lay.stride;
+    return HB_SUCCESS;
+}
+
+hb_status hb_plan_buffer(hb_plan *plan, hb_array which, void **handle)
+{
+    HB_FORWARD(check_array(plan, which, "hb_plan_buffer"));
+    if (!handle)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_buffer: handle (output) is NULL");
+    if (plan->nsys == 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_buffer: the plan has no systems");
+    *handle = plan->ctx->ops->native(plan->arrays[which]);
+    mark_set(plan, which);
+    return HB_SUCCESS;
+}

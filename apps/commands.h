@@ -1,0 +1,14 @@
+/* commands.h: the subcommands of the hinesbatch program, one file each. */
+#ifndef HB_APPS_COMMANDS_H
+#define HB_APPS_COMMANDS_H
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
+} hb_command;
+
+int hb_cmd_devices(int argc, char **argv);
+int hb_cmd_solve(int argc, char **argv);
+
+#endif

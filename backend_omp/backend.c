@@ -1,0 +1,118 @@
+/* backend.c: operation tables of the serial (oracle) and OpenMP host backends, and host memory. */
+#include "host_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+int hb__host_parallel(const hb_context *ctx) { return ctx->ops->kind == HB_BACKEND_OPENMP; }
+
+static hb_status serial_init(hb_context *ctx)
+{
+    snprintf(ctx->device, sizeof ctx->device, "host CPU (1 thread)");
+    return HB_SUCCESS;
+}
+
+#ifdef _OPENMP
+static hb_status openmp_init(hb_context *ctx)
+{
+    snprintf(ctx->device, sizeof ctx->device, "host CPU (%d OpenMP threads)",
+             omp_get_max_threads());
+    return HB_SUCCESS;
+}
+#endif
+
+static void host_fini(hb_context *ctx) { (void)ctx; }
+
+static hb_layout host_layout(const hb_context *ctx, int64_t nsys, int uniform)
+{
+    (void)ctx, (void)nsys, (void)uniform;
+    return HB_LAYOUT_FLAT; /* one system per core: contiguous rows use the caches best */
+}
+
+static int32_t host_block(const hb_context *ctx)
+{
+    (void)ctx;
+    return 32;
+}
+
+static int host_double(const hb_context *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static hb_status host_alloc(hb_context *ctx, size_t bytes, hb_buffer **out)
+{
+    (void)ctx;
+    hb_buffer *b = malloc(sizeof *b);
+    void *p = malloc(bytes ? bytes : 1);
+    if (!b || !p) {
+        free(b);
+        free(p);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "host allocation of %zu bytes failed", bytes);
+    }
+    b->ptr = p;
+    b->bytes = bytes;
+    *out = b;
+    return HB_SUCCESS;
+}
+
+static void host_release(hb_context *ctx, hb_buffer *buf)
+{
+    (void)ctx;
+    if (buf) {
+        free(buf->ptr);
+        free(buf);
+    }
+}
+
+static hb_status host_write(hb_context *ctx, void *stream, hb_buffer *buf, size_t off,
+                            const void *src, size_t bytes)
+{
+    (void)ctx, (void)stream;
+    if (off + bytes > buf->bytes)
+        return hb__error(HB_ERR_BACKEND, "host write of %zu bytes at %zu past buffer of %zu",
+                         bytes, off, buf->bytes);
+    memcpy((char *)buf->ptr + off, src, bytes);
+    return HB_SUCCESS;
+}
+
+static hb_status host_read(hb_context *ctx, void *stream, hb_buffer *buf, size_t off, void *dst,
+                           size_t bytes)
+{
+    (void)ctx, (void)stream;
+    if (off + bytes > buf->bytes)
+        return hb__error(HB_ERR_BACKEND, "host read of %zu bytes at %zu past buffer of %zu",
+                         bytes, off, buf->bytes);
+    memcpy(dst, (char *)buf->ptr + off, bytes);
+    return HB_SUCCESS;
+}
+
+static void *host_native(hb_buffer *buf) { return buf->ptr; }
+
+static hb_status host_finish(hb_context *ctx, void *stream)
+{
+    (void)ctx, (void)stream;
+    return HB_SUCCESS;
+}
+
+#define HB_HOST_OPS(KIND, NAME, INIT)                                                     \
+    {                                                                                     \
+        KIND, NAME, INIT, host_fini, host_layout, host_block, host_double, host_alloc,    \
+            host_release, host_write, host_read, host_native, hb__host_to_layout,         \
+            hb__host_to_flat, hb__host_thomas, hb__host_hines, host_finish                \
+    }
+
+static const hb_backend_ops serial_ops = HB_HOST_OPS(HB_BACKEND_SERIAL, "serial", serial_init);
+const hb_backend_ops *hb__serial_backend(void) { return &serial_ops; }
+
+#ifdef _OPENMP
+static const hb_backend_ops openmp_ops = HB_HOST_OPS(HB_BACKEND_OPENMP, "openmp", openmp_init);
+const hb_backend_ops *hb__openmp_backend(void) { return &openmp_ops; }
+#else
+const hb_backend_ops *hb__openmp_backend(void) { return NULL; }
+#endif

@@ -1,0 +1,23 @@
+/* hb_prelude.cl: types and names shared by every kernel file, in OpenCL C 1.2 and, through backend_cuda/cl_compat.cuh, in CUDA. */
+#ifndef HB_PRELUDE_CL
+#define HB_PRELUDE_CL
+
+/* The host prepends "#define HB_DOUBLE 1" for double programs. */
+#ifdef HB_DOUBLE
+#ifndef __CUDACC__
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+typedef double real;
+#else
+typedef float real;
+#endif
+
+#ifndef __CUDACC__
+typedef long hb_long; /* 64-bit in OpenCL C: batch offsets overflow 32 bits */
+typedef int hb_int;
+/* OpenCL programs are built per precision, so names need no suffix; the CUDA
+ * build compiles every file twice and appends _d or _s. */
+#define HB_KERNEL(name) name
+#endif
+
+#endif

@@ -1,0 +1,1 @@
+/* hb_test_util.c: placeholder until the test helpers land. */
