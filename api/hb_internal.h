@@ -45,6 +45,7 @@ typedef struct {
     int64_t    max_rows;   /* largest rows[t]                                  */
     int32_t    block_size; /* lanes per block for block layouts, else 0        */
     int32_t    mono;       /* 1: every slot shares parent table at offset 0    */
+    int32_t    shared_rhs; /* HB_LAYOUT_BLOCK_SHARED: stage rhs on chip         */
     hb_buffer *base;       /* int64[nslots]                                    */
     hb_buffer *rows;       /* int64[nslots] rows the solver runs (padded or own)*/
     hb_buffer *nown;       /* int64[nslots] the system's own rows              */

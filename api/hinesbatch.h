@@ -91,7 +91,12 @@ typedef enum {
     HB_LAYOUT_AUTO = 0,
     HB_LAYOUT_FLAT,              /* element i of system s at offset(s) + i          */
     HB_LAYOUT_INTERLEAVED,       /* full-interleaved: i*nsys + s                    */
-    HB_LAYOUT_BLOCK_INTERLEAVED  /* (s/BS)*BS*n + i*BS + s%BS                       */
+    HB_LAYOUT_BLOCK_INTERLEAVED, /* (s/BS)*BS*n + i*BS + s%BS                       */
+    HB_LAYOUT_BLOCK_SHARED       /* block-interleaved in memory; during a solve each
+                                    block keeps its right-hand side in on-chip shared
+                                    (local) memory where it fits (the seeds'
+                                    "Block-Shared"); host backends run it as
+                                    block-interleaved                              */
 } hb_layout;
 
 /* Variable batches (systems of different sizes) in an interleaved layout are

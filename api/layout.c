@@ -11,6 +11,7 @@ const char *hb__layout_name(hb_layout layout)
     case HB_LAYOUT_FLAT: return "flat";
     case HB_LAYOUT_INTERLEAVED: return "full-interleaved";
     case HB_LAYOUT_BLOCK_INTERLEAVED: return "block-interleaved";
+    case HB_LAYOUT_BLOCK_SHARED: return "block-shared";
     }
     return "unknown";
 }
@@ -123,7 +124,8 @@ hb_status hb__layout_build(hb_layout_host *lay, hb_layout layout, int32_t block_
             lay->rows[t] = padding == HB_PADDING_COMPUTE ? maxn : size[t];
         }
         break;
-    case HB_LAYOUT_BLOCK_INTERLEAVED: {
+    case HB_LAYOUT_BLOCK_INTERLEAVED:
+    case HB_LAYOUT_BLOCK_SHARED: {
         if (block_size <= 0) {
             hb__layout_free(lay);
             return hb__error(HB_ERR_INVALID_ARGUMENT, "layout: block_size = %d must be > 0",

@@ -116,8 +116,9 @@ static void describe(hb_plan *plan)
 {
     const hb_layout_host *lay = &plan->lay;
     char layout[64];
-    if (lay->layout == HB_LAYOUT_BLOCK_INTERLEAVED)
-        snprintf(layout, sizeof layout, "block-interleaved(bs=%d)", (int)lay->block_size);
+    if (lay->block_size > 0)
+        snprintf(layout, sizeof layout, "%s(bs=%d)", hb__layout_name(lay->layout),
+                 (int)lay->block_size);
     else
         snprintf(layout, sizeof layout, "%s", hb__layout_name(lay->layout));
     const char *pad = !lay->variable || lay->layout == HB_LAYOUT_FLAT ? "none"
@@ -168,7 +169,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         opts = *opts_in;
     else
         hb_plan_options_init(&opts);
-    if (opts.layout < HB_LAYOUT_AUTO || opts.layout > HB_LAYOUT_BLOCK_INTERLEAVED)
+    if (opts.layout < HB_LAYOUT_AUTO || opts.layout > HB_LAYOUT_BLOCK_SHARED)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->layout = %d is not an hb_layout", fn,
                          (int)opts.layout);
     if (opts.padding < HB_PADDING_AUTO || opts.padding > HB_PADDING_SKIP)
@@ -248,6 +249,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     dev->length = lay->length;
     dev->max_rows = lay->max_rows;
     dev->block_size = lay->block_size;
+    dev->shared_rhs = lay->layout == HB_LAYOUT_BLOCK_SHARED;
     dev->mono = plan->mono;
     describe(plan);
     *out = plan;
