@@ -95,6 +95,9 @@ typedef struct hb_backend_ops {
     hb_status (*hines)(hb_context *ctx, void *stream, hb_precision p,
                        const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
                        hb_buffer *d, hb_buffer *rhs);
+    /* Device-to-device copy of bytes (the bandwidth yardstick of benchmarks). */
+    hb_status (*copy)(hb_context *ctx, void *stream, hb_buffer *dst, hb_buffer *src,
+                      size_t bytes);
     /* Waits for all work queued on stream. */
     hb_status (*finish)(hb_context *ctx, void *stream);
 } hb_backend_ops;

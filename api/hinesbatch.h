@@ -168,6 +168,10 @@ HB_API hb_status hb_plan_set(hb_plan *plan, hb_array which, const void *host_fla
  * HB_ERR_INVALID_ARGUMENT. Tridiagonal A, B, C stay as set. */
 HB_API hb_status hb_plan_solve(hb_plan *plan);
 
+/* Waits until every operation queued for the plan has finished (GPU backends
+ * run hb_plan_set and hb_plan_solve asynchronously on the plan's stream). */
+HB_API hb_status hb_plan_synchronize(hb_plan *plan);
+
 /* Copies the solution to a host array in flat layout. A non-finite solution
  * (zero pivot, overflow) is HB_ERR_NUMERICAL naming the first failing system;
  * x is then left untouched. */
@@ -196,6 +200,11 @@ HB_API hb_status hb_plan_index(const hb_plan *plan, int64_t s, int64_t i, int64_
  * (CUDA) or a host pointer (serial, openmp). Asking for D or RHS counts as
  * setting it for the next solve. The handle lives as long as the plan. */
 HB_API hb_status hb_plan_buffer(hb_plan *plan, hb_array which, void **handle);
+
+/* Median time in milliseconds of a device-to-device copy of bytes on the
+ * context's device, over reps copies after one warm-up: the yardstick that
+ * benchmarks compare solver bandwidth with, measured in the same run. */
+HB_API hb_status hb_context_copy_time(hb_context *ctx, size_t bytes, int reps, double *ms_median);
 
 /* ---- Verification ----------------------------------------------------------
  * LAPACK-style residual ratio of each system s,
