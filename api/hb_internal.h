@@ -62,6 +62,26 @@ typedef struct {
     int    zero_last;     /* the last own row is ignored (c)                   */
 } hb_convert_rule;
 
+/* Device-side view of a batch cut into branches (unbranched runs), for the
+ * branch-level and fine-tree strategies. Branch b's row j lives at
+ * pos0[b] + j*bstride[b]; its head's parent node is at ppos[b] (-1 for a
+ * root branch); its child branches are chidx[chptr[b] .. chptr[b+1]).
+ * Branches come in segments (seg_ptr): each segment is one level of one
+ * group, so its branches are independent. Group g owns segments
+ * [grp_ptr[g], grp_ptr[g+1]), deepest level LAST. The branch-level strategy
+ * has one group whose segments are the batch's levels. */
+typedef struct {
+    int64_t    nbranches, nsegments, ngroups, length, nrows;
+    int64_t    max_seg_branches; /* largest segment (threads a group may need)  */
+    int32_t    group_size;       /* fine tree: work-items per group             */
+    int64_t   *host_seg_ptr;     /* host copies used to schedule launches       */
+    int64_t   *host_grp_ptr;
+    hb_buffer *pos0, *bstride, *len, *ppos, *chptr, *chidx; /* int64 per branch  */
+    hb_buffer *seg_ptr;          /* int64[nsegments+1]                          */
+    hb_buffer *grp_ptr;          /* int64[ngroups+1]                            */
+    hb_buffer *rowmap;           /* int64[nrows]: flat row -> position          */
+} hb_branch_dev;
+
 typedef struct hb_backend_ops {
     hb_backend kind;
     const char *name;
@@ -95,6 +115,21 @@ typedef struct hb_backend_ops {
     hb_status (*hines)(hb_context *ctx, void *stream, hb_precision p,
                        const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
                        hb_buffer *d, hb_buffer *rhs);
+    /* Row-map conversions for the branch strategies: dst[map[k]] = src[k]
+     * and dst[k] = src[map[k]] for k < n. */
+    hb_status (*map_to_layout)(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                               hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);
+    hb_status (*map_to_flat)(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                             hb_buffer *map, hb_buffer *src, hb_buffer *flat_dst);
+    /* Hines by branches: one launch per level (branch-level) or one launch
+     * with one work-group per group of cells (fine tree). Same contract as
+     * hines. NULL where the backend lacks the strategy. */
+    hb_status (*hines_branch_level)(hb_context *ctx, void *stream, hb_precision p,
+                                    const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                    hb_buffer *d, hb_buffer *rhs);
+    hb_status (*hines_fine_tree)(hb_context *ctx, void *stream, hb_precision p,
+                                 const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                 hb_buffer *d, hb_buffer *rhs);
     /* Device-to-device copy of bytes (the bandwidth yardstick of benchmarks). */
     hb_status (*copy)(hb_context *ctx, void *stream, hb_buffer *dst, hb_buffer *src,
                       size_t bytes);
@@ -139,6 +174,23 @@ void hb__layout_free(hb_layout_host *lay);
 const char *hb__layout_name(hb_layout layout);
 const char *hb__strategy_name(hb_strategy s);
 
+/* ---- Branch decomposition (api/branches.c) ------------------------------- */
+typedef struct {
+    int32_t group_size;   /* fine tree: work-items per group; 0 = branch-level */
+    int64_t split_length; /* cut branches longer than this (0 = never)        */
+} hb_branch_options;
+
+/* Cuts the batch (flat offsets or nsys copies of one tree of n_uniform rows)
+ * into branches, orders them, computes positions and uploads the tables. */
+hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_branch_options *o);
+void hb__branches_free(hb_plan *plan);
+
+/* Work-items per fine-tree work-group. */
+#define HB_FINE_TREE_GROUP 128
+/* AUTO takes the fine tree below this many different cells on a GPU. */
+#define HB_AUTO_FINE_TREE_BELOW 4096
+hb_strategy hb__strategy_auto(const hb_context *ctx, int64_t nsys, int mono);
+
 /* ---- Validation ----------------------------------------------------------- */
 hb_status hb__check_offsets(int64_t nsys, const int64_t *offsets, const char *name);
 /* parent rule: parent[0] = -1, 0 <= parent[k] < k. */
@@ -171,6 +223,9 @@ struct hb_plan {
     hb_buffer   *arrays[HB_NUM_ARRAYS];
     hb_buffer   *scratch;    /* Thomas c' (layout length)                      */
     hb_buffer   *staging;    /* flat array for host transfers                  */
+    int          by_branch;  /* branch-level or fine-tree: data in branch layout */
+    int64_t     *host_rowmap;/* by_branch: flat row -> position (hb_plan_index) */
+    hb_branch_dev br;
     int          rhs_ready;  /* RHS set since the last solve                   */
     int          d_ready;    /* Hines D set since the last solve                */
     int          solved;     /* a solve ran since RHS was last set             */

@@ -115,7 +115,7 @@ static hb_status upload_parents(hb_plan *plan, const int32_t *parent)
 static void describe(hb_plan *plan)
 {
     const hb_layout_host *lay = &plan->lay;
-    char layout[64];
+    char layout[96];
     if (lay->block_size > 0)
         snprintf(layout, sizeof layout, "%s(bs=%d)", hb__layout_name(lay->layout),
                  (int)lay->block_size);
@@ -124,12 +124,22 @@ static void describe(hb_plan *plan)
     const char *pad = !lay->variable || lay->layout == HB_LAYOUT_FLAT ? "none"
                       : lay->padding == HB_PADDING_COMPUTE        ? "compute"
                                                                   : "skip";
+    if (plan->by_branch) {
+        if (plan->strategy == HB_STRATEGY_FINE_TREE)
+            snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld groups of %d)",
+                     (long long)plan->br.nbranches, (long long)plan->br.ngroups,
+                     (int)plan->br.group_size);
+        else
+            snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld levels)",
+                     (long long)plan->br.nbranches, (long long)plan->br.nsegments);
+        pad = "skip";
+    }
     snprintf(plan->describe, sizeof plan->describe,
              "%s %s: %lld systems, rows %s%lld, layout=%s padding=%s%s strategy=%s%s; %s",
              plan->kind == HB_KIND_TRIDIAG ? "tridiagonal" : "hines",
              plan->precision == HB_DOUBLE ? "double" : "float", (long long)plan->nsys,
              lay->variable ? "up to " : "", (long long)lay->max_rows, layout, pad,
-             lay->sorted ? " (sorted by size)" : "", hb__strategy_name(plan->strategy),
+             lay->sorted && !plan->by_branch ? " (sorted by size)" : "", hb__strategy_name(plan->strategy),
              plan->kind == HB_KIND_HINES ? (plan->mono ? " parents=shared" : " parents=per-system")
                                          : "",
              plan->ctx->describe);
@@ -183,12 +193,16 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                          (int)opts.block_size);
     hb_strategy strategy;
     HB_FORWARD(resolve_strategy(opts.strategy, &strategy));
-    if (strategy == HB_STRATEGY_AUTO)
-        strategy = HB_STRATEGY_PER_SYSTEM;
-    if (strategy != HB_STRATEGY_PER_SYSTEM)
-        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
-                         "%s: strategy %s is not available in this build; use per-system", fn,
-                         hb__strategy_name(strategy));
+    if (kind == HB_KIND_TRIDIAG && strategy != HB_STRATEGY_AUTO &&
+        strategy != HB_STRATEGY_PER_SYSTEM)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: strategy %s is for Hines plans; a tridiagonal system is a single "
+                         "branch (use per-system)",
+                         fn, hb__strategy_name(strategy));
+    if ((strategy == HB_STRATEGY_BRANCH_LEVEL && !ctx->ops->hines_branch_level) ||
+        (strategy == HB_STRATEGY_FINE_TREE && !ctx->ops->hines_fine_tree))
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "%s: strategy %s is not implemented on %s",
+                         fn, hb__strategy_name(strategy), ctx->describe);
     if (precision == HB_DOUBLE && !ctx->ops->supports_double(ctx))
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
                          "%s: %s has no double precision support (cl_khr_fp64)", fn,
@@ -216,7 +230,6 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     plan->nsys = nsys;
     plan->n_uniform = offsets ? 0 : n_uniform;
     plan->nrows = offsets ? offsets[nsys] : nsys * n_uniform;
-    plan->strategy = strategy;
     plan->stream = opts.stream;
     hb_status st = HB_SUCCESS;
     if (offsets) {
@@ -236,6 +249,11 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                              memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent) == 0;
         }
     }
+    if (strategy == HB_STRATEGY_AUTO)
+        strategy = kind == HB_KIND_TRIDIAG ? HB_STRATEGY_PER_SYSTEM
+                                           : hb__strategy_auto(ctx, nsys, plan->mono);
+    plan->strategy = strategy;
+    plan->by_branch = strategy == HB_STRATEGY_BRANCH_LEVEL || strategy == HB_STRATEGY_FINE_TREE;
     st = hb__layout_build(&plan->lay, layout, bs, padding, nsys, offsets, n_uniform);
     if (st != HB_SUCCESS) {
         free(plan->offsets);
@@ -251,10 +269,17 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     dev->block_size = lay->block_size;
     dev->shared_rhs = lay->layout == HB_LAYOUT_BLOCK_SHARED;
     dev->mono = plan->mono;
-    describe(plan);
     *out = plan;
-    if (nsys == 0)
+    if (nsys == 0) {
+        describe(plan);
         return HB_SUCCESS; /* nothing to allocate; every operation is a no-op */
+    }
+    if (plan->by_branch) {
+        hb_branch_options bo = {strategy == HB_STRATEGY_FINE_TREE ? HB_FINE_TREE_GROUP : 0, 0};
+        if ((st = hb__branches_build(plan, parent, &bo)))
+            goto fail;
+    }
+    describe(plan);
 
     size_t tbytes = (size_t)nsys * sizeof(int64_t);
     if ((uint64_t)lay->length > SIZE_MAX / plan->esize) {
@@ -262,13 +287,14 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                        (long long)lay->length);
         goto fail;
     }
-    size_t abytes = (size_t)lay->length * plan->esize;
+    int64_t alen = plan->by_branch ? plan->br.length : lay->length;
+    size_t abytes = (size_t)alen * plan->esize;
     if ((st = alloc_upload(plan, &dev->base, lay->base, tbytes, "bases")) ||
         (st = alloc_upload(plan, &dev->rows, lay->rows, tbytes, "rows")) ||
         (st = alloc_upload(plan, &dev->nown, lay->nown, tbytes, "sizes")) ||
         (st = alloc_upload(plan, &dev->flat, lay->flat, tbytes, "flat offsets")))
         goto fail;
-    if (kind == HB_KIND_HINES && (st = upload_parents(plan, parent)))
+    if (kind == HB_KIND_HINES && !plan->by_branch && (st = upload_parents(plan, parent)))
         goto fail;
     for (int w = 0; w < HB_NUM_ARRAYS; ++w)
         if (array_in_kind(kind, (hb_array)w) &&
@@ -276,7 +302,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
             goto fail;
     if (kind == HB_KIND_TRIDIAG && (st = alloc_upload(plan, &plan->scratch, NULL, abytes, "scratch")))
         goto fail;
-    if (lay->layout != HB_LAYOUT_FLAT &&
+    if ((lay->layout != HB_LAYOUT_FLAT || plan->by_branch) &&
         (st = alloc_upload(plan, &plan->staging, NULL, (size_t)plan->nrows * plan->esize,
                            "staging")))
         goto fail;
@@ -336,6 +362,7 @@ void hb_plan_destroy(hb_plan *plan)
     for (int w = 0; w < HB_NUM_ARRAYS; ++w)
         if (plan->arrays[w])
             ctx->ops->release(ctx, plan->arrays[w]);
+    hb__branches_free(plan);
     hb__layout_free(&plan->lay);
     free(plan->offsets);
     free(plan);
@@ -384,7 +411,12 @@ hb_status hb_plan_set(hb_plan *plan, hb_array which, const void *host)
     if (plan->nsys > 0) {
         hb_context *ctx = plan->ctx;
         size_t bytes = (size_t)plan->nrows * plan->esize;
-        if (plan->lay.layout == HB_LAYOUT_FLAT) {
+        if (plan->by_branch) {
+            HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->staging, 0, host, bytes));
+            HB_FORWARD(ctx->ops->map_to_layout(ctx, plan->stream, plan->precision, plan->nrows,
+                                               plan->br.rowmap, plan->staging,
+                                               plan->arrays[which]));
+        } else if (plan->lay.layout == HB_LAYOUT_FLAT) {
             HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->arrays[which], 0, host, bytes));
         } else {
             hb_convert_rule rule = {(which == HB_ARRAY_B || which == HB_ARRAY_D) ? 1.0 : 0.0,
@@ -424,6 +456,14 @@ hb_status hb_plan_solve(hb_plan *plan)
                                         plan->arrays[HB_ARRAY_A], plan->arrays[HB_ARRAY_B],
                                         plan->arrays[HB_ARRAY_C], plan->scratch,
                                         plan->arrays[HB_ARRAY_RHS]));
+        else if (plan->strategy == HB_STRATEGY_BRANCH_LEVEL)
+            HB_FORWARD(ctx->ops->hines_branch_level(
+                ctx, plan->stream, plan->precision, &plan->br, plan->arrays[HB_ARRAY_U],
+                plan->arrays[HB_ARRAY_L], plan->arrays[HB_ARRAY_D], plan->arrays[HB_ARRAY_RHS]));
+        else if (plan->strategy == HB_STRATEGY_FINE_TREE)
+            HB_FORWARD(ctx->ops->hines_fine_tree(
+                ctx, plan->stream, plan->precision, &plan->br, plan->arrays[HB_ARRAY_U],
+                plan->arrays[HB_ARRAY_L], plan->arrays[HB_ARRAY_D], plan->arrays[HB_ARRAY_RHS]));
         else
             HB_FORWARD(ctx->ops->hines(ctx, plan->stream, plan->precision, &plan->dev,
                                        plan->arrays[HB_ARRAY_U], plan->arrays[HB_ARRAY_L],
@@ -472,7 +512,11 @@ hb_status hb_plan_get_solution(hb_plan *plan, void *x)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_plan_get_solution: %zu bytes", bytes);
     hb_buffer *src = plan->arrays[HB_ARRAY_RHS];
     hb_status st = HB_SUCCESS;
-    if (plan->lay.layout != HB_LAYOUT_FLAT) {
+    if (plan->by_branch) {
+        st = ctx->ops->map_to_flat(ctx, plan->stream, plan->precision, plan->nrows,
+                                   plan->br.rowmap, src, plan->staging);
+        src = plan->staging;
+    } else if (plan->lay.layout != HB_LAYOUT_FLAT) {
         st = ctx->ops->to_flat(ctx, plan->stream, plan->precision, &plan->dev, src, plan->staging);
         src = plan->staging;
     }
@@ -498,6 +542,17 @@ hb_status hb_plan_layout_info(const hb_plan *plan, hb_layout_info *info)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_layout_info: plan is NULL");
     if (!info)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_layout_info: info (output) is NULL");
+    if (plan->by_branch) {
+        /* Rows are scattered by branch: use hb_plan_index for each row. */
+        info->layout = HB_LAYOUT_AUTO;
+        info->precision = plan->precision;
+        info->nsys = plan->nsys;
+        info->stride = 0;
+        info->length = plan->br.length;
+        info->block_size = 0;
+        info->padded = 1;
+        return HB_SUCCESS;
+    }
     info->layout = plan->lay.layout;
     info->precision = plan->precision;
     info->nsys = plan->nsys;
@@ -514,6 +569,11 @@ hb_status hb_plan_system_bases(const hb_plan *plan, int64_t *base)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_system_bases: plan is NULL");
     if (!base)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_system_bases: base (output) is NULL");
+    if (plan->by_branch)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_system_bases: a %s plan stores rows by branch, with no "
+                         "per-system base; use hb_plan_index",
+                         hb__strategy_name(plan->strategy));
     for (int64_t s = 0; s < plan->nsys; ++s)
         base[s] = plan->lay.base[plan->lay.slot_of[s]];
     return HB_SUCCESS;
@@ -533,7 +593,10 @@ hb_status hb_plan_index(const hb_plan *plan, int64_t s, int64_t i, int64_t *inde
         return hb__error(HB_ERR_INVALID_ARGUMENT,
                          "hb_plan_index: row %lld not in [0, %lld) of system %lld", (long long)i,
                          (long long)plan->lay.nown[t], (long long)s);
-    *index = plan->lay.base[t] + i * plan->lay.stride;
+    if (plan->by_branch)
+        *index = plan->host_rowmap[plan->lay.flat[t] + i];
+    else
+        *index = plan->lay.base[t] + i * plan->lay.stride;
     return HB_SUCCESS;
 }
 

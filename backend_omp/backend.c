@@ -121,9 +121,16 @@ static hb_status host_finish(hb_context *ctx, void *stream)
 
 #define HB_HOST_OPS(KIND, NAME, INIT)                                                     \
     {                                                                                     \
-        KIND, NAME, INIT, host_fini, host_layout, host_block, host_double, host_alloc,    \
-            host_release, host_write, host_read, host_native, hb__host_to_layout,         \
-            hb__host_to_flat, hb__host_thomas, hb__host_hines, host_copy, host_finish                \
+        .kind = KIND, .name = NAME, .init = INIT, .fini = host_fini,                      \
+        .preferred_layout = host_layout, .preferred_block = host_block,                   \
+        .supports_double = host_double, .alloc = host_alloc, .release = host_release,     \
+        .write = host_write, .read = host_read, .native = host_native,                    \
+        .to_layout = hb__host_to_layout, .to_flat = hb__host_to_flat,                     \
+        .thomas = hb__host_thomas, .hines = hb__host_hines,                               \
+        .map_to_layout = hb__host_map_to_layout, .map_to_flat = hb__host_map_to_flat,     \
+        .hines_branch_level = hb__host_hines_branch_level,                                \
+        .hines_fine_tree = hb__host_hines_fine_tree, .copy = host_copy,                   \
+        .finish = host_finish                                                             \
     }
 
 static const hb_backend_ops serial_ops = HB_HOST_OPS(HB_BACKEND_SERIAL, "serial", serial_init);

@@ -25,6 +25,17 @@ hb_status hb__host_hines(hb_context *ctx, void *stream, hb_precision p,
                          const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,
                          hb_buffer *rhs);
 
+hb_status hb__host_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                                 hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);
+hb_status hb__host_map_to_flat(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                               hb_buffer *map, hb_buffer *src, hb_buffer *flat_dst);
+hb_status hb__host_hines_branch_level(hb_context *ctx, void *stream, hb_precision p,
+                                      const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                      hb_buffer *d, hb_buffer *rhs);
+hb_status hb__host_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p,
+                                   const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                   hb_buffer *d, hb_buffer *rhs);
+
 #define HB_I64(buf) ((const int64_t *)(buf)->ptr)
 
 #endif
