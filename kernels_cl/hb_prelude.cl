@@ -13,6 +13,9 @@ typedef float real;
 #endif
 
 #ifndef __CUDACC__
+/* No contraction into fma: with correctly rounded division the kernels then
+ * round exactly as the host oracle does (backend_omp/ is built without fma). */
+#pragma OPENCL FP_CONTRACT OFF
 typedef long hb_long; /* 64-bit in OpenCL C: batch offsets overflow 32 bits */
 typedef int hb_int;
 /* OpenCL programs are built per precision, so names need no suffix; the CUDA

@@ -1,0 +1,195 @@
+/* backend.c: the OpenCL backend's operation table, context lifetime, queues and device memory. */
+#include "cl_backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+static void cl_fini(hb_context *ctx)
+{
+    hb_cl *cl = hb__cl(ctx);
+    if (!cl)
+        return;
+    hb__cl_release_programs(cl);
+    if (cl->queue)
+        clReleaseCommandQueue(cl->queue);
+    if (cl->context)
+        clReleaseContext(cl->context);
+    free(cl);
+    ctx->impl = NULL;
+}
+
+static hb_status cl_init(hb_context *ctx)
+{
+    hb_cl *cl = calloc(1, sizeof *cl);
+    if (!cl)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "OpenCL: %zu bytes of context state", sizeof *cl);
+    ctx->impl = cl;
+    hb_status st = hb__cl_open_device(cl, ctx->device, sizeof ctx->device);
+    if (st != HB_SUCCESS) {
+        cl_fini(ctx);
+        return st;
+    }
+    ctx->is_gpu = cl->is_gpu;
+    return HB_SUCCESS;
+}
+
+/* GPUs want coalesced rows: interleaved for uniform batches, block-interleaved
+ * (sorted, padded per block) for variable ones. A CPU device runs one system
+ * per work-item from its caches: flat. */
+static hb_layout cl_layout(const hb_context *ctx, int64_t nsys, int uniform)
+{
+    (void)nsys;
+    if (!hb__cl(ctx)->is_gpu)
+        return HB_LAYOUT_FLAT;
+    return uniform ? HB_LAYOUT_INTERLEAVED : HB_LAYOUT_BLOCK_INTERLEAVED;
+}
+
+/* One warp (NVIDIA) per block: every load of a row is one 128-byte line in float. */
+static int32_t cl_block(const hb_context *ctx)
+{
+    (void)ctx;
+    return 32;
+}
+
+static int cl_has_double(const hb_context *ctx) { return hb__cl(ctx)->has_fp64; }
+
+hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q)
+{
+    hb_cl *cl = hb__cl(ctx);
+    if (!stream) {
+        *q = cl->queue;
+        return HB_SUCCESS;
+    }
+    /* A caller's queue must belong to this context (and so to its device). */
+    cl_context qc = NULL;
+    cl_int err = clGetCommandQueueInfo((cl_command_queue)stream, CL_QUEUE_CONTEXT, sizeof qc, &qc,
+                                       NULL);
+    if (err != CL_SUCCESS)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "OpenCL: the plan's stream is not a cl_command_queue (%s)",
+                         hb__cl_error_name(err));
+    if (qc != cl->context)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "OpenCL: the plan's stream (cl_command_queue) belongs to another "
+                         "cl_context than the hinesbatch context on %s",
+                         ctx->device);
+    *q = (cl_command_queue)stream;
+    return HB_SUCCESS;
+}
+
+static hb_status cl_alloc(hb_context *ctx, size_t bytes, hb_buffer **out)
+{
+    hb_cl *cl = hb__cl(ctx);
+    if ((cl_ulong)bytes > cl->max_alloc)
+        return hb__error(HB_ERR_OUT_OF_MEMORY,
+                         "OpenCL: a buffer of %zu bytes exceeds the largest allocation of %s "
+                         "(CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes)",
+                         bytes, ctx->device, (unsigned long long)cl->max_alloc);
+    hb_buffer *b = malloc(sizeof *b);
+    if (!b)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "OpenCL: %zu bytes of buffer record", sizeof *b);
+    cl_int err = CL_SUCCESS;
+    /* OpenCL rejects empty buffers; an empty request gets one byte. */
+    b->mem = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &err);
+    b->bytes = bytes;
+    if (err != CL_SUCCESS) {
+        free(b);
+        hb_status st = hb__cl_fail(err, "clCreateBuffer", "device buffer");
+        if (st == HB_ERR_OUT_OF_MEMORY || err == CL_INVALID_BUFFER_SIZE)
+            return hb__error(HB_ERR_OUT_OF_MEMORY,
+                             "OpenCL: allocating %zu bytes on %s failed: %s", bytes, ctx->device,
+                             hb__cl_error_name(err));
+        return st;
+    }
+    *out = b;
+    return HB_SUCCESS;
+}
+
+static void cl_release(hb_context *ctx, hb_buffer *buf)
+{
+    (void)ctx;
+    if (buf) {
+        clReleaseMemObject(buf->mem);
+        free(buf);
+    }
+}
+
+/* Blocking: the caller's host array may be reused as soon as this returns. */
+static hb_status cl_write(hb_context *ctx, void *stream, hb_buffer *buf, size_t off,
+                          const void *src, size_t bytes)
+{
+    if (off > buf->bytes || bytes > buf->bytes - off)
+        return hb__error(HB_ERR_BACKEND, "OpenCL: write of %zu bytes at %zu past a buffer of %zu",
+                         bytes, off, buf->bytes);
+    if (bytes == 0)
+        return HB_SUCCESS;
+    cl_command_queue q = NULL;
+    HB_FORWARD(hb__cl_queue(ctx, stream, &q));
+    HB_CL_CHECK(clEnqueueWriteBuffer(q, buf->mem, CL_TRUE, off, bytes, src, 0, NULL, NULL),
+                "clEnqueueWriteBuffer", "host to device");
+    return HB_SUCCESS;
+}
+
+/* Blocking, after the work queued before it. */
+static hb_status cl_read(hb_context *ctx, void *stream, hb_buffer *buf, size_t off, void *dst,
+                         size_t bytes)
+{
+    if (off > buf->bytes || bytes > buf->bytes - off)
+        return hb__error(HB_ERR_BACKEND, "OpenCL: read of %zu bytes at %zu past a buffer of %zu",
+                         bytes, off, buf->bytes);
+    if (bytes == 0)
+        return HB_SUCCESS;
+    cl_command_queue q = NULL;
+    HB_FORWARD(hb__cl_queue(ctx, stream, &q));
+    HB_CL_CHECK(clEnqueueReadBuffer(q, buf->mem, CL_TRUE, off, bytes, dst, 0, NULL, NULL),
+                "clEnqueueReadBuffer", "device to host");
+    return HB_SUCCESS;
+}
+
+static void *cl_native(hb_buffer *buf) { return (void *)buf->mem; }
+
+static hb_status cl_copy(hb_context *ctx, void *stream, hb_buffer *dst, hb_buffer *src,
+                         size_t bytes)
+{
+    if (bytes > dst->bytes || bytes > src->bytes)
+        return hb__error(HB_ERR_BACKEND, "OpenCL: copy of %zu bytes past a buffer", bytes);
+    if (bytes == 0)
+        return HB_SUCCESS;
+    cl_command_queue q = NULL;
+    HB_FORWARD(hb__cl_queue(ctx, stream, &q));
+    HB_CL_CHECK(clEnqueueCopyBuffer(q, src->mem, dst->mem, 0, 0, bytes, 0, NULL, NULL),
+                "clEnqueueCopyBuffer", "device to device");
+    return HB_SUCCESS;
+}
+
+static hb_status cl_finish(hb_context *ctx, void *stream)
+{
+    cl_command_queue q = NULL;
+    HB_FORWARD(hb__cl_queue(ctx, stream, &q));
+    HB_CL_CHECK(clFinish(q), "clFinish", ctx->device);
+    return HB_SUCCESS;
+}
+
+static const hb_backend_ops opencl_ops = {
+    .kind = HB_BACKEND_OPENCL,
+    .name = "opencl",
+    .init = cl_init,
+    .fini = cl_fini,
+    .preferred_layout = cl_layout,
+    .preferred_block = cl_block,
+    .supports_double = cl_has_double,
+    .alloc = cl_alloc,
+    .release = cl_release,
+    .write = cl_write,
+    .read = cl_read,
+    .native = cl_native,
+    .to_layout = hb__cl_to_layout,
+    .to_flat = hb__cl_to_flat,
+    .thomas = hb__cl_thomas,
+    .hines = hb__cl_hines,
+    .copy = cl_copy,
+    .finish = cl_finish,
+};
+
+const hb_backend_ops *hb__opencl_backend(void) { return &opencl_ops; }

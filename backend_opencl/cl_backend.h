@@ -1,0 +1,92 @@
+/* cl_backend.h: state and helpers of the OpenCL backend, shared by its files. */
+#ifndef HB_CL_BACKEND_H
+#define HB_CL_BACKEND_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifdef __APPLE__
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#include "hb_internal.h"
+
+/* Kernels of the embedded program, by index. */
+enum { HB_CLK_TO_LAYOUT = 0, HB_CLK_TO_FLAT, HB_CLK_THOMAS, HB_CLK_HINES, HB_CLK_COUNT };
+
+/* Per-context state (ctx->impl). Programs and kernels are built lazily, once
+ * per precision (index HB_DOUBLE or HB_FLOAT). A context, like its plans, is
+ * used by one thread at a time: kernels carry their arguments. */
+typedef struct {
+    cl_platform_id   platform;
+    cl_device_id     device;
+    cl_context       context;
+    cl_command_queue queue;
+    int              is_gpu;
+    int              has_fp64;
+    int              fp32_div_ok;  /* correctly rounded float divide available */
+    cl_ulong         max_alloc;    /* CL_DEVICE_MAX_MEM_ALLOC_SIZE              */
+    size_t           max_wg;       /* CL_DEVICE_MAX_WORK_GROUP_SIZE             */
+    cl_program       program[2];
+    cl_kernel        kernel[2][HB_CLK_COUNT];
+    size_t           local[2][HB_CLK_COUNT]; /* work-group size per kernel     */
+} hb_cl;
+
+struct hb_buffer {
+    cl_mem mem;
+    size_t bytes;
+};
+
+static inline hb_cl *hb__cl(const hb_context *ctx) { return (hb_cl *)ctx->impl; }
+
+/* "CL_INVALID_VALUE" and the like. */
+const char *hb__cl_error_name(cl_int err);
+/* Records "<call> (<what>) failed: <name> (<code>)" and returns
+ * HB_ERR_OUT_OF_MEMORY for allocation failures, else HB_ERR_BACKEND. */
+hb_status hb__cl_fail(cl_int err, const char *call, const char *what);
+#define HB_CL_CHECK(expr, call, what)                    \
+    do {                                                 \
+        cl_int hb__e_ = (expr);                          \
+        if (hb__e_ != CL_SUCCESS)                        \
+            return hb__cl_fail(hb__e_, call, what);      \
+    } while (0)
+
+/* device.c: platform and device choice from the environment; fills cl. */
+hb_status hb__cl_open_device(hb_cl *cl, char *name, size_t name_size);
+
+/* program.c: the kernel `which` of precision p, built on first use, and its
+ * work-group size. */
+hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k, size_t *local);
+void hb__cl_release_programs(hb_cl *cl);
+
+/* backend.c: the queue of a plan's stream (NULL = the context's queue). */
+hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q);
+
+/* One kernel argument: size and address of the value (a cl_mem, cl_long, ...). */
+typedef struct {
+    size_t      size;
+    const void *value;
+} hb_cl_arg;
+#define HB_CL_MEM(buf) ((hb_cl_arg){sizeof(cl_mem), &(buf)->mem})
+#define HB_CL_LONG(v) ((hb_cl_arg){sizeof(cl_long), &(v)})
+#define HB_CL_INT(v) ((hb_cl_arg){sizeof(cl_int), &(v)})
+
+/* Sets the arguments of kernel `which` and launches it over nitems
+ * work-items (rounded up to whole work-groups). nitems == 0 returns before any
+ * cl* call. */
+hb_status hb__cl_launch(hb_context *ctx, void *stream, hb_precision p, int which,
+                        const hb_cl_arg *args, int nargs, int64_t nitems);
+
+/* Launchers (convert.c, thomas.c, hines.c): the hb_backend_ops entries. */
+hb_status hb__cl_to_layout(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
+                           const hb_convert_rule *rule, hb_buffer *flat_src, hb_buffer *dst);
+hb_status hb__cl_to_flat(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
+                         hb_buffer *src, hb_buffer *flat_dst);
+hb_status hb__cl_thomas(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
+                        hb_buffer *a, hb_buffer *b, hb_buffer *c, hb_buffer *cw, hb_buffer *d);
+hb_status hb__cl_hines(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
+                       hb_buffer *u, hb_buffer *l, hb_buffer *d, hb_buffer *rhs);
+
+#endif

@@ -1,0 +1,153 @@
+/* program.c: the embedded kernels_cl sources, built once per context and precision, with their kernels cached. */
+#include "cl_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Generated at build time by backend_opencl/embed_cl.cmake (hb_prelude.cl first). */
+extern const char *const hb__cl_sources[];
+extern const char *const hb__cl_source_names[];
+extern const int hb__cl_nsources;
+
+static const char *const kernel_names[HB_CLK_COUNT] = {"hb_to_layout", "hb_to_flat", "hb_thomas",
+                                                       "hb_hines"};
+
+/* Work-items per group wanted on each kind of device: enough to fill a GPU
+ * multiprocessor's warps; on a CPU one group runs as one loop on one core. */
+#define HB_CL_GPU_GROUP 128
+#define HB_CL_CPU_GROUP 64
+
+static hb_status build_failed(hb_cl *cl, cl_program prog, cl_int err, const char *prec)
+{
+    size_t size = 0;
+    char log[640] = "(no build log)";
+    if (clGetProgramBuildInfo(prog, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) ==
+            CL_SUCCESS &&
+        size > 1) {
+        char *full = malloc(size + 1);
+        if (full && clGetProgramBuildInfo(prog, cl->device, CL_PROGRAM_BUILD_LOG, size, full,
+                                          NULL) == CL_SUCCESS) {
+            full[size] = '\0';
+            /* The first lines name the first error (file:line); keep those. */
+            snprintf(log, sizeof log, "%s", full);
+        }
+        free(full);
+    }
+    clReleaseProgram(prog);
+    return hb__error(HB_ERR_BACKEND, "OpenCL: clBuildProgram (%s kernels) failed: %s (%d); build log:\n%s",
+                     prec, hb__cl_error_name(err), (int)err, log);
+}
+
+/* The work-group size of a kernel: the device's and kernel's limit, capped
+ * at the wanted size and rounded down to the preferred multiple. */
+static hb_status choose_local(hb_cl *cl, cl_kernel k, const char *name, size_t *local)
+{
+    size_t kmax = 0, mult = 1;
+    HB_CL_CHECK(clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+                                         &kmax, NULL),
+                "clGetKernelWorkGroupInfo", name);
+    HB_CL_CHECK(clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                         sizeof mult, &mult, NULL),
+                "clGetKernelWorkGroupInfo", name);
+    size_t want = cl->is_gpu ? HB_CL_GPU_GROUP : HB_CL_CPU_GROUP;
+    if (want > kmax)
+        want = kmax;
+    if (want > cl->max_wg)
+        want = cl->max_wg;
+    if (mult > 0 && want >= mult)
+        want -= want % mult;
+    *local = want > 0 ? want : 1;
+    return HB_SUCCESS;
+}
+
+static void release_program(hb_cl *cl, int p);
+
+static hb_status build(hb_context *ctx, hb_precision p)
+{
+    hb_cl *cl = hb__cl(ctx);
+    const char *prec = p == HB_DOUBLE ? "double" : "float";
+    /* Precision is a prepended define; every embedded file follows, each
+     * starting with its own #line so build logs name the real file. */
+    const char *srcs[64];
+    int n = 0;
+    srcs[n++] = p == HB_DOUBLE ? "#define HB_DOUBLE 1\n" : "/* float */\n";
+    for (int i = 0; i < hb__cl_nsources && n < 64; ++i)
+        srcs[n++] = hb__cl_sources[i];
+    cl_int err = CL_SUCCESS;
+    cl_program prog = clCreateProgramWithSource(cl->context, (cl_uint)n, srcs, NULL, &err);
+    HB_CL_CHECK(err, "clCreateProgramWithSource", prec);
+    /* Same results as the host oracle: IEEE division in float too (the
+     * kernels switch off contraction into fma themselves). */
+    const char *opts = p == HB_FLOAT && cl->fp32_div_ok
+                           ? "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
+                           : "-cl-std=CL1.2";
+    err = clBuildProgram(prog, 1, &cl->device, opts, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return build_failed(cl, prog, err, prec);
+    cl->program[p] = prog;
+    for (int k = 0; k < HB_CLK_COUNT; ++k) {
+        cl->kernel[p][k] = clCreateKernel(prog, kernel_names[k], &err);
+        HB_CL_CHECK(err, "clCreateKernel", kernel_names[k]);
+        HB_FORWARD(choose_local(cl, cl->kernel[p][k], kernel_names[k], &cl->local[p][k]));
+    }
+    hb__log("OpenCL: built the %s kernels (%d files) on %s", prec, hb__cl_nsources, ctx->device);
+    return HB_SUCCESS;
+}
+
+hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k, size_t *local)
+{
+    hb_cl *cl = hb__cl(ctx);
+    if (!cl->program[p]) {
+        hb_status st = build(ctx, p);
+        if (st != HB_SUCCESS) {
+            release_program(cl, p); /* a half-built set is rebuilt next time */
+            return st;
+        }
+    }
+    *k = cl->kernel[p][which];
+    *local = cl->local[p][which];
+    return HB_SUCCESS;
+}
+
+static void release_program(hb_cl *cl, int p)
+{
+    for (int k = 0; k < HB_CLK_COUNT; ++k) {
+        if (cl->kernel[p][k])
+            clReleaseKernel(cl->kernel[p][k]);
+        cl->kernel[p][k] = NULL;
+    }
+    if (cl->program[p])
+        clReleaseProgram(cl->program[p]);
+    cl->program[p] = NULL;
+}
+
+void hb__cl_release_programs(hb_cl *cl)
+{
+    release_program(cl, HB_DOUBLE);
+    release_program(cl, HB_FLOAT);
+}
+
+hb_status hb__cl_launch(hb_context *ctx, void *stream, hb_precision p, int which,
+                        const hb_cl_arg *args, int nargs, int64_t nitems)
+{
+    if (nitems <= 0)
+        return HB_SUCCESS; /* zero-sized launches never reach OpenCL */
+    cl_command_queue q = NULL;
+    cl_kernel k;
+    size_t local;
+    HB_FORWARD(hb__cl_queue(ctx, stream, &q));
+    HB_FORWARD(hb__cl_kernel(ctx, p, which, &k, &local));
+    for (int i = 0; i < nargs; ++i) {
+        cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS) {
+            char what[64];
+            snprintf(what, sizeof what, "%s argument %d", kernel_names[which], i);
+            return hb__cl_fail(err, "clSetKernelArg", what);
+        }
+    }
+    size_t global = (size_t)((nitems + (int64_t)local - 1) / (int64_t)local) * local;
+    HB_CL_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                "clEnqueueNDRangeKernel", kernel_names[which]);
+    return HB_SUCCESS;
+}
