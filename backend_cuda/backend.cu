@@ -1,0 +1,251 @@
+/* backend.cu: the CUDA backend's operations table: device choice, streams, device memory and transfers. */
+#include "cuda_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+hb_status hb__cuda_fail(cudaError_t err, const char *call)
+{
+    /* Clears a non-sticky error so the next call does not report it again. */
+    (void)cudaGetLastError();
+    return hb__error(err == cudaErrorMemoryAllocation ? HB_ERR_OUT_OF_MEMORY : HB_ERR_BACKEND,
+                     "cuda: %s failed: %s (%s)", call, cudaGetErrorString(err),
+                     cudaGetErrorName(err));
+}
+
+hb_status hb__cuda_use(const hb_context *ctx)
+{
+    HB_CUDA_CALL(cudaSetDevice(((const hb_cuda_impl *)ctx->impl)->device));
+    return HB_SUCCESS;
+}
+
+hb_status hb__cuda_launched(const char *kernel, int64_t nslots)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        return hb__error(HB_ERR_BACKEND, "cuda: launch of %s over %lld systems failed: %s (%s)",
+                         kernel, (long long)nslots, cudaGetErrorString(err),
+                         cudaGetErrorName(err));
+    return HB_SUCCESS;
+}
+
+/* HINESBATCH_DEVICE: a decimal index; anything else is an error, never a
+ * silent default. Unset or empty means device 0. */
+static hb_status device_index(int *out)
+{
+    const char *env = getenv("HINESBATCH_DEVICE");
+    *out = 0;
+    if (!env || !env[0])
+        return HB_SUCCESS;
+    char *end = NULL;
+    long v = strtol(env, &end, 10);
+    if (*end || v < 0 || v > 1 << 20 || env[0] == '-' || env[0] == '+' || env[0] == ' ')
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "HINESBATCH_DEVICE='%s' is not a device index (0, 1, ...)", env);
+    *out = (int)v;
+    return HB_SUCCESS;
+}
+
+static hb_status cuda_init(hb_context *ctx)
+{
+    int dev = 0;
+    HB_FORWARD(device_index(&dev));
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: no usable device: %s (%s)",
+                         cudaGetErrorString(err), cudaGetErrorName(err));
+    }
+    if (count == 0)
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: the driver reports no CUDA device");
+    if (dev >= count)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "HINESBATCH_DEVICE=%d but only %d CUDA device%s (0..%d)", dev, count,
+                         count == 1 ? " is present" : "s are present", count - 1);
+    cudaDeviceProp prop;
+    err = cudaGetDeviceProperties(&prop, dev);
+    if (err == cudaSuccess)
+        err = cudaSetDevice(dev);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: device %d cannot be opened: %s (%s)",
+                         dev, cudaGetErrorString(err), cudaGetErrorName(err));
+    }
+    hb_cuda_impl *impl = (hb_cuda_impl *)calloc(1, sizeof *impl);
+    if (!impl)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "cuda: context state of %zu bytes", sizeof *impl);
+    impl->device = dev;
+    impl->smem_block = prop.sharedMemPerBlock;
+    impl->smem_optin = prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock
+                           ? prop.sharedMemPerBlockOptin
+                           : prop.sharedMemPerBlock;
+    impl->max_threads = prop.maxThreadsPerBlock;
+    /* A blocking stream: it orders with the legacy default stream, so a
+     * caller's plain cudaMemcpy into a plan buffer is seen by the next solve. */
+    err = cudaStreamCreate(&impl->stream);
+    if (err != cudaSuccess) {
+        free(impl);
+        (void)cudaGetLastError();
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: cudaStreamCreate on device %d: %s",
+                         dev, cudaGetErrorString(err));
+    }
+    ctx->impl = impl;
+    ctx->is_gpu = 1;
+    snprintf(ctx->device, sizeof ctx->device, "%.150s (sm_%d%d, device %d)", prop.name, prop.major,
+             prop.minor, dev);
+    return HB_SUCCESS;
+}
+
+static void cuda_fini(hb_context *ctx)
+{
+    hb_cuda_impl *impl = (hb_cuda_impl *)ctx->impl;
+    if (!impl)
+        return;
+    if (cudaSetDevice(impl->device) == cudaSuccess) {
+        cudaStreamSynchronize(impl->stream);
+        cudaStreamDestroy(impl->stream);
+    }
+    (void)cudaGetLastError();
+    free(impl);
+    ctx->impl = NULL;
+}
+
+static hb_layout cuda_layout(const hb_context *ctx, int64_t nsys, int uniform)
+{
+    (void)ctx, (void)nsys;
+    /* Uniform: one coalesced stride for all; variable: blocks pad to their
+     * own longest (sorted) member instead of the batch's longest. */
+    return uniform ? HB_LAYOUT_INTERLEAVED : HB_LAYOUT_BLOCK_INTERLEAVED;
+}
+
+static int32_t cuda_block(const hb_context *ctx)
+{
+    (void)ctx;
+    return 64; /* two warps: 512-byte rows in double, and a block-shared block of 64 threads */
+}
+
+static int cuda_double(const hb_context *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static hb_status cuda_alloc(hb_context *ctx, size_t bytes, hb_buffer **out)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    hb_buffer *b = (hb_buffer *)calloc(1, sizeof *b);
+    if (!b)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "cuda: host descriptor of a %zu-byte buffer", bytes);
+    cudaError_t err = cudaMalloc(&b->ptr, bytes ? bytes : 1);
+    if (err != cudaSuccess) {
+        free(b);
+        (void)cudaGetLastError();
+        size_t free_b = 0, total_b = 0;
+        cudaMemGetInfo(&free_b, &total_b);
+        (void)cudaGetLastError();
+        return hb__error(err == cudaErrorMemoryAllocation ? HB_ERR_OUT_OF_MEMORY : HB_ERR_BACKEND,
+                         "cuda: cudaMalloc of %zu bytes failed: %s (%zu of %zu bytes free)", bytes,
+                         cudaGetErrorString(err), free_b, total_b);
+    }
+    b->bytes = bytes;
+    *out = b;
+    return HB_SUCCESS;
+}
+
+static void cuda_release(hb_context *ctx, hb_buffer *buf)
+{
+    if (!buf)
+        return;
+    /* cudaFree waits for work using the buffer; errors here have no caller to go to. */
+    if (hb__cuda_use(ctx) == HB_SUCCESS)
+        cudaFree(buf->ptr);
+    (void)cudaGetLastError();
+    free(buf);
+}
+
+static hb_status cuda_write(hb_context *ctx, void *stream, hb_buffer *buf, size_t off,
+                            const void *src, size_t bytes)
+{
+    if (off > buf->bytes || bytes > buf->bytes - off)
+        return hb__error(HB_ERR_BACKEND, "cuda: write of %zu bytes at %zu past buffer of %zu",
+                         bytes, off, buf->bytes);
+    HB_FORWARD(hb__cuda_use(ctx));
+    /* From pageable memory the call returns once src has been staged, so the
+     * caller may free src at once. */
+    HB_CUDA_CALL(cudaMemcpyAsync((char *)buf->ptr + off, src, bytes, cudaMemcpyHostToDevice,
+                                 hb__cuda_stream(ctx, stream)));
+    return HB_SUCCESS;
+}
+
+static hb_status cuda_read(hb_context *ctx, void *stream, hb_buffer *buf, size_t off, void *dst,
+                           size_t bytes)
+{
+    if (off > buf->bytes || bytes > buf->bytes - off)
+        return hb__error(HB_ERR_BACKEND, "cuda: read of %zu bytes at %zu past buffer of %zu",
+                         bytes, off, buf->bytes);
+    HB_FORWARD(hb__cuda_use(ctx));
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    HB_CUDA_CALL(cudaMemcpyAsync(dst, (const char *)buf->ptr + off, bytes, cudaMemcpyDeviceToHost,
+                                 s));
+    HB_CUDA_CALL(cudaStreamSynchronize(s));
+    return HB_SUCCESS;
+}
+
+static void *cuda_native(hb_buffer *buf) { return buf->ptr; }
+
+static hb_status cuda_copy(hb_context *ctx, void *stream, hb_buffer *dst, hb_buffer *src,
+                           size_t bytes)
+{
+    if (bytes > dst->bytes || bytes > src->bytes)
+        return hb__error(HB_ERR_BACKEND, "cuda: copy of %zu bytes past a buffer (%zu, %zu)",
+                         bytes, src->bytes, dst->bytes);
+    HB_FORWARD(hb__cuda_use(ctx));
+    HB_CUDA_CALL(cudaMemcpyAsync(dst->ptr, src->ptr, bytes, cudaMemcpyDeviceToDevice,
+                                 hb__cuda_stream(ctx, stream)));
+    return HB_SUCCESS;
+}
+
+static hb_status cuda_finish(hb_context *ctx, void *stream)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    /* Kernel faults (an illegal address, say) surface here. */
+    HB_CUDA_CALL(cudaStreamSynchronize(hb__cuda_stream(ctx, stream)));
+    return HB_SUCCESS;
+}
+
+/* Filled by name, so a member added to the table stays NULL ("not
+ * available") until this backend implements it. */
+static hb_backend_ops make_ops(void)
+{
+    hb_backend_ops o;
+    memset(&o, 0, sizeof o);
+    o.kind = HB_BACKEND_CUDA;
+    o.name = "cuda";
+    o.init = cuda_init;
+    o.fini = cuda_fini;
+    o.preferred_layout = cuda_layout;
+    o.preferred_block = cuda_block;
+    o.supports_double = cuda_double;
+    o.alloc = cuda_alloc;
+    o.release = cuda_release;
+    o.write = cuda_write;
+    o.read = cuda_read;
+    o.native = cuda_native;
+    o.to_layout = hb__cuda_to_layout;
+    o.to_flat = hb__cuda_to_flat;
+    o.map_to_layout = hb__cuda_map_to_layout;
+    o.map_to_flat = hb__cuda_map_to_flat;
+    o.thomas = hb__cuda_thomas;
+    o.hines = hb__cuda_hines;
+    o.copy = cuda_copy;
+    o.finish = cuda_finish;
+    return o;
+}
+
+const hb_backend_ops *hb__cuda_backend(void)
+{
+    static const hb_backend_ops ops = make_ops(); /* thread-safe once (C++11) */
+    return &ops;
+}

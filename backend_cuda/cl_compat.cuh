@@ -1,0 +1,44 @@
+/* cl_compat.cuh: lets nvcc compile the OpenCL C kernels of kernels_cl/ (as CLBlast's opencl_to_cuda.h does). */
+#ifndef HB_CL_COMPAT_CUH
+#define HB_CL_COMPAT_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+/* Include this after every CUDA and system header: the OpenCL qualifiers
+ * become plain CUDA (global memory is the default address space). */
+#define __kernel __global__
+#define __global
+#define __local __shared__
+#define CLK_LOCAL_MEM_FENCE 1
+#define CLK_GLOBAL_MEM_FENCE 2
+#define barrier(flags) __syncthreads()
+
+typedef long long hb_long; /* 64-bit, like OpenCL's long */
+typedef int hb_int;
+
+__device__ static inline size_t get_local_id(int d)
+{
+    return d == 0 ? threadIdx.x : d == 1 ? threadIdx.y : threadIdx.z;
+}
+__device__ static inline size_t get_group_id(int d)
+{
+    return d == 0 ? blockIdx.x : d == 1 ? blockIdx.y : blockIdx.z;
+}
+__device__ static inline size_t get_local_size(int d)
+{
+    return d == 0 ? blockDim.x : d == 1 ? blockDim.y : blockDim.z;
+}
+/* size_t arithmetic: grids of more than 2^32 threads stay correct. */
+__device__ static inline size_t get_global_id(int d)
+{
+    return get_group_id(d) * get_local_size(d) + get_local_id(d);
+}
+
+/* Every .cu includes its .cl twice, in namespaces hb_cl_d and hb_cl_s, with
+ * HB_SUFFIX set to _d or _s: kernel names get the precision appended. */
+#define HB_CAT_(a, b) a##b
+#define HB_CAT(a, b) HB_CAT_(a, b)
+#define HB_KERNEL(name) HB_CAT(name, HB_SUFFIX)
+
+#endif

@@ -1,0 +1,109 @@
+/* convert.cu: flat <-> layout conversion on the GPU, compiled from kernels_cl/convert.cl in both precisions. */
+#include "cuda_backend.h"
+
+#include "cl_compat.cuh"
+
+namespace hb_cl_d {
+#define HB_DOUBLE 1
+#define HB_SUFFIX _d
+#include "convert.cl"
+#undef HB_SUFFIX
+#undef HB_DOUBLE
+#undef HB_PRELUDE_CL
+} // namespace hb_cl_d
+
+namespace hb_cl_s {
+#define HB_SUFFIX _s
+#include "convert.cl"
+#undef HB_SUFFIX
+#undef HB_PRELUDE_CL
+} // namespace hb_cl_s
+
+hb_status hb__cuda_to_layout(hb_context *ctx, void *stream, hb_precision p,
+                             const hb_layout_dev *lay, const hb_convert_rule *rule,
+                             hb_buffer *flat_src, hb_buffer *dst)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    const unsigned grid = hb__cuda_blocks(lay->nslots, HB_CUDA_THREADS);
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    const hb_long *base = hb__cuda_i64(lay->base), *rows = hb__cuda_i64(lay->rows);
+    const hb_long *nown = hb__cuda_i64(lay->nown), *flat = hb__cuda_i64(lay->flat);
+    if (p == HB_DOUBLE) {
+        hb_cl_d::hb_to_layout_d<<<grid, HB_CUDA_THREADS, 0, s>>>(
+            lay->nslots, lay->stride, base, rows, nown, flat, (double)rule->pad_value,
+            rule->zero_first, rule->zero_last, (const double *)flat_src->ptr, (double *)dst->ptr);
+        return hb__cuda_launched("hb_to_layout_d", lay->nslots);
+    }
+    hb_cl_s::hb_to_layout_s<<<grid, HB_CUDA_THREADS, 0, s>>>(
+        lay->nslots, lay->stride, base, rows, nown, flat, (float)rule->pad_value,
+        rule->zero_first, rule->zero_last, (const float *)flat_src->ptr, (float *)dst->ptr);
+    return hb__cuda_launched("hb_to_layout_s", lay->nslots);
+}
+
+hb_status hb__cuda_to_flat(hb_context *ctx, void *stream, hb_precision p,
+                           const hb_layout_dev *lay, hb_buffer *src, hb_buffer *flat_dst)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    const unsigned grid = hb__cuda_blocks(lay->nslots, HB_CUDA_THREADS);
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    const hb_long *base = hb__cuda_i64(lay->base), *nown = hb__cuda_i64(lay->nown);
+    const hb_long *flat = hb__cuda_i64(lay->flat);
+    if (p == HB_DOUBLE) {
+        hb_cl_d::hb_to_flat_d<<<grid, HB_CUDA_THREADS, 0, s>>>(
+            lay->nslots, lay->stride, base, nown, flat, (const double *)src->ptr,
+            (double *)flat_dst->ptr);
+        return hb__cuda_launched("hb_to_flat_d", lay->nslots);
+    }
+    hb_cl_s::hb_to_flat_s<<<grid, HB_CUDA_THREADS, 0, s>>>(lay->nslots, lay->stride, base, nown,
+                                                          flat, (const float *)src->ptr,
+                                                          (float *)flat_dst->ptr);
+    return hb__cuda_launched("hb_to_flat_s", lay->nslots);
+}
+
+/* Row-map conversions of the branch strategies (CUDA-only: kernels_cl has no
+ * twin yet): dst[map[k]] = src[k] and dst[k] = src[map[k]], one thread per row. */
+template <typename T>
+__global__ void hb_map_in(long long n, const long long *map, const T *src, T *dst)
+{
+    const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        dst[map[k]] = src[k];
+}
+
+template <typename T>
+__global__ void hb_map_out(long long n, const long long *map, const T *src, T *dst)
+{
+    const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        dst[k] = src[map[k]];
+}
+
+template <typename T>
+static hb_status map_launch(hb_context *ctx, void *stream, int64_t n, hb_buffer *map,
+                            hb_buffer *src, hb_buffer *dst, int in, const char *name)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    if (n <= 0)
+        return HB_SUCCESS;
+    const unsigned grid = hb__cuda_blocks(n, 256);
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    if (in)
+        hb_map_in<T><<<grid, 256, 0, s>>>(n, hb__cuda_i64(map), (const T *)src->ptr, (T *)dst->ptr);
+    else
+        hb_map_out<T><<<grid, 256, 0, s>>>(n, hb__cuda_i64(map), (const T *)src->ptr, (T *)dst->ptr);
+    return hb__cuda_launched(name, n);
+}
+
+hb_status hb__cuda_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                                 hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst)
+{
+    return p == HB_DOUBLE ? map_launch<double>(ctx, stream, n, map, flat_src, dst, 1, "hb_map_in<double>")
+                          : map_launch<float>(ctx, stream, n, map, flat_src, dst, 1, "hb_map_in<float>");
+}
+
+hb_status hb__cuda_map_to_flat(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                               hb_buffer *map, hb_buffer *src, hb_buffer *flat_dst)
+{
+    return p == HB_DOUBLE ? map_launch<double>(ctx, stream, n, map, src, flat_dst, 0, "hb_map_out<double>")
+                          : map_launch<float>(ctx, stream, n, map, src, flat_dst, 0, "hb_map_out<float>");
+}
