@@ -188,6 +188,10 @@ static const hb_backend_ops opencl_ops = {
     .to_flat = hb__cl_to_flat,
     .thomas = hb__cl_thomas,
     .hines = hb__cl_hines,
+    .map_to_layout = hb__cl_map_to_layout,
+    .map_to_flat = hb__cl_map_to_flat,
+    .hines_branch_level = hb__cl_hines_branch_level,
+    .hines_fine_tree = hb__cl_hines_fine_tree,
     .copy = cl_copy,
     .finish = cl_finish,
 };

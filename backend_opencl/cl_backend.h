@@ -14,7 +14,12 @@
 #include "hb_internal.h"
 
 /* Kernels of the embedded program, by index. */
-enum { HB_CLK_TO_LAYOUT = 0, HB_CLK_TO_FLAT, HB_CLK_THOMAS, HB_CLK_HINES, HB_CLK_COUNT };
+enum {
+    HB_CLK_TO_LAYOUT = 0, HB_CLK_TO_FLAT, HB_CLK_THOMAS, HB_CLK_HINES,
+    HB_CLK_MAP_TO_LAYOUT, HB_CLK_MAP_TO_FLAT,
+    HB_CLK_BRANCH_BACKWARD, HB_CLK_BRANCH_FORWARD, HB_CLK_FINE_TREE,
+    HB_CLK_COUNT
+};
 
 /* Per-context state (ctx->impl). Programs and kernels are built lazily, once
  * per precision (index HB_DOUBLE or HB_FLOAT). A context, like its plans, is
@@ -78,6 +83,10 @@ typedef struct {
  * cl* call. */
 hb_status hb__cl_launch(hb_context *ctx, void *stream, hb_precision p, int which,
                         const hb_cl_arg *args, int nargs, int64_t nitems);
+/* The same with ngroups work-groups of (at most) `local` work-items each,
+ * for kernels that work per group (get_local_size tells the kernel). */
+hb_status hb__cl_launch_groups(hb_context *ctx, void *stream, hb_precision p, int which,
+                               const hb_cl_arg *args, int nargs, int64_t ngroups, size_t local);
 
 /* Launchers (convert.c, thomas.c, hines.c): the hb_backend_ops entries. */
 hb_status hb__cl_to_layout(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
@@ -88,5 +97,16 @@ hb_status hb__cl_thomas(hb_context *ctx, void *stream, hb_precision p, const hb_
                         hb_buffer *a, hb_buffer *b, hb_buffer *c, hb_buffer *cw, hb_buffer *d);
 hb_status hb__cl_hines(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                        hb_buffer *u, hb_buffer *l, hb_buffer *d, hb_buffer *rhs);
+/* rowmap.c, hines_branches.c: the branch strategies. */
+hb_status hb__cl_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                               hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);
+hb_status hb__cl_map_to_flat(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                             hb_buffer *map, hb_buffer *src, hb_buffer *flat_dst);
+hb_status hb__cl_hines_branch_level(hb_context *ctx, void *stream, hb_precision p,
+                                    const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                    hb_buffer *d, hb_buffer *rhs);
+hb_status hb__cl_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p,
+                                 const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                 hb_buffer *d, hb_buffer *rhs);
 
 #endif

@@ -10,8 +10,9 @@ extern const char *const hb__cl_sources[];
 extern const char *const hb__cl_source_names[];
 extern const int hb__cl_nsources;
 
-static const char *const kernel_names[HB_CLK_COUNT] = {"hb_to_layout", "hb_to_flat", "hb_thomas",
-                                                       "hb_hines"};
+static const char *const kernel_names[HB_CLK_COUNT] = {
+    "hb_to_layout",       "hb_to_flat",        "hb_thomas",   "hb_hines", "hb_map_to_layout",
+    "hb_map_to_flat",     "hb_branch_backward", "hb_branch_forward", "hb_fine_tree"};
 
 /* Work-items per group wanted on each kind of device: enough to fill a GPU
  * multiprocessor's warps; on a CPU one group runs as one loop on one core. */
@@ -128,11 +129,11 @@ void hb__cl_release_programs(hb_cl *cl)
     release_program(cl, HB_FLOAT);
 }
 
-hb_status hb__cl_launch(hb_context *ctx, void *stream, hb_precision p, int which,
-                        const hb_cl_arg *args, int nargs, int64_t nitems)
+/* Sets the arguments and enqueues global work-items in groups of local. */
+static hb_status launch(hb_context *ctx, void *stream, hb_precision p, int which,
+                        const hb_cl_arg *args, int nargs, int64_t nitems, int64_t ngroups,
+                        size_t local_want)
 {
-    if (nitems <= 0)
-        return HB_SUCCESS; /* zero-sized launches never reach OpenCL */
     cl_command_queue q = NULL;
     cl_kernel k;
     size_t local;
@@ -146,8 +147,36 @@ hb_status hb__cl_launch(hb_context *ctx, void *stream, hb_precision p, int which
             return hb__cl_fail(err, "clSetKernelArg", what);
         }
     }
+    if (ngroups > 0) {
+        /* Per-group kernels stride over their work: fewer work-items than
+         * wanted (the kernel's limit) stay correct. */
+        size_t kmax = 0;
+        HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                             sizeof kmax, &kmax, NULL),
+                    "clGetKernelWorkGroupInfo", kernel_names[which]);
+        local = local_want < kmax ? local_want : kmax;
+        if (local == 0)
+            local = 1;
+        nitems = ngroups * (int64_t)local;
+    }
     size_t global = (size_t)((nitems + (int64_t)local - 1) / (int64_t)local) * local;
     HB_CL_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL),
                 "clEnqueueNDRangeKernel", kernel_names[which]);
     return HB_SUCCESS;
+}
+
+hb_status hb__cl_launch(hb_context *ctx, void *stream, hb_precision p, int which,
+                        const hb_cl_arg *args, int nargs, int64_t nitems)
+{
+    if (nitems <= 0)
+        return HB_SUCCESS; /* zero-sized launches never reach OpenCL */
+    return launch(ctx, stream, p, which, args, nargs, nitems, 0, 0);
+}
+
+hb_status hb__cl_launch_groups(hb_context *ctx, void *stream, hb_precision p, int which,
+                               const hb_cl_arg *args, int nargs, int64_t ngroups, size_t local)
+{
+    if (ngroups <= 0)
+        return HB_SUCCESS;
+    return launch(ctx, stream, p, which, args, nargs, 0, ngroups, local);
 }
