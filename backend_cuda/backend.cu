@@ -239,6 +239,8 @@ static hb_backend_ops make_ops(void)
     o.map_to_flat = hb__cuda_map_to_flat;
     o.thomas = hb__cuda_thomas;
     o.hines = hb__cuda_hines;
+    o.hines_branch_level = hb__cuda_hines_branch_level;
+    o.hines_fine_tree = hb__cuda_hines_fine_tree;
     o.copy = cuda_copy;
     o.finish = cuda_finish;
     return o;

@@ -12,7 +12,8 @@
 #define __local __shared__
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
-#define barrier(flags) __syncthreads()
+#define barrier(flags) __syncthreads() /* orders global and shared memory in a block */
+#define HB_FN __device__ static inline          /* helper functions of the .cl files */
 
 typedef long long hb_long; /* 64-bit, like OpenCL's long */
 typedef int hb_int;

@@ -29,6 +29,10 @@ if [ "$mode" = build ] || [ "$mode" = all ]; then
     # CUDA 11.8 accepts host compilers up to GCC 11: Debian's cuda-g++ wrapper
     # (nvidia-cuda-toolkit-gcc) points at g++-11.
     host=$(command -v cuda-g++ || command -v g++-11 || echo g++)
+    # Debian's nvcc finds ptxas, fatbinary and nvlink on PATH: keep a newer
+    # toolkit's bin (e.g. /usr/local/cuda/bin) out of it.
+    PATH=/usr/lib/nvidia-cuda-toolkit/bin:/usr/sbin:/usr/bin:/sbin:/bin
+    export PATH
     rm -rf "$build"
     cmake -S "$src" -B "$build" -DHINESBATCH_WITH_CUDA=ON -DHINESBATCH_WITH_OPENCL=OFF \
         -DCMAKE_CUDA_COMPILER=/usr/bin/nvcc -DCMAKE_CUDA_HOST_COMPILER="$host" \
