@@ -1,0 +1,241 @@
+/* test_opencl_plans.c: OpenCL plan behaviour: float-only devices, buffer reuse across time steps, zero-sized batches, allocation failure, and the stated bound against the oracle. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hb_test_util.h"
+
+/* Always opens the OpenCL backend itself, whatever backend the suite
+ * registers this test under; the serial backend is the oracle. */
+
+static hb_context *open_opencl(void)
+{
+    hb_context *ctx = NULL;
+    hb_status st = hb_context_create(HB_BACKEND_OPENCL, &ctx);
+    HB_CHECK(st == HB_SUCCESS, "OpenCL context: %s (%s)", hb_status_string(st), hb_last_error());
+    return ctx;
+}
+
+/* Bound (docs/opencl.md): kernels do the oracle's operations in its order,
+ * without fma contraction, with IEEE division: each solution element within
+ * 2 ulp of the oracle's, normwise within 4 eps (bit-identical is expected on
+ * PoCL and NVIDIA). */
+static void check_ulp(hb_precision p, int64_t n, const void *x, const void *ref, const char *what)
+{
+    double worst = 0, eps = p == HB_DOUBLE ? 0x1p-52 : 0x1p-23;
+    int64_t at = -1, differ = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        double a = hb_test_get(p, x, k), b = hb_test_get(p, ref, k);
+        differ += a != b;
+        double ulp = fabs(b) > 0 ? eps * pow(2.0, floor(log2(fabs(b)))) : 0x1p-1074;
+        double e = fabs(a - b) / ulp;
+        if (!(e <= worst)) { /* NaN counts as the worst */
+            worst = isnan(e) ? INFINITY : e;
+            at = k;
+        }
+    }
+    printf("%s: %lld of %lld elements differ from the oracle, worst %g ulp\n", what,
+           (long long)differ, (long long)n, worst);
+    HB_CHECK(worst <= 2.0, "%s: %g ulp from the oracle at flat row %lld (bound 2)", what, worst,
+             (long long)at);
+}
+
+/* Several time steps of one Hines plan: new coefficients each step, the
+ * same cl_mem handles throughout, each step against the oracle. */
+static void reuse_hines(hb_context *ctx, hb_context *oracle, hb_precision p, hb_layout layout)
+{
+    const int64_t nsys = 70;
+    int64_t *off = hb_test_offsets_random(nsys, 1, 300);
+    int64_t nrows = off[nsys];
+    int32_t *parent = hb_test_xalloc((size_t)nrows * sizeof *parent);
+    for (int64_t s = 0; s < nsys; ++s)
+        hb_test_tree(parent + off[s], off[s + 1] - off[s],
+                     (hb_test_tree_kind)hb_test_range(0, HB_TREE_KINDS - 1));
+    hb_plan_options o;
+    hb_plan_options_init(&o);
+    o.layout = layout;
+    o.block_size = 16;
+    hb_plan *plan = NULL, *ref = NULL;
+    HB_CHECK_STATUS(hb_plan_create_hines(ctx, p, nsys, off, parent, &o, &plan), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_plan_create_hines(oracle, p, nsys, off, parent, NULL, &ref), HB_SUCCESS);
+    void *u = hb_test_alloc(p, nrows), *l = hb_test_alloc(p, nrows), *d = hb_test_alloc(p, nrows);
+    void *r = hb_test_alloc(p, nrows), *x = hb_test_alloc(p, nrows), *xr = hb_test_alloc(p, nrows);
+    void *first[4] = {0};
+    for (int step = 0; plan && ref && step < 4; ++step) {
+        hb_test_hines_random(p, nsys, off, parent, u, l, d, r, 1.0);
+        hb_test_poison(p, x, nrows);
+        const hb_array arr[] = {HB_ARRAY_U, HB_ARRAY_L, HB_ARRAY_D, HB_ARRAY_RHS};
+        const void *src[] = {u, l, d, r};
+        for (int i = 0; i < 4; ++i) {
+            HB_CHECK_STATUS(hb_plan_set(plan, arr[i], src[i]), HB_SUCCESS);
+            HB_CHECK_STATUS(hb_plan_set(ref, arr[i], src[i]), HB_SUCCESS);
+        }
+        /* Asking for D and RHS marks them set, so ask before the solve. */
+        for (int i = 0; i < 4; ++i) {
+            void *h = NULL;
+            HB_CHECK_STATUS(hb_plan_buffer(plan, arr[i], &h), HB_SUCCESS);
+            if (step == 0)
+                first[i] = h;
+            HB_CHECK(h && h == first[i], "step %d: array %d handle changed (%p, was %p)", step,
+                     (int)arr[i], h, first[i]);
+        }
+        HB_CHECK_STATUS(hb_plan_solve(plan), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_solve(ref), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_get_solution(plan, x), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_get_solution(ref, xr), HB_SUCCESS);
+        char what[400];
+        snprintf(what, sizeof what, "hines %s step %d %s", p == HB_DOUBLE ? "double" : "float",
+                 step, hb_plan_describe(plan));
+        check_ulp(p, nrows, x, xr, what);
+        /* A second solve without new rhs and d must be refused. */
+        HB_CHECK_STATUS(hb_plan_solve(plan), HB_ERR_INVALID_ARGUMENT);
+    }
+    hb_plan_destroy(plan);
+    hb_plan_destroy(ref);
+    free(u), free(l), free(d), free(r), free(x), free(xr), free(off), free(parent);
+}
+
+/* Tridiagonal time steps with A, B, C set once and only RHS renewed. */
+static void reuse_tridiag(hb_context *ctx, hb_context *oracle, hb_precision p, hb_layout layout)
+{
+    const int64_t nsys = 130, n = 97;
+    int64_t *off = hb_test_offsets_uniform(nsys, n);
+    int64_t nrows = off[nsys];
+    hb_plan_options o;
+    hb_plan_options_init(&o);
+    o.layout = layout;
+    hb_plan *plan = NULL, *ref = NULL;
+    HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, p, nsys, n, &o, &plan), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(oracle, p, nsys, n, NULL, &ref), HB_SUCCESS);
+    void *a = hb_test_alloc(p, nrows), *b = hb_test_alloc(p, nrows), *c = hb_test_alloc(p, nrows);
+    void *r = hb_test_alloc(p, nrows), *x = hb_test_alloc(p, nrows), *xr = hb_test_alloc(p, nrows);
+    hb_test_tridiag_random(p, nsys, off, a, b, c, r, 1.0);
+    const hb_array arr[] = {HB_ARRAY_A, HB_ARRAY_B, HB_ARRAY_C};
+    const void *src[] = {a, b, c};
+    for (int i = 0; plan && ref && i < 3; ++i) {
+        HB_CHECK_STATUS(hb_plan_set(plan, arr[i], src[i]), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_set(ref, arr[i], src[i]), HB_SUCCESS);
+    }
+    for (int step = 0; plan && ref && step < 4; ++step) {
+        for (int64_t k = 0; k < nrows; ++k)
+            hb_test_put(p, r, k, 2 * hb_test_unit() - 1);
+        hb_test_poison(p, x, nrows);
+        HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_RHS, r), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_set(ref, HB_ARRAY_RHS, r), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_solve(plan), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_solve(ref), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_get_solution(plan, x), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_get_solution(ref, xr), HB_SUCCESS);
+        char what[400];
+        snprintf(what, sizeof what, "tridiag %s step %d %s", p == HB_DOUBLE ? "double" : "float",
+                 step, hb_plan_describe(plan));
+        check_ulp(p, nrows, x, xr, what);
+        double ratio = hb_test_tridiag_ratio(p, nsys, off, a, b, c, x, r, NULL);
+        HB_CHECK(ratio < HB_TEST_RATIO_MAX, "%s: residual ratio %g", what, ratio);
+    }
+    hb_plan_destroy(plan);
+    hb_plan_destroy(ref);
+    free(a), free(b), free(c), free(r), free(x), free(xr), free(off);
+}
+
+/* A device without cl_khr_fp64 (simulated): double plans and one-shot
+ * solves fail clearly and touch nothing; float still works. */
+static void no_fp64(hb_context *oracle)
+{
+    setenv("HINESBATCH_OPENCL_DISABLE_FP64", "1", 1);
+    hb_context *ctx = open_opencl();
+    unsetenv("HINESBATCH_OPENCL_DISABLE_FP64");
+    if (!ctx)
+        return;
+    hb_plan *plan = NULL;
+    HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 4, 8, NULL, &plan),
+                    HB_ERR_BACKEND_UNAVAILABLE);
+    HB_CHECK(strstr(hb_last_error(), "cl_khr_fp64") != NULL, "message: %s", hb_last_error());
+    HB_CHECK(plan == NULL, "a failed create left a plan");
+    int64_t off[3] = {0, 3, 5};
+    double a[5] = {0, 1, 1, 0, 1}, b[5] = {4, 4, 4, 4, 4}, c[5] = {1, 1, 0, 1, 0};
+    double d[5] = {1, 2, 3, 4, 5}, keep[5];
+    memcpy(keep, d, sizeof d);
+    HB_CHECK_STATUS(hb_dtridiag_solve(ctx, 2, off, a, b, c, d), HB_ERR_BACKEND_UNAVAILABLE);
+    HB_CHECK(!memcmp(d, keep, sizeof d), "a refused double solve wrote its output");
+    reuse_tridiag(ctx, oracle, HB_FLOAT, HB_LAYOUT_INTERLEAVED);
+    hb_context_destroy(ctx);
+}
+
+/* nsys == 0: every call is a successful no-op that never reaches OpenCL. A
+ * bogus stream proves it: any cl* call on it would fail or crash. */
+static void zero_sized(hb_context *ctx)
+{
+    static const char not_a_queue[256];
+    hb_plan_options o;
+    hb_plan_options_init(&o);
+    o.stream = (void *)not_a_queue;
+    int64_t off[1] = {0};
+    int32_t par[1] = {-1};
+    float dummy[1] = {1};
+    hb_plan *t = NULL, *h = NULL;
+    HB_CHECK_STATUS(hb_plan_create_tridiag(ctx, HB_FLOAT, 0, off, &o, &t), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_FLOAT, 0, 1, par, &o, &h), HB_SUCCESS);
+    if (t && h) {
+        const hb_array ta[] = {HB_ARRAY_A, HB_ARRAY_B, HB_ARRAY_C, HB_ARRAY_RHS};
+        const hb_array ha[] = {HB_ARRAY_U, HB_ARRAY_L, HB_ARRAY_D, HB_ARRAY_RHS};
+        for (int i = 0; i < 4; ++i) {
+            HB_CHECK_STATUS(hb_plan_set(t, ta[i], dummy), HB_SUCCESS);
+            HB_CHECK_STATUS(hb_plan_set(h, ha[i], dummy), HB_SUCCESS);
+        }
+        HB_CHECK_STATUS(hb_plan_solve(t), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_solve(h), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_synchronize(t), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_get_solution(t, dummy), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_plan_get_solution(h, dummy), HB_SUCCESS);
+        void *handle = NULL;
+        HB_CHECK_STATUS(hb_plan_buffer(t, HB_ARRAY_RHS, &handle), HB_ERR_INVALID_ARGUMENT);
+    }
+    hb_plan_destroy(t);
+    hb_plan_destroy(h);
+    HB_CHECK_STATUS(hb_stridiag_solve(ctx, 0, off, dummy, dummy, dummy, dummy), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_shines_solve(ctx, 0, off, par, dummy, dummy, dummy, dummy), HB_SUCCESS);
+}
+
+/* More than the device can allocate: out of memory, naming the size. */
+static void too_big(hb_context *ctx)
+{
+    const int64_t n = (int64_t)1 << 40; /* 2^43 bytes of double per array */
+    hb_plan *plan = NULL;
+    HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 1, n, NULL, &plan),
+                    HB_ERR_OUT_OF_MEMORY);
+    HB_CHECK(plan == NULL, "a failed create left a plan");
+    HB_CHECK(strstr(hb_last_error(), "8796093022208") != NULL, "message does not name the size: %s",
+             hb_last_error());
+    double ms = 0;
+    HB_CHECK_STATUS(hb_context_copy_time(ctx, (size_t)1 << 50, 1, &ms), HB_ERR_OUT_OF_MEMORY);
+}
+
+int main(void)
+{
+    hb_test_begin("test_opencl_plans");
+    if (!hb_backend_compiled(HB_BACKEND_OPENCL)) {
+        hb_context *ctx = NULL;
+        HB_CHECK_STATUS(hb_context_create(HB_BACKEND_OPENCL, &ctx), HB_ERR_BACKEND_UNAVAILABLE);
+        return hb_test_finish();
+    }
+    hb_context *oracle = hb_test_oracle();
+    hb_context *ctx = open_opencl();
+    if (!ctx)
+        return hb_test_finish();
+    printf("OpenCL context: %s\n", hb_context_describe(ctx));
+    const hb_layout layouts[] = {HB_LAYOUT_FLAT, HB_LAYOUT_INTERLEAVED,
+                                 HB_LAYOUT_BLOCK_INTERLEAVED, HB_LAYOUT_BLOCK_SHARED};
+    for (int li = 0; li < 4; ++li)
+        for (int p = 0; p < 2; ++p) {
+            reuse_hines(ctx, oracle, (hb_precision)p, layouts[li]);
+            reuse_tridiag(ctx, oracle, (hb_precision)p, layouts[li]);
+        }
+    no_fp64(oracle);
+    zero_sized(ctx);
+    too_big(ctx);
+    hb_context_destroy(ctx);
+    hb_context_destroy(oracle);
+    return hb_test_finish();
+}
