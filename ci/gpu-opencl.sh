@@ -1,0 +1,76 @@
+#!/bin/sh
+# gpu-opencl.sh: builds hinesbatch and runs the whole test suite on the GPU machine's NVIDIA OpenCL platform; prints a summary.
+# Usage: ci/gpu-opencl.sh [build-dir]   (default build-gpu-opencl; $OUT, if set, receives the logs)
+# Env: HINESBATCH_OPENCL_PLATFORM (default NVIDIA), HB_GPU_CMAKE_ARGS (extra configure flags;
+# the CUDA backend is off by default so that only the OpenCL build is under test).
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$src/build-gpu-opencl}
+logs=${OUT:-$build}
+mkdir -p "$build" "$logs"
+export HINESBATCH_OPENCL_PLATFORM=${HINESBATCH_OPENCL_PLATFORM:-NVIDIA}
+
+echo "== gpu-opencl: $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname)"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null ||
+    echo "(no nvidia-smi)"
+
+# The NVIDIA ICD: containers often carry the driver's libnvidia-opencl but no
+# /etc/OpenCL/vendors/nvidia.icd; then register it for this run only.
+if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
+    lib=$(ldconfig -p 2>/dev/null | sed -n 's/.*libnvidia-opencl\.so\.1 .*=> \(.*\)/\1/p' | head -1)
+    if [ -n "$lib" ]; then
+        mkdir -p "$build/icd"
+        echo "$lib" >"$build/icd/nvidia.icd"
+        for f in /etc/OpenCL/vendors/*.icd; do [ -e "$f" ] && cp "$f" "$build/icd/"; done
+        export OCL_ICD_VENDORS="$build/icd"
+        echo "registered the NVIDIA ICD for this run: $lib"
+    else
+        echo "WARNING: no NVIDIA OpenCL ICD and no libnvidia-opencl.so.1 found"
+    fi
+fi
+echo "ICDs: $(cat /etc/OpenCL/vendors/*.icd ${OCL_ICD_VENDORS:+$OCL_ICD_VENDORS/*.icd} 2>/dev/null | tr '\n' ' ')"
+
+# OpenCL headers and loader: the system's, else the CUDA toolkit's.
+cl_args=""
+if [ ! -e /usr/include/CL/cl.h ]; then
+    for cuda in ${CUDA_HOME:-} /usr/local/cuda; do
+        if [ -e "$cuda/include/CL/cl.h" ]; then
+            cl_lib=$(ls "$cuda"/lib64/libOpenCL.so* "$cuda"/targets/*/lib/libOpenCL.so* 2>/dev/null | head -1)
+            cl_args="-DOpenCL_INCLUDE_DIR=$cuda/include ${cl_lib:+-DOpenCL_LIBRARY=$cl_lib}"
+            break
+        fi
+    done
+fi
+
+# PoCL beside NVIDIA: its cache in the build tree (the NVIDIA tests do not use it).
+. "$src/ci/opencl-env.sh" "$build"
+
+echo "== configure and build"
+# shellcheck disable=SC2086
+if ! cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_OPENCL=ON \
+        -DHINESBATCH_WITH_CUDA=OFF $cl_args ${HB_GPU_CMAKE_ARGS:-} >"$logs/configure.log" 2>&1; then
+    tail -40 "$logs/configure.log"
+    echo "SUMMARY: configure failed"
+    exit 1
+fi
+grep "hinesbatch backends" "$logs/configure.log"
+if ! cmake --build "$build" -j "$(nproc)" >"$logs/build.log" 2>&1; then
+    grep -E "error|Error" "$logs/build.log" | head -40
+    echo "SUMMARY: build failed"
+    exit 1
+fi
+grep -c "warning" "$logs/build.log" | sed 's/^/compiler warnings: /'
+
+echo "== tests (label opencl, HINESBATCH_OPENCL_PLATFORM=$HINESBATCH_OPENCL_PLATFORM)"
+ctest --test-dir "$build" -L opencl --output-on-failure --timeout 300 -j 4 >"$logs/ctest.log" 2>&1
+rc=$?
+grep -E "Test +#|tests passed|FAIL" "$logs/ctest.log" | head -80
+# The device the tests ran on, from the OpenCL test's own report.
+HINESBATCH_BACKEND=opencl "$build/tests/test_opencl_plans" >"$logs/opencl_plans.log" 2>&1
+device=$(sed -n 's/^OpenCL context: opencl on //p' "$logs/opencl_plans.log" | head -1)
+differ=$(grep -c "worst 0 ulp" "$logs/opencl_plans.log")
+total=$(grep -c "ulp" "$logs/opencl_plans.log")
+passed=$(sed -n 's/^\([0-9]*\)% tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1% of \3 passed, \2 failed/p' "$logs/ctest.log")
+echo "SUMMARY: date $(date -u '+%Y-%m-%d'); device ${device:-unknown}; ctest -L opencl: ${passed:-no result};" \
+     "oracle comparison: $differ of $total solves bit-identical"
+exit $rc
