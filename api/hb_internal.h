@@ -74,12 +74,17 @@ typedef struct {
     int64_t    nbranches, nsegments, ngroups, length, nrows;
     int64_t    max_seg_branches; /* largest segment (threads a group may need)  */
     int32_t    group_size;       /* fine tree: work-items per group             */
+    int32_t    split;            /* branches were cut at their level's average   */
     int64_t   *host_seg_ptr;     /* host copies used to schedule launches       */
     int64_t   *host_grp_ptr;
     hb_buffer *pos0, *bstride, *len, *ppos, *chptr, *chidx; /* int64 per branch  */
     hb_buffer *seg_ptr;          /* int64[nsegments+1]                          */
     hb_buffer *grp_ptr;          /* int64[ngroups+1]                            */
     hb_buffer *rowmap;           /* int64[nrows]: flat row -> position          */
+    /* Re-rooted trees: flat row k's couplings (u[k], l[k]) go to position
+     * cmap_same[k] of U, L or, where the edge was turned round, to position
+     * cmap_swap[k] of L, U (swapped); -1 = not there. NULL when not re-rooted. */
+    hb_buffer *cmap_same, *cmap_swap;
 } hb_branch_dev;
 
 typedef struct hb_backend_ops {
@@ -177,7 +182,8 @@ const char *hb__strategy_name(hb_strategy s);
 /* ---- Branch decomposition (api/branches.c) ------------------------------- */
 typedef struct {
     int32_t group_size;   /* fine tree: work-items per group; 0 = branch-level */
-    int64_t split_length; /* cut branches longer than this (0 = never)        */
+    int     split;        /* cut branches longer than their level's average   */
+    int     reroot;       /* eliminate from the root of least depth           */
 } hb_branch_options;
 
 /* Cuts the batch (flat offsets or nsys copies of one tree of n_uniform rows)

@@ -122,6 +122,13 @@ typedef struct {
     hb_strategy strategy;    /* HB_STRATEGY_AUTO; HINESBATCH_STRATEGY overrides  */
     void       *stream;      /* CUDA: a cudaStream_t; OpenCL: a cl_command_queue
                                 on the context's device; NULL = the context's   */
+    /* Branch strategies (branch-level, fine-tree) only: */
+    int32_t     group_size;  /* fine tree: work-items per work-group; 0 = 128    */
+    int32_t     reroot;      /* 1: eliminate each tree from the root that
+                                minimises its depth in branches (tree balancing);
+                                the matrix and solution are unchanged          */
+    int32_t     split_branches; /* 1: cut branches longer than their level's
+                                average, so a level's threads do similar work  */
 } hb_plan_options;
 
 /* Fills options with the AUTO defaults. */
@@ -220,6 +227,9 @@ HB_API hb_status hb_hines_residual(hb_precision precision, int64_t nsys, const i
                                    const int32_t *parent, const void *u, const void *l,
                                    const void *d, const void *x, const void *rhs,
                                    double *max_ratio, int64_t *worst);
+
+/* Morphologies (SWC files, compartments, statistics, synthetic neurons, batches). */
+#include "hinesbatch_morph.h"
 
 #ifdef __cplusplus
 }

@@ -133,6 +133,9 @@ static void describe(hb_plan *plan)
             snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld levels)",
                      (long long)plan->br.nbranches, (long long)plan->br.nsegments);
         pad = "skip";
+        size_t len = strlen(layout);
+        snprintf(layout + len, sizeof layout - len, "%s%s", plan->br.cmap_same ? " rerooted" : "",
+                 plan->br.split ? " split" : "");
     }
     snprintf(plan->describe, sizeof plan->describe,
              "%s %s: %lld systems, rows %s%lld, layout=%s padding=%s%s strategy=%s%s; %s",
@@ -188,6 +191,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (opts.strategy < HB_STRATEGY_AUTO || opts.strategy > HB_STRATEGY_FINE_TREE)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->strategy = %d is not an hb_strategy",
                          fn, (int)opts.strategy);
+    if (opts.group_size < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->group_size = %d is negative", fn,
+                         (int)opts.group_size);
     if (opts.block_size < 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->block_size = %d is negative", fn,
                          (int)opts.block_size);
@@ -275,7 +281,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         return HB_SUCCESS; /* nothing to allocate; every operation is a no-op */
     }
     if (plan->by_branch) {
-        hb_branch_options bo = {strategy == HB_STRATEGY_FINE_TREE ? HB_FINE_TREE_GROUP : 0, 0};
+        hb_branch_options bo = {0, opts.split_branches != 0, opts.reroot != 0};
+        if (strategy == HB_STRATEGY_FINE_TREE)
+            bo.group_size = opts.group_size > 0 ? opts.group_size : HB_FINE_TREE_GROUP;
         if ((st = hb__branches_build(plan, parent, &bo)))
             goto fail;
     }
@@ -413,9 +421,20 @@ hb_status hb_plan_set(hb_plan *plan, hb_array which, const void *host)
         size_t bytes = (size_t)plan->nrows * plan->esize;
         if (plan->by_branch) {
             HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->staging, 0, host, bytes));
-            HB_FORWARD(ctx->ops->map_to_layout(ctx, plan->stream, plan->precision, plan->nrows,
-                                               plan->br.rowmap, plan->staging,
-                                               plan->arrays[which]));
+            if (plan->br.cmap_same && (which == HB_ARRAY_U || which == HB_ARRAY_L)) {
+                /* Re-rooted: couplings of turned edges land in the other array. */
+                hb_array other = which == HB_ARRAY_U ? HB_ARRAY_L : HB_ARRAY_U;
+                HB_FORWARD(ctx->ops->map_to_layout(ctx, plan->stream, plan->precision,
+                                                   plan->nrows, plan->br.cmap_same,
+                                                   plan->staging, plan->arrays[which]));
+                HB_FORWARD(ctx->ops->map_to_layout(ctx, plan->stream, plan->precision,
+                                                   plan->nrows, plan->br.cmap_swap,
+                                                   plan->staging, plan->arrays[other]));
+            } else {
+                HB_FORWARD(ctx->ops->map_to_layout(ctx, plan->stream, plan->precision,
+                                                   plan->nrows, plan->br.rowmap, plan->staging,
+                                                   plan->arrays[which]));
+            }
         } else if (plan->lay.layout == HB_LAYOUT_FLAT) {
             HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->arrays[which], 0, host, bytes));
         } else {

@@ -71,7 +71,8 @@ hb_status hb__host_to_flat(hb_context *ctx, void *stream, hb_precision p,
         (void)par;                                                                         \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
         for (int64_t k = 0; k < n; ++k)                                                    \
-            dst[map[k]] = src[k];                                                          \
+            if (map[k] >= 0)                                                               \
+                dst[map[k]] = src[k];                                                      \
     }                                                                                      \
     static void map_out_##SUFFIX(int64_t n, const int64_t *map, const T *src, T *dst, int par) \
     {                                                                                      \

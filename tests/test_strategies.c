@@ -86,6 +86,9 @@ static batch make_batch(hb_precision p, int64_t nsys, int64_t maxn, int mono, do
     return b;
 }
 
+/* Branch options under test: 0 plain, 1 re-rooted, 2 split, 3 both. */
+static int variant = 0;
+
 /* Plans the batch with a strategy on ctx and solves; x gets the solution. */
 static hb_status solve_with(hb_context *ctx, batch *b, hb_strategy strategy, void *x,
                             char *describe, size_t dlen)
@@ -93,6 +96,11 @@ static hb_status solve_with(hb_context *ctx, batch *b, hb_strategy strategy, voi
     hb_plan_options o;
     hb_plan_options_init(&o);
     o.strategy = strategy;
+    if (strategy != HB_STRATEGY_PER_SYSTEM) {
+        o.reroot = variant & 1;
+        o.split_branches = (variant >> 1) & 1;
+        o.group_size = variant == 3 ? 32 : 0; /* a small group makes cells spill over */
+    }
     hb_plan *plan = NULL;
     hb_status st = hb_plan_create_hines(ctx, b->p, b->nsys, b->offsets, b->parent, &o, &plan);
     if (st != HB_SUCCESS)
@@ -112,12 +120,13 @@ int main(void)
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
     const hb_strategy strategies[] = {HB_STRATEGY_BRANCH_LEVEL, HB_STRATEGY_FINE_TREE};
     const char *names[] = {"branch-level", "fine-tree"};
-    for (int round = 0; round < 12; ++round) {
+    for (int round = 0; round < 16; ++round) {
+        variant = round % 4;
         hb_precision p = round % 2 ? HB_FLOAT : HB_DOUBLE;
         int mono = round % 3 == 0;
         int64_t nsys = hb_test_range(1, 300), maxn = round % 4 == 3 ? 3000 : 400;
-        double scale = round == 10 ? (p == HB_DOUBLE ? 1e-280 : 1e-30)
-                       : round == 11 ? (p == HB_DOUBLE ? 1e280 : 1e30)
+        double scale = round == 13 ? (p == HB_DOUBLE ? 1e-280 : 1e-30)
+                       : round == 14 ? (p == HB_DOUBLE ? 1e280 : 1e30)
                                      : 1.0;
         batch b = make_batch(p, nsys, maxn, mono, scale);
         char desc[700];
@@ -137,8 +146,9 @@ int main(void)
                 continue;
             HB_CHECK(strstr(desc, names[k]) != NULL, "describe lacks %s: %s", names[k], desc);
             double diff = hb_test_max_rel_diff(p, nsys, b.offsets, b.x, b.ref);
-            HB_CHECK(diff <= bound, "round %d %s %s %s nsys=%lld: diff to oracle %.3g > %.3g",
-                     round, names[k], p == HB_DOUBLE ? "double" : "float",
+            HB_CHECK(diff <= bound,
+                     "round %d %s (reroot %d, split %d) %s %s nsys=%lld: diff to oracle %.3g > %.3g",
+                     round, names[k], variant & 1, variant >> 1, p == HB_DOUBLE ? "double" : "float",
                      mono ? "mono" : "multi", (long long)nsys, diff, bound);
             double ratio = 0;
             int64_t worst = -1;
@@ -189,6 +199,32 @@ int main(void)
             hb_plan_destroy(plan);
         }
         batch_free(&b);
+    }
+
+    /* Re-rooting a caterpillar (a path with a leaf on every inner node)
+     * rooted at one end must cut its depth in branches about in half. */
+    {
+        enum { N = 41 };
+        int32_t par[N];
+        par[0] = -1;
+        for (int k = 1; k < N; ++k)
+            par[k] = k % 2 ? (int32_t)(k > 1 ? k - 2 : 0) : (int32_t)(k - 1);
+        int levels[2] = {0, 0};
+        for (int rr = 0; rr < 2; ++rr) {
+            hb_plan_options o;
+            hb_plan_options_init(&o);
+            o.strategy = HB_STRATEGY_BRANCH_LEVEL;
+            o.reroot = rr;
+            hb_plan *plan = NULL;
+            HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 2, N, par, &o, &plan),
+                            HB_SUCCESS);
+            const char *d = plan ? strstr(hb_plan_describe(plan), "branches, ") : NULL;
+            if (d)
+                levels[rr] = atoi(d + strlen("branches, "));
+            hb_plan_destroy(plan);
+        }
+        HB_CHECK(levels[1] > 0 && levels[1] * 2 <= levels[0] + 2,
+                 "re-rooting the caterpillar: %d levels, %d without", levels[1], levels[0]);
     }
 
     /* Strategy misuse and HINESBATCH_STRATEGY. */
