@@ -18,6 +18,7 @@ enum {
     HB_CLK_TO_LAYOUT = 0, HB_CLK_TO_FLAT, HB_CLK_THOMAS, HB_CLK_HINES,
     HB_CLK_MAP_TO_LAYOUT, HB_CLK_MAP_TO_FLAT,
     HB_CLK_BRANCH_BACKWARD, HB_CLK_BRANCH_FORWARD, HB_CLK_FINE_TREE,
+    HB_CLK_THOMAS_SHARED, HB_CLK_HINES_SHARED,
     HB_CLK_COUNT
 };
 
@@ -34,6 +35,7 @@ typedef struct {
     int              fp32_div_ok;  /* correctly rounded float divide available */
     cl_ulong         max_alloc;    /* CL_DEVICE_MAX_MEM_ALLOC_SIZE              */
     size_t           max_wg;       /* CL_DEVICE_MAX_WORK_GROUP_SIZE             */
+    cl_ulong         local_mem;    /* CL_DEVICE_LOCAL_MEM_SIZE                  */
     cl_program       program[2];
     cl_kernel        kernel[2][HB_CLK_COUNT];
     size_t           local[2][HB_CLK_COUNT]; /* work-group size per kernel     */
@@ -97,6 +99,15 @@ hb_status hb__cl_thomas(hb_context *ctx, void *stream, hb_precision p, const hb_
                         hb_buffer *a, hb_buffer *b, hb_buffer *c, hb_buffer *cw, hb_buffer *d);
 hb_status hb__cl_hines(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                        hb_buffer *u, hb_buffer *l, hb_buffer *d, hb_buffer *rhs);
+/* block_shared.c: the block-shared variants for HB_LAYOUT_BLOCK_SHARED; *ran
+ * is 0 (and nothing is queued) when a block does not fit in local memory or
+ * in one work-group, and the caller then runs the block-interleaved kernel. */
+hb_status hb__cl_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
+                               const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b, hb_buffer *c,
+                               hb_buffer *d, int *ran);
+hb_status hb__cl_hines_shared(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,
+                              hb_buffer *rhs, int *ran);
 /* rowmap.c, hines_branches.c: the branch strategies. */
 hb_status hb__cl_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,
                                hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);

@@ -226,6 +226,9 @@ static hb_status query_device(hb_cl *cl, char *name, size_t name_size)
     HB_CL_CHECK(clGetDeviceInfo(cl->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof cl->max_alloc,
                                 &cl->max_alloc, NULL),
                 "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    HB_CL_CHECK(clGetDeviceInfo(cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof cl->local_mem,
+                                &cl->local_mem, NULL),
+                "clGetDeviceInfo", "CL_DEVICE_LOCAL_MEM_SIZE");
     HB_CL_CHECK(clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof cl->max_wg,
                                 &cl->max_wg, NULL),
                 "clGetDeviceInfo", "CL_DEVICE_MAX_WORK_GROUP_SIZE");

@@ -4,7 +4,12 @@
 hb_status hb__cl_hines(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                        hb_buffer *u, hb_buffer *l, hb_buffer *d, hb_buffer *rhs)
 {
-    /* Block-shared layouts run as block-interleaved (docs/opencl.md). */
+    if (lay->shared_rhs) {
+        int ran = 0;
+        HB_FORWARD(hb__cl_hines_shared(ctx, stream, p, lay, u, l, d, rhs, &ran));
+        if (ran)
+            return HB_SUCCESS;
+    }
     cl_long nslots = lay->nslots, stride = lay->stride;
     const hb_cl_arg args[] = {HB_CL_LONG(nslots),   HB_CL_LONG(stride),     HB_CL_MEM(lay->base),
                               HB_CL_MEM(lay->rows), HB_CL_MEM(lay->poff),   HB_CL_MEM(lay->parent),

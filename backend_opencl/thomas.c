@@ -4,7 +4,12 @@
 hb_status hb__cl_thomas(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                         hb_buffer *a, hb_buffer *b, hb_buffer *c, hb_buffer *cw, hb_buffer *d)
 {
-    /* Block-shared layouts run as block-interleaved (docs/opencl.md). */
+    if (lay->shared_rhs) {
+        int ran = 0;
+        HB_FORWARD(hb__cl_thomas_shared(ctx, stream, p, lay, a, b, c, d, &ran));
+        if (ran)
+            return HB_SUCCESS;
+    }
     cl_long nslots = lay->nslots, stride = lay->stride;
     const hb_cl_arg args[] = {HB_CL_LONG(nslots), HB_CL_LONG(stride), HB_CL_MEM(lay->base),
                               HB_CL_MEM(lay->rows), HB_CL_MEM(a),     HB_CL_MEM(b),
