@@ -112,6 +112,35 @@ static hb_status upload_parents(hb_plan *plan, const int32_t *parent)
     return st;
 }
 
+/* Padded rows hold the identity row (a=c=u=l=0, b=d=1, rhs=0) from the start,
+ * so a caller who fills a padded plan only through hb_plan_buffer (own rows)
+ * never runs computed padding over uninitialised memory. */
+static hb_status fill_identity(hb_plan *plan)
+{
+    hb_context *ctx = plan->ctx;
+    size_t n = (size_t)plan->lay.length, bytes = n * plan->esize;
+    void *host = malloc(bytes ? bytes : 1);
+    if (!host)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "plan padding: %zu bytes", bytes);
+    hb_status st = HB_SUCCESS;
+    for (int w = 0; w < HB_NUM_ARRAYS && st == HB_SUCCESS; ++w) {
+        if (!plan->arrays[w])
+            continue;
+        double v = (w == HB_ARRAY_B || w == HB_ARRAY_D) ? 1.0 : 0.0;
+        for (size_t k = 0; k < n; ++k) {
+            if (plan->precision == HB_DOUBLE)
+                ((double *)host)[k] = v;
+            else
+                ((float *)host)[k] = (float)v;
+        }
+        st = ctx->ops->write(ctx, plan->stream, plan->arrays[w], 0, host, bytes);
+    }
+    if (st == HB_SUCCESS)
+        st = ctx->ops->finish(ctx, plan->stream); /* host is freed next */
+    free(host);
+    return st;
+}
+
 static void describe(hb_plan *plan)
 {
     const hb_layout_host *lay = &plan->lay;
@@ -309,6 +338,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
             (st = alloc_upload(plan, &plan->arrays[w], NULL, abytes, array_names[w])))
             goto fail;
     if (kind == HB_KIND_TRIDIAG && (st = alloc_upload(plan, &plan->scratch, NULL, abytes, "scratch")))
+        goto fail;
+    if (!plan->by_branch && lay->variable && lay->layout != HB_LAYOUT_FLAT &&
+        (st = fill_identity(plan)))
         goto fail;
     if ((lay->layout != HB_LAYOUT_FLAT || plan->by_branch) &&
         (st = alloc_upload(plan, &plan->staging, NULL, (size_t)plan->nrows * plan->esize,

@@ -232,7 +232,9 @@ static void check_native(hb_plan *plan, hb_precision p, int is_hines, int64_t ns
         int flat = plan->lay.layout == HB_LAYOUT_FLAT, bad = 0;
         for (int64_t s = 0; s < nsys && !bad; ++s) {
             int64_t n = off[s + 1] - off[s];
-            int64_t ext = plan->lay.padding == HB_PADDING_COMPUTE ? e->extent[s] : n;
+            /* Every padded row, computed or skipped: a plan starts with them
+             * set to the identity and no conversion or solve changes that. */
+            int64_t ext = e->extent[s];
             for (int64_t i = 0; i < ext && !bad; ++i) {
                 int64_t idx = e->base[s] + i * e->stride;
                 if (i < n)
