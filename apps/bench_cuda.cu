@@ -1,0 +1,389 @@
+/* bench_cuda.cu: times the hinesbatch CUDA interleaved Thomas solve, cuSPARSE gtsvInterleavedBatch / gtsv2StridedBatch and a D2D copy. */
+#include "bench_cuda.h"
+
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+static char bench_msg[512];
+
+const char *hb_bench_cuda_error(void) { return bench_msg; }
+
+static hb_status fail(hb_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(bench_msg, sizeof bench_msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+#define CK(call)                                                                          \
+    do {                                                                                  \
+        cudaError_t e_ = (call);                                                          \
+        if (e_ != cudaSuccess) {                                                          \
+            st = fail(HB_ERR_BACKEND, "%s: %s", #call, cudaGetErrorString(e_));           \
+            goto done;                                                                    \
+        }                                                                                 \
+    } while (0)
+#define CKS(call)                                                                         \
+    do {                                                                                  \
+        cusparseStatus_t e_ = (call);                                                     \
+        if (e_ != CUSPARSE_STATUS_SUCCESS) {                                              \
+            st = fail(HB_ERR_BACKEND, "%s: %s", #call, cusparseGetErrorString(e_));       \
+            goto done;                                                                    \
+        }                                                                                 \
+    } while (0)
+#define CKH(call)                                                                         \
+    do {                                                                                  \
+        st = (call);                                                                      \
+        if (st != HB_SUCCESS) {                                                           \
+            fail(st, "%s: %s", #call, hb_last_error());                                   \
+            goto done;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+static uint64_t rng_state;
+static double unit(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (double)((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
+}
+
+/* cuSPARSE by precision. */
+static cusparseStatus_t il_size(cusparseHandle_t h, int m, const double *dl, const double *d,
+                                const double *du, const double *x, int b, size_t *s)
+{
+    return cusparseDgtsvInterleavedBatch_bufferSizeExt(h, 0, m, dl, d, du, x, b, s);
+}
+static cusparseStatus_t il_size(cusparseHandle_t h, int m, const float *dl, const float *d,
+                                const float *du, const float *x, int b, size_t *s)
+{
+    return cusparseSgtsvInterleavedBatch_bufferSizeExt(h, 0, m, dl, d, du, x, b, s);
+}
+static cusparseStatus_t il_solve(cusparseHandle_t h, int m, double *dl, double *d, double *du,
+                                 double *x, int b, void *w)
+{
+    return cusparseDgtsvInterleavedBatch(h, 0, m, dl, d, du, x, b, w);
+}
+static cusparseStatus_t il_solve(cusparseHandle_t h, int m, float *dl, float *d, float *du,
+                                 float *x, int b, void *w)
+{
+    return cusparseSgtsvInterleavedBatch(h, 0, m, dl, d, du, x, b, w);
+}
+static cusparseStatus_t st_size(cusparseHandle_t h, int m, const double *dl, const double *d,
+                                const double *du, const double *x, int b, size_t *s)
+{
+    return cusparseDgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, b, m, s);
+}
+static cusparseStatus_t st_size(cusparseHandle_t h, int m, const float *dl, const float *d,
+                                const float *du, const float *x, int b, size_t *s)
+{
+    return cusparseSgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, b, m, s);
+}
+static cusparseStatus_t st_solve(cusparseHandle_t h, int m, const double *dl, const double *d,
+                                 const double *du, double *x, int b, void *w)
+{
+    return cusparseDgtsv2StridedBatch(h, m, dl, d, du, x, b, m, w);
+}
+static cusparseStatus_t st_solve(cusparseHandle_t h, int m, const float *dl, const float *d,
+                                 const float *du, float *x, int b, void *w)
+{
+    return cusparseSgtsv2StridedBatch(h, m, dl, d, du, x, b, m, w);
+}
+
+static double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? NAN : v[v.size() / 2];
+}
+
+/* Per-case timing: a group = restore every set's inputs (untimed), then the
+ * timed back-to-back calls on sets 0..k-1. One warm-up group, then enough
+ * groups for about 0.3 s of timed work (10 to 200). */
+struct timer {
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+};
+
+template <typename Restore, typename Run>
+static hb_status time_groups(timer &tm, int sets, Restore restore, Run run, double *ms_per_call,
+                             int *reps_out)
+{
+    std::vector<double> t;
+    int reps = 1;
+    for (int g = 0; g < 1 + reps; ++g) {
+        hb_status st = restore();
+        if (st != HB_SUCCESS)
+            return st;
+        cudaEventRecord(tm.e0, tm.s);
+        for (int j = 0; j < sets; ++j)
+            if ((st = run(j)) != HB_SUCCESS)
+                return st;
+        cudaEventRecord(tm.e1, tm.s);
+        cudaError_t e = cudaEventSynchronize(tm.e1);
+        if (e != cudaSuccess)
+            return fail(HB_ERR_BACKEND, "timed group: %s", cudaGetErrorString(e));
+        float ms = 0;
+        cudaEventElapsedTime(&ms, tm.e0, tm.e1);
+        if (g == 0) { /* warm-up: sets the number of timed groups */
+            reps = (int)std::min(200.0, std::max(10.0, 300.0 / std::max(ms, 1e-3f)));
+            continue;
+        }
+        t.push_back((double)ms / sets);
+    }
+    *ms_per_call = median(t);
+    if (reps_out)
+        *reps_out = reps;
+    return HB_SUCCESS;
+}
+
+/* Interleaved (i*nsys + s) to flat (s*n + i). */
+template <typename T>
+static void to_flat(const T *il, T *flat, int64_t nsys, int64_t n)
+{
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t s = 0; s < nsys; ++s)
+            flat[s * n + i] = il[i * nsys + s];
+}
+
+template <typename T>
+static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n, uint64_t seed,
+                       hb_bench_thomas *out)
+{
+    hb_status st = HB_SUCCESS;
+    const int64_t N = nsys * n;
+    const size_t bytes = (size_t)N * sizeof(T);
+    std::vector<T> a(N), b(N), c(N), d(N), x(N), xt(N);
+    std::vector<int64_t> offs(nsys + 1);
+    std::vector<hb_plan *> plans;
+    timer tm = {0, 0, 0};
+    cusparseHandle_t sp = 0;
+    T *P = 0, *work = 0, *flat0 = 0, *csrc = 0, *cdst = 0;
+    void *wbuf = 0;
+    size_t wsize = 0;
+    cudaDeviceProp prop;
+    int dev = 0, sets = 1;
+    double ratio = 0;
+    int64_t worst = 0;
+    hb_plan_options opts;
+
+    rng_state = seed;
+    for (int64_t s = 0; s < nsys; ++s) {
+        offs[s] = s * n;
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t k = s * n + i;
+            a[k] = i == 0 ? (T)0 : (T)(2 * unit() - 1);
+            c[k] = i == n - 1 ? (T)0 : (T)(2 * unit() - 1);
+            b[k] = (T)(fabs((double)a[k]) + fabs((double)c[k]) + 0.5 + unit());
+            d[k] = (T)(2 * unit() - 1);
+        }
+    }
+    offs[nsys] = N;
+    memset(out, 0, sizeof *out);
+    out->compulsory_bytes = 5.0 * (double)bytes;
+
+    CK(cudaGetDevice(&dev));
+    CK(cudaGetDeviceProperties(&prop, dev));
+    /* Enough sets that one group's inputs are three times the L2. */
+    sets = (int)std::min<double>(64, std::max<double>(1, ceil(3.0 * prop.l2CacheSize / (4.0 * bytes))));
+    out->sets = sets;
+    CK(cudaStreamCreate(&tm.s));
+    CK(cudaEventCreate(&tm.e0));
+    CK(cudaEventCreate(&tm.e1));
+
+    /* ---- hinesbatch: one interleaved plan per set, on our stream ---- */
+    hb_plan_options_init(&opts);
+    opts.layout = HB_LAYOUT_INTERLEAVED;
+    opts.stream = tm.s;
+    plans.assign(sets, (hb_plan *)0);
+    for (int j = 0; j < sets; ++j) {
+        CKH(hb_plan_create_tridiag_uniform(ctx, p, nsys, n, &opts, &plans[j]));
+        CKH(hb_plan_set(plans[j], HB_ARRAY_A, a.data()));
+        CKH(hb_plan_set(plans[j], HB_ARRAY_B, b.data()));
+        CKH(hb_plan_set(plans[j], HB_ARRAY_C, c.data()));
+        CKH(hb_plan_set(plans[j], HB_ARRAY_RHS, d.data()));
+    }
+    {
+        void *rhs0 = 0;
+        CK(cudaMalloc(&P, bytes));
+        CKH(hb_plan_buffer(plans[0], HB_ARRAY_RHS, &rhs0));
+        CK(cudaMemcpyAsync(P, rhs0, bytes, cudaMemcpyDeviceToDevice, tm.s));
+        CK(cudaStreamSynchronize(tm.s));
+    }
+    st = time_groups(
+        tm, sets,
+        [&]() -> hb_status {
+            for (int j = 0; j < sets; ++j) {
+                void *r = 0;
+                hb_status s2 = hb_plan_buffer(plans[j], HB_ARRAY_RHS, &r); /* marks rhs set */
+                if (s2 != HB_SUCCESS)
+                    return fail(s2, "hb_plan_buffer: %s", hb_last_error());
+                if (cudaMemcpyAsync(r, P, bytes, cudaMemcpyDeviceToDevice, tm.s) != cudaSuccess)
+                    return fail(HB_ERR_BACKEND, "restore rhs");
+            }
+            return HB_SUCCESS;
+        },
+        [&](int j) -> hb_status {
+            hb_status s2 = hb_plan_solve(plans[j]);
+            return s2 == HB_SUCCESS ? s2 : fail(s2, "hb_plan_solve: %s", hb_last_error());
+        },
+        &out->ms_hb, &out->reps);
+    if (st != HB_SUCCESS)
+        goto done;
+    CKH(hb_plan_get_solution(plans[0], x.data()));
+    CKH(hb_tridiag_residual(p, nsys, offs.data(), a.data(), b.data(), c.data(), x.data(),
+                            d.data(), &out->res_hb, &worst));
+
+    /* ---- cuSPARSE gtsvInterleavedBatch (algo 0) on the same interleaved data ---- */
+    CKS(cusparseCreate(&sp));
+    CKS(cusparseSetStream(sp, tm.s));
+    {
+        void *hA = 0, *hB = 0, *hC = 0;
+        CKH(hb_plan_buffer(plans[0], HB_ARRAY_A, &hA));
+        CKH(hb_plan_buffer(plans[0], HB_ARRAY_B, &hB));
+        CKH(hb_plan_buffer(plans[0], HB_ARRAY_C, &hC));
+        const T *src[4] = {(const T *)hA, (const T *)hB, (const T *)hC, P};
+        CK(cudaMalloc(&work, 4 * bytes * sets));
+        CKS(il_size(sp, (int)n, work, work, work, work, (int)nsys, &wsize));
+        CK(cudaMalloc(&wbuf, wsize ? wsize : 1));
+        st = time_groups(
+            tm, sets,
+            [&]() -> hb_status {
+                for (int j = 0; j < sets; ++j)
+                    for (int q = 0; q < 4; ++q)
+                        if (cudaMemcpyAsync(work + (size_t)(4 * j + q) * N, src[q], bytes,
+                                            cudaMemcpyDeviceToDevice, tm.s) != cudaSuccess)
+                            return fail(HB_ERR_BACKEND, "restore interleaved inputs");
+                return HB_SUCCESS;
+            },
+            [&](int j) -> hb_status {
+                T *w = work + (size_t)4 * j * N;
+                cusparseStatus_t e = il_solve(sp, (int)n, w, w + N, w + 2 * N, w + 3 * N,
+                                              (int)nsys, wbuf);
+                return e == CUSPARSE_STATUS_SUCCESS
+                           ? HB_SUCCESS
+                           : fail(HB_ERR_BACKEND, "gtsvInterleavedBatch: %s",
+                                  cusparseGetErrorString(e));
+            },
+            &out->ms_interleaved, 0);
+        if (st != HB_SUCCESS)
+            goto done;
+        CK(cudaMemcpy(xt.data(), work + 3 * N, bytes, cudaMemcpyDeviceToHost));
+        to_flat(xt.data(), x.data(), nsys, n);
+        CKH(hb_tridiag_residual(p, nsys, offs.data(), a.data(), b.data(), c.data(), x.data(),
+                                d.data(), &out->res_interleaved, &worst));
+        cudaFree(work);
+        cudaFree(wbuf);
+        work = 0;
+        wbuf = 0;
+    }
+    /* The plans' memory goes back before the strided and copy runs. */
+    for (int j = 0; j < sets; ++j)
+        hb_plan_destroy(plans[j]);
+    plans.clear();
+    cudaFree(P);
+    P = 0;
+
+    /* ---- cuSPARSE gtsv2StridedBatch on the flat data (batch stride n) ---- */
+    {
+        CK(cudaMalloc(&flat0, 4 * bytes));
+        CK(cudaMemcpy(flat0, a.data(), bytes, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(flat0 + N, b.data(), bytes, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(flat0 + 2 * N, c.data(), bytes, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(flat0 + 3 * N, d.data(), bytes, cudaMemcpyHostToDevice));
+        CK(cudaMalloc(&work, 4 * bytes * sets));
+        CKS(st_size(sp, (int)n, work, work, work, work, (int)nsys, &wsize));
+        CK(cudaMalloc(&wbuf, wsize ? wsize : 1));
+        st = time_groups(
+            tm, sets,
+            [&]() -> hb_status {
+                for (int j = 0; j < sets; ++j)
+                    if (cudaMemcpyAsync(work + (size_t)4 * j * N, flat0, 4 * bytes,
+                                        cudaMemcpyDeviceToDevice, tm.s) != cudaSuccess)
+                        return fail(HB_ERR_BACKEND, "restore strided inputs");
+                return HB_SUCCESS;
+            },
+            [&](int j) -> hb_status {
+                T *w = work + (size_t)4 * j * N;
+                cusparseStatus_t e = st_solve(sp, (int)n, w, w + N, w + 2 * N, w + 3 * N,
+                                              (int)nsys, wbuf);
+                return e == CUSPARSE_STATUS_SUCCESS
+                           ? HB_SUCCESS
+                           : fail(HB_ERR_BACKEND, "gtsv2StridedBatch: %s",
+                                  cusparseGetErrorString(e));
+            },
+            &out->ms_strided, 0);
+        if (st != HB_SUCCESS)
+            goto done;
+        CK(cudaMemcpy(x.data(), work + 3 * N, bytes, cudaMemcpyDeviceToHost));
+        CKH(hb_tridiag_residual(p, nsys, offs.data(), a.data(), b.data(), c.data(), x.data(),
+                                d.data(), &out->res_strided, &worst));
+        cudaFree(work);
+        cudaFree(wbuf);
+        cudaFree(flat0);
+        work = 0;
+        wbuf = 0;
+        flat0 = 0;
+    }
+
+    /* ---- device-to-device copy moving the same bytes (2.5 values per row each way) ---- */
+    {
+        const size_t cb = (size_t)(2.5 * (double)bytes);
+        CK(cudaMalloc(&csrc, cb * sets));
+        CK(cudaMalloc(&cdst, cb * sets));
+        CK(cudaMemset(csrc, 0x3c, cb * sets)); /* non-zero data */
+        st = time_groups(
+            tm, sets, [&]() -> hb_status { return HB_SUCCESS; },
+            [&](int j) -> hb_status {
+                return cudaMemcpyAsync((char *)cdst + cb * j, (char *)csrc + cb * j, cb,
+                                       cudaMemcpyDeviceToDevice, tm.s) == cudaSuccess
+                           ? HB_SUCCESS
+                           : fail(HB_ERR_BACKEND, "copy");
+            },
+            &out->ms_copy, 0);
+    }
+    (void)ratio;
+done:
+    for (size_t j = 0; j < plans.size(); ++j)
+        hb_plan_destroy(plans[j]);
+    cudaFree(P);
+    cudaFree(work);
+    cudaFree(wbuf);
+    cudaFree(flat0);
+    cudaFree(csrc);
+    cudaFree(cdst);
+    if (sp)
+        cusparseDestroy(sp);
+    if (tm.e0)
+        cudaEventDestroy(tm.e0);
+    if (tm.e1)
+        cudaEventDestroy(tm.e1);
+    if (tm.s)
+        cudaStreamDestroy(tm.s);
+    return st;
+}
+
+hb_status hb_bench_cuda_thomas(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
+                               uint64_t seed, hb_bench_thomas *out)
+{
+    bench_msg[0] = 0;
+    if (!ctx || !out || nsys < 1 || n < 2)
+        return fail(HB_ERR_INVALID_ARGUMENT, "hb_bench_cuda_thomas: ctx, out, nsys >= 1, n >= 2");
+    if (hb_context_backend(ctx) != HB_BACKEND_CUDA)
+        return fail(HB_ERR_INVALID_ARGUMENT, "hb_bench_cuda_thomas: ctx is %s, not cuda",
+                    hb_context_describe(ctx));
+    if (nsys * n > INT32_MAX)
+        return fail(HB_ERR_INVALID_ARGUMENT, "hb_bench_cuda_thomas: cuSPARSE takes int sizes");
+    return p == HB_DOUBLE ? bench<double>(ctx, p, nsys, n, seed, out)
+                          : bench<float>(ctx, p, nsys, n, seed, out);
+}
