@@ -96,7 +96,8 @@ static hb_status cl_alloc(hb_context *ctx, size_t bytes, hb_buffer **out)
     if (err != CL_SUCCESS) {
         free(b);
         hb_status st = hb__cl_fail(err, "clCreateBuffer", "device buffer");
-        if (st == HB_ERR_OUT_OF_MEMORY || err == CL_INVALID_BUFFER_SIZE)
+        if (st == HB_ERR_OUT_OF_MEMORY || err == CL_OUT_OF_RESOURCES ||
+            err == CL_INVALID_BUFFER_SIZE)
             return hb__error(HB_ERR_OUT_OF_MEMORY,
                              "OpenCL: allocating %zu bytes on %s failed: %s", bytes, ctx->device,
                              hb__cl_error_name(err));

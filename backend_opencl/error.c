@@ -75,11 +75,14 @@ const char *hb__cl_error_name(cl_int err)
 hb_status hb__cl_fail(cl_int err, const char *call, const char *what)
 {
     /* Allocation failures may surface at first use of a buffer, not only at
-     * clCreateBuffer: they are out-of-memory either way. */
-    hb_status st = err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
-                           err == CL_OUT_OF_HOST_MEMORY
+     * clCreateBuffer: they are out-of-memory either way. CL_OUT_OF_RESOURCES
+     * is not: NVIDIA also reports a kernel's invalid access with it. */
+    hb_status st = err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
                        ? HB_ERR_OUT_OF_MEMORY
                        : HB_ERR_BACKEND;
-    return hb__error(st, "OpenCL: %s (%s) failed: %s (%d)", call, what, hb__cl_error_name(err),
-                     (int)err);
+    return hb__error(st, "OpenCL: %s (%s) failed: %s (%d)%s", call, what, hb__cl_error_name(err),
+                     (int)err,
+                     err == CL_OUT_OF_RESOURCES
+                         ? " (out of device resources, or an invalid memory access in a kernel)"
+                         : "");
 }

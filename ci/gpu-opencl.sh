@@ -2,7 +2,7 @@
 # gpu-opencl.sh: builds hinesbatch and runs the whole test suite on the GPU machine's NVIDIA OpenCL platform; prints a summary.
 # Usage: ci/gpu-opencl.sh [build-dir]   (default build-gpu-opencl; $OUT, if set, receives the logs)
 # Env: HINESBATCH_OPENCL_PLATFORM (default NVIDIA), HB_GPU_CMAKE_ARGS (extra configure flags;
-# the CUDA backend is off by default so that only the OpenCL build is under test).
+# the CUDA backend and the apps are off by default: the OpenCL build and the test suite are under test).
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-gpu-opencl}
@@ -48,7 +48,7 @@ fi
 echo "== configure and build"
 # shellcheck disable=SC2086
 if ! cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_OPENCL=ON \
-        -DHINESBATCH_WITH_CUDA=OFF $cl_args ${HB_GPU_CMAKE_ARGS:-} >"$logs/configure.log" 2>&1; then
+        -DHINESBATCH_WITH_CUDA=OFF -DHINESBATCH_BUILD_APPS=OFF $cl_args ${HB_GPU_CMAKE_ARGS:-} >"$logs/configure.log" 2>&1; then
     tail -40 "$logs/configure.log"
     echo "SUMMARY: configure failed"
     exit 1
