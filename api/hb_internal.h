@@ -87,6 +87,33 @@ typedef struct {
     hb_buffer *cmap_same, *cmap_swap;
 } hb_branch_dev;
 
+/* Device-side state of a simulation (api/sim*.c; kernels in
+ * kernels_cl/membrane.cl, host loops in backend_omp/membrane.c). Per-row
+ * arrays are flat (row k of the batch) in the plan's precision; pos maps a
+ * flat row to its place in the plan's D and RHS. Conductances uS, currents
+ * nA, voltages mV, times ms. */
+typedef struct {
+    int64_t    nrows, ncells;
+    int64_t    nclamp_rows;   /* rows with at least one current clamp          */
+    int64_t    nrec;          /* recorded cells (columns of rec)               */
+    int64_t    max_spikes;    /* spike times kept per cell                     */
+    double     dt, q10, ena, ek, el, threshold;
+    hb_buffer *pos;           /* int64[nrows]: flat row -> plan array position  */
+    hb_buffer *v, *m, *h, *n; /* real[nrows] state                             */
+    hb_buffer *gna, *gk, *gl; /* real[nrows] maximal conductances, uS (0: none) */
+    hb_buffer *cdt, *d0;      /* real[nrows] C/dt and the matrix diagonal, uS   */
+    hb_buffer *gmem, *imem;   /* real[nrows] this step's dI/dV (uS), I (nA)     */
+    hb_buffer *crow, *cptr;   /* int64: clamped row j, its clamps [cptr[j], cptr[j+1]) */
+    hb_buffer *con, *coff;    /* int64[nclamps]: on for steps con <= step < coff */
+    hb_buffer *camp;          /* real[nclamps]: amplitude, nA (inward +)         */
+    hb_buffer *soma;          /* int64[ncells]: flat row of each cell's soma     */
+    hb_buffer *vprev;         /* real[ncells]: soma voltage before the step       */
+    hb_buffer *nspk;          /* int64[ncells]: spikes detected                  */
+    hb_buffer *tspk;          /* real[ncells*max_spikes]: their times            */
+    hb_buffer *recslot;       /* int64[ncells]: column in rec, or -1             */
+    hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages        */
+} hb_sim_dev;
+
 typedef struct hb_backend_ops {
     hb_backend kind;
     const char *name;
@@ -140,6 +167,21 @@ typedef struct hb_backend_ops {
                       size_t bytes);
     /* Waits for all work queued on stream. */
     hb_status (*finish)(hb_context *ctx, void *stream);
+    /* Simulation (api/sim*.c). NULL where not implemented yet: the
+     * simulation then reports HB_ERR_BACKEND_UNAVAILABLE.
+     * sim_membrane: per row, advance the HH gates with v when advance != 0
+     * (Rush-Larsen), then gmem = dI/dV and imem = I(v); then subtract the
+     * clamps that are on at this step from imem of their rows.
+     * sim_assemble: d[pos[k]] = d0 + gmem, rhs[pos[k]] = (cdt + gmem) v - imem.
+     * sim_update: v[k] = x[pos[k]]; per cell: upward threshold crossing of the
+     * soma voltage (time t0 + dt*fraction), and the recorded cells' soma
+     * voltage into row rec_row of rec. */
+    hb_status (*sim_membrane)(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, int advance, int64_t step);
+    hb_status (*sim_assemble)(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs);
+    hb_status (*sim_update)(hb_context *ctx, void *stream, hb_precision p,
+                            const hb_sim_dev *sim, hb_buffer *x, double t0, int64_t rec_row);
 } hb_backend_ops;
 
 /* Each returns its table, or NULL when the backend was not compiled in. */
