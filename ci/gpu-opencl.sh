@@ -28,6 +28,7 @@ if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
         echo "WARNING: no NVIDIA OpenCL ICD and no libnvidia-opencl.so.1 found"
     fi
 fi
+command -v clinfo >/dev/null && clinfo -l 2>/dev/null
 echo "ICDs: $(cat /etc/OpenCL/vendors/*.icd ${OCL_ICD_VENDORS:+$OCL_ICD_VENDORS/*.icd} 2>/dev/null | tr '\n' ' ')"
 
 # OpenCL headers and loader: the system's, else the CUDA toolkit's.
@@ -54,12 +55,14 @@ if ! cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_OP
     exit 1
 fi
 grep "hinesbatch backends" "$logs/configure.log"
-if ! cmake --build "$build" -j "$(nproc)" >"$logs/build.log" 2>&1; then
-    grep -E "error|Error" "$logs/build.log" | head -40
-    echo "SUMMARY: build failed"
-    exit 1
-fi
-grep -c "warning" "$logs/build.log" | sed 's/^/compiler warnings: /'
+# Keep going past a target that fails (another backend's test, say): its
+# tests then show as not run, and the summary names it.
+cmake --build "$build" -j "$(nproc)" -- -k >"$logs/build.log" 2>&1
+build_rc=$?
+grep -E "error:|Error [0-9]" "$logs/build.log" | head -40
+[ -e "$build/libhinesbatch.a" ] || { echo "SUMMARY: library build failed"; exit 1; }
+broken=$(sed -n 's/.*\*\*\* \[.*CMakeFiles\/\([A-Za-z0-9_]*\)\.dir.*/\1/p' "$logs/build.log" | sort -u | tr '\n' ' ')
+echo "compiler warnings: $(grep -c 'warning:' "$logs/build.log")"
 
 echo "== tests (label opencl, HINESBATCH_OPENCL_PLATFORM=$HINESBATCH_OPENCL_PLATFORM)"
 ctest --test-dir "$build" -L opencl --output-on-failure --timeout 300 -j 4 >"$logs/ctest.log" 2>&1
@@ -69,8 +72,9 @@ grep -E "Test +#|tests passed|FAIL" "$logs/ctest.log" | head -80
 HINESBATCH_BACKEND=opencl "$build/tests/test_opencl_plans" >"$logs/opencl_plans.log" 2>&1
 device=$(sed -n 's/^OpenCL context: opencl on //p' "$logs/opencl_plans.log" | head -1)
 differ=$(grep -c "worst 0 ulp" "$logs/opencl_plans.log")
-total=$(grep -c "ulp" "$logs/opencl_plans.log")
+total=$(grep -c "elements differ" "$logs/opencl_plans.log")
 passed=$(sed -n 's/^\([0-9]*\)% tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1% of \3 passed, \2 failed/p' "$logs/ctest.log")
 echo "SUMMARY: date $(date -u '+%Y-%m-%d'); device ${device:-unknown}; ctest -L opencl: ${passed:-no result};" \
-     "oracle comparison: $differ of $total solves bit-identical"
+     "oracle comparison: $differ of $total solves bit-identical${broken:+; targets that failed to build: $broken}"
+[ $build_rc -eq 0 ] || rc=1
 exit $rc
