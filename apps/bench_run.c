@@ -1,0 +1,218 @@
+/* bench_run.c: times one benchmark point on one backend: a ring of plans, warm-up, adaptive reps, residual check, copy yardstick. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+double bench_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+#define CHECK(expr)                  \
+    do {                             \
+        st = (expr);                 \
+        if (st != HB_SUCCESS)        \
+            goto done;               \
+    } while (0)
+
+/* Picks the text after key= in a plan description, up to the next blank. */
+static void describe_field(const char *desc, const char *key, char *out, size_t size)
+{
+    const char *p = strstr(desc, key);
+    size_t n = 0;
+    if (p) {
+        p += strlen(key);
+        while (p[n] && p[n] != ' ' && p[n] != ';' && n + 1 < size)
+            ++n;
+        memcpy(out, p, n);
+    }
+    out[n] = '\0';
+    bench_clean_field(out);
+}
+
+/* Sets what a solve consumes (Hines d and rhs, tridiagonal rhs) from the next
+ * right-hand-side set, and waits, so the next timed solve times only itself. */
+static hb_status arm(hb_plan *plan, const bench_data *data, int *set)
+{
+    *set = (*set + 1) % BENCH_RHS_SETS;
+    hb_status st = HB_SUCCESS;
+    if (data->kind == BENCH_HINES)
+        st = hb_plan_set(plan, HB_ARRAY_D, data->m2);
+    if (st == HB_SUCCESS)
+        st = hb_plan_set(plan, HB_ARRAY_RHS, data->rhs[*set]);
+    return st == HB_SUCCESS ? hb_plan_synchronize(plan) : st;
+}
+
+static hb_status create_plan(const bench_point *pt, const bench_data *data, bench_backend *be,
+                             hb_plan **plan)
+{
+    hb_plan_options o;
+    hb_plan_options_init(&o);
+    o.layout = pt->layout;
+    o.block_size = pt->block_size;
+    o.padding = pt->padding;
+    o.strategy = pt->strategy;
+    hb_status st;
+    if (data->kind == BENCH_THOMAS)
+        st = data->n_uniform
+                 ? hb_plan_create_tridiag_uniform(be->ctx, data->precision, data->nsys,
+                                                  data->n_uniform, &o, plan)
+                 : hb_plan_create_tridiag(be->ctx, data->precision, data->nsys, data->offsets, &o,
+                                          plan);
+    else
+        st = data->mono ? hb_plan_create_hines_uniform(be->ctx, data->precision, data->nsys,
+                                                       data->n_uniform, data->tree, &o, plan)
+                        : hb_plan_create_hines(be->ctx, data->precision, data->nsys, data->offsets,
+                                               data->parent, &o, plan);
+    if (st != HB_SUCCESS)
+        return st;
+    hb_array fixed[3] = {HB_ARRAY_A, HB_ARRAY_B, HB_ARRAY_C};
+    if (data->kind == BENCH_HINES)
+        fixed[0] = HB_ARRAY_U, fixed[1] = HB_ARRAY_L, fixed[2] = HB_ARRAY_D;
+    const void *src[3] = {data->m0, data->m1, data->m2};
+    for (int i = 0; i < 3 && st == HB_SUCCESS; ++i)
+        st = hb_plan_set(*plan, fixed[i], src[i]);
+    return st;
+}
+
+/* Median device-copy time of bytes on a context, cached per (context, bytes)
+ * because suites repeat sizes across layouts and strategies. */
+static hb_status copy_gbps(bench_backend *be, size_t bytes, const bench_config *cfg, double *gbps)
+{
+    enum { CACHE = 64 };
+    static struct { hb_context *ctx; size_t bytes; double gbps; } cache[CACHE];
+    static int used;
+    for (int i = 0; i < used; ++i)
+        if (cache[i].ctx == be->ctx && cache[i].bytes == bytes)
+            return *gbps = cache[i].gbps, HB_SUCCESS;
+    double ms = 0;
+    hb_status st = hb_context_copy_time(be->ctx, bytes, 1, &ms);
+    if (st != HB_SUCCESS)
+        return st;
+    int reps = ms > 0 ? (int)(0.1 * cfg->target_s * 1e3 / ms) : 20;
+    reps = reps < 3 ? 3 : reps > (cfg->quick ? 5 : 25) ? (cfg->quick ? 5 : 25) : reps;
+    st = hb_context_copy_time(be->ctx, bytes, reps, &ms);
+    if (st != HB_SUCCESS)
+        return st;
+    /* A copy reads and writes bytes: its traffic is 2 * bytes. */
+    *gbps = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
+    if (used < CACHE)
+        cache[used].ctx = be->ctx, cache[used].bytes = bytes, cache[used++].gbps = *gbps;
+    return HB_SUCCESS;
+}
+
+hb_status bench_run_point(const bench_point *pt, const bench_data *data, const bench_config *cfg,
+                          bench_backend *be, int reps_cap, bench_row *row)
+{
+    size_t bytes = bench_data_bytes(data);
+    int ring = (int)((cfg->ring_bytes + bytes - 1) / bytes);
+    ring = ring < 1 ? 1 : ring > cfg->max_ring ? cfg->max_ring : ring;
+    int max_reps = reps_cap > 0 && reps_cap < cfg->max_reps ? reps_cap : cfg->max_reps;
+    int min_reps = cfg->min_reps < max_reps ? cfg->min_reps : max_reps;
+    hb_plan **plans = calloc((size_t)ring, sizeof *plans);
+    int *set = calloc((size_t)ring, sizeof *set);
+    double *t = malloc(((size_t)max_reps + (size_t)ring) * sizeof *t);
+    hb_status st = plans && set && t ? HB_SUCCESS : HB_ERR_OUT_OF_MEMORY;
+    int reps = 0;
+    memset(row, 0, sizeof *row);
+    row->ring = ring;
+    snprintf(row->backend, sizeof row->backend, "%s", hb_backend_name(be->backend));
+    snprintf(row->device, sizeof row->device, "%s", be->device);
+    if (st != HB_SUCCESS)
+        goto done;
+
+    /* Setup (reported apart): plan creation and the first upload, plan 0. */
+    double w0 = bench_now_s();
+    for (int k = 0; k < ring; ++k) {
+        set[k] = k % BENCH_RHS_SETS;
+        CHECK(create_plan(pt, data, be, &plans[k]));
+        CHECK(arm(plans[k], data, &set[k]));
+        if (k == 0)
+            row->setup_ms = (bench_now_s() - w0) * 1e3;
+    }
+    const char *desc = hb_plan_describe(plans[0]);
+    describe_field(desc, "strategy=", row->strategy, sizeof row->strategy);
+    describe_field(desc, "layout=", row->layout, sizeof row->layout);
+    char pad[32];
+    describe_field(desc, "padding=", pad, sizeof pad);
+    if (!strncmp(row->layout, "by-branch", 9))
+        row->layout[9] = '\0'; /* "by-branch(N branches, ...)": the counts vary per batch */
+    else if (strcmp(pad, "none")) {
+        size_t len = strlen(row->layout);
+        snprintf(row->layout + len, sizeof row->layout - len, "/pad-%s", pad);
+    }
+    if (data->kind == BENCH_THOMAS)
+        snprintf(row->strategy, sizeof row->strategy, "thomas");
+
+    /* Warm-up: every plan solved once, then re-armed. */
+    double warm = bench_now_s();
+    for (int k = 0; k < ring; ++k) {
+        CHECK(hb_plan_solve(plans[k]));
+        CHECK(hb_plan_synchronize(plans[k]));
+        CHECK(arm(plans[k], data, &set[k]));
+    }
+    double per_rep_wall = (bench_now_s() - warm) / ring, sum = 0;
+    double start = bench_now_s();
+    /* Rounds over the ring: a plan is solved with data written ring-1 solves
+     * ago, so small batches come from memory, not cache. The round predicted
+     * to be the last leaves each plan's solution in place for the check. */
+    for (;;) {
+        double mean = reps ? sum / reps : per_rep_wall;
+        double wall = bench_now_s() - start;
+        int last = reps + ring >= max_reps ||
+                   (reps + ring >= min_reps &&
+                    (sum + ring * mean >= cfg->target_s || wall + ring * per_rep_wall >= cfg->wall_cap_s));
+        for (int k = 0; k < ring; ++k) {
+            double t0 = bench_now_s();
+            CHECK(hb_plan_solve(plans[k]));
+            CHECK(hb_plan_synchronize(plans[k]));
+            t[reps] = bench_now_s() - t0;
+            sum += t[reps++];
+            if (!last)
+                CHECK(arm(plans[k], data, &set[k]));
+        }
+        if (reps)
+            per_rep_wall = (bench_now_s() - start) / reps;
+        if (last)
+            break;
+    }
+
+    /* Every plan's last timed solution against the right-hand side it solved. */
+    row->max_ratio = 0;
+    for (int k = 0; k < ring; ++k) {
+        CHECK(hb_plan_get_solution(plans[k], data->x));
+        double r = bench_data_residual(data, set[k], &st);
+        if (st != HB_SUCCESS)
+            goto done;
+        row->max_ratio = r > row->max_ratio || isnan(r) ? r : row->max_ratio;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    row->reps = reps;
+    row->time_median_ms = (reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2])) * 1e3;
+    row->time_min_ms = t[0] * 1e3;
+    row->gbps = (double)bytes / (row->time_median_ms * 1e-3) / 1e9;
+done:
+    for (int k = 0; plans && k < ring; ++k)
+        hb_plan_destroy(plans[k]);
+    if (st == HB_SUCCESS) {
+        st = copy_gbps(be, bytes, cfg, &row->copy_gbps);
+        row->fraction = row->gbps / row->copy_gbps;
+    }
+    row->speedup = NAN;
+    free(plans);
+    free(set);
+    free(t);
+    return st;
+}
