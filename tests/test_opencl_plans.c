@@ -42,8 +42,11 @@ static void check_ulp(hb_precision p, int64_t n, const void *x, const void *ref,
 }
 
 /* Several time steps of one Hines plan: new coefficients each step, the
- * same cl_mem handles throughout, each step against the oracle. */
-static void reuse_hines(hb_context *ctx, hb_context *oracle, hb_precision p, hb_layout layout)
+ * same cl_mem handles throughout, each step against the oracle running the
+ * same strategy (the bound is for the same operations in the same order;
+ * AUTO may pick a branch strategy on a GPU and per-system on the host). */
+static void reuse_hines(hb_context *ctx, hb_context *oracle, hb_precision p, hb_layout layout,
+                        hb_strategy strategy)
 {
     const int64_t nsys = 70;
     int64_t *off = hb_test_offsets_random(nsys, 1, 300);
@@ -56,9 +59,13 @@ static void reuse_hines(hb_context *ctx, hb_context *oracle, hb_precision p, hb_
     hb_plan_options_init(&o);
     o.layout = layout;
     o.block_size = 16;
+    o.strategy = strategy;
+    hb_plan_options ro;
+    hb_plan_options_init(&ro);
+    ro.strategy = strategy;
     hb_plan *plan = NULL, *ref = NULL;
     HB_CHECK_STATUS(hb_plan_create_hines(ctx, p, nsys, off, parent, &o, &plan), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_create_hines(oracle, p, nsys, off, parent, NULL, &ref), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_plan_create_hines(oracle, p, nsys, off, parent, &ro, &ref), HB_SUCCESS);
     void *u = hb_test_alloc(p, nrows), *l = hb_test_alloc(p, nrows), *d = hb_test_alloc(p, nrows);
     void *r = hb_test_alloc(p, nrows), *x = hb_test_alloc(p, nrows), *xr = hb_test_alloc(p, nrows);
     void *first[4] = {0};
@@ -227,11 +234,15 @@ int main(void)
     printf("OpenCL context: %s\n", hb_context_describe(ctx));
     const hb_layout layouts[] = {HB_LAYOUT_FLAT, HB_LAYOUT_INTERLEAVED,
                                  HB_LAYOUT_BLOCK_INTERLEAVED, HB_LAYOUT_BLOCK_SHARED};
-    for (int li = 0; li < 4; ++li)
-        for (int p = 0; p < 2; ++p) {
-            reuse_hines(ctx, oracle, (hb_precision)p, layouts[li]);
+    for (int p = 0; p < 2; ++p) {
+        for (int li = 0; li < 4; ++li) {
+            reuse_hines(ctx, oracle, (hb_precision)p, layouts[li], HB_STRATEGY_PER_SYSTEM);
             reuse_tridiag(ctx, oracle, (hb_precision)p, layouts[li]);
         }
+        /* The branch strategies keep rows by branch, whatever the layout. */
+        reuse_hines(ctx, oracle, (hb_precision)p, HB_LAYOUT_AUTO, HB_STRATEGY_BRANCH_LEVEL);
+        reuse_hines(ctx, oracle, (hb_precision)p, HB_LAYOUT_AUTO, HB_STRATEGY_FINE_TREE);
+    }
     no_fp64(oracle);
     zero_sized(ctx);
     too_big(ctx);
