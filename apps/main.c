@@ -9,6 +9,9 @@ static const hb_command commands[] = {
     {"devices", "list the backends compiled in and the device each would use", hb_cmd_devices},
     {"solve", "solve a batch of random Hines systems and report time and residuals",
      hb_cmd_solve},
+    {"bench", "benchmark suites: time, bandwidth, speedup and residual per point, as CSV",
+     hb_cmd_bench},
+    {"morph", "load an SWC neuron, cut it into compartments, print its statistics", hb_cmd_morph},
 };
 
 static void usage(FILE *out)
