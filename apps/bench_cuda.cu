@@ -195,7 +195,7 @@ static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
     CK(cudaGetDevice(&dev));
     CK(cudaGetDeviceProperties(&prop, dev));
     /* Enough sets that one group's inputs are three times the L2. */
-    sets = (int)std::min<double>(64, std::max<double>(1, ceil(3.0 * prop.l2CacheSize / (4.0 * bytes))));
+    sets = (int)std::min<double>(256, std::max<double>(1, ceil(3.0 * prop.l2CacheSize / (4.0 * bytes))));
     out->sets = sets;
     CK(cudaStreamCreate(&tm.s));
     CK(cudaEventCreate(&tm.e0));

@@ -34,8 +34,21 @@ if [ "$mode" = build ] || [ "$mode" = all ]; then
     PATH=/usr/lib/nvidia-cuda-toolkit/bin:/usr/sbin:/usr/bin:/sbin:/bin
     export PATH
     rm -rf "$build"
+    # Debian's 11.8 headers live in /usr/include, which the host compiler
+    # searches after /usr/local/include: where a newer toolkit's headers are
+    # linked into /usr/local/include (as on this project's CI image), they
+    # would win. A directory of links to the 11.8 headers, passed with -I,
+    # puts them first.
+    inc="$build/cuda-11.8-include"
+    mkdir -p "$inc"
+    for pkg in nvidia-cuda-dev libcub-dev libthrust-dev libcu++-dev; do
+        dpkg -L "$pkg" 2>/dev/null | grep -E '^/usr/include/[^/]+$' | while read -r f; do
+            ln -sf "$f" "$inc/"
+        done
+    done
     cmake -S "$src" -B "$build" -DHINESBATCH_WITH_CUDA=ON -DHINESBATCH_WITH_OPENCL=OFF \
         -DCMAKE_CUDA_COMPILER=/usr/bin/nvcc -DCMAKE_CUDA_HOST_COMPILER="$host" \
+        -DCMAKE_CUDA_FLAGS="-I$inc" \
         -DCUDAToolkit_ROOT=/usr -DCMAKE_CUDA_ARCHITECTURES="37;60"
     cmake --build "$build" -j"$(nproc)"
     # Both architectures must be in the library's fat binary.

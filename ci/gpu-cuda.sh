@@ -1,0 +1,97 @@
+#!/bin/bash
+# gpu-cuda.sh: on a machine with an NVIDIA GPU: build for its architecture, run the whole suite on CUDA, then compute-sanitizer, then perf_thomas.
+# Usage: ci/gpu-cuda.sh [logdir]   (logs and perf-thomas.md go to logdir, default build-gpu/logs)
+# Exit status 0 only if every cuda test passed (none skipped), both sanitizer
+# tools report zero errors on every CUDA test binary, and perf_thomas passed.
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${HB_GPU_BUILD_DIR:-$src/build-gpu}
+logs=${1:-$build/logs}
+mkdir -p "$logs"
+fail=0
+
+gpu=$(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader -i "${HINESBATCH_DEVICE:-0}")
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i "${HINESBATCH_DEVICE:-0}" | tr -d ' .')
+echo "gpu-cuda: GPU: $gpu; building for sm_$cc"
+nvcc --version | tail -2
+
+# 1. Build for the GPU found.
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES="$cc" >"$logs/build.log" 2>&1 &&
+    cmake --build "$build" -j"$(nproc)" >>"$logs/build.log" 2>&1
+if [ $? -ne 0 ]; then
+    tail -60 "$logs/build.log"
+    echo "gpu-cuda: BUILD FAILED"
+    exit 1
+fi
+
+# 2. The whole suite with the CUDA backend; a skip here is a failure (a GPU is present).
+(cd "$build" && ctest -L cuda --output-on-failure -j4 --timeout 300) >"$logs/ctest-cuda.log" 2>&1
+ctest_rc=$?
+pass_line=$(grep -E "tests passed" "$logs/ctest-cuda.log" | tail -1)
+nskip=$(grep -c "\*\*\*Skipped" "$logs/ctest-cuda.log")
+echo "gpu-cuda: ctest -L cuda: $pass_line; skipped: $nskip"
+if [ $ctest_rc -ne 0 ] || [ "$nskip" -ne 0 ]; then
+    grep -E "Failed|Skipped|FAIL" "$logs/ctest-cuda.log" | head -40
+    fail=1
+fi
+
+# 3. compute-sanitizer on every CUDA test binary (test_opencl_* open OpenCL,
+# which the sanitizer does not cover), the binaries of one tool in parallel.
+# test_cuda_plans asks cudaMalloc for 128 TiB on purpose: that one reported
+# API error (cudaErrorMemoryAllocation) is expected and not counted.
+san_summary=""
+for tool in memcheck racecheck; do
+    pids=""
+    for t in "$build"/tests/test_*; do
+        [ -x "$t" ] && [ -f "$t" ] || continue
+        name=$(basename "$t")
+        case "$name" in test_opencl_*) continue ;; esac
+        HINESBATCH_BACKEND=cuda HB_TEST_ALLOW_SKIP=1 HB_TEST_SEED=${HB_TEST_SEED:-12345} \
+            timeout 400 compute-sanitizer --tool "$tool" --error-exitcode 99 "$t" \
+            >"$logs/san-$tool-$name.log" 2>&1 &
+        pids="$pids $!:$name"
+    done
+    errors=0
+    for pn in $pids; do
+        wait "${pn%%:*}"
+        rc=$?
+        name=${pn#*:}
+        log="$logs/san-$tool-$name.log"
+        n=$(grep -Eo "ERROR SUMMARY: [0-9]+" "$log" | tail -1 | grep -Eo "[0-9]+$")
+        oom=$(grep -c "Program hit cudaErrorMemoryAllocation" "$log")
+        n=$(( ${n:-1} - oom ))
+        if { [ $rc -ne 0 ] && [ $rc -ne 99 ]; } || { [ $rc -eq 99 ] && [ $oom -eq 0 ]; } || [ $n -ne 0 ]; then
+            echo "gpu-cuda: $tool: $name: rc=$rc, $n errors (besides $oom expected OOM reports)"
+            grep -E "=====|FAIL" "$log" | head -20
+            errors=$((errors + (n > 0 ? n : 1)))
+        else
+            echo "gpu-cuda: $tool: $name: clean ($oom expected OOM report(s)), $(grep -E 'passed, ' "$log" | tail -1)"
+        fi
+    done
+    # One file per tool comes back from the device machine.
+    for f in "$logs"/san-$tool-*.log; do echo "=== $f"; cat "$f"; done >"$logs/sanitizer-$tool.log"
+    rm -f "$logs"/san-$tool-*.log
+    san_summary="$san_summary $tool=$errors"
+    [ $errors -ne 0 ] && fail=1
+done
+echo "gpu-cuda: compute-sanitizer errors:$san_summary"
+
+# 4. The first performance record (docs/perf-thomas.md).
+if [ -x "$build/apps/perf_thomas" ]; then
+    "$build/apps/perf_thomas" "$logs/perf-thomas.md" >"$logs/perf.log" 2>&1 || fail=1
+    cat "$logs/perf.log"
+else
+    echo "gpu-cuda: perf_thomas was not built (no cuSPARSE?)"
+    fail=1
+fi
+
+{
+    echo "device: $gpu"
+    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "commit: ${HB_COMMIT:-unknown}"
+    echo "ctest -L cuda: $pass_line; skipped: $nskip"
+    echo "compute-sanitizer errors:$san_summary"
+    echo "result: $([ $fail -eq 0 ] && echo PASS || echo FAIL)"
+} | tee "$logs/summary.txt"
+exit $fail
