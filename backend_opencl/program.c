@@ -63,8 +63,6 @@ static hb_status choose_local(hb_cl *cl, cl_kernel k, const char *name, size_t *
     return HB_SUCCESS;
 }
 
-static void release_program(hb_cl *cl, int p);
-
 static hb_status build(hb_context *ctx, hb_precision p)
 {
     hb_cl *cl = hb__cl(ctx);
@@ -88,24 +86,30 @@ static hb_status build(hb_context *ctx, hb_precision p)
     if (err != CL_SUCCESS)
         return build_failed(cl, prog, err, prec);
     cl->program[p] = prog;
-    for (int k = 0; k < HB_CLK_COUNT; ++k) {
-        cl->kernel[p][k] = clCreateKernel(prog, kernel_names[k], &err);
-        HB_CL_CHECK(err, "clCreateKernel", kernel_names[k]);
-        HB_FORWARD(choose_local(cl, cl->kernel[p][k], kernel_names[k], &cl->local[p][k]));
-    }
     hb__log("OpenCL: built the %s kernels (%d files) on %s", prec, hb__cl_nsources, ctx->device);
     return HB_SUCCESS;
 }
 
+/* Kernels are made on first use, so a kernel missing from the sources
+ * fails only the operation that needs it. */
 hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k, size_t *local)
 {
     hb_cl *cl = hb__cl(ctx);
     if (!cl->program[p]) {
         hb_status st = build(ctx, p);
+        if (st != HB_SUCCESS)
+            return st;
+    }
+    if (!cl->kernel[p][which]) {
+        cl_int err = CL_SUCCESS;
+        cl_kernel made = clCreateKernel(cl->program[p], kernel_names[which], &err);
+        HB_CL_CHECK(err, "clCreateKernel", kernel_names[which]);
+        hb_status st = choose_local(cl, made, kernel_names[which], &cl->local[p][which]);
         if (st != HB_SUCCESS) {
-            release_program(cl, p); /* a half-built set is rebuilt next time */
+            clReleaseKernel(made);
             return st;
         }
+        cl->kernel[p][which] = made;
     }
     *k = cl->kernel[p][which];
     *local = cl->local[p][which];
