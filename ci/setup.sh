@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# setup.sh: installs the build dependencies (Debian/Ubuntu, apt-get, idempotent), configures and builds hinesbatch into build/.
+# Usage: bash ci/setup.sh          (from the repository root or anywhere; BUILD_DIR overrides build/)
+# Extra CMake arguments may be passed in HB_CMAKE_ARGS, e.g. HB_CMAKE_ARGS="-DHINESBATCH_WITH_CUDA=OFF".
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+
+# Compiler, CMake, pkg-config; PoCL (OpenCL on the CPU, so the OpenCL backend is
+# built and tested without a GPU); python3-matplotlib for the plotting scripts.
+packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
+          clinfo python3 python3-matplotlib)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || { echo "setup: need root (or sudo) to install ${missing[*]}" >&2; exit 1; }
+        sudo="sudo"
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -q
+    $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+    echo "setup: all packages present"
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+# shellcheck disable=SC2086
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release ${HB_CMAKE_ARGS:-}
+cmake --build "$build" -j"$jobs"
