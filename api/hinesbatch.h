@@ -230,6 +230,8 @@ HB_API hb_status hb_hines_residual(hb_precision precision, int64_t nsys, const i
 
 /* Morphologies (SWC files, compartments, statistics, synthetic neurons, batches). */
 #include "hinesbatch_morph.h"
+/* Simulation of neurons (cable equation, HH channels, clamps, recordings). */
+#include "hinesbatch_sim.h"
 
 #ifdef __cplusplus
 }

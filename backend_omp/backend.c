@@ -130,7 +130,8 @@ static hb_status host_finish(hb_context *ctx, void *stream)
         .map_to_layout = hb__host_map_to_layout, .map_to_flat = hb__host_map_to_flat,     \
         .hines_branch_level = hb__host_hines_branch_level,                                \
         .hines_fine_tree = hb__host_hines_fine_tree, .copy = host_copy,                   \
-        .finish = host_finish                                                             \
+        .finish = host_finish, .sim_membrane = hb__host_sim_membrane,                     \
+        .sim_assemble = hb__host_sim_assemble, .sim_update = hb__host_sim_update          \
     }
 
 static const hb_backend_ops serial_ops = HB_HOST_OPS(HB_BACKEND_SERIAL, "serial", serial_init);

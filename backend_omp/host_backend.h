@@ -36,6 +36,14 @@ hb_status hb__host_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p
                                    const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
                                    hb_buffer *d, hb_buffer *rhs);
 
+/* Simulation kernels (membrane.c). */
+hb_status hb__host_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
+                                const hb_sim_dev *sim, int advance, int64_t step);
+hb_status hb__host_sim_assemble(hb_context *ctx, void *stream, hb_precision p,
+                                const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs);
+hb_status hb__host_sim_update(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, hb_buffer *x, double t0, int64_t rec_row);
+
 #define HB_I64(buf) ((const int64_t *)(buf)->ptr)
 
 #endif
