@@ -39,6 +39,9 @@ if(HB_OPENCL_ENABLED)
   list(APPEND HB_LINK_LIBS OpenCL::OpenCL)
   string(APPEND HB_CONFIG_DEPENDENCIES "find_dependency(OpenCL)\n")
   string(APPEND HB_PC_BACKEND_LIBS " -lOpenCL")
+  # Tests (added after this file) that drive OpenCL themselves, e.g. with their
+  # own queue, compile that part only when the backend is built.
+  add_compile_definitions(HB_BUILT_WITH_OPENCL=1)
 else()
   target_sources(hb_objects PRIVATE ${PROJECT_SOURCE_DIR}/backend_opencl/unavailable.c)
 endif()
