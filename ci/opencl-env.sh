@@ -11,12 +11,14 @@ hb_ocl_build=${1:-${HB_BUILD_DIR:-$PWD/build}}
 
 # PoCL's version: the Debian package first, then the platform version clinfo reports.
 hb_ocl_pocl_version() {
-    v=$(dpkg-query -W -f='${Version}' pocl-opencl-icd 2>/dev/null) && [ -n "$v" ] && {
-        echo "$v"
+    hb_ocl_v=$(dpkg-query -W -f='${Version}' pocl-opencl-icd 2>/dev/null) && [ -n "$hb_ocl_v" ] && {
+        echo "$hb_ocl_v"
         return
     }
-    command -v clinfo >/dev/null 2>&1 &&
+    if command -v clinfo >/dev/null 2>&1; then
         clinfo 2>/dev/null | sed -n 's/.*Platform Version.*PoCL \([0-9][0-9.]*\).*/\1/p' | head -1
+    fi
+    return 0 # callers may run under set -e: an unknown version is no error
 }
 
 if [ -z "${POCL_DEVICES:-}" ]; then
@@ -34,4 +36,5 @@ if [ -z "${POCL_CACHE_DIR:-}" ]; then
 fi
 mkdir -p "$POCL_CACHE_DIR"
 echo "opencl-env: PoCL ${hb_ocl_ver:-(version unknown)}, POCL_DEVICES=${POCL_DEVICES:-(default)}, POCL_CACHE_DIR=$POCL_CACHE_DIR"
-unset hb_ocl_build hb_ocl_ver hb_ocl_major
+unset hb_ocl_build hb_ocl_ver hb_ocl_major hb_ocl_v
+unset -f hb_ocl_pocl_version
