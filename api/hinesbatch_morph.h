@@ -184,11 +184,13 @@ HB_API void hb_synth_geometry_init(hb_synth_geometry *g);
 
 /* (a) The multi-morphology paper's pattern: n nodes, `levels` branch levels;
  * the first branch has n/2 nodes, then a binary tree whose branches halve in
- * length per level: level j >= 2 has 2^(j-1) branches of n/2^(j+2) nodes
- * (512, 4 levels: 256, 2x32, 4x16, 8x8 = 448 nodes); the nodes left over to
- * reach n are shared out among the last level's branches (8x16 here).
- * Needs 1 <= levels <= 30 and n >= 2^(levels+2) (n >= 1 for one level).
- * geometry may be NULL. */
+ * length per level, every level holding the same number of nodes: level
+ * j >= 2 has 2^(j-1) branches of (n/2) / (2^(j-1) * D) nodes, D =
+ * max(levels - 1, 4). 512 nodes, 4 levels: 256, 2x32, 4x16, 8x8 (448 nodes);
+ * from 5 levels on the levels fill n exactly. Nodes left over (rounding, or
+ * fewer than 5 levels) are shared out among the last level's branches
+ * (512/4: 8x16). Needs 1 <= levels <= 30 and n >= 2^levels * D (any n >= 1
+ * for one level). geometry may be NULL. */
 HB_API hb_status hb_morph_synth_levels(int64_t n, int32_t levels, const hb_synth_geometry *geometry,
                                        hb_morph_cell **cell);
 

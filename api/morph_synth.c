@@ -67,10 +67,12 @@ hb_status hb_morph_synth_levels(int64_t n, int32_t levels, const hb_synth_geomet
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell is NULL", fn);
     if (levels < 1 || levels > 30)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: levels = %d outside [1, 30]", fn, (int)levels);
-    if (n < 1 || n > INT32_MAX || (levels > 1 && n < ((int64_t)1 << (levels + 2))))
+    /* Level totals: (n/2)/D nodes each, D = max(levels-1, 4) (the paper's 512/4 example). */
+    int64_t D = levels - 1 > 4 ? levels - 1 : 4;
+    int64_t nmin = levels > 1 ? ((int64_t)1 << levels) * D : 1;
+    if (n < nmin || n > INT32_MAX)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld: %d levels need %lld <= n < 2^31",
-                         fn, (long long)n, (int)levels,
-                         (long long)(levels > 1 ? (int64_t)1 << (levels + 2) : 1));
+                         fn, (long long)n, (int)levels, (long long)nmin);
     int64_t nb = ((int64_t)1 << levels) - 1;
     int64_t *bparent = malloc((size_t)nb * sizeof *bparent), *blen = malloc((size_t)nb * sizeof *blen);
     if (!bparent || !blen) {
@@ -84,7 +86,7 @@ hb_status hb_morph_synth_levels(int64_t n, int32_t levels, const hb_synth_geomet
         while (((int64_t)1 << j) <= b + 1)
             ++j;
         bparent[b] = b ? (b - 1) / 2 : -1;
-        blen[b] = levels == 1 ? n : b == 0 ? n / 2 : n >> (j + 2);
+        blen[b] = levels == 1 ? n : b == 0 ? n / 2 : (n / 2) / (((int64_t)1 << (j - 1)) * D);
         used += blen[b];
     }
     /* What the halving pattern leaves over goes to the last level's branches. */
