@@ -173,7 +173,6 @@ static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
     size_t wsize = 0;
     cudaDeviceProp prop;
     int dev = 0, sets = 1;
-    double ratio = 0;
     int64_t worst = 0;
     hb_plan_options opts;
 
@@ -352,7 +351,6 @@ static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
             },
             &out->ms_copy, 0);
     }
-    (void)ratio;
 done:
     for (size_t j = 0; j < plans.size(); ++j)
         hb_plan_destroy(plans[j]);

@@ -53,27 +53,41 @@ for tool in memcheck racecheck; do
         pids="$pids $!:$name"
     done
     errors=0
+    testfail=0
     for pn in $pids; do
         wait "${pn%%:*}"
         rc=$?
         name=${pn#*:}
         log="$logs/san-$tool-$name.log"
-        n=$(grep -Eo "ERROR SUMMARY: [0-9]+" "$log" | tail -1 | grep -Eo "[0-9]+$")
+        # memcheck ends with "ERROR SUMMARY: N errors", racecheck with
+        # "RACECHECK SUMMARY: ... (N errors, M warnings)".
+        n=$(grep -Eo "ERROR SUMMARY: [0-9]+|\([0-9]+ errors" "$log" | tail -1 | grep -Eo "[0-9]+")
         oom=$(grep -c "Program hit cudaErrorMemoryAllocation" "$log")
-        n=$(( ${n:-1} - oom ))
-        if { [ $rc -ne 0 ] && [ $rc -ne 99 ]; } || { [ $rc -eq 99 ] && [ $oom -eq 0 ]; } || [ $n -ne 0 ]; then
-            echo "gpu-cuda: $tool: $name: rc=$rc, $n errors (besides $oom expected OOM reports)"
-            grep -E "=====|FAIL" "$log" | head -20
-            errors=$((errors + (n > 0 ? n : 1)))
+        if [ -z "$n" ]; then
+            echo "gpu-cuda: $tool: $name: no sanitizer summary (rc=$rc)"
+            tail -5 "$log"
+            errors=$((errors + 1))
+            continue
+        fi
+        n=$((n > oom ? n - oom : 0))
+        checks=$(grep -E 'passed, ' "$log" | tail -1)
+        if [ "$n" -ne 0 ]; then
+            echo "gpu-cuda: $tool: $name: $n errors (besides $oom expected OOM reports)"
+            grep -E "^=========" "$log" | head -20
+            errors=$((errors + n))
+        elif [ $rc -ne 0 ] && [ $rc -ne 99 ]; then
+            echo "gpu-cuda: $tool: $name: sanitizer clean, but the test failed (rc=$rc, $checks)"
+            testfail=$((testfail + 1))
         else
-            echo "gpu-cuda: $tool: $name: clean ($oom expected OOM report(s)), $(grep -E 'passed, ' "$log" | tail -1)"
+            echo "gpu-cuda: $tool: $name: clean ($oom expected OOM reports), $checks"
         fi
     done
     # One file per tool comes back from the device machine.
     for f in "$logs"/san-$tool-*.log; do echo "=== $f"; cat "$f"; done >"$logs/sanitizer-$tool.log"
     rm -f "$logs"/san-$tool-*.log
     san_summary="$san_summary $tool=$errors"
-    [ $errors -ne 0 ] && fail=1
+    [ $testfail -ne 0 ] && san_summary="$san_summary (+$testfail test binaries failed under $tool)"
+    [ $errors -ne 0 ] || [ $testfail -ne 0 ] && fail=1
 done
 echo "gpu-cuda: compute-sanitizer errors:$san_summary"
 

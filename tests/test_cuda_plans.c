@@ -143,6 +143,9 @@ static void block_shared(hb_context *ctx, hb_context *oracle)
                 hb_plan_options o;
                 hb_plan_options_init(&o);
                 o.layout = HB_LAYOUT_BLOCK_SHARED;
+                /* The block-shared kernels belong to the per-system strategy
+                 * (auto may pick a branch strategy for few cells on a GPU). */
+                o.strategy = HB_STRATEGY_PER_SYSTEM;
                 o.block_size = cases[c].bs;
                 o.padding = (hb_padding)pad;
                 char what[128];
@@ -179,6 +182,7 @@ static void device_steps(hb_context *ctx, hb_context *oracle, hb_precision p)
     hb_plan_options o;
     hb_plan_options_init(&o);
     o.stream = s;
+    o.strategy = HB_STRATEGY_PER_SYSTEM; /* hb_plan_index on per-system layouts */
     hb_plan *plan = NULL, *oplan = NULL;
     HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, p, nsys, n, parent, &o, &plan), HB_SUCCESS);
     HB_CHECK_STATUS(hb_plan_create_hines(oracle, p, nsys, off, pflat, NULL, &oplan), HB_SUCCESS);
