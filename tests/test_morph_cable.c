@@ -89,6 +89,37 @@ static double cable_error(hb_context *ctx, hb_context *oracle, hb_morph_policy p
     return err;
 }
 
+/* NEURON's d_lambda rule on a cylinder: nseg = int((L/(dl*lambda_f)+0.9)/2)*2+1 with
+ * lambda_f = 1e5 sqrt(diam / (4 pi f Ra cm)) um at f = 100 Hz. */
+static void test_dlambda(void)
+{
+    for (int rep = 0; rep < 10; ++rep) {
+        double L = 20 + 3000 * hb_test_unit(), diam = 0.2 + 5 * hb_test_unit();
+        double dl = 0.02 + 0.3 * hb_test_unit();
+        hb_cable cab;
+        hb_cable_init(&cab);
+        cab.ra = 30 + 200 * hb_test_unit(), cab.cm = 0.5 + 1.5 * hb_test_unit();
+        char t[256];
+        int len = snprintf(t, sizeof t, "1 3 0 0 0 %.17g -1\n2 3 %.17g 0 0 %.17g 1\n", diam / 2,
+                           L, diam / 2);
+        hb_morph *m = NULL;
+        hb_morph_cell *c = NULL;
+        hb_discretize_options o;
+        hb_discretize_options_init(&o);
+        o.policy = HB_POLICY_SECTION, o.nseg = 0, o.d_lambda = dl;
+        HB_CHECK_STATUS(hb_morph_parse_swc(t, (size_t)len, "cyl", NULL, &m), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_morph_cell_create(m, &o, &cab, &c), HB_SUCCESS);
+        double lf = 1e5 * sqrt(diam / (4 * PI * 100 * cab.ra * cab.cm));
+        int64_t want = (int64_t)((L / (dl * lf) + 0.9) / 2) * 2 + 1;
+        hb_morph_cell_view v;
+        if (c && hb_morph_cell_get_view(c, &v) == HB_SUCCESS)
+            HB_CHECK(v.n == want, "d_lambda %g, L %g, diam %g: nseg %lld, NEURON's rule gives %lld",
+                     dl, L, diam, (long long)v.n, (long long)want);
+        hb_morph_cell_destroy(c);
+        hb_morph_destroy(m);
+    }
+}
+
 static void test_cable(hb_context *ctx, hb_context *oracle)
 {
     hb_cable cab;
@@ -494,6 +525,7 @@ int main(void)
     hb_test_begin("test_morph_cable");
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
     test_cable(ctx, oracle);
+    test_dlambda();
     test_stats();
     test_reroot(ctx, oracle);
     test_generators(ctx, oracle);
