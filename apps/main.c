@@ -12,6 +12,8 @@ static const hb_command commands[] = {
     {"bench", "benchmark suites: time, bandwidth, speedup and residual per point, as CSV",
      hb_cmd_bench},
     {"morph", "load an SWC neuron, cut it into compartments, print its statistics", hb_cmd_morph},
+    {"simulate", "simulate a batch of neurons (HH soma, current clamp): traces, spikes, speed",
+     hb_cmd_simulate},
 };
 
 static void usage(FILE *out)
