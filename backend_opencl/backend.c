@@ -195,6 +195,9 @@ static const hb_backend_ops opencl_ops = {
     .hines_fine_tree = hb__cl_hines_fine_tree,
     .copy = cl_copy,
     .finish = cl_finish,
+    .sim_membrane = hb__cl_sim_membrane,
+    .sim_assemble = hb__cl_sim_assemble,
+    .sim_update = hb__cl_sim_update,
 };
 
 const hb_backend_ops *hb__opencl_backend(void) { return &opencl_ops; }

@@ -31,7 +31,8 @@ if(HB_OPENCL_ENABLED)
   target_sources(hb_objects PRIVATE
     ${HB_CL_DIR}/backend.c ${HB_CL_DIR}/error.c ${HB_CL_DIR}/device.c ${HB_CL_DIR}/program.c
     ${HB_CL_DIR}/convert.c ${HB_CL_DIR}/thomas.c ${HB_CL_DIR}/hines.c ${HB_CL_DIR}/rowmap.c
-    ${HB_CL_DIR}/hines_branches.c ${HB_CL_DIR}/block_shared.c ${HB_CL_GENERATED})
+    ${HB_CL_DIR}/hines_branches.c ${HB_CL_DIR}/block_shared.c ${HB_CL_DIR}/membrane.c
+    ${HB_CL_GENERATED})
   target_include_directories(hb_objects PRIVATE ${HB_CL_DIR})
   # OpenCL 1.2 API: runs on every ICD, and no deprecation warnings for it.
   target_compile_definitions(hb_objects PRIVATE CL_TARGET_OPENCL_VERSION=120)

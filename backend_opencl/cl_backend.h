@@ -19,6 +19,8 @@ enum {
     HB_CLK_MAP_TO_LAYOUT, HB_CLK_MAP_TO_FLAT,
     HB_CLK_BRANCH_BACKWARD, HB_CLK_BRANCH_FORWARD, HB_CLK_FINE_TREE,
     HB_CLK_THOMAS_SHARED, HB_CLK_HINES_SHARED,
+    HB_CLK_SIM_MEMBRANE, HB_CLK_SIM_CLAMP, HB_CLK_SIM_ASSEMBLE, HB_CLK_SIM_UPDATE_V,
+    HB_CLK_SIM_SOMA,
     HB_CLK_COUNT
 };
 
@@ -108,6 +110,13 @@ hb_status hb__cl_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
 hb_status hb__cl_hines_shared(hb_context *ctx, void *stream, hb_precision p,
                               const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,
                               hb_buffer *rhs, int *ran);
+/* membrane.c: the simulation steps (kernels_cl/membrane.cl). */
+hb_status hb__cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, int advance, int64_t step);
+hb_status hb__cl_sim_assemble(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs);
+hb_status hb__cl_sim_update(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
+                            hb_buffer *x, double t0, int64_t rec_row);
 /* rowmap.c, hines_branches.c: the branch strategies. */
 hb_status hb__cl_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,
                                hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);
