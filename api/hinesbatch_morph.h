@@ -1,4 +1,4 @@
-/* hinesbatch_morph.h: morphologies: SWC reading, discretisation into Hines systems, tree statistics, synthetic neurons, batches. */
+/* hinesbatch_morph.h: neurons: SWC files, compartments, statistics, synthetic cells, batches. */
 #ifndef HINESBATCH_MORPH_H
 #define HINESBATCH_MORPH_H
 

@@ -1,4 +1,4 @@
-/* morph_batch.c: batches of cells (mono: one cell replicated; multi: many) as flat arrays for the plan API. */
+/* morph_batch.c: batches of cells (mono: one replicated; multi: many) as flat arrays for plans. */
 #include "hb_internal.h"
 #include "hinesbatch_morph.h"
 
@@ -28,7 +28,8 @@ static hb_status batch_alloc(int64_t nsys, int64_t rows, const char *fn, hb_morp
         b->offsets = malloc(((size_t)nsys + 1) * sizeof *b->offsets);
         b->parent = malloc((size_t)rows * sizeof *b->parent);
         b->d = malloc((size_t)rows * sizeof(double)), b->u = malloc((size_t)rows * sizeof(double));
-        b->l = malloc((size_t)rows * sizeof(double)), b->cdt = malloc((size_t)rows * sizeof(double));
+        b->l = malloc((size_t)rows * sizeof(double)),
+        b->cdt = malloc((size_t)rows * sizeof(double));
         b->area = malloc((size_t)rows * sizeof(double));
     }
     if (!b || !b->offsets || !b->parent || !b->d || !b->u || !b->l || !b->cdt || !b->area) {

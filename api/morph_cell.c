@@ -1,4 +1,4 @@
-/* morph_cell.c: morphology -> compartments (per-sample or NEURON-style sections), re-rooting, the implicit Euler matrix. */
+/* morph_cell.c: morphology -> compartments (per sample or sections), re-rooting, Euler matrix. */
 #include "hb_internal.h"
 #include "hinesbatch_morph.h"
 
@@ -168,7 +168,8 @@ static hb_status samples_load(const hb_morph *m, samples *s)
     s->z = malloc((size_t)n * sizeof(double)), s->r = malloc((size_t)n * sizeof(double));
     s->type = malloc((size_t)n * sizeof(int32_t)), s->parent = malloc((size_t)n * sizeof(int64_t));
     s->skip = calloc((size_t)n, 1), s->nc = calloc((size_t)n, sizeof(int64_t));
-    s->cstart = calloc((size_t)n + 1, sizeof(int64_t)), s->child = malloc((size_t)n * sizeof(int64_t));
+    s->cstart = calloc((size_t)n + 1, sizeof(int64_t));
+    s->child = malloc((size_t)n * sizeof(int64_t));
     if (!s->x || !s->y || !s->z || !s->r || !s->type || !s->parent || !s->skip || !s->nc ||
         !s->cstart || !s->child) {
         samples_free(s);
@@ -343,7 +344,8 @@ static hb_status discretize_section(const samples *s, const hb_discretize_option
         a[0] = 0, r[0] = start_radius(s, k), smp[0] = k;
         for (;;) {
             ++m;
-            a[m] = a[m - 1] + (m == 1 ? seg_length(s, v) : dist3(s->x, s->y, s->z, v, s->parent[v]));
+            a[m] =
+                a[m - 1] + (m == 1 ? seg_length(s, v) : dist3(s->x, s->y, s->z, v, s->parent[v]));
             r[m] = s->r[v], smp[m] = v;
             if (s->nc[v] != 1)
                 break;
@@ -450,7 +452,8 @@ hb_status hb_morph_cell_create(const hb_morph *morph, const hb_discretize_option
                          (int)o.policy);
     if (o.policy == HB_POLICY_SECTION && o.nseg < 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.nseg = %d < 0", fn, (int)o.nseg);
-    if (o.policy == HB_POLICY_SECTION && o.nseg == 0 && (!(o.d_lambda > 0) || !isfinite(o.d_lambda)))
+    if (o.policy == HB_POLICY_SECTION && o.nseg == 0 &&
+        (!(o.d_lambda > 0) || !isfinite(o.d_lambda)))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.d_lambda = %g, must be > 0 for the "
                          "d_lambda rule (nseg = 0)", fn, o.d_lambda);
     if (o.policy == HB_POLICY_SECTION && o.nseg == 0 && !(cab.cm > 0))
@@ -483,9 +486,11 @@ hb_status hb_morph_cell_from_parent(int64_t n, const int32_t *parent, double len
 {
     const char *fn = "hb_morph_cell_from_parent";
     if (!parent || !cell)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !parent ? "parent" : "cell");
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                         !parent ? "parent" : "cell");
     if (n < 1 || n > INT32_MAX)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld outside [1, 2^31)", fn, (long long)n);
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld outside [1, 2^31)", fn,
+                         (long long)n);
     if (!(length > 0) || !isfinite(length) || !(diam > 0) || !isfinite(diam))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: length = %g and diam = %g must be positive "
                          "and finite", fn, length, diam);

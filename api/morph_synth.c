@@ -1,4 +1,4 @@
-/* morph_synth.c: synthetic neurons for benchmarks and tests: paper's level pattern, Arbor's random branching, branch-point percentage. */
+/* morph_synth.c: synthetic neurons: the paper's levels, Arbor's random branching, branchiness. */
 #include "hb_internal.h"
 #include "hinesbatch_morph.h"
 
@@ -66,7 +66,8 @@ hb_status hb_morph_synth_levels(int64_t n, int32_t levels, const hb_synth_geomet
     if (!cell)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell is NULL", fn);
     if (levels < 1 || levels > 30)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: levels = %d outside [1, 30]", fn, (int)levels);
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: levels = %d outside [1, 30]", fn,
+                         (int)levels);
     /* Level totals: (n/2)/D nodes each, D = max(levels-1, 4) (the paper's 512/4 example). */
     int64_t D = levels - 1 > 4 ? levels - 1 : 4;
     int64_t nmin = levels > 1 ? ((int64_t)1 << levels) * D : 1;
@@ -74,7 +75,8 @@ hb_status hb_morph_synth_levels(int64_t n, int32_t levels, const hb_synth_geomet
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld: %d levels need %lld <= n < 2^31",
                          fn, (long long)n, (int)levels, (long long)nmin);
     int64_t nb = ((int64_t)1 << levels) - 1;
-    int64_t *bparent = malloc((size_t)nb * sizeof *bparent), *blen = malloc((size_t)nb * sizeof *blen);
+    int64_t *bparent = malloc((size_t)nb * sizeof *bparent),
+            *blen = malloc((size_t)nb * sizeof *blen);
     if (!bparent || !blen) {
         free(bparent), free(blen);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
@@ -111,7 +113,8 @@ hb_status hb_morph_synth_random(const hb_synth_random_params *p, const hb_synth_
     if (!(p->p_start >= 0 && p->p_start <= 1 && p->p_end >= 0 && p->p_end <= 1))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: p_start = %g, p_end = %g must be in [0, 1]",
                          fn, p->p_start, p->p_end);
-    if (!(p->len_start > 0) || !(p->len_end > 0) || !isfinite(p->len_start) || !isfinite(p->len_end))
+    if (!(p->len_start > 0) || !(p->len_end > 0) || !isfinite(p->len_start) ||
+        !isfinite(p->len_end))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: len_start = %g, len_end = %g must be "
                          "positive and finite", fn, p->len_start, p->len_end);
     hb_synth_geometry g;
@@ -122,7 +125,8 @@ hb_status hb_morph_synth_random(const hb_synth_random_params *p, const hb_synth_
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: geometry length = %g", fn, g.length);
     uint64_t rng = p->seed;
     int64_t cap = 64, nb = 1, nodes = 0;
-    int64_t *bparent = malloc((size_t)cap * sizeof *bparent), *blen = malloc((size_t)cap * sizeof *blen);
+    int64_t *bparent = malloc((size_t)cap * sizeof *bparent),
+            *blen = malloc((size_t)cap * sizeof *blen);
     int32_t *blev = malloc((size_t)cap * sizeof *blev);
     hb_status st = HB_SUCCESS;
     if (!bparent || !blen || !blev)
@@ -176,7 +180,8 @@ hb_status hb_morph_synth_branchy(int64_t n, double percent, uint64_t seed,
     if (!cell)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell is NULL", fn);
     if (n < 1 || n > INT32_MAX)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld outside [1, 2^31)", fn, (long long)n);
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld outside [1, 2^31)", fn,
+                         (long long)n);
     if (!(percent >= 0 && percent <= 100))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: percent = %g outside [0, 100]", fn, percent);
     int64_t B = (int64_t)llround(percent / 100.0 * (double)n), nb = 2 * B + 1;
@@ -189,7 +194,8 @@ hb_status hb_morph_synth_branchy(int64_t n, double percent, uint64_t seed,
     int64_t *tparent = malloc((size_t)nb * sizeof *tparent); /* in creation order */
     int64_t *leaves = malloc((size_t)nb * sizeof *leaves);
     int64_t *c0 = malloc((size_t)nb * sizeof *c0), *len = malloc((size_t)nb * sizeof *len);
-    int64_t *bparent = malloc((size_t)nb * sizeof *bparent), *blen = malloc((size_t)nb * sizeof *blen);
+    int64_t *bparent = malloc((size_t)nb * sizeof *bparent),
+            *blen = malloc((size_t)nb * sizeof *blen);
     int64_t *map = malloc((size_t)nb * sizeof *map);
     hb_status st = HB_SUCCESS;
     if (!tparent || !leaves || !c0 || !len || !bparent || !blen || !map) {

@@ -1,4 +1,4 @@
-/* morph_tree.c: statistics of a parent array (branches, levels, tips) and the branch-contiguous Hines order. */
+/* morph_tree.c: tree statistics (branches, levels, tips) and the branch-contiguous Hines order. */
 #include "hb_internal.h"
 #include "hinesbatch_morph.h"
 

@@ -10,7 +10,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: hinesbatch morph FILE.swc [--policy sample|section] [--nseg N | --d-lambda X]\n"
-            "                        [--scale S] [--repair-radii] [--reroot] [--ra OHM_CM] [--cm UF_CM2]\n"
+            "                        [--scale S] [--repair-radii] [--reroot] [--ra OHM_CM] [--cm "
+            "UF_CM2]\n"
             "Reads an SWC file, cuts it into compartments (one per sample, or NEURON-style\n"
             "sections of N compartments each, or as many as the d_lambda rule at 100 Hz asks)\n"
             "and prints the statistics of the Hines system: nodes, branches, branch points,\n"

@@ -1,4 +1,5 @@
-/* test_morph_cable.c: physics (sealed-end cable vs the analytic solution), tree statistics, re-rooting, generators, batches. */
+/* test_morph_cable.c: cable physics vs analytic, statistics, re-rooting, generators, batches. */
+ * re-rooting, generators, batches. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +25,13 @@ static void solve_one(hb_context *ctx, hb_context *oracle, int64_t n, const int3
         HB_CHECK(hb_test_bitequal(x, xo, (size_t)n * sizeof *x), "%s: not bit-identical to the "
                  "oracle (%g)", what, diff);
     else
-        HB_CHECK(diff < 1e-12, "%s: differs from the oracle by %g (bound 1e-12)", what, diff);
+        HB_CHECK(diff <= hb_test_diff_bound(HB_DOUBLE),
+                 "%s: differs from the oracle by %g (bound %g)", what, diff,
+                 hb_test_diff_bound(HB_DOUBLE));
     double ratio = 1e30;
     hb_hines_residual(HB_DOUBLE, 1, off, parent, u, l, d, x, rhs, &ratio, NULL);
-    HB_CHECK(ratio < 30, "%s: residual ratio %g >= 30", what, ratio);
+    HB_CHECK(ratio < HB_TEST_RATIO_MAX, "%s: residual ratio %g >= %g", what, ratio,
+             HB_TEST_RATIO_MAX);
     free(xo);
 }
 
@@ -138,7 +142,8 @@ static void test_cable(hb_context *ctx, hb_context *oracle)
         double prev = 0;
         for (int nseg = 4; nseg <= 256; nseg *= 2) {
             double e = cable_error(ctx, oracle, pol, nseg, L, diam, I, &cab);
-            printf("cable %s nseg %3d: max error / V(0) = %.3e", p ? "section" : "sample ", nseg, e);
+            printf("cable %s nseg %3d: max error / V(0) = %.3e", p ? "section" : "sample ", nseg,
+                   e);
             if (nseg > 4)
                 printf(", ratio %.2f", prev / e);
             if (nseg > 8)
@@ -234,7 +239,8 @@ static void test_stats(void)
         HB_CHECK(s.branches == w.branches && s.levels == w.levels && s.tips == w.tips &&
                      s.longest_branch == w.longest_branch,
                  "n %lld: statistics changed by reordering", (long long)n);
-        int64_t *nc = calloc((size_t)n, sizeof *nc), last_level = 1, *lev = calloc((size_t)n, sizeof *lev);
+        int64_t *nc = calloc((size_t)n, sizeof *nc), last_level = 1,
+                *lev = calloc((size_t)n, sizeof *lev);
         for (int64_t k = 1; k < n; ++k)
             ++nc[np[k]];
         lev[0] = 1;
@@ -366,8 +372,10 @@ static void test_generators(hb_context *ctx, hb_context *oracle)
     if (c && hb_morph_cell_get_view(c, &v) == HB_SUCCESS) {
         int64_t want[15] = {256, 32, 32, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16};
         int64_t nb = branch_lengths(&v, len);
-        HB_CHECK(v.n == 512 && nb == 15 && !memcmp(len, want, sizeof want), "levels 512/4: %lld "
-                 "nodes, %lld branches, first %lld", (long long)v.n, (long long)nb, (long long)len[0]);
+        HB_CHECK(v.n == 512 && nb == 15 && !memcmp(len, want, sizeof want),
+                 "levels 512/4: %lld "
+                 "nodes, %lld branches, first %lld",
+                 (long long)v.n, (long long)nb, (long long)len[0]);
     }
     hb_morph_cell_destroy(c);
     for (int rep = 0; rep < 5; ++rep) {
@@ -442,7 +450,8 @@ static void test_generators(hb_context *ctx, hb_context *oracle)
         c = NULL;
         hb_status st = hb_morph_synth_branchy(n, pct, hb_test_rand(), NULL, &c);
         if (2 * B + 1 > n) {
-            HB_CHECK(st == HB_ERR_INVALID_ARGUMENT, "branchy n %lld %g%%: accepted", (long long)n, pct);
+            HB_CHECK(st == HB_ERR_INVALID_ARGUMENT, "branchy n %lld %g%%: accepted", (long long)n,
+                     pct);
             continue;
         }
         HB_CHECK(st == HB_SUCCESS, "branchy n %lld %g%%: %s", (long long)n, pct, hb_last_error());
@@ -485,7 +494,8 @@ static void test_generators(hb_context *ctx, hb_context *oracle)
             worst = fmax(worst, fabs(rs[k] - bv.cdt[k]) / bv.cdt[k]);
         HB_CHECK(worst < 1e-9, "multi batch: row sums differ from C/dt by %g", worst);
         free(rs);
-        double *rhs = malloc((size_t)bv.rows * sizeof *rhs), *x = malloc((size_t)bv.rows * sizeof *x);
+        double *rhs = malloc((size_t)bv.rows * sizeof *rhs),
+               *x = malloc((size_t)bv.rows * sizeof *x);
         double *xo = malloc((size_t)bv.rows * sizeof *xo);
         for (int64_t k = 0; k < bv.rows; ++k)
             rhs[k] = bv.cdt[k] * (-70 + 5 * hb_test_unit()) + 0.1 * (hb_test_unit() - 0.5);
@@ -505,7 +515,9 @@ static void test_generators(hb_context *ctx, hb_context *oracle)
         HB_CHECK_STATUS(hb_dhines_solve(oracle, bv.nsys, bv.offsets, bv.parent, bv.u, bv.l, bv.d,
                                         xo), HB_SUCCESS);
         double diff = hb_test_max_rel_diff(HB_DOUBLE, bv.nsys, bv.offsets, x, xo);
-        HB_CHECK(diff < 1e-12, "multi plan differs from the oracle by %g (bound 1e-12)", diff);
+        HB_CHECK(diff <= hb_test_diff_bound(HB_DOUBLE),
+                 "multi plan differs from the oracle by %g (bound %g)", diff,
+                 hb_test_diff_bound(HB_DOUBLE));
         hb_plan_destroy(plan);
         free(rhs), free(x), free(xo);
     }
@@ -515,7 +527,8 @@ static void test_generators(hb_context *ctx, hb_context *oracle)
     HB_CHECK_STATUS(hb_morph_batch_mono(multi[0], 3, 0, &b), HB_ERR_INVALID_ARGUMENT);
     HB_CHECK(b == NULL, "batch written on error");
     double dummy[1];
-    HB_CHECK_STATUS(hb_morph_cell_matrix(multi[0], -1, dummy, dummy, dummy), HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK_STATUS(hb_morph_cell_matrix(multi[0], -1, dummy, dummy, dummy),
+                    HB_ERR_INVALID_ARGUMENT);
     for (int i = 0; i < nm; ++i)
         hb_morph_cell_destroy(multi[i]);
 }
