@@ -54,11 +54,50 @@ hb_status bench_data_alloc(bench_data *data)
     return ok ? HB_SUCCESS : HB_ERR_OUT_OF_MEMORY;
 }
 
+/* Random values come from a pool of POOL + SLACK draws, copied in chunks of
+ * POOL from random starts: big batches fill at memory speed instead of one
+ * draw per value, and neighbouring chunks still differ. */
+#define POOL ((int64_t)1 << 20)
+#define SLACK ((int64_t)4093)
+
+static double draw_sym(uint64_t *rng, double *aux)
+{
+    (void)aux;
+    return 2.0 * unit(rng) - 1.0;
+}
+
+/* Diagonal after a and c of the same row (in aux[0], aux[1]): dominant by
+ * 0.5..1.5, random sign. */
+static double draw_diag(uint64_t *rng, double *aux)
+{
+    return (fabs(aux[0]) + fabs(aux[1]) + 0.5 + unit(rng)) * (mix(rng) & 1 ? 1.0 : -1.0);
+}
+
+static void fill_pool(size_t es, void *dst, int64_t n, const void *pool, uint64_t *rng)
+{
+    for (int64_t at = 0; at < n; at += POOL) {
+        int64_t len = n - at < POOL ? n - at : POOL;
+        int64_t from = (int64_t)(mix(rng) % (uint64_t)SLACK);
+        memcpy((char *)dst + (size_t)at * es, (const char *)pool + (size_t)from * es,
+               (size_t)len * es);
+    }
+}
+
 static void fill_rhs(bench_data *data, uint64_t *rng)
 {
-    for (int i = 0; i < BENCH_RHS_SETS; ++i)
-        for (int64_t k = 0; k < data->nrows; ++k)
-            put(data->precision, data->rhs[i], k, 2.0 * unit(rng) - 1.0);
+    int64_t np = POOL + SLACK;
+    void *pool = malloc((size_t)np * data->esize);
+    for (int i = 0; i < BENCH_RHS_SETS; ++i) {
+        if (!pool || data->nrows <= np) { /* small: draw every value */
+            for (int64_t k = 0; k < data->nrows; ++k)
+                put(data->precision, data->rhs[i], k, draw_sym(rng, NULL));
+            continue;
+        }
+        for (int64_t k = 0; k < np; ++k)
+            put(data->precision, pool, k, draw_sym(rng, NULL));
+        fill_pool(data->esize, data->rhs[i], data->nrows, pool, rng);
+    }
+    free(pool);
 }
 
 /* Random diagonally dominant tridiagonal systems (well conditioned, so the
@@ -87,14 +126,33 @@ static hb_status make_thomas(const bench_point *pt, int64_t max_rows, bench_data
     hb_status st = bench_data_alloc(data);
     if (st != HB_SUCCESS)
         return st;
-    for (int64_t k = 0; k < data->nrows; ++k) {
-        double a = 2.0 * unit(rng) - 1.0, c = 2.0 * unit(rng) - 1.0;
-        double b = (fabs(a) + fabs(c) + 0.5 + unit(rng)) * (mix(rng) & 1 ? 1.0 : -1.0);
-        put(data->precision, data->m0, k, a);
-        put(data->precision, data->m1, k, b);
-        put(data->precision, data->m2, k, c);
+    /* Rows drawn directly, or into a pool (a, b, c together, so every row
+     * stays dominant) that is then tiled with the same offsets per array. */
+    int64_t np = data->nrows <= POOL + SLACK ? data->nrows : POOL + SLACK;
+    void *pool[3] = {data->m0, data->m1, data->m2};
+    if (np < data->nrows)
+        for (int i = 0; i < 3; ++i)
+            if (!(pool[i] = malloc((size_t)np * data->esize)))
+                st = HB_ERR_OUT_OF_MEMORY;
+    for (int64_t k = 0; k < np && st == HB_SUCCESS; ++k) {
+        double aux[2] = {draw_sym(rng, NULL), draw_sym(rng, NULL)};
+        put(data->precision, pool[0], k, aux[0]);
+        put(data->precision, pool[1], k, draw_diag(rng, aux));
+        put(data->precision, pool[2], k, aux[1]);
     }
-    return HB_SUCCESS;
+    if (np < data->nrows && st == HB_SUCCESS) {
+        uint64_t save = *rng;
+        void *dst[3] = {data->m0, data->m1, data->m2};
+        for (int i = 0; i < 3; ++i) {
+            uint64_t r = save; /* same chunk offsets in a, b and c */
+            fill_pool(data->esize, dst[i], data->nrows, pool[i], &r);
+            *rng = r;
+        }
+    }
+    if (np < data->nrows)
+        for (int i = 0; i < 3; ++i)
+            free(pool[i]);
+    return st;
 }
 
 hb_status bench_data_make(const bench_point *pt, const bench_config *cfg, bench_data *data)

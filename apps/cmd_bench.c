@@ -18,7 +18,7 @@ static void usage(FILE *out)
         "         [--systems LIST] [--rows LIST] [--precision float,double] [--layout LIST]\n"
         "         [--strategy LIST] [--morphology LIST] [--kind thomas|hines] [--seed S]\n"
         "         [--max-seconds S] [--serial-max-rows N] [--max-rows N] [--morph-dir DIR]\n"
-        "         [--ring-mib M] [--max-reps N]\n"
+        "         [--ring-mib M] [--max-reps N] [--target-s S] [--wall-cap S]\n"
         "Suites: %s (all: every suite). --quick: a small version of every suite\n"
         "(or of --suite), a correctness smoke test. Without --suite, the selections\n"
         "give single points (thomas unless --morphology, --strategy or --kind hines).\n"
@@ -32,7 +32,9 @@ static void usage(FILE *out)
         "Backends: default every compiled one that opens; serial is always timed as\n"
         "the reference (up to --serial-max-rows rows, default 2^25; beyond, speedup is\n"
         "empty). Time = hb_plan_solve + hb_plan_synchronize on data already in the plan\n"
-        "(plan setup is logged on stderr). One CSV row per point and backend.\n",
+        "(plan setup is logged on stderr). Reps stop when the timed solves add up to\n"
+        "--target-s (0.2) or a backend spent --wall-cap (2) seconds on the point.\n"
+        "One CSV row per point and backend.\n",
         bench_suite_names(), HB_BENCH_DATA_DIR);
 }
 
@@ -152,6 +154,7 @@ int hb_cmd_bench(int argc, char **argv)
                         .seed = (uint64_t)time(NULL), .morph_dir = HB_BENCH_DATA_DIR};
     const char *csv_path = NULL, *backends = NULL;
     int ring_mib = -1, max_reps = -1;
+    double target_s = -1, wall_cap = -1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char **lists[] = {&sel.systems, &sel.rows, &sel.precision, &sel.layout, &sel.strategy,
@@ -189,6 +192,10 @@ int hb_cmd_bench(int argc, char **argv)
             cfg.morph_dir = argv[++i];
         } else if (v && !strcmp(a, "--ring-mib")) {
             ring_mib = atoi(argv[++i]);
+        } else if (v && !strcmp(a, "--target-s")) {
+            target_s = atof(argv[++i]);
+        } else if (v && !strcmp(a, "--wall-cap")) {
+            wall_cap = atof(argv[++i]);
         } else if (v && !strcmp(a, "--max-reps")) {
             max_reps = atoi(argv[++i]);
         } else {
@@ -213,6 +220,10 @@ int hb_cmd_bench(int argc, char **argv)
         cfg.ring_bytes = (size_t)(ring_mib > 0 ? ring_mib : 1) << 20;
     if (max_reps > 0)
         cfg.max_reps = max_reps, cfg.min_reps = cfg.min_reps < max_reps ? cfg.min_reps : max_reps;
+    if (target_s > 0)
+        cfg.target_s = target_s;
+    if (wall_cap > 0)
+        cfg.wall_cap_s = wall_cap;
     int serial_reps = sel.quick ? 3 : 10;
 
     bench_point *points = NULL;
