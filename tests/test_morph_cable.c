@@ -1,5 +1,4 @@
 /* test_morph_cable.c: cable physics vs analytic, statistics, re-rooting, generators, batches. */
- * re-rooting, generators, batches. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

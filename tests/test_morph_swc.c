@@ -1,5 +1,4 @@
 /* test_morph_swc.c: SWC reader: shipped neurons under every policy, features, bad files. */
- * case. */
 #define _XOPEN_SOURCE 700 /* mkdtemp, dirent */
 #include <dirent.h>
 #include <math.h>
