@@ -289,7 +289,8 @@ static void random_rows(row *rw)
     for (int k = 0; k < NS; ++k) {
         rw[k].id = k + 1;
         rw[k].pid = k == 0 ? -1 : hb_test_unit() < 0.8 ? k : 1 + hb_test_range(0, k - 1);
-        rw[k].type = k == 0 ? 1 : 3;
+        int types[4] = {2, 3, 4, 7}; /* codes beyond 4 are kept */
+        rw[k].type = k == 0 ? 1 : types[hb_test_range(0, 3)];
         rw[k].x = k == 0 ? 0 : rw[rw[k].pid - 1].x + 1 + 5 * hb_test_unit();
         rw[k].y = 10 * hb_test_unit() - 5, rw[k].z = 10 * hb_test_unit() - 5;
         rw[k].r = k == 0 ? 6 : 0.2 + hb_test_unit();
@@ -441,6 +442,32 @@ static void test_features(void)
         hb_morph_get_info(m, &info);
         HB_CHECK(info.soma == HB_SOMA_SAMPLES && fabs(info.total_length - 6) < 1e-12,
                  "multi-sample soma: kind %d length %g", (int)info.soma, info.total_length);
+        hb_morph_destroy(m);
+    }
+
+    /* Sections break at type changes; nseg 2 each; edges are half compartments in series. */
+    {
+        const char *t = "1 3 0 0 0 1 -1\n2 3 10 0 0 1 1\n3 4 20 0 0 1 2\n4 4 30 0 0 1 3\n";
+        hb_morph *m = NULL;
+        hb_morph_cell *c = NULL;
+        hb_discretize_options o;
+        hb_discretize_options_init(&o);
+        o.policy = HB_POLICY_SECTION, o.nseg = 2;
+        HB_CHECK_STATUS(hb_morph_parse_swc(t, strlen(t), "types", NULL, &m), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_morph_cell_create(m, &o, NULL, &c), HB_SUCCESS);
+        hb_morph_cell_view v;
+        if (c && hb_morph_cell_get_view(c, &v) == HB_SUCCESS) {
+            double dist[4] = {2.5, 7.5, 15, 25}, half[4] = {0, 5, 7.5, 10};
+            int ok = v.n == 4;
+            for (int k = 0; ok && k < 4; ++k) {
+                double g = k ? 100 * PI / (35.4 * half[k]) : 0;
+                ok &= v.type[k] == (k < 2 ? 3 : 4) && fabs(v.distance[k] - dist[k]) < 1e-12 &&
+                      fabs(v.g_axial[k] - g) <= 1e-12 * g && v.parent[k] == k - 1 &&
+                      fabs(v.area[k] - 2 * PI * (k < 2 ? 5 : 10)) < 1e-9;
+            }
+            HB_CHECK(ok, "sections at a type change: wrong compartments");
+        }
+        hb_morph_cell_destroy(c);
         hb_morph_destroy(m);
     }
 
