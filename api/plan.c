@@ -284,9 +284,11 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                              memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent) == 0;
         }
     }
+    /* A layout asked for explicitly is honoured: only per-system uses it. */
     if (strategy == HB_STRATEGY_AUTO)
-        strategy = kind == HB_KIND_TRIDIAG ? HB_STRATEGY_PER_SYSTEM
-                                           : hb__strategy_auto(ctx, nsys, plan->mono);
+        strategy = kind == HB_KIND_TRIDIAG || opts.layout != HB_LAYOUT_AUTO
+                       ? HB_STRATEGY_PER_SYSTEM
+                       : hb__strategy_auto(ctx, nsys, plan->mono);
     plan->strategy = strategy;
     plan->by_branch = strategy == HB_STRATEGY_BRANCH_LEVEL || strategy == HB_STRATEGY_FINE_TREE;
     st = hb__layout_build(&plan->lay, layout, bs, padding, nsys, offsets, n_uniform);
