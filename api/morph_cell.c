@@ -271,7 +271,8 @@ static int64_t dlambda_nseg(const double *a, const double *r, int64_t m, double 
     for (int64_t i = 0; i < m; ++i)
         lam += (a[i + 1] - a[i]) / sqrt(2 * r[i] + 2 * r[i + 1]);
     lam *= sqrt(2.0) * 1e-5 * sqrt(4 * HB_PI * 100.0 * cab->ra * cab->cm);
-    return (int64_t)((lam / dl + 0.9) / 2) * 2 + 1;
+    double half = (lam / dl + 0.9) / 2;
+    return half < 1e9 ? (int64_t)half * 2 + 1 : -1; /* -1: more than a Hines system holds */
 }
 
 typedef struct {
@@ -359,6 +360,12 @@ static hb_status discretize_section(const samples *s, const hb_discretize_option
         }
         double L = a[m];
         int64_t ns = o->nseg > 0 ? o->nseg : dlambda_nseg(a, r, m, o->d_lambda, cab);
+        if (ns < 0 || nk + ns > INT32_MAX) {
+            st = hb__error(HB_ERR_INVALID_ARGUMENT, "morphology: more than 2^31-1 compartments "
+                           "(section of %g um at sample %lld; d_lambda = %g, nseg = %d)", a[m],
+                           (long long)k, o->d_lambda, (int)o->nseg);
+            goto done;
+        }
         section *S = &sec[nsec];
         S->first = nk, S->nseg = ns, S->L = L, S->h = L / (double)ns;
         poly pl = {a, r, m, 0};

@@ -296,8 +296,18 @@ static void test_reroot(hb_context *ctx, hb_context *oracle)
         double pct = 30 * hb_test_unit();
         uint64_t seed = hb_test_rand();
         hb_morph_cell *a = NULL, *b = NULL;
-        HB_CHECK_STATUS(hb_morph_synth_branchy(n, pct, seed, NULL, &a), HB_SUCCESS);
-        HB_CHECK_STATUS(hb_morph_synth_branchy(n, pct, seed, NULL, &b), HB_SUCCESS);
+        if (rep % 2) {
+            HB_CHECK_STATUS(hb_morph_synth_branchy(n, pct, seed, NULL, &a), HB_SUCCESS);
+            HB_CHECK_STATUS(hb_morph_synth_branchy(n, pct, seed, NULL, &b), HB_SUCCESS);
+        } else {
+            /* Any degree (real neurons have somata with many children). */
+            int32_t *parent = malloc((size_t)n * sizeof *parent);
+            random_parent(parent, n, 0.4 + 0.5 * hb_test_unit());
+            double len = 1 + 20 * hb_test_unit(), diam = 0.3 + 3 * hb_test_unit();
+            HB_CHECK_STATUS(hb_morph_cell_from_parent(n, parent, len, diam, NULL, &a), HB_SUCCESS);
+            HB_CHECK_STATUS(hb_morph_cell_from_parent(n, parent, len, diam, NULL, &b), HB_SUCCESS);
+            free(parent);
+        }
         if (!a || !b)
             continue;
         HB_CHECK_STATUS(hb_morph_cell_reroot(b), HB_SUCCESS);
