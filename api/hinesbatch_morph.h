@@ -1,9 +1,12 @@
 /* hinesbatch_morph.h: neurons: SWC files, compartments, statistics, synthetic cells, batches. */
+/* Included by hinesbatch.h (inside its extern "C"). Included first, it pulls in
+ * hinesbatch.h, which includes this file back in its place (before the headers
+ * that use these types), so the guard is set only after that include. */
+#ifndef HINESBATCH_MORPH_H
+#include "hinesbatch.h"
+#endif
 #ifndef HINESBATCH_MORPH_H
 #define HINESBATCH_MORPH_H
-
-/* Included by hinesbatch.h (inside its extern "C"); it can also be included alone. */
-#include "hinesbatch.h"
 
 #ifdef __cplusplus
 extern "C" {
