@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 /* Units everywhere in this header: lengths and radii um, areas um^2, time ms,
- * voltage mV, capacitance uF/cm^2 (specific) , axial resistivity ohm*cm,
+ * voltage mV, capacitance uF/cm^2 (specific), axial resistivity ohm*cm,
  * membrane conductance S/cm^2 (specific), conductances uS, currents nA
  * (uS * mV = nA). See docs/morphology.md for the conventions in full. */
 
