@@ -115,7 +115,7 @@ const char *bench_layout_label(hb_layout layout, int32_t block, hb_padding paddi
 
 /* bench_cusparse.c: cuSPARSE rows for thomas points (CUDA builds only). */
 int bench_cusparse_rows(FILE *out, const bench_point *pt, const bench_data *data,
-                        const bench_config *cfg, const bench_backend *cuda, const bench_row *cuda_row,
-                        const bench_row *serial, int *failures);
+                        const bench_config *cfg, const bench_backend *cuda,
+                        const bench_row *cuda_row, const bench_row *serial, int *failures);
 
 #endif

@@ -30,7 +30,8 @@ const char *bench_layout_label(hb_layout layout, int32_t block, hb_padding paddi
     if (block > 0 && n > 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, ":%d", (int)block);
     if (padding != HB_PADDING_AUTO && n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, "/%s", padding == HB_PADDING_COMPUTE ? "compute" : "skip");
+        snprintf(buf + n, size - (size_t)n, "/%s",
+                 padding == HB_PADDING_COMPUTE ? "compute" : "skip");
     return buf;
 }
 

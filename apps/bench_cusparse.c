@@ -13,8 +13,8 @@
  * cuda is the CUDA row of the point (its copy yardstick is reused), serial
  * the serial reference (NULL when skipped). Returns the rows written. */
 int bench_cusparse_rows(FILE *out, const bench_point *pt, const bench_data *data,
-                        const bench_config *cfg, const bench_backend *cuda, const bench_row *cuda_row,
-                        const bench_row *serial, int *failures)
+                        const bench_config *cfg, const bench_backend *cuda,
+                        const bench_row *cuda_row, const bench_row *serial, int *failures)
 {
 #ifdef HB_HAVE_CUDA_BENCH
     /* The thomas suite's uniform points (vbatch compares paddings, not libraries). */

@@ -112,9 +112,8 @@ static hb_status make_thomas(const bench_point *pt, int64_t max_rows, bench_data
     data->offsets[0] = 0;
     data->rows_min = INT64_MAX, data->rows_max = 0;
     for (int64_t s = 0; s < nsys; ++s) {
-        int64_t n = pt->rows_hi > 0
-                        ? pt->rows_lo + (int64_t)(mix(rng) % (uint64_t)(pt->rows_hi - pt->rows_lo + 1))
-                        : pt->rows;
+        uint64_t span = (uint64_t)(pt->rows_hi - pt->rows_lo + 1);
+        int64_t n = pt->rows_hi > 0 ? pt->rows_lo + (int64_t)(mix(rng) % span) : pt->rows;
         data->offsets[s + 1] = data->offsets[s] + n;
         data->rows_min = n < data->rows_min ? n : data->rows_min;
         data->rows_max = n > data->rows_max ? n : data->rows_max;

@@ -171,9 +171,9 @@ hb_status bench_run_point(const bench_point *pt, const bench_data *data, const b
     for (;;) {
         double mean = reps ? sum / reps : per_rep_wall;
         double wall = bench_now_s() - start;
-        int last = reps + ring >= max_reps ||
-                   (reps + ring >= min_reps &&
-                    (sum + ring * mean >= cfg->target_s || wall + ring * per_rep_wall >= cfg->wall_cap_s));
+        int enough = sum + ring * mean >= cfg->target_s ||
+                     wall + ring * per_rep_wall >= cfg->wall_cap_s;
+        int last = reps + ring >= max_reps || (reps + ring >= min_reps && enough);
         for (int k = 0; k < ring; ++k) {
             double t0 = bench_now_s();
             CHECK(hb_plan_solve(plans[k]));

@@ -88,12 +88,14 @@ static hb_status grid(point_vec *v, const char *suite, bench_kind kind, const li
                       const list *sys, const list *rows, const list *lay, const list *strat,
                       const list *morph)
 {
+    /* Points of one batch (layouts, strategies) come together, so the batch
+     * and its serial reference are made once. */
     for (int a = 0; a < prec->n; ++a)
         for (int m = 0; m < morph->n; ++m)
             for (int r = 0; r < rows->n; ++r)
-                for (int l = 0; l < lay->n; ++l)
-                    for (int g = 0; g < strat->n; ++g)
-                        for (int s = 0; s < sys->n; ++s) {
+                for (int s = 0; s < sys->n; ++s)
+                    for (int l = 0; l < lay->n; ++l)
+                        for (int g = 0; g < strat->n; ++g) {
                             bench_point p;
                             memset(&p, 0, sizeof p);
                             p.suite = suite, p.kind = kind;
@@ -137,7 +139,7 @@ static hb_status suite(point_vec *v, const char *name, const bench_selection *se
     hb_status st = HB_SUCCESS;
     if (!strcmp(name, "thomas")) {
         /* 256..256,000 short systems, then 20..20,000 long ones. */
-        pick(&prec, sel->precision, "float,double");
+        pick(&prec, sel->precision, "double,float");
         pick(&lay, sel->layout, "auto");
         pick(&sys, sel->systems, q ? "64,512" : "256,2560,25600,256000");
         pick(&rows, sel->rows, q ? "64" : "64,128,256,512");

@@ -30,8 +30,9 @@ static void usage(FILE *out)
         "branchy:N:PERCENT:SEED, mix:real (every shipped neuron, cycled), mix:random\n"
         "(64 random Arbor-style cells, cycled).\n"
         "Backends: default every compiled one that opens; serial is always timed as\n"
-        "the reference (up to --serial-max-rows rows, default 2^25; beyond, speedup is\n"
-        "empty). Time = hb_plan_solve + hb_plan_synchronize on data already in the plan\n"
+        "the reference, once per batch with its own AUTO plan (flat, per system), up\n"
+        "to --serial-max-rows rows (default 2^25; beyond, speedup is empty).\n"
+        "Time = hb_plan_solve + hb_plan_synchronize on data already in the plan\n"
         "(plan setup is logged on stderr). Reps stop when the timed solves add up to\n"
         "--target-s (0.2) or a backend spent --wall-cap (2) seconds on the point.\n"
         "One CSV row per point and backend.\n",
@@ -108,6 +109,14 @@ static const char *point_name(const bench_point *p, char *buf, size_t size)
                  p->precision == HB_DOUBLE ? "double" : "float", (long long)p->systems, p->morph,
                  lay, (int)p->strategy);
     return buf;
+}
+
+/* Points that share their batch (same inputs; layout and strategy differ). */
+static int same_batch(const bench_point *a, const bench_point *b)
+{
+    return a->kind == b->kind && a->precision == b->precision && a->systems == b->systems &&
+           a->rows == b->rows && a->rows_lo == b->rows_lo && a->rows_hi == b->rows_hi &&
+           !strcmp(a->morph, b->morph);
 }
 
 /* Runs one backend on a point; returns 1 when a row was measured. */
@@ -252,6 +261,11 @@ int hb_cmd_bench(int argc, char **argv)
     int failures = 0, rows_out = 0;
     int64_t skipped_big = 0, skipped_time = 0;
     double start = bench_now_s();
+    bench_data data;
+    memset(&data, 0, sizeof data);
+    const bench_point *batch = NULL; /* the point whose batch data holds */
+    bench_row serial;
+    int have_serial = 0;
     for (int64_t p = 0; p < npoints; ++p) {
         const bench_point *pt = &points[p];
         char name[320];
@@ -261,26 +275,31 @@ int hb_cmd_bench(int argc, char **argv)
             ++skipped_time;
             continue;
         }
-        bench_data data;
-        hb_status st = bench_data_make(pt, &cfg, &data);
-        if (st != HB_SUCCESS) {
-            fprintf(stderr, "hinesbatch bench: FAILED inputs of %s: %s: %s\n",
-                    point_name(pt, name, sizeof name), hb_status_string(st), hb_last_error());
-            ++failures;
-            continue;
+        int new_batch = !batch || !same_batch(batch, pt);
+        if (new_batch) {
+            bench_data_free(&data);
+            batch = NULL;
+            have_serial = 0;
+            hb_status st = bench_data_make(pt, &cfg, &data);
+            if (st != HB_SUCCESS) {
+                fprintf(stderr, "hinesbatch bench: FAILED inputs of %s: %s: %s\n",
+                        point_name(pt, name, sizeof name), hb_status_string(st), hb_last_error());
+                ++failures;
+                continue;
+            }
+            batch = pt;
         }
         if (!data.m0) {
             fprintf(stderr, "bench: skipped %s: %lld rows > --max-rows %lld\n",
                     point_name(pt, name, sizeof name), (long long)data.nrows,
                     (long long)cfg.max_rows);
             ++skipped_big;
-            bench_data_free(&data);
             continue;
         }
-        bench_row serial, row, cuda_row;
-        int have_serial = 0, have_cuda = 0;
-        bench_backend *cuda = NULL;
-        for (int k = 0; k < nbe; ++k) {
+        /* The serial reference, once per batch, with the serial backend's own
+         * plan (AUTO layout and strategy: flat, per system): the baseline a
+         * user of one CPU core would have, whatever layout the point tries. */
+        for (int k = 0; k < nbe && new_batch; ++k) {
             if (be[k].backend != HB_BACKEND_SERIAL)
                 continue;
             if (data.nrows > cfg.serial_max_rows) {
@@ -288,10 +307,16 @@ int hb_cmd_bench(int argc, char **argv)
                         point_name(pt, name, sizeof name), (long long)data.nrows);
                 continue;
             }
-            have_serial = run_one(csv, pt, &data, &cfg, &be[k], serial_reps, NULL, &serial,
+            bench_point ref = *pt;
+            ref.layout = HB_LAYOUT_AUTO, ref.block_size = 0, ref.padding = HB_PADDING_AUTO;
+            ref.strategy = HB_STRATEGY_AUTO;
+            have_serial = run_one(csv, &ref, &data, &cfg, &be[k], serial_reps, NULL, &serial,
                                   &failures);
             rows_out += have_serial && be[k].print;
         }
+        bench_row row, cuda_row;
+        int have_cuda = 0;
+        bench_backend *cuda = NULL;
         for (int k = 0; k < nbe; ++k) {
             if (be[k].backend == HB_BACKEND_SERIAL)
                 continue;
@@ -304,10 +329,12 @@ int hb_cmd_bench(int argc, char **argv)
                     cuda_row = row, have_cuda = 1;
             }
         }
-        rows_out += bench_cusparse_rows(csv, pt, &data, &cfg, cuda, have_cuda ? &cuda_row : NULL,
-                                        have_serial ? &serial : NULL, &failures);
-        bench_data_free(&data);
+        if (new_batch) /* cuSPARSE has no layouts or strategies: once per batch */
+            rows_out += bench_cusparse_rows(csv, pt, &data, &cfg, cuda,
+                                            have_cuda ? &cuda_row : NULL,
+                                            have_serial ? &serial : NULL, &failures);
     }
+    bench_data_free(&data);
     fprintf(stderr, "bench: %d rows in %.1f s; %d failures; skipped %lld points over --max-rows, "
                     "%lld over --max-seconds\n",
             rows_out, bench_now_s() - start, failures, (long long)skipped_big,
