@@ -60,8 +60,10 @@ static hb_status cuda_init(hb_context *ctx)
     }
     if (count == 0)
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: the driver reports no CUDA device");
+    /* A well-formed index past the list names a device this machine lacks:
+     * unavailable, as in the OpenCL backend (never a fallback to device 0). */
     if (dev >= count)
-        return hb__error(HB_ERR_INVALID_ARGUMENT,
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
                          "HINESBATCH_DEVICE=%d but only %d CUDA device%s (0..%d)", dev, count,
                          count == 1 ? " is present" : "s are present", count - 1);
     cudaDeviceProp prop;

@@ -275,6 +275,22 @@ int main(void)
     }
     hb_context *ctx = hb_test_context(); /* exits 77 without a device (HB_TEST_ALLOW_SKIP) */
     hb_context *oracle = hb_test_oracle();
+    {
+        /* A device index past the list is unavailable, naming the value;
+         * index 0 opens the same device as the default. */
+        hb_context *c2 = NULL;
+        setenv("HINESBATCH_DEVICE", "9999", 1);
+        HB_CHECK_STATUS(hb_context_create(HB_BACKEND_CUDA, &c2), HB_ERR_BACKEND_UNAVAILABLE);
+        HB_CHECK(strstr(hb_last_error(), "HINESBATCH_DEVICE=9999") != NULL, "message: %s",
+                 hb_last_error());
+        setenv("HINESBATCH_DEVICE", "0", 1);
+        HB_CHECK_STATUS(hb_context_create(HB_BACKEND_CUDA, &c2), HB_SUCCESS);
+        if (c2)
+            HB_CHECK(strstr(hb_context_describe(c2), "device 0") != NULL, "describe: %s",
+                     hb_context_describe(c2));
+        hb_context_destroy(c2);
+        unsetenv("HINESBATCH_DEVICE");
+    }
     block_shared(ctx, oracle);
 #ifdef HB_TEST_HAVE_CUDART
     device_steps(ctx, oracle, HB_DOUBLE);
