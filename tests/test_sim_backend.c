@@ -1,0 +1,327 @@
+/* test_sim_backend.c: simulations on the backend under test against the serial oracle (mixed batches, layouts, strategies), restarts, recording chunks, spike bookkeeping. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hb_test_util.h"
+
+#ifndef HB_DATA_DIR
+#define HB_DATA_DIR "data"
+#endif
+
+#define MAXC 8
+
+typedef struct {
+    int64_t cell, comp;
+    double onset, dur, amp;
+} clamp;
+
+/* A random scenario: cells (some repeated, some from SWC files), clamps. */
+typedef struct {
+    int64_t ncells, nclamps;
+    const hb_morph_cell *cells[MAXC];
+    clamp clamps[3 * MAXC];
+    hb_sim_params prm;
+    double tstop;
+} scenario;
+
+typedef struct {
+    int64_t nrows, nsamples, count[MAXC];
+    double *trace;          /* ncells x nsamples */
+    double *state[4];       /* V, M, H, N: nrows */
+    double times[MAXC][64];
+} result;
+
+static hb_morph_cell *pool[8];
+static int npool;
+
+static hb_morph_cell *load_swc(const char *name, int section)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/morphologies/%s", HB_DATA_DIR, name);
+    hb_morph *m = NULL;
+    hb_morph_cell *c = NULL;
+    hb_discretize_options o;
+    hb_discretize_options_init(&o);
+    if (section)
+        o.policy = HB_POLICY_SECTION;
+    if (hb_morph_read_swc(path, NULL, &m) != HB_SUCCESS ||
+        hb_morph_cell_create(m, &o, NULL, &c) != HB_SUCCESS) {
+        fprintf(stderr, "cannot load %s: %s\n", path, hb_last_error());
+        exit(1);
+    }
+    hb_morph_destroy(m);
+    return c;
+}
+
+static void make_pool(void)
+{
+    pool[npool++] = load_swc("jaxley__morph_ca1_n120_250.swc", 0);
+    pool[npool++] = load_swc("nrn__c91662.swc", 1);
+    pool[npool++] = load_swc("jaxley__morph_minimal.swc", 0);
+    hb_morph_cell *c = NULL;
+    if (hb_morph_synth_levels(128, 3, NULL, &c) == HB_SUCCESS)
+        pool[npool++] = c;
+    hb_synth_random_params rp = {5, 1.0, 0.2, 100.0, 30.0, hb_test_rand()};
+    c = NULL;
+    if (hb_morph_synth_random(&rp, NULL, &c) == HB_SUCCESS)
+        pool[npool++] = c;
+    c = NULL;
+    if (hb_morph_synth_branchy(200, 10.0, hb_test_rand(), NULL, &c) == HB_SUCCESS)
+        pool[npool++] = c;
+    HB_CHECK(npool == 6, "only %d of 6 test cells could be made: %s", npool, hb_last_error());
+}
+
+static int64_t ncomp(const hb_morph_cell *c)
+{
+    hb_morph_cell_view v;
+    hb_morph_cell_get_view(c, &v);
+    return v.n;
+}
+
+static void make_scenario(scenario *sc, int mono, hb_precision p)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->ncells = hb_test_range(3, MAXC);
+    const hb_morph_cell *one = pool[hb_test_range(0, npool - 1)];
+    for (int64_t c = 0; c < sc->ncells; ++c)
+        sc->cells[c] = mono ? one : pool[hb_test_range(0, npool - 1)];
+    for (int64_t c = 0; c < sc->ncells; ++c) {
+        int k = (int)hb_test_range(1, 3);
+        for (int j = 0; j < k; ++j) {
+            clamp *cl = &sc->clamps[sc->nclamps++];
+            cl->cell = c;
+            cl->comp = j == 0 ? -1 : hb_test_range(0, ncomp(sc->cells[c]) - 1);
+            cl->onset = 20.0 * hb_test_unit();
+            cl->dur = 30.0 * hb_test_unit();
+            cl->amp = j == 0 ? 0.3 + 2.7 * hb_test_unit() : 0.5 * hb_test_unit();
+        }
+    }
+    hb_sim_params_init(&sc->prm);
+    sc->prm.precision = p;
+    sc->prm.hh_everywhere = (int)hb_test_range(0, 1);
+    sc->prm.celsius = 6.3 + 20.0 * hb_test_unit();
+    sc->prm.record_chunk = hb_test_range(1, 400);
+    sc->tstop = 20.0;
+}
+
+static void result_free(result *r)
+{
+    free(r->trace);
+    for (int w = 0; w < 4; ++w)
+        free(r->state[w]);
+    memset(r, 0, sizeof *r);
+}
+
+/* Runs the scenario (in two pieces when split) and collects everything. */
+static hb_status simulate(hb_context *ctx, const scenario *sc, const hb_plan_options *po,
+                          int split, int64_t chunk, result *r)
+{
+    memset(r, 0, sizeof *r);
+    hb_sim_params prm = sc->prm;
+    if (po)
+        prm.plan = *po;
+    if (chunk > 0)
+        prm.record_chunk = chunk;
+    hb_sim *sim = NULL;
+    hb_status st = hb_sim_create(ctx, sc->cells, sc->ncells, &prm, &sim);
+    for (int64_t i = 0; st == HB_SUCCESS && i < sc->nclamps; ++i)
+        st = hb_sim_add_iclamp(sim, sc->clamps[i].cell, sc->clamps[i].comp, sc->clamps[i].onset,
+                               sc->clamps[i].dur, sc->clamps[i].amp);
+    for (int64_t c = 0; st == HB_SUCCESS && c < sc->ncells; ++c)
+        st = hb_sim_record(sim, c);
+    if (st == HB_SUCCESS && split)
+        st = hb_sim_run(sim, sc->tstop * 0.37);
+    if (st == HB_SUCCESS)
+        st = hb_sim_run(sim, sc->tstop);
+    if (st == HB_SUCCESS) {
+        hb_sim_rows(sim, &r->nrows);
+        hb_sim_trace_count(sim, NULL, &r->nsamples);
+        r->trace = hb_test_xalloc((size_t)(sc->ncells * r->nsamples) * sizeof(double));
+        hb_test_poison(HB_DOUBLE, r->trace, sc->ncells * r->nsamples);
+        for (int64_t c = 0; st == HB_SUCCESS && c < sc->ncells; ++c)
+            st = hb_sim_get_trace(sim, c, NULL, r->trace + c * r->nsamples);
+        for (int w = 0; st == HB_SUCCESS && w < 4; ++w) {
+            r->state[w] = hb_test_xalloc((size_t)r->nrows * sizeof(double));
+            hb_test_poison(HB_DOUBLE, r->state[w], r->nrows);
+            st = hb_sim_get_state(sim, (hb_sim_state)w, r->state[w]);
+        }
+        for (int64_t c = 0; st == HB_SUCCESS && c < sc->ncells; ++c) {
+            hb_test_poison(HB_DOUBLE, r->times[c], 64);
+            st = hb_sim_get_spikes(sim, c, 64, r->times[c], &r->count[c]);
+        }
+    }
+    if (st != HB_SUCCESS)
+        fprintf(stderr, "simulate: %s: %s\n", hb_status_string(st), hb_last_error());
+    hb_sim_destroy(sim);
+    return st;
+}
+
+/* Bit-identical (same host loops), or: double within 1e-6 mV and 1e-6 ms;
+ * float the same spike counts, times within 0.05 ms, voltages within 1 mV
+ * outside +-1 ms around spikes. */
+static void compare(const scenario *sc, const result *x, const result *ref, int bitwise,
+                    double vtol, const char *what)
+{
+    HB_CHECK(x->nsamples == ref->nsamples && x->nrows == ref->nrows, "%s: sizes differ", what);
+    if (x->nsamples != ref->nsamples || x->nrows != ref->nrows)
+        return;
+    if (bitwise) {
+        HB_CHECK(hb_test_bitequal(x->trace, ref->trace,
+                                  (size_t)(sc->ncells * x->nsamples) * sizeof(double)),
+                 "%s: traces not bit-identical to the oracle", what);
+        for (int w = 0; w < 4; ++w)
+            HB_CHECK(hb_test_bitequal(x->state[w], ref->state[w], (size_t)x->nrows * sizeof(double)),
+                     "%s: state %d not bit-identical to the oracle", what, w);
+    }
+    int fl = sc->prm.precision == HB_FLOAT;
+    double ttol = fl ? 0.05 : 1e-6, worst_v = 0, worst_t = 0;
+    for (int64_t c = 0; c < sc->ncells; ++c) {
+        HB_CHECK(x->count[c] == ref->count[c], "%s: cell %lld: %lld spikes, oracle %lld", what,
+                 (long long)c, (long long)x->count[c], (long long)ref->count[c]);
+        for (int64_t j = 0; j < x->count[c] && j < ref->count[c] && j < 64; ++j)
+            worst_t = fmax(worst_t, fabs(x->times[c][j] - ref->times[c][j]));
+        for (int64_t j = 0; j < x->nsamples; ++j) {
+            double t = (double)j * sc->prm.dt, d = fabs(x->trace[c * x->nsamples + j] -
+                                                       ref->trace[c * x->nsamples + j]);
+            int near = 0;
+            for (int64_t s = 0; fl && s < ref->count[c] && s < 64; ++s)
+                near |= fabs(t - ref->times[c][s]) <= 1.0;
+            if (!near && !(d <= worst_v))
+                worst_v = d; /* NaN shows */
+        }
+    }
+    HB_CHECK(worst_t <= ttol, "%s: spike times differ by %g ms > %g", what, worst_t, ttol);
+    HB_CHECK(worst_v <= vtol, "%s: soma voltages differ by %g mV > %g", what, worst_v, vtol);
+}
+
+/* Library spike times are the trace's upward crossings of the threshold,
+ * linearly interpolated. */
+static void check_spikes(const scenario *sc, const result *r, const char *what)
+{
+    double thr = sc->prm.threshold, dt = sc->prm.dt, worst = 0;
+    int64_t spikes = 0;
+    for (int64_t c = 0; c < sc->ncells; ++c) {
+        const double *v = r->trace + c * r->nsamples;
+        int64_t n = 0;
+        for (int64_t j = 1; j < r->nsamples; ++j)
+            if (v[j - 1] < thr && v[j] >= thr) {
+                double t = (double)(j - 1) * dt + dt * ((thr - v[j - 1]) / (v[j] - v[j - 1]));
+                if (n < r->count[c] && n < 64)
+                    worst = fmax(worst, fabs(t - r->times[c][n]));
+                ++n;
+            }
+        HB_CHECK(n == r->count[c], "%s: cell %lld: %lld crossings in the trace, %lld spikes", what,
+                 (long long)c, (long long)n, (long long)r->count[c]);
+        spikes += n;
+    }
+    double tol = sc->prm.precision == HB_FLOAT ? 1e-4 : 1e-9;
+    HB_CHECK(worst <= tol, "%s: spike times %g ms from the trace's crossings", what, worst);
+    printf("%s: %lld cells, %lld compartments, %lld samples, %lld spikes\n", what,
+           (long long)sc->ncells, (long long)r->nrows, (long long)r->nsamples, (long long)spikes);
+}
+
+int main(void)
+{
+    hb_test_begin("test_sim_backend");
+    hb_context *ctx = hb_test_context();
+    hb_context *oracle = hb_test_oracle();
+    int bitwise = hb_test_bitwise(ctx);
+    make_pool();
+    for (int p = 0; p < 2; ++p) {
+        hb_precision prec = p ? HB_FLOAT : HB_DOUBLE;
+        double vtol = p ? 1.0 : 1e-6;
+        for (int mono = 0; mono < 2; ++mono) {
+            scenario sc;
+            make_scenario(&sc, mono, prec);
+            char what[128];
+            snprintf(what, sizeof what, "%s %s batch", p ? "float" : "double",
+                     mono ? "mono" : "mixed");
+            result ref, x;
+            HB_CHECK_STATUS(simulate(oracle, &sc, NULL, 0, 0, &ref), HB_SUCCESS);
+            check_spikes(&sc, &ref, what);
+            /* The backend under test, default plan. */
+            if (simulate(ctx, &sc, NULL, 0, 0, &x) == HB_SUCCESS)
+                compare(&sc, &x, &ref, bitwise, vtol, what);
+            else
+                HB_CHECK(0, "%s: the backend under test failed", what);
+            result_free(&x);
+            /* Two runs and another recording chunk: the same numbers. */
+            if (simulate(ctx, &sc, NULL, 1, 7, &x) == HB_SUCCESS)
+                compare(&sc, &x, &ref, bitwise, vtol, "split run, chunk 7");
+            else
+                HB_CHECK(0, "%s: split run failed", what);
+            result_free(&x);
+            /* Every layout and strategy of the solver plan. */
+            const struct {
+                const char *name;
+                hb_layout layout;
+                int32_t bs;
+                hb_strategy strategy;
+                int same_order; /* per-system elimination: same rounding */
+            } plans[] = {
+                {"interleaved", HB_LAYOUT_INTERLEAVED, 0, HB_STRATEGY_PER_SYSTEM, 1},
+                {"block-interleaved(bs=3)", HB_LAYOUT_BLOCK_INTERLEAVED, 3, HB_STRATEGY_PER_SYSTEM, 1},
+                {"block-shared(bs=2)", HB_LAYOUT_BLOCK_SHARED, 2, HB_STRATEGY_PER_SYSTEM, 1},
+                {"branch-level", HB_LAYOUT_AUTO, 0, HB_STRATEGY_BRANCH_LEVEL, 0},
+                {"fine-tree", HB_LAYOUT_AUTO, 0, HB_STRATEGY_FINE_TREE, 0},
+            };
+            for (size_t k = 0; k < sizeof plans / sizeof plans[0]; ++k) {
+                hb_plan_options po;
+                hb_plan_options_init(&po);
+                po.layout = plans[k].layout;
+                po.block_size = plans[k].bs;
+                po.strategy = plans[k].strategy;
+                po.padding = hb_test_range(0, 1) ? HB_PADDING_COMPUTE : HB_PADDING_SKIP;
+                char w2[256];
+                snprintf(w2, sizeof w2, "%s, %s", what, plans[k].name);
+                if (simulate(ctx, &sc, &po, 0, 0, &x) == HB_SUCCESS)
+                    compare(&sc, &x, &ref, bitwise && plans[k].same_order,
+                            plans[k].same_order || p ? vtol : 1e-6, w2);
+                else
+                    HB_CHECK(0, "%s: failed", w2);
+                result_free(&x);
+            }
+            result_free(&ref);
+        }
+    }
+    /* Spike times beyond max_spikes are dropped, the count stays exact: HH
+     * compartments of 20 um x 20 um at 10 uA/cm^2 fire repetitively. */
+    {
+        int32_t root = -1;
+        hb_morph_cell *ball = NULL;
+        HB_CHECK_STATUS(hb_morph_cell_from_parent(1, &root, 20.0, 20.0, NULL, &ball), HB_SUCCESS);
+        scenario sc;
+        memset(&sc, 0, sizeof sc);
+        hb_sim_params_init(&sc.prm);
+        sc.ncells = 4;
+        for (int64_t c = 0; c < sc.ncells; ++c) {
+            sc.cells[c] = ball;
+            sc.clamps[sc.nclamps++] = (clamp){c, -1, 1.0 + c, 100.0, 10.0 * 400.0 * 3.14159265 * 1e-5};
+        }
+        sc.tstop = 40;
+        result full, few;
+        memset(&full, 0, sizeof full);
+        memset(&few, 0, sizeof few);
+        HB_CHECK_STATUS(simulate(ctx, &sc, NULL, 0, 0, &full), HB_SUCCESS);
+        sc.prm.max_spikes = 1;
+        HB_CHECK_STATUS(simulate(ctx, &sc, NULL, 0, 0, &few), HB_SUCCESS);
+        for (int64_t c = 0; c < sc.ncells && full.trace && few.trace; ++c) {
+            HB_CHECK(few.count[c] == full.count[c], "max_spikes 1: cell %lld counts %lld, not %lld",
+                     (long long)c, (long long)few.count[c], (long long)full.count[c]);
+            HB_CHECK(full.count[c] >= 2, "10 uA/cm^2 gave cell %lld only %lld spikes",
+                     (long long)c, (long long)full.count[c]);
+            HB_CHECK(few.times[c][0] == full.times[c][0] && isnan(few.times[c][1]),
+                     "max_spikes 1: cell %lld times %g %g", (long long)c, few.times[c][0],
+                     few.times[c][1]);
+        }
+        result_free(&full);
+        result_free(&few);
+        hb_morph_cell_destroy(ball);
+    }
+    for (int i = 0; i < npool; ++i)
+        hb_morph_cell_destroy(pool[i]);
+    hb_context_destroy(oracle);
+    hb_context_destroy(ctx);
+    return hb_test_finish();
+}
