@@ -19,6 +19,7 @@ typedef struct {
     int mix;
     double tstop;
     double onset, dur, amp;
+    double spread;           /* amplitudes from amp*(1-spread) to amp*(1+spread) */
     int64_t record;
     const char *csv, *plot, *spikes, *dump;
     int policy_section;
@@ -35,10 +36,12 @@ static void usage(void)
         "         [--precision float|double] [--record K] [--csv FILE] [--plot FILE.png]\n"
         "         [--spikes FILE] [--policy sample|section] [--nseg N] [--no-split]\n"
         "         [--layout auto|flat|interleaved|block] [--seed S] [--dump-cell FILE]\n"
+        "         [--amp-spread F]\n"
         "Simulates N neurons (default: %d copies of " DEFAULT_SWC ") with a passive\n"
         "leak everywhere and Hodgkin-Huxley channels in the soma (everywhere with\n"
         "--hh-everywhere), a current clamp at every soma (default 5,40,1: onset ms,\n"
-        "duration ms, amplitude nA), for tstop ms (50) in steps of dt (0.025 ms), on the\n"
+        "duration ms, amplitude nA; with --amp-spread F (0.5) the amplitudes run from\n"
+        "amp*(1-F) at cell 0 to amp*(1+F) at the last cell), for tstop ms (50) in steps of dt (0.025 ms), on the\n"
         "backend chosen by HINESBATCH_BACKEND. Several --swc files are used in turn;\n"
         "--synthetic N uses synthetic cells of N compartments (with --mix each cell a\n"
         "different random tree). Prints the performance line (compartment-steps per\n"
@@ -47,7 +50,7 @@ static void usage(void)
         "first K recorded cells (4) to --csv, spike times of every cell to --spikes, a\n"
         "plot of the traces to --plot (python3 with matplotlib, apps/plot_traces.py).\n"
         "--dump-cell writes cell 0's compartments (for ci/neuron-check.sh).\n",
-        300);
+        200);
 }
 
 static int parse_clamp(const char *s, options *o)
@@ -112,6 +115,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->plot = v;
         else if (!strcmp(a, "--spikes"))
             o->spikes = v;
+        else if (!strcmp(a, "--amp-spread"))
+            o->spread = strtod(v, NULL);
         else if (!strcmp(a, "--dump-cell"))
             o->dump = v;
         else if (!strcmp(a, "--seed"))
@@ -141,8 +146,10 @@ static int parse_args(int argc, char **argv, options *o)
         }
         i += used;
     }
-    if (o->ncells < 1 || o->record < 0 || !(o->tstop >= 0) || (o->synthetic < 0)) {
-        fprintf(stderr, "simulate: --cells must be >= 1, --record >= 0, --tstop >= 0\n");
+    if (o->ncells < 1 || o->record < 0 || !(o->tstop >= 0) || o->synthetic < 0 ||
+        !(o->spread >= 0 && o->spread <= 1)) {
+        fprintf(stderr, "simulate: --cells must be >= 1, --record >= 0, --tstop >= 0, "
+                        "--amp-spread in [0, 1]\n");
         return 0;
     }
     return 1;
@@ -258,6 +265,7 @@ static void plot(const char *csv, const char *png, const char *spikes)
     char cmd[12288];
     snprintf(cmd, sizeof cmd, "python3 '%s' '%s' '%s'%s%s%s", script, csv, png,
              spikes ? " --spikes '" : "", spikes ? spikes : "", spikes ? "'" : "");
+    fflush(stdout); /* our lines first, then the script's */
     int rc = system(cmd);
     if (rc == 0)
         printf("plot: %s\n", png);
@@ -269,7 +277,8 @@ int hb_cmd_simulate(int argc, char **argv)
 {
     options o;
     memset(&o, 0, sizeof o);
-    o.ncells = 300;
+    o.ncells = 200;
+    o.spread = 0.5;
     o.tstop = 50.0;
     o.onset = 5.0, o.dur = 40.0, o.amp = 1.0;
     o.record = 4;
@@ -302,8 +311,10 @@ int hb_cmd_simulate(int argc, char **argv)
         st = hb_context_create(HB_BACKEND_AUTO, &ctx);
     if (st == HB_SUCCESS)
         st = hb_sim_create(ctx, cells, o.ncells, &o.prm, &sim);
-    for (int64_t c = 0; c < o.ncells && st == HB_SUCCESS; ++c)
-        st = hb_sim_add_iclamp(sim, c, -1, o.onset, o.dur, o.amp);
+    for (int64_t c = 0; c < o.ncells && st == HB_SUCCESS; ++c) {
+        double f = o.ncells > 1 ? (double)c / (double)(o.ncells - 1) : 0.5;
+        st = hb_sim_add_iclamp(sim, c, -1, o.onset, o.dur, o.amp * (1 + o.spread * (2 * f - 1)));
+    }
     for (int64_t c = 0; c < o.record && c < o.ncells && st == HB_SUCCESS; ++c)
         st = hb_sim_record(sim, c * (o.ncells / (o.record < o.ncells ? o.record : o.ncells)));
     if (st != HB_SUCCESS) {
@@ -311,8 +322,12 @@ int hb_cmd_simulate(int argc, char **argv)
         goto done;
     }
     printf("%s\n", hb_sim_describe(sim));
-    printf("stimulus: %g nA at every soma from %g ms for %g ms; tstop %g ms, %s precision\n",
-           o.amp, o.onset, o.dur, o.tstop, o.prm.precision == HB_DOUBLE ? "double" : "float");
+    if (o.spread != 0 && o.ncells > 1)
+        printf("stimulus: %g to %g nA", o.amp * (1 - o.spread), o.amp * (1 + o.spread));
+    else
+        printf("stimulus: %g nA", o.amp);
+    printf(" at every soma from %g ms for %g ms; tstop %g ms, %s precision\n", o.onset, o.dur,
+           o.tstop, o.prm.precision == HB_DOUBLE ? "double" : "float");
     if (o.dump && !dump_cell(o.dump, cells[0], sim, o.prm.hh_everywhere))
         goto done;
     if ((st = hb_sim_run(sim, o.tstop)) != HB_SUCCESS) {
