@@ -114,6 +114,8 @@ static hb_status make_thomas(const bench_point *pt, int64_t max_rows, bench_data
     for (int64_t s = 0; s < nsys; ++s) {
         uint64_t span = (uint64_t)(pt->rows_hi - pt->rows_lo + 1);
         int64_t n = pt->rows_hi > 0 ? pt->rows_lo + (int64_t)(mix(rng) % span) : pt->rows;
+        if (pt->rows_hi > 0 && s < 2 && nsys >= 2) /* both extremes always present */
+            n = s == 0 ? pt->rows_lo : pt->rows_hi;
         data->offsets[s + 1] = data->offsets[s] + n;
         data->rows_min = n < data->rows_min ? n : data->rows_min;
         data->rows_max = n > data->rows_max ? n : data->rows_max;

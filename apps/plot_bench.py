@@ -21,6 +21,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FormatStrFormatter, NullFormatter  # noqa: E402
 
 HB_BACKENDS = ("serial", "openmp", "opencl", "cuda")
 COLORS = {"serial": "black", "openmp": "tab:green", "opencl": "tab:blue", "cuda": "tab:red",
@@ -101,6 +102,10 @@ def series_plot(rows, value, ylabel, title, path, yscale="log", hline=None):
             ax.axhline(hline, color="grey", lw=0.8, ls=":")
         ax.set_xscale("log")
         ax.set_yscale(yscale)
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        if yscale == "log":
+            ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+            ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_title(f"{key[0]}, {key[3]}", fontsize=9)
         ax.set_xlabel("systems in the batch")
         ax.set_ylabel(ylabel)
