@@ -103,7 +103,13 @@ static hb_status copy_gbps(bench_backend *be, size_t bytes, const bench_config *
         return st;
     int reps = ms > 0 ? (int)(0.1 * cfg->target_s * 1e3 / ms) : 20;
     reps = reps < 3 ? 3 : reps > (cfg->quick ? 5 : 25) ? (cfg->quick ? 5 : 25) : reps;
-    st = hb_context_copy_time(be->ctx, bytes, reps, &ms);
+    /* The best of three medians: a yardstick of what the device can do, so
+     * one burst of load from elsewhere on a shared host does not shrink it. */
+    for (int trial = 0; trial < 3 && st == HB_SUCCESS; ++trial) {
+        double m = 0;
+        st = hb_context_copy_time(be->ctx, bytes, reps, &m);
+        ms = trial == 0 || m < ms ? m : ms;
+    }
     if (st != HB_SUCCESS)
         return st;
     /* A copy reads and writes bytes: its traffic is 2 * bytes. */

@@ -63,8 +63,9 @@ def devices_title(rows, extra):
 def panel_key(r):
     """What stays fixed within a panel: kind and the system sizes."""
     if r["rows_min"] == r["rows_max"]:
-        return (r["kind"], r["rows_min"], r["rows_max"], f"{r['rows_max']} rows")
-    return (r["kind"], r["rows_min"], r["rows_max"], f"{r['rows_min']}..{r['rows_max']} rows")
+        return (r["kind"], r["rows_min"], r["rows_max"], f"{r['rows_max']} rows per system")
+    return (r["kind"], r["rows_min"], r["rows_max"],
+            f"{r['rows_min']}..{r['rows_max']} rows per system (variable)")
 
 
 def series_label(r):
@@ -92,6 +93,10 @@ def series_plot(rows, value, ylabel, title, path, yscale="log", hline=None):
     nr, nc = grid_of(len(keys))
     fig, axes = plt.subplots(nr, nc, figsize=(4.6 * nc, 3.6 * nr + 0.9), squeeze=False)
     for ax, key in zip(axes.flat, keys):
+        ys_all = [p[1] for pts in panels[key].values() for p in pts if p[1] > 0]
+        scale = yscale
+        if yscale == "log" and ys_all and max(ys_all) / min(ys_all) < 20:
+            scale = "linear"  # a narrow range reads better with plain ticks
         for i, (label, pts) in enumerate(sorted(panels[key].items())):
             pts.sort()
             xs, ys = [p[0] for p in pts], [p[1] for p in pts]
@@ -101,9 +106,9 @@ def series_plot(rows, value, ylabel, title, path, yscale="log", hline=None):
         if hline is not None:
             ax.axhline(hline, color="grey", lw=0.8, ls=":")
         ax.set_xscale("log")
-        ax.set_yscale(yscale)
+        ax.set_yscale(scale)
         ax.xaxis.set_minor_formatter(NullFormatter())
-        if yscale == "log":
+        if scale == "log":
             ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
             ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_title(f"{key[0]}, {key[3]}", fontsize=9)
