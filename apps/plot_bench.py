@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """plot_bench.py: turns the CSV of `hinesbatch bench` into PNG figures.
 
-usage: plot_bench.py BENCH.csv [--out DIR] [--title TEXT]
+usage: plot_bench.py BENCH.csv [--out DIR] [--title TEXT] [--headline FILE.md]
 
 Writes (only those the CSV has data for):
   speedup_thomas.png    speedup over serial vs systems, one panel per system size
   speedup_hines.png     the same for Hines batches (one panel per morphology / mix)
   fraction_of_copy.png  compulsory bandwidth / device-copy bandwidth vs systems
   cusparse_ratio.png    cuSPARSE time / hinesbatch CUDA time (> 1: hinesbatch faster)
-Needs matplotlib only (no pandas).
+and, with --headline, a Markdown summary of the headline ratios (speedups over
+serial, best bandwidth and fraction of copy per backend, the 256,000 x 512
+reference point, cuSPARSE ratios). Needs matplotlib only (no pandas).
 """
 import argparse
 import collections
@@ -145,11 +147,70 @@ def cusparse_ratios(rows):
     return out
 
 
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if len(v) % 2 else 0.5 * (v[len(v) // 2 - 1] + v[len(v) // 2])
+
+
+def headline(rows, title):
+    """Markdown: the numbers a reader asks for first, all taken from the CSV."""
+    out = [f"# Headline ratios\n\n{title}\n"]
+    out.append("| backend | kind | points | speedup over serial: median | max (at) | "
+               "best GB/s (at) | best fraction of copy |")
+    out.append("|---|---|---|---|---|---|---|")
+    for b in sorted({r["backend"] for r in rows} - {"serial"}):
+        for kind in ("thomas", "hines"):
+            sel = [r for r in rows if r["backend"] == b and r["kind"] == kind]
+            if not sel:
+                continue
+            sp = [(num(r["speedup_vs_serial"]), r) for r in sel if num(r["speedup_vs_serial"])]
+            bw = [(num(r["gbps_compulsory"]), r) for r in sel if num(r["gbps_compulsory"])]
+            fr = [num(r["fraction_of_copy"]) for r in sel if num(r["fraction_of_copy"])]
+            at = lambda r: f"{r['systems']} x {r['rows_max']} {r['precision']} {r['layout']}"
+            msp = max(sp, key=lambda t: t[0]) if sp else None
+            mbw = max(bw, key=lambda t: t[0]) if bw else None
+            cells = [b, kind, str(len(sel)),
+                     f"{median([t[0] for t in sp]):.3g}" if sp else "-",
+                     f"{msp[0]:.3g} ({at(msp[1])})" if msp else "-",
+                     f"{mbw[0]:.4g} ({at(mbw[1])})" if mbw else "-",
+                     f"{max(fr):.3g}" if fr else "-"]
+            out.append("| " + " | ".join(cells) + " |")
+    ref = [r for r in rows if r["kind"] == "thomas" and r["systems"] == 256000
+           and r["rows_min"] == r["rows_max"] == 512]
+    if ref:
+        out.append("\n## Reference point: thomas, 256,000 systems x 512 rows\n")
+        out.append("| backend | precision | layout | median ms | GB/s (5 values/row) | copy GB/s | "
+                   "fraction of copy | speedup over serial |")
+        out.append("|---|---|---|---|---|---|---|---|")
+        for r in ref:
+            out.append(f"| {r['backend']} | {r['precision']} | {r['layout']} | {r['time_ms_median']} | "
+                       f"{r['gbps_compulsory']} | {r['copy_gbps']} | {r['fraction_of_copy']} | "
+                       f"{r['speedup_vs_serial'] or '(serial not run)'} |")
+    ratios = cusparse_ratios(rows)
+    if ratios:
+        out.append("\n## cuSPARSE time / hinesbatch CUDA time (> 1: hinesbatch faster)\n")
+        out.append("| routine | precision | points | min | median | max | at fewest systems | at most systems |")
+        out.append("|---|---|---|---|---|---|---|---|")
+        for b in sorted({q["backend"] for q in ratios}):
+            for p in ("double", "float"):
+                sel = sorted((q for q in ratios if q["backend"] == b and q["precision"] == p),
+                             key=lambda q: (q["systems"], q["rows_max"]))
+                if not sel:
+                    continue
+                v = [q["ratio"] for q in sel]
+                lo, hi = sel[0], sel[-1]
+                out.append(f"| {b} | {p} | {len(v)} | {min(v):.3g} | {median(v):.3g} | {max(v):.3g} | "
+                           f"{lo['ratio']:.3g} ({lo['systems']} x {lo['rows_max']}) | "
+                           f"{hi['ratio']:.3g} ({hi['systems']} x {hi['rows_max']}) |")
+    return "\n".join(out) + "\n"
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("csv")
     ap.add_argument("--out", default=".")
     ap.add_argument("--title", default="", help="first title line (e.g. machine and date)")
+    ap.add_argument("--headline", help="also write the headline ratios (Markdown) here")
     a = ap.parse_args(argv)
     rows = load(a.csv)
     os.makedirs(a.out, exist_ok=True)
@@ -177,6 +238,10 @@ def main(argv):
                               "cuSPARSE vs hinesbatch CUDA, same shapes (> 1: hinesbatch faster)\n" + dev,
                               path, hline=1.0):
         written.append(path)
+    if a.headline:
+        with open(a.headline, "w") as f:
+            f.write(headline(rows, dev))
+        written.append(a.headline)
     for p in written:
         print(p)
     return 0 if written else 1

@@ -6,6 +6,7 @@
 #   bench.log      machine, commit, build summary, stderr of every run (setup
 #                  times, skipped points, cuSPARSE details), timings per suite
 #   speedup_thomas.png speedup_hines.png fraction_of_copy.png cusparse_ratio.png
+#   headline.md    the headline ratios (plot_bench.py --headline) for docs/benchmarks
 # Sized to finish in about 8 minutes (build ~1.5 min, suites ~6 min): each
 # suite has its own time budget (--max-seconds; points left when it is spent are
 # listed in bench.log as skipped). What this cuts from the issue's full suites:
@@ -79,7 +80,7 @@ for name in thomas thomas-reference thomas-vbatch hines-layouts hines-morphologi
     if [ $first -eq 1 ]; then cat "$f"; first=0; else tail -n +2 "$f"; fi
 done >"$csv"
 say "bench.csv: $(($(wc -l <"$csv") - 1)) rows"
-python3 "$src/apps/plot_bench.py" "$csv" --out "$out" \
+python3 "$src/apps/plot_bench.py" "$csv" --out "$out" --headline "$out/headline.md" \
     --title "$(date -u +%Y-%m-%d), commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null)" \
     2>&1 | tee -a "$log" || fail=1
 say "done in $(($(date +%s) - t_start)) s, status $fail"
