@@ -83,6 +83,12 @@ static hb_status push(point_vec *v, const bench_point *pt)
     return HB_SUCCESS;
 }
 
+static hb_status bad(const char *option, const char *value)
+{
+    fprintf(stderr, "hinesbatch bench: bad %s value '%s'\n", option, value);
+    return HB_ERR_INVALID_ARGUMENT;
+}
+
 /* The full grid of the given lists (rows "N" or "LO-HI"). */
 static hb_status grid(point_vec *v, const char *suite, bench_kind kind, const list *prec,
                       const list *sys, const list *rows, const list *lay, const list *strat,
@@ -104,18 +110,21 @@ static hb_status grid(point_vec *v, const char *suite, bench_kind kind, const li
                             else if (!strcmp(prec->v[a], "float"))
                                 p.precision = HB_FLOAT;
                             else
-                                return HB_ERR_INVALID_ARGUMENT;
+                                return bad("--precision", prec->v[a]);
                             p.systems = atoll(sys->v[s]);
                             const char *dash = strchr(rows->v[r], '-');
                             p.rows = atoll(rows->v[r]);
                             if (dash)
                                 p.rows_lo = p.rows, p.rows_hi = atoll(dash + 1);
-                            if (p.systems < 1 || p.rows < 1 || (dash && p.rows_hi < p.rows_lo))
-                                return HB_ERR_INVALID_ARGUMENT;
+                            if (p.systems < 1)
+                                return bad("--systems", sys->v[s]);
+                            if (p.rows < 1 || (dash && p.rows_hi < p.rows_lo))
+                                return bad("--rows", rows->v[r]);
                             snprintf(p.morph, sizeof p.morph, "%s", morph->v[m]);
-                            if (parse_layout(lay->v[l], &p) != HB_SUCCESS ||
-                                parse_strategy(strat->v[g], &p.strategy) != HB_SUCCESS)
-                                return HB_ERR_INVALID_ARGUMENT;
+                            if (parse_layout(lay->v[l], &p) != HB_SUCCESS)
+                                return bad("--layout", lay->v[l]);
+                            if (parse_strategy(strat->v[g], &p.strategy) != HB_SUCCESS)
+                                return bad("--strategy", strat->v[g]);
                             hb_status st = push(v, &p);
                             if (st != HB_SUCCESS)
                                 return st;

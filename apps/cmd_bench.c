@@ -94,6 +94,7 @@ static int open_backends(const char *list, bench_backend *be, int *nbe)
 
 static const char *point_name(const bench_point *p, char *buf, size_t size)
 {
+    static const char *strategies[] = {"auto", "per-system", "branch-level", "fine-tree"};
     char lay[64];
     bench_layout_label(p->layout, p->block_size, p->padding, lay, sizeof lay);
     if (p->kind == BENCH_THOMAS && p->rows_hi)
@@ -105,9 +106,9 @@ static const char *point_name(const bench_point *p, char *buf, size_t size)
                  p->precision == HB_DOUBLE ? "double" : "float", (long long)p->systems,
                  (long long)p->rows, lay);
     else
-        snprintf(buf, size, "%s hines %s %lld x %s, layout %s, strategy %d", p->suite,
+        snprintf(buf, size, "%s hines %s %lld x %s, layout %s, strategy %s", p->suite,
                  p->precision == HB_DOUBLE ? "double" : "float", (long long)p->systems, p->morph,
-                 lay, (int)p->strategy);
+                 lay, strategies[p->strategy]);
     return buf;
 }
 
@@ -238,7 +239,7 @@ int hb_cmd_bench(int argc, char **argv)
     bench_point *points = NULL;
     int64_t npoints = 0;
     if (bench_suite_points(&sel, &cfg, &points, &npoints) != HB_SUCCESS) {
-        fprintf(stderr, "hinesbatch bench: bad selection (see --help)\n");
+        fprintf(stderr, "hinesbatch bench: see --help\n");
         return 2;
     }
     bench_backend be[BENCH_MAX_BACKENDS];
