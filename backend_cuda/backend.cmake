@@ -40,6 +40,7 @@ if(CMAKE_CUDA_COMPILER AND NOT HINESBATCH_WITH_CUDA STREQUAL "OFF")
     ${PROJECT_SOURCE_DIR}/backend_cuda/hines.cu
     ${PROJECT_SOURCE_DIR}/backend_cuda/hines_branches.cu
     ${PROJECT_SOURCE_DIR}/backend_cuda/rowmap.cu
+    ${PROJECT_SOURCE_DIR}/backend_cuda/membrane.cu
     ${PROJECT_SOURCE_DIR}/backend_cuda/block_shared.cu)
   # The .cu files include the OpenCL kernel text of kernels_cl/ (see cl_compat.cuh).
   target_include_directories(hb_objects PRIVATE ${PROJECT_SOURCE_DIR}/kernels_cl

@@ -243,6 +243,9 @@ static hb_backend_ops make_ops(void)
     o.hines = hb__cuda_hines;
     o.hines_branch_level = hb__cuda_hines_branch_level;
     o.hines_fine_tree = hb__cuda_hines_fine_tree;
+    o.sim_membrane = hb__cuda_sim_membrane;
+    o.sim_assemble = hb__cuda_sim_assemble;
+    o.sim_update = hb__cuda_sim_update;
     o.copy = cuda_copy;
     o.finish = cuda_finish;
     return o;

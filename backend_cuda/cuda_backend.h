@@ -74,6 +74,12 @@ hb_status hb__cuda_hines_branch_level(hb_context *ctx, void *stream, hb_precisio
 hb_status hb__cuda_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p,
                                    const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
                                    hb_buffer *d, hb_buffer *rhs);
+hb_status hb__cuda_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
+                                const hb_sim_dev *sim, int advance, int64_t step);
+hb_status hb__cuda_sim_assemble(hb_context *ctx, void *stream, hb_precision p,
+                                const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs);
+hb_status hb__cuda_sim_update(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, hb_buffer *x, double t0, int64_t rec_row);
 /* Block-shared variants (block_shared.cu): 1 in *ran when they ran, 0 when
  * the block's data does not fit on chip and the caller must fall back. */
 hb_status hb__cuda_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
