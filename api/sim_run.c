@@ -291,9 +291,18 @@ hb_status hb_sim_get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *time
     int64_t m = n < cap ? n : cap;
     if (m > sim->dev.max_spikes)
         m = sim->dev.max_spikes;
-    HB_FORWARD(hb__sim_read_real(sim, sim->dev.tspk, cell * sim->dev.max_spikes, m, times));
-    *count = n;
-    return HB_SUCCESS;
+    /* Through a private copy, so times is untouched when the read fails. */
+    double *tmp = malloc((size_t)(m > 0 ? m : 1) * sizeof *tmp);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld spike times", fn, (long long)m);
+    hb_status st = hb__sim_read_real(sim, sim->dev.tspk, cell * sim->dev.max_spikes, m, tmp);
+    if (st == HB_SUCCESS) {
+        if (m > 0)
+            memcpy(times, tmp, (size_t)m * sizeof *tmp);
+        *count = n;
+    }
+    free(tmp);
+    return st;
 }
 
 hb_status hb_sim_get_state(hb_sim *sim, hb_sim_state which, double *out)
