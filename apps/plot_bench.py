@@ -166,7 +166,10 @@ def headline(rows, title):
             sp = [(num(r["speedup_vs_serial"]), r) for r in sel if num(r["speedup_vs_serial"])]
             bw = [(num(r["gbps_compulsory"]), r) for r in sel if num(r["gbps_compulsory"])]
             fr = [num(r["fraction_of_copy"]) for r in sel if num(r["fraction_of_copy"])]
-            at = lambda r: f"{r['systems']} x {r['rows_max']} {r['precision']} {r['layout']}"
+            def at(r):
+                rows = (f"{r['rows_max']}" if r["rows_min"] == r["rows_max"]
+                        else f"{r['rows_min']}..{r['rows_max']}")
+                return f"{r['systems']} x {rows} {r['precision']} {r['layout']} {r['strategy']}"
             msp = max(sp, key=lambda t: t[0]) if sp else None
             mbw = max(bw, key=lambda t: t[0]) if bw else None
             cells = [b, kind, str(len(sel)),
