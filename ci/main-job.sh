@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# main-job.sh: the main job: set up and build (ci/setup.sh), then solve a batch of random Hines systems and report time, throughput and the worst residual.
-# Arguments are passed to `hinesbatch solve` (see `build/apps/hinesbatch solve --help`).
+# main-job.sh: the main job: set up and build (ci/setup.sh), then simulate a batch of real neurons (hinesbatch simulate) and plot them.
+# Arguments are passed to `hinesbatch simulate` (see `build/apps/hinesbatch simulate --help`).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -9,12 +9,15 @@ if [ -f "$root/ci/opencl-env.sh" ]; then
     # shellcheck disable=SC1091
     . "$root/ci/opencl-env.sh" "$build"
 fi
-# 10,000 mono-morphology cells of 256 compartments and 2,000 multi-morphology
-# ones, double precision, on the backend HINESBATCH_BACKEND picks (auto: cuda,
-# an OpenCL GPU, then openmp).
+# Default: 200 copies of the shipped CA1 pyramidal cell nrn__c91662.swc (1,508
+# compartments each, Hodgkin-Huxley in the soma), 50 ms with a 1 nA step from
+# 5 ms spread +-50% across the cells, on the backend HINESBATCH_BACKEND picks
+# (auto: cuda, an OpenCL GPU, then openmp). Prints the performance line and
+# where the traces, spikes and plot were written.
+cd "$root"
 if [ $# -gt 0 ]; then
-    "$build/apps/hinesbatch" solve "$@"
+    "$build/apps/hinesbatch" simulate "$@"
 else
-    "$build/apps/hinesbatch" solve --systems 10000 --rows 256 --reps 10 --seed 1
-    "$build/apps/hinesbatch" solve --systems 2000 --rows 256 --multi --reps 10 --seed 2
+    "$build/apps/hinesbatch" simulate --csv "$build/simulate_traces.csv" \
+        --spikes "$build/simulate_spikes.csv" --plot "$build/simulate.png"
 fi
