@@ -49,7 +49,7 @@ export HINESBATCH_OPENCL_PLATFORM=${HINESBATCH_OPENCL_PLATFORM:-NVIDIA}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)} OMP_PROC_BIND=${OMP_PROC_BIND:-close}
 "$bin" devices 2>&1 | tee -a "$log"
 
-# 2. Suites: name, time budget (s), extra options. One CSV each, merged below.
+# 2. Suites: name, time budget (s), extra options; each appends to bench.csv.
 # Every compiled backend that opens (the log lists any that did not).
 common=(--serial-max-rows 8388608 --max-rows 33554432 --wall-cap 0.5 --target-s 0.1
         --seed "${HB_BENCH_SEED:-20261122}")
@@ -58,27 +58,26 @@ run_suite() {
     local name=$1 budget=$2
     shift 2
     local t0=$(date +%s)
+    echo "### suite $name" >>"$log"
     "$bin" bench "${common[@]}" --max-seconds "$budget" "$@" --csv "$build/$name.csv" \
-        2>"$build/$name.err"
+        2>>"$log"
     local rc=$?
-    cat "$build/$name.err" >>"$log"
+    # Appended as each suite ends, so a run cut short still returns its rows.
+    if [ -s "$build/$name.csv" ]; then
+        if [ -s "$csv" ]; then tail -n +2 "$build/$name.csv"; else cat "$build/$name.csv"; fi >>"$csv"
+    fi
     say "suite $name: rc $rc, $(($(date +%s) - t0)) s, $(($(wc -l <"$build/$name.csv") - 1)) rows"
     [ $rc -eq 0 ] || fail=1
 }
-run_suite thomas 110 --suite thomas
+: >"$csv"
+run_suite thomas 130 --suite thomas
 run_suite thomas-reference 40 --suite thomas --systems 256000 --rows 512 --max-rows 134217728
 run_suite thomas-vbatch 45 --suite thomas-vbatch --systems 256,2560,25600,80000
 run_suite hines-layouts 50 --suite hines-layouts --systems 256,2560,25600,65536
 run_suite hines-morphologies 35 --suite hines-morphologies --systems 256,2560,25600
 run_suite multi 45 --suite multi
 
-# 3. One CSV, then the figures.
-first=1
-for name in thomas thomas-reference thomas-vbatch hines-layouts hines-morphologies multi; do
-    f=$build/$name.csv
-    [ -s "$f" ] || continue
-    if [ $first -eq 1 ]; then cat "$f"; first=0; else tail -n +2 "$f"; fi
-done >"$csv"
+# 3. The figures and the headline ratios.
 say "bench.csv: $(($(wc -l <"$csv") - 1)) rows"
 python3 "$src/apps/plot_bench.py" "$csv" --out "$out" --headline "$out/headline.md" \
     --title "$(date -u +%Y-%m-%d), commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null)" \
