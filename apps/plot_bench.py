@@ -187,9 +187,10 @@ def headline(rows, title):
                    "fraction of copy | speedup over serial |")
         out.append("|---|---|---|---|---|---|---|---|")
         for r in ref:
-            out.append(f"| {r['backend']} | {r['precision']} | {r['layout']} | {r['time_ms_median']} | "
-                       f"{r['gbps_compulsory']} | {r['copy_gbps']} | {r['fraction_of_copy']} | "
-                       f"{r['speedup_vs_serial'] or '(serial not run)'} |")
+            cells = [r["backend"], r["precision"], r["layout"], r["time_ms_median"],
+                     r["gbps_compulsory"], r["copy_gbps"], r["fraction_of_copy"],
+                     r["speedup_vs_serial"] or "(serial not run)"]
+            out.append("| " + " | ".join(cells) + " |")
     ratios = cusparse_ratios(rows)
     if ratios:
         out.append("\n## cuSPARSE time / hinesbatch CUDA time (> 1: hinesbatch faster)\n")
@@ -197,7 +198,8 @@ def headline(rows, title):
                    "included); cuSPARSE: CUDA events over back-to-back calls (apps/bench_cuda.cu, "
                    "which logs its own event-timed hinesbatch time too): small batches favour "
                    "cuSPARSE here.\n")
-        out.append("| routine | precision | points | min | median | max | at fewest systems | at most systems |")
+        out.append("| routine | precision | points | min | median | max | at fewest systems | "
+                   "at most systems |")
         out.append("|---|---|---|---|---|---|---|---|")
         for b in sorted({q["backend"] for q in ratios}):
             for p in ("double", "float"):
@@ -207,9 +209,10 @@ def headline(rows, title):
                     continue
                 v = [q["ratio"] for q in sel]
                 lo, hi = sel[0], sel[-1]
-                out.append(f"| {b} | {p} | {len(v)} | {min(v):.3g} | {median(v):.3g} | {max(v):.3g} | "
-                           f"{lo['ratio']:.3g} ({lo['systems']} x {lo['rows_max']}) | "
-                           f"{hi['ratio']:.3g} ({hi['systems']} x {hi['rows_max']}) |")
+                cells = [b, p, str(len(v)), f"{min(v):.3g}", f"{median(v):.3g}", f"{max(v):.3g}",
+                         f"{lo['ratio']:.3g} ({lo['systems']} x {lo['rows_max']})",
+                         f"{hi['ratio']:.3g} ({hi['systems']} x {hi['rows_max']})"]
+                out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
 
@@ -229,14 +232,16 @@ def main(argv):
         sel = [r for r in hb if r["kind"] == kind and r["backend"] != "serial"]
         path = os.path.join(a.out, f"speedup_{kind}.png")
         if series_plot(sel, lambda r: num(r["speedup_vs_serial"]),
-                       "speedup over serial (x)", f"{kind}: speedup over the serial backend\n" + dev,
+                       "speedup over serial (x)",
+                       f"{kind}: speedup over the serial backend\n" + dev,
                        path, hline=1.0):
             written.append(path)
     path = os.path.join(a.out, "fraction_of_copy.png")
     sel = [r for r in rows if r["backend"] != "serial"]
     if series_plot(sel, lambda r: num(r["fraction_of_copy"]),
                    "compulsory GB/s / copy GB/s",
-                   "fraction of device-copy bandwidth (5 values per row vs a copy of the same bytes)\n"
+                   "fraction of device-copy bandwidth "
+                   "(5 values per row vs a copy of the same bytes)\n"
                    + dev, path, yscale="linear", hline=1.0):
         written.append(path)
     ratios = cusparse_ratios(rows)
@@ -245,7 +250,8 @@ def main(argv):
                               "cuSPARSE time / hinesbatch time (x)",
                               "cuSPARSE vs hinesbatch CUDA, same shapes (> 1: hinesbatch faster); "
                               "hinesbatch: solve + synchronize, host clock; cuSPARSE: CUDA events, "
-                              "back to back (apps/bench_cuda.cu), so small batches favour cuSPARSE\n"
+                              "back to back (apps/bench_cuda.cu), "
+                              "so small batches favour cuSPARSE\n"
                               + dev,
                               path, hline=1.0):
         written.append(path)
