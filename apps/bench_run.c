@@ -157,6 +157,12 @@ hb_status bench_run_point(const bench_point *pt, const bench_data *data, const b
     }
     const char *desc = hb_plan_describe(plans[0]);
     describe_field(desc, "strategy=", row->strategy, sizeof row->strategy);
+    if (pt->strategy == HB_STRATEGY_AUTO) {
+        /* Keep AUTO's rows apart from the forced ones: "auto:<what it chose>". */
+        char chosen[sizeof row->strategy];
+        snprintf(chosen, sizeof chosen, "%s", row->strategy);
+        snprintf(row->strategy, sizeof row->strategy, "auto:%.*s", (int)sizeof chosen - 6, chosen);
+    }
     describe_field(desc, "layout=", row->layout, sizeof row->layout);
     char pad[32];
     describe_field(desc, "padding=", pad, sizeof pad);

@@ -17,41 +17,18 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
 
 # The NVIDIA ICD: containers often carry the driver's libnvidia-opencl but no
 # /etc/OpenCL/vendors/nvidia.icd; then register it for this run only.
-if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
-    lib=$(ldconfig -p 2>/dev/null | sed -n 's/.*libnvidia-opencl\.so\.1 .*=> \(.*\)/\1/p' | head -1)
-    if [ -n "$lib" ]; then
-        mkdir -p "$build/icd"
-        echo "$lib" >"$build/icd/nvidia.icd"
-        for f in /etc/OpenCL/vendors/*.icd; do [ -e "$f" ] && cp "$f" "$build/icd/"; done
-        export OCL_ICD_VENDORS="$build/icd"
-        echo "registered the NVIDIA ICD for this run: $lib"
-    else
-        echo "WARNING: no NVIDIA OpenCL ICD and no libnvidia-opencl.so.1 found"
-    fi
-fi
+. "$src/ci/nvidia-icd.sh" "$build"
 command -v clinfo >/dev/null && clinfo -l 2>/dev/null
 echo "ICDs: $(cat /etc/OpenCL/vendors/*.icd ${OCL_ICD_VENDORS:+$OCL_ICD_VENDORS/*.icd} 2>/dev/null | tr '\n' ' ')"
 
 # OpenCL headers and loader: the system's, else the CUDA toolkit's.
-cl_args=""
-if [ ! -e /usr/include/CL/cl.h ]; then
-    for cuda_dir in ${CUDA_HOME:-} /usr/local/cuda; do
-        if [ -e "$cuda_dir/include/CL/cl.h" ]; then
-            cl_lib=$(ls "$cuda_dir"/lib64/libOpenCL.so* "$cuda_dir"/targets/*/lib/libOpenCL.so* 2>/dev/null | head -1)
-            cl_args="-DOpenCL_INCLUDE_DIR=$cuda_dir/include ${cl_lib:+-DOpenCL_LIBRARY=$cl_lib}"
-            break
-        fi
-    done
-fi
-
-# PoCL beside NVIDIA: its cache in the build tree (the NVIDIA tests do not use it).
 . "$src/ci/opencl-env.sh" "$build"
 
 configure_build() { # $1: CUDA AUTO or OFF
     # shellcheck disable=SC2086
     cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_OPENCL=ON \
         -DHINESBATCH_WITH_CUDA="$1" -DCMAKE_CUDA_ARCHITECTURES=90 -DHINESBATCH_BUILD_APPS=OFF \
-        $cl_args ${HB_GPU_CMAKE_ARGS:-} >"$logs/configure.log" 2>&1 || return 2
+        ${HB_CL_CMAKE_ARGS:-} ${HB_GPU_CMAKE_ARGS:-} >"$logs/configure.log" 2>&1 || return 2
     grep "hinesbatch backends" "$logs/configure.log"
     # Keep going past a target that fails (another backend's test, say): its
     # tests then show as not run, and the summary names it.
