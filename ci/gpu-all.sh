@@ -47,7 +47,7 @@ bench() { # name seconds args...
 }
 bench strategies 170 --kind hines --backend cuda,opencl,openmp --precision double \
     --systems 256,2560,25600 --strategy per-system,branch-level,fine-tree,auto \
-    --morphology nrn__c91662,mix:real,levels:512:2,levels:512:3,levels:512:4
+    --morphology nrn__c91662,mix:real,levels:512:2,levels:512:4
 bench thomas-ref 60 --suite thomas --backend cuda,opencl,openmp --systems 256,25600,256000 \
     --rows 64,512 --max-rows 134217728
 cp "$build/strategies.csv" "$out/strategies.csv" 2>/dev/null
