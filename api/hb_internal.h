@@ -235,8 +235,10 @@ void hb__branches_free(hb_plan *plan);
 
 /* Work-items per fine-tree work-group. */
 #define HB_FINE_TREE_GROUP 128
-/* AUTO takes the fine tree below this many different cells on a GPU. */
+/* AUTO on a GPU: the fine tree below this many cells ... */
 #define HB_AUTO_FINE_TREE_BELOW 4096
+/* ... and per-system for this many cells or more of one shared tree. */
+#define HB_AUTO_PER_SYSTEM_FROM 131072
 hb_strategy hb__strategy_auto(const hb_context *ctx, int64_t nsys, int mono);
 
 /* ---- Validation ----------------------------------------------------------- */
