@@ -239,7 +239,9 @@ void hb__branches_free(hb_plan *plan);
 #define HB_AUTO_FINE_TREE_BELOW 4096
 /* ... and per-system for this many cells or more of one shared tree. */
 #define HB_AUTO_PER_SYSTEM_FROM 131072
-hb_strategy hb__strategy_auto(const hb_context *ctx, int64_t nsys, int mono);
+/* ... and per-system for shared trees of fewer rows than this. */
+#define HB_AUTO_BRANCHES_FROM_ROWS 64
+hb_strategy hb__strategy_auto(const hb_context *ctx, int64_t nsys, int64_t max_rows, int mono);
 
 /* ---- Validation ----------------------------------------------------------- */
 hb_status hb__check_offsets(int64_t nsys, const int64_t *offsets, const char *name);

@@ -285,10 +285,15 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         }
     }
     /* A layout asked for explicitly is honoured: only per-system uses it. */
-    if (strategy == HB_STRATEGY_AUTO)
+    if (strategy == HB_STRATEGY_AUTO) {
+        int64_t max_rows = n_uniform;
+        for (int64_t s = 0; offsets && s < nsys; ++s)
+            if (offsets[s + 1] - offsets[s] > max_rows)
+                max_rows = offsets[s + 1] - offsets[s];
         strategy = kind == HB_KIND_TRIDIAG || opts.layout != HB_LAYOUT_AUTO
                        ? HB_STRATEGY_PER_SYSTEM
-                       : hb__strategy_auto(ctx, nsys, plan->mono);
+                       : hb__strategy_auto(ctx, nsys, max_rows, plan->mono);
+    }
     plan->strategy = strategy;
     plan->by_branch = strategy == HB_STRATEGY_BRANCH_LEVEL || strategy == HB_STRATEGY_FINE_TREE;
     st = hb__layout_build(&plan->lay, layout, bs, padding, nsys, offsets, n_uniform);

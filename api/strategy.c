@@ -1,7 +1,7 @@
 /* strategy.c: the AUTO strategy rule for Hines plans (measurements behind it: docs/strategies.md). */
 #include "hb_internal.h"
 
-hb_strategy hb__strategy_auto(const hb_context *ctx, int64_t nsys, int mono)
+hb_strategy hb__strategy_auto(const hb_context *ctx, int64_t nsys, int64_t max_rows, int mono)
 {
     /* CPUs: one system per core reads contiguous rows; the branch layouts only
      * add passes (measured 1.6-5x slower with OpenMP on 16 cores). */
@@ -11,6 +11,11 @@ hb_strategy hb__strategy_auto(const hb_context *ctx, int64_t nsys, int mono)
      * latency. Few cells: one thread per cell leaves the device idle, and the
      * fine tree (one launch, a thread per branch) was fastest, shared tree or
      * not (1.5-2.3x faster than per-system on an H200 at 256-2,560 cells). */
+    /* Tiny trees of one shape: a cell's whole solve is shorter than the
+     * branch strategies' extra launches (4-row cells: per-system 1.8x faster
+     * than either at 65,536 cells). */
+    if (mono && max_rows < HB_AUTO_BRANCHES_FROM_ROWS)
+        return HB_STRATEGY_PER_SYSTEM;
     if (nsys < HB_AUTO_FINE_TREE_BELOW)
         return HB_STRATEGY_FINE_TREE;
     /* Enough cells of one shape fill the device with per-system threads whose
