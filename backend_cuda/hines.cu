@@ -3,21 +3,8 @@
 
 #include "cl_compat.cuh"
 
-namespace hb_cl_d {
-#define HB_DOUBLE 1
-#define HB_SUFFIX _d
-#include "hines.cl"
-#undef HB_SUFFIX
-#undef HB_DOUBLE
-#undef HB_PRELUDE_CL
-} // namespace hb_cl_d
-
-namespace hb_cl_s {
-#define HB_SUFFIX _s
-#include "hines.cl"
-#undef HB_SUFFIX
-#undef HB_PRELUDE_CL
-} // namespace hb_cl_s
+#define HB_CL_FILE "hines.cl"
+#include "cl_both_precisions.cuh"
 
 hb_status hb__cuda_hines(hb_context *ctx, void *stream, hb_precision p,
                          const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,

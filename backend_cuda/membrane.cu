@@ -3,21 +3,8 @@
 
 #include "cl_compat.cuh"
 
-namespace hb_cl_d {
-#define HB_DOUBLE 1
-#define HB_SUFFIX _d
-#include "membrane.cl"
-#undef HB_SUFFIX
-#undef HB_DOUBLE
-#undef HB_PRELUDE_CL
-} // namespace hb_cl_d
-
-namespace hb_cl_s {
-#define HB_SUFFIX _s
-#include "membrane.cl"
-#undef HB_SUFFIX
-#undef HB_PRELUDE_CL
-} // namespace hb_cl_s
+#define HB_CL_FILE "membrane.cl"
+#include "cl_both_precisions.cuh"
 
 #define HB_SIM_THREADS 256
 

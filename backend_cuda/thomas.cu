@@ -3,21 +3,8 @@
 
 #include "cl_compat.cuh"
 
-namespace hb_cl_d {
-#define HB_DOUBLE 1
-#define HB_SUFFIX _d
-#include "thomas.cl"
-#undef HB_SUFFIX
-#undef HB_DOUBLE
-#undef HB_PRELUDE_CL
-} // namespace hb_cl_d
-
-namespace hb_cl_s {
-#define HB_SUFFIX _s
-#include "thomas.cl"
-#undef HB_SUFFIX
-#undef HB_PRELUDE_CL
-} // namespace hb_cl_s
+#define HB_CL_FILE "thomas.cl"
+#include "cl_both_precisions.cuh"
 
 hb_status hb__cuda_thomas(hb_context *ctx, void *stream, hb_precision p,
                           const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b, hb_buffer *c,
