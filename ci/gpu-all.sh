@@ -34,6 +34,19 @@ for label in cuda opencl; do
     grep -E "\(Failed\)|\(Timeout\)|Skipped|\*\*\*" "$logs/ctest-$label.log" | head -20 | tee -a "$summary"
 done
 
+# HB_GPU_TESTS_ONLY=1: the suites above and a memcheck of the branch-strategy
+# and simulation kernels, no benchmarks.
+if [ "${HB_GPU_TESTS_ONLY:-0}" = 1 ]; then
+    for t in test_strategies test_sim_backend; do
+        HINESBATCH_BACKEND=cuda HB_TEST_SEED=12345 timeout 150 compute-sanitizer --tool memcheck \
+            "$build/tests/$t" >"$logs/memcheck-$t.log" 2>&1
+        say "memcheck $t: rc $?, $(grep -E 'ERROR SUMMARY' "$logs/memcheck-$t.log" | tail -1), $(grep -E 'passed, ' "$logs/memcheck-$t.log" | tail -1)"
+    done
+    tar -C "$build" -czf "$out/logs.tar.gz" logs
+    say "done in $(($(date +%s) - t0)) s"
+    exit 0
+fi
+
 # Strategies (issue 6): per-system, branch-level, fine-tree and auto on one real
 # neuron replicated, the real mix, and the 512-node synthetic cells of 2-4 levels.
 bench() { # name seconds args...
