@@ -167,8 +167,8 @@ typedef struct hb_backend_ops {
                       size_t bytes);
     /* Waits for all work queued on stream. */
     hb_status (*finish)(hb_context *ctx, void *stream);
-    /* Simulation (api/sim*.c). NULL where not implemented yet: the
-     * simulation then reports HB_ERR_BACKEND_UNAVAILABLE.
+    /* Simulation (api/sim*.c). Every backend here fills them; a backend that
+     * leaves them NULL makes the simulation report HB_ERR_BACKEND_UNAVAILABLE.
      * sim_membrane: per row, advance the HH gates with v when advance != 0
      * (Rush-Larsen), then gmem = dI/dV and imem = I(v); then subtract the
      * clamps that are on at this step from imem of their rows.
