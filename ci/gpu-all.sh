@@ -47,6 +47,20 @@ if [ "${HB_GPU_TESTS_ONLY:-0}" = 1 ]; then
     exit 0
 fi
 
+# HB_GPU_STRATEGIES_LARGE=1: only the strategy points from 65,536 to 256,000
+# cells (real neurons and synthetic, every GPU backend and OpenMP), which the
+# first record lacks; writes OUTDIR/strategies-large.csv.
+if [ "${HB_GPU_STRATEGIES_LARGE:-0}" = 1 ]; then
+    timeout 540 "$build/apps/hinesbatch" bench --kind hines --backend cuda,opencl,openmp \
+        --precision double --strategy per-system,branch-level,fine-tree,auto --max-seconds 480 \
+        --wall-cap 0.4 --target-s 0.1 --serial-max-rows 1 --max-rows 2147483648 \
+        --systems 65536,256000 --morphology nrn__c91662,mix:real,levels:512:2,levels:512:4 \
+        --csv "$out/strategies-large.csv" 2>"$logs/bench-strategies-large.log"
+    say "bench strategies-large: rc $?"
+    tar -C "$build" -czf "$out/logs.tar.gz" logs
+    exit 0
+fi
+
 # Strategies (issue 6): per-system, branch-level, fine-tree and auto on one real
 # neuron replicated, the real mix, and the 512-node synthetic cells of 2-4 levels.
 bench() { # name seconds args...
