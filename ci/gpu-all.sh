@@ -12,7 +12,8 @@ mkdir -p "$out" "$logs"
 summary=$out/summary.txt
 say() { echo "gpu-all: $*" | tee -a "$summary"; }
 t0=$(date +%s)
-say "date $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null)"
+# The device machine's copy of the tree has no .git: pass HB_COMMIT=<hash>.
+say "date $(date -u +%Y-%m-%dT%H:%MZ), commit ${HB_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
 say "GPU: $(nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader | head -1)"
 say "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(nproc) cores; $(nvcc --version | tail -1)"
 cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')

@@ -25,10 +25,12 @@ mkdir -p "$out" "$build"
 log=$out/bench.log
 csv=$out/bench.csv
 t_start=$(date +%s)
+# The device machine's copy of the tree has no .git: pass HB_COMMIT=<hash>.
+commit=${HB_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 say() { echo "gpu-bench: $*" | tee -a "$log"; }
 
 : >"$log"
-say "date $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$src" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+say "date $(date -u +%Y-%m-%dT%H:%MZ), commit $commit$(git -C "$src" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
 gpu=$(nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)
 cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
 say "GPU: ${gpu:-none}; CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
@@ -97,7 +99,7 @@ fi
 # 3. The figures and the headline ratios.
 say "bench.csv: $(($(wc -l <"$csv") - 1)) rows"
 python3 "$src/apps/plot_bench.py" "$csv" --out "$out" --headline "$out/headline.md" \
-    --title "$(date -u +%Y-%m-%d), commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null)" \
+    --title "$(date -u +%Y-%m-%d), commit $commit" \
     2>&1 | tee -a "$log" || fail=1
 say "done in $(($(date +%s) - t_start)) s, status $fail"
 exit $fail
