@@ -373,3 +373,20 @@ const char *hb_test_layout_name(const hb_test_layout *l)
                                               : "auto");
     return buf;
 }
+
+void hb_test_require_sim(hb_context *ctx)
+{
+    int32_t root = -1;
+    hb_morph_cell *cell = NULL;
+    hb_sim *sim = NULL;
+    hb_status st = hb_morph_cell_from_parent(1, &root, 10.0, 10.0, NULL, &cell);
+    const hb_morph_cell *cells[1] = {cell};
+    if (st == HB_SUCCESS)
+        st = hb_sim_create(ctx, cells, 1, NULL, &sim);
+    if (st != HB_SUCCESS) {
+        fprintf(stderr, "FAIL: %s: %s\n", hb_status_string(st), hb_last_error());
+        exit(1);
+    }
+    hb_sim_destroy(sim);
+    hb_morph_cell_destroy(cell);
+}

@@ -42,6 +42,10 @@ extern int hb_test_checks;
                  hb_status_string(hb_st_), hb_status_string(expect), hb_last_error()); \
     } while (0)
 
+/* Exits 1 with the library's message (which operation is missing) when the
+ * backend cannot run a simulation, so the test fails once, not per check. */
+void hb_test_require_sim(hb_context *ctx);
+
 /* Prints "N passed, M failed" and returns the process exit code. */
 int hb_test_finish(void);
 

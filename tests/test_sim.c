@@ -358,30 +358,11 @@ static void test_errors(hb_context *ctx)
     hb_morph_cell_destroy(cell);
 }
 
-/* A backend without the simulation kernels fails here, once, with the
- * library's message (which operation is missing), rather than in every check. */
-static void require_sim_ops(hb_context *ctx)
-{
-    int32_t root = -1;
-    hb_morph_cell *cell = NULL;
-    hb_sim *sim = NULL;
-    hb_status st = hb_morph_cell_from_parent(1, &root, 10.0, 10.0, NULL, &cell);
-    const hb_morph_cell *cells[1] = {cell};
-    if (st == HB_SUCCESS)
-        st = hb_sim_create(ctx, cells, 1, NULL, &sim);
-    if (st != HB_SUCCESS) {
-        fprintf(stderr, "FAIL: %s: %s\n", hb_status_string(st), hb_last_error());
-        exit(1);
-    }
-    hb_sim_destroy(sim);
-    hb_morph_cell_destroy(cell);
-}
-
 int main(void)
 {
     hb_test_begin("test_sim");
     hb_context *ctx = hb_test_context();
-    require_sim_ops(ctx);
+    hb_test_require_sim(ctx);
     test_exprelr();
     test_singular_gates(ctx);
     test_passive(ctx, HB_DOUBLE);
