@@ -390,3 +390,24 @@ void hb_test_require_sim(hb_context *ctx)
     hb_sim_destroy(sim);
     hb_morph_cell_destroy(cell);
 }
+
+void hb_test_check_ulp(hb_precision p, int64_t n, const void *x, const void *ref,
+                       const char *what)
+{
+    double worst = 0, eps = p == HB_DOUBLE ? 0x1p-52 : 0x1p-23;
+    int64_t at = -1, differ = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        double a = hb_test_get(p, x, k), b = hb_test_get(p, ref, k);
+        differ += a != b;
+        double ulp = fabs(b) > 0 ? eps * pow(2.0, floor(log2(fabs(b)))) : 0x1p-1074;
+        double e = fabs(a - b) / ulp;
+        if (!(e <= worst)) { /* NaN counts as the worst */
+            worst = isnan(e) ? INFINITY : e;
+            at = k;
+        }
+    }
+    printf("%s: %lld of %lld elements differ from the oracle, worst %g ulp\n", what,
+           (long long)differ, (long long)n, worst);
+    HB_CHECK(worst <= 2.0, "%s: %g ulp from the oracle at flat row %lld (bound 2)", what, worst,
+             (long long)at);
+}

@@ -42,6 +42,13 @@ extern int hb_test_checks;
                  hb_status_string(hb_st_), hb_status_string(expect), hb_last_error()); \
     } while (0)
 
+/* Checks that every element of x is within 2 ulp of the oracle's ref (the
+ * GPU bound of docs/cuda.md and docs/opencl.md: the kernels do the oracle's
+ * operations in its order, without contraction, with IEEE division; bit-
+ * identical is expected) and prints how many elements differ. */
+void hb_test_check_ulp(hb_precision p, int64_t n, const void *x, const void *ref,
+                       const char *what);
+
 /* Exits 1 with the library's message (which operation is missing) when the
  * backend cannot run a simulation, so the test fails once, not per check. */
 void hb_test_require_sim(hb_context *ctx);

@@ -14,29 +14,6 @@
 #define HB_TEST_HAVE_CUDART 1
 #endif
 
-/* Bound (docs/cuda.md): the kernels do the oracle's operations in its order,
- * built with -fmad=false and IEEE division, so each element must be within
- * 2 ulp of the oracle (bit-identical is expected). */
-static void check_ulp(hb_precision p, int64_t n, const void *x, const void *ref, const char *what)
-{
-    double worst = 0, eps = p == HB_DOUBLE ? 0x1p-52 : 0x1p-23;
-    int64_t at = -1, differ = 0;
-    for (int64_t k = 0; k < n; ++k) {
-        double a = hb_test_get(p, x, k), b = hb_test_get(p, ref, k);
-        differ += a != b;
-        double ulp = fabs(b) > 0 ? eps * pow(2.0, floor(log2(fabs(b)))) : 0x1p-1074;
-        double e = fabs(a - b) / ulp;
-        if (!(e <= worst)) {
-            worst = isnan(e) ? INFINITY : e;
-            at = k;
-        }
-    }
-    printf("%s: %lld of %lld elements differ from the oracle, worst %g ulp\n", what,
-           (long long)differ, (long long)n, worst);
-    HB_CHECK(worst <= 2.0, "%s: %g ulp from the oracle at flat row %lld (bound 2)", what, worst,
-             (long long)at);
-}
-
 /* Checks that need no GPU: a bad HINESBATCH_DEVICE is refused before any
  * device is looked for. */
 static void device_env(void)
@@ -83,7 +60,7 @@ static void hines_vs_oracle(hb_context *ctx, hb_context *oracle, hb_precision p,
         HB_CHECK_STATUS(hb_plan_get_solution(plan, x), HB_SUCCESS);
         HB_CHECK_STATUS(hb_plan_solve(oplan), HB_SUCCESS);
         HB_CHECK_STATUS(hb_plan_get_solution(oplan, ref), HB_SUCCESS);
-        check_ulp(p, nrows, x, ref, what);
+        hb_test_check_ulp(p, nrows, x, ref, what);
         double r = hb_test_hines_ratio(p, nsys, off, parent, u, l, d, x, rhs, NULL);
         HB_CHECK(r < HB_TEST_RATIO_MAX, "%s: residual ratio %g", what, r);
     }
@@ -117,7 +94,7 @@ static void tridiag_vs_oracle(hb_context *ctx, hb_context *oracle, hb_precision 
         HB_CHECK_STATUS(hb_plan_get_solution(plan, x), HB_SUCCESS);
         HB_CHECK_STATUS(hb_plan_solve(oplan), HB_SUCCESS);
         HB_CHECK_STATUS(hb_plan_get_solution(oplan, ref), HB_SUCCESS);
-        check_ulp(p, nrows, x, ref, what);
+        hb_test_check_ulp(p, nrows, x, ref, what);
         double r = hb_test_tridiag_ratio(p, nsys, off, a, b, c, x, rhs, NULL);
         HB_CHECK(r < HB_TEST_RATIO_MAX, "%s: residual ratio %g", what, r);
     }
@@ -229,7 +206,7 @@ static void device_steps(hb_context *ctx, hb_context *oracle, hb_precision p)
             char what[96];
             snprintf(what, sizeof what, "caller stream, device buffers, %s, step %d",
                      p == HB_DOUBLE ? "double" : "float", step);
-            check_ulp(p, nrows, x, ref, what);
+            hb_test_check_ulp(p, nrows, x, ref, what);
         }
         free(lay);
     }

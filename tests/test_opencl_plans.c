@@ -17,30 +17,6 @@ static hb_context *open_opencl(void)
     return ctx;
 }
 
-/* Bound (docs/opencl.md): kernels do the oracle's operations in its order,
- * without fma contraction, with IEEE division: each solution element within
- * 2 ulp of the oracle's, normwise within 4 eps (bit-identical is expected on
- * PoCL and NVIDIA). */
-static void check_ulp(hb_precision p, int64_t n, const void *x, const void *ref, const char *what)
-{
-    double worst = 0, eps = p == HB_DOUBLE ? 0x1p-52 : 0x1p-23;
-    int64_t at = -1, differ = 0;
-    for (int64_t k = 0; k < n; ++k) {
-        double a = hb_test_get(p, x, k), b = hb_test_get(p, ref, k);
-        differ += a != b;
-        double ulp = fabs(b) > 0 ? eps * pow(2.0, floor(log2(fabs(b)))) : 0x1p-1074;
-        double e = fabs(a - b) / ulp;
-        if (!(e <= worst)) { /* NaN counts as the worst */
-            worst = isnan(e) ? INFINITY : e;
-            at = k;
-        }
-    }
-    printf("%s: %lld of %lld elements differ from the oracle, worst %g ulp\n", what,
-           (long long)differ, (long long)n, worst);
-    HB_CHECK(worst <= 2.0, "%s: %g ulp from the oracle at flat row %lld (bound 2)", what, worst,
-             (long long)at);
-}
-
 /* Several time steps of one Hines plan: new coefficients each step, the
  * same cl_mem handles throughout, each step against the oracle running the
  * same strategy (the bound is for the same operations in the same order;
@@ -94,7 +70,7 @@ static void reuse_hines(hb_context *ctx, hb_context *oracle, hb_precision p, hb_
         char what[400];
         snprintf(what, sizeof what, "hines %s step %d %s", p == HB_DOUBLE ? "double" : "float",
                  step, hb_plan_describe(plan));
-        check_ulp(p, nrows, x, xr, what);
+        hb_test_check_ulp(p, nrows, x, xr, what);
         /* A second solve without new rhs and d must be refused. */
         HB_CHECK_STATUS(hb_plan_solve(plan), HB_ERR_INVALID_ARGUMENT);
     }
@@ -137,7 +113,7 @@ static void reuse_tridiag(hb_context *ctx, hb_context *oracle, hb_precision p, h
         char what[400];
         snprintf(what, sizeof what, "tridiag %s step %d %s", p == HB_DOUBLE ? "double" : "float",
                  step, hb_plan_describe(plan));
-        check_ulp(p, nrows, x, xr, what);
+        hb_test_check_ulp(p, nrows, x, xr, what);
         double ratio = hb_test_tridiag_ratio(p, nsys, off, a, b, c, x, r, NULL);
         HB_CHECK(ratio < HB_TEST_RATIO_MAX, "%s: residual ratio %g", what, ratio);
     }
