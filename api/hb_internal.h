@@ -237,7 +237,7 @@ void hb__branches_free(hb_plan *plan);
 #define HB_FINE_TREE_GROUP 128
 /* AUTO on a GPU: the fine tree below this many cells ... */
 #define HB_AUTO_FINE_TREE_BELOW 4096
-/* ... and per-system for this many cells or more of one shared tree. */
+/* ... and per-system for this many cells or more, shared tree or not. */
 #define HB_AUTO_PER_SYSTEM_FROM 131072
 /* ... and per-system for shared trees of fewer rows than this. */
 #define HB_AUTO_BRANCHES_FROM_ROWS 64

@@ -73,14 +73,30 @@ static double draw_diag(uint64_t *rng, double *aux)
     return (fabs(aux[0]) + fabs(aux[1]) + 0.5 + unit(rng)) * (mix(rng) & 1 ? 1.0 : -1.0);
 }
 
+/* The chunks' starts are drawn in order (the data depend on the seed only);
+ * the copies run on all threads, which also first-touch the pages in
+ * parallel: a batch of gigabytes fills in a fraction of a second. */
 static void fill_pool(size_t es, void *dst, int64_t n, const void *pool, uint64_t *rng)
 {
-    for (int64_t at = 0; at < n; at += POOL) {
-        int64_t len = n - at < POOL ? n - at : POOL;
-        int64_t from = (int64_t)(mix(rng) % (uint64_t)SLACK);
-        memcpy((char *)dst + (size_t)at * es, (const char *)pool + (size_t)from * es,
+    int64_t nchunks = (n + POOL - 1) / POOL;
+    int64_t *from = malloc((size_t)(nchunks > 0 ? nchunks : 1) * sizeof *from);
+    for (int64_t c = 0; c < nchunks; ++c) {
+        int64_t f = (int64_t)(mix(rng) % (uint64_t)SLACK);
+        if (from)
+            from[c] = f;
+        else /* no memory for the table: the same copies, one thread */
+            memcpy((char *)dst + (size_t)(c * POOL) * es, (const char *)pool + (size_t)f * es,
+                   (size_t)(n - c * POOL < POOL ? n - c * POOL : POOL) * es);
+    }
+    if (!from)
+        return;
+#pragma omp parallel for schedule(static)
+    for (int64_t c = 0; c < nchunks; ++c) {
+        int64_t at = c * POOL, len = n - at < POOL ? n - at : POOL;
+        memcpy((char *)dst + (size_t)at * es, (const char *)pool + (size_t)from[c] * es,
                (size_t)len * es);
     }
+    free(from);
 }
 
 static void fill_rhs(bench_data *data, uint64_t *rng)

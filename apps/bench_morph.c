@@ -181,7 +181,11 @@ hb_status bench_morph_fill(const bench_point *pt, const bench_config *cfg, bench
             st = HB_ERR_OUT_OF_MEMORY;
         if (st == HB_SUCCESS && data->mono)
             memcpy(data->tree, view[0].parent, (size_t)view[0].n * sizeof *data->tree);
-        for (int64_t s = 0; s < nsys && st == HB_SUCCESS; ++s) {
+        /* Systems are independent: tiled on every thread (which also first-
+         * touches gigabytes of fresh pages in parallel). */
+        const int ok = st == HB_SUCCESS;
+#pragma omp parallel for schedule(static) if (ok)
+        for (int64_t s = 0; s < (ok ? nsys : 0); ++s) {
             const hb_morph_cell_view *v = &view[s % ncells];
             const double *m = mat[s % ncells];
             int64_t at = data->offsets[s];

@@ -126,7 +126,9 @@ static int run_one(FILE *csv, const bench_point *pt, const bench_data *data,
                    const bench_row *serial, bench_row *row, int *failures)
 {
     char name[320];
+    double t0 = bench_now_s();
     hb_status st = bench_run_point(pt, data, cfg, be, reps_cap, row);
+    double wall = bench_now_s() - t0;
     if (st == HB_ERR_BACKEND_UNAVAILABLE) {
         fprintf(stderr, "bench: %s: %s: not offered: %s\n", hb_backend_name(be->backend),
                 point_name(pt, name, sizeof name), hb_last_error());
@@ -146,9 +148,9 @@ static int run_one(FILE *csv, const bench_point *pt, const bench_data *data,
         ++*failures;
     }
     fprintf(stderr, "bench: %-7s %s: setup %.3g ms (plan + first upload), %d plan(s) cycled, "
-                    "%lld reps, median %.4g ms\n",
+                    "%lld reps, median %.4g ms; %.1f s in all\n",
             hb_backend_name(be->backend), point_name(pt, name, sizeof name), row->setup_ms,
-            row->ring, (long long)row->reps, row->time_median_ms);
+            row->ring, (long long)row->reps, row->time_median_ms, wall);
     if (be->print)
         bench_csv_row(csv, pt, data, row);
     return 1;
@@ -281,6 +283,7 @@ int hb_cmd_bench(int argc, char **argv)
             bench_data_free(&data);
             batch = NULL;
             have_serial = 0;
+            double t0 = bench_now_s();
             hb_status st = bench_data_make(pt, &cfg, &data);
             if (st != HB_SUCCESS) {
                 fprintf(stderr, "hinesbatch bench: FAILED inputs of %s: %s: %s\n",
@@ -289,6 +292,9 @@ int hb_cmd_bench(int argc, char **argv)
                 continue;
             }
             batch = pt;
+            if (data.m0 && bench_now_s() - t0 > 1.0) /* where the time of big points goes */
+                fprintf(stderr, "bench: inputs of %s: %.1f s\n", point_name(pt, name, sizeof name),
+                        bench_now_s() - t0);
         }
         if (!data.m0) {
             fprintf(stderr, "bench: skipped %s: %lld rows > --max-rows %lld\n",

@@ -22,7 +22,7 @@ def auto_rule(backend, nsys, max_rows, mono):
         return "per-system"
     if nsys < FINE_BELOW:
         return "fine-tree"
-    if mono and nsys >= PER_SYSTEM_FROM:
+    if nsys >= PER_SYSTEM_FROM:
         return "per-system"
     return "branch-level"
 

@@ -70,25 +70,41 @@ static void host_release(hb_context *ctx, hb_buffer *buf)
     }
 }
 
+/* Copies in 1 MiB chunks split over the OpenMP threads: every core's memory
+ * channel takes part, and a fresh buffer's pages are first touched (placed,
+ * on NUMA hosts) by the threads whose static schedule solves them. */
+static void host_memcpy(const hb_context *ctx, void *dst, const void *src, size_t bytes)
+{
+    const int par = hb__host_parallel(ctx);
+    const size_t chunk = (size_t)1 << 20;
+    const int64_t nchunks = (int64_t)((bytes + chunk - 1) / chunk);
+    (void)par;
+#pragma omp parallel for schedule(static) if (par)
+    for (int64_t c = 0; c < nchunks; ++c) {
+        size_t off = (size_t)c * chunk, len = bytes - off < chunk ? bytes - off : chunk;
+        memcpy((char *)dst + off, (const char *)src + off, len);
+    }
+}
+
 static hb_status host_write(hb_context *ctx, void *stream, hb_buffer *buf, size_t off,
                             const void *src, size_t bytes)
 {
-    (void)ctx, (void)stream;
+    (void)stream;
     if (off + bytes > buf->bytes)
         return hb__error(HB_ERR_BACKEND, "host write of %zu bytes at %zu past buffer of %zu",
                          bytes, off, buf->bytes);
-    memcpy((char *)buf->ptr + off, src, bytes);
+    host_memcpy(ctx, (char *)buf->ptr + off, src, bytes);
     return HB_SUCCESS;
 }
 
 static hb_status host_read(hb_context *ctx, void *stream, hb_buffer *buf, size_t off, void *dst,
                            size_t bytes)
 {
-    (void)ctx, (void)stream;
+    (void)stream;
     if (off + bytes > buf->bytes)
         return hb__error(HB_ERR_BACKEND, "host read of %zu bytes at %zu past buffer of %zu",
                          bytes, off, buf->bytes);
-    memcpy(dst, (char *)buf->ptr + off, bytes);
+    host_memcpy(ctx, dst, (char *)buf->ptr + off, bytes);
     return HB_SUCCESS;
 }
 
@@ -100,16 +116,7 @@ static hb_status host_copy(hb_context *ctx, void *stream, hb_buffer *dst, hb_buf
     (void)stream;
     if (bytes > dst->bytes || bytes > src->bytes)
         return hb__error(HB_ERR_BACKEND, "host copy of %zu bytes past a buffer", bytes);
-    /* OpenMP splits the copy so that every core's memory channel takes part. */
-    const int par = hb__host_parallel(ctx);
-    const size_t chunk = 1u << 20;
-    const int64_t nchunks = (int64_t)((bytes + chunk - 1) / chunk);
-    (void)par;
-#pragma omp parallel for schedule(static) if (par)
-    for (int64_t c = 0; c < nchunks; ++c) {
-        size_t off = (size_t)c * chunk, len = bytes - off < chunk ? bytes - off : chunk;
-        memcpy((char *)dst->ptr + off, (const char *)src->ptr + off, len);
-    }
+    host_memcpy(ctx, dst->ptr, src->ptr, bytes);
     return HB_SUCCESS;
 }
 

@@ -73,19 +73,23 @@ run_suite() {
 }
 : >"$csv"
 # HB_BENCH_FULL=1 runs the full sizes with no size cuts, in parts that
-# each fit one device call (HB_BENCH_PART=thomas, then hines): about 10 minutes
-# each on an H200; without it, the cut-down record described above.
+# each fit one device call (HB_BENCH_PART=thomas, then hines). Budgets are
+# what is left of HB_CALL_S (default 570 s) when a suite starts, less what
+# the suites after it are promised, so time one suite saves goes to the next.
+left() { echo $(( ${HB_CALL_S:-570} - ($(date +%s) - t_start) - $1 )); }
 if [ "${HB_BENCH_FULL:-0}" = 1 ]; then
     common=(--serial-max-rows 33554432 --max-rows 2147483648 --wall-cap 0.5 --target-s 0.1
             --seed "${HB_BENCH_SEED:-20261122}")
     case "${HB_BENCH_PART:-thomas}" in
     thomas)
-        run_suite thomas 420 --suite thomas
-        run_suite thomas-vbatch 120 --suite thomas-vbatch ;;
+        run_suite thomas "$(left 130)" --suite thomas
+        run_suite thomas-vbatch "$(left 15)" --suite thomas-vbatch ;;
     hines)
-        run_suite hines-layouts 200 --suite hines-layouts
-        run_suite hines-morphologies 200 --suite hines-morphologies
-        run_suite multi 120 --suite multi ;;
+        run_suite hines-layouts "$(left 300)" --suite hines-layouts
+        run_suite hines-morphologies "$(left 110)" --suite hines-morphologies
+        run_suite multi "$(left 15)" --suite multi ;;
+    *)  # one suite, e.g. HB_BENCH_PART=hines-morphologies
+        run_suite "$HB_BENCH_PART" "$(left 15)" --suite "$HB_BENCH_PART" ;;
     esac
 else
     run_suite thomas 130 --suite thomas

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hb_internal.h"
 #include "hb_test_util.h"
 
 /* Tree shapes that stress the decomposition: chains (one branch), stars
@@ -114,9 +115,45 @@ static hb_status solve_with(hb_context *ctx, batch *b, hb_strategy strategy, voi
     return st;
 }
 
+/* The AUTO rule at each threshold and on each side of it, on a host and on
+ * a GPU context (docs/strategies.md states it; api/strategy.c holds it). */
+static void auto_rule(void)
+{
+    hb_context host, gpu;
+    memset(&host, 0, sizeof host);
+    memset(&gpu, 0, sizeof gpu);
+    gpu.is_gpu = 1;
+    const hb_strategy P = HB_STRATEGY_PER_SYSTEM, B = HB_STRATEGY_BRANCH_LEVEL,
+                      F = HB_STRATEGY_FINE_TREE;
+    const int64_t fine = HB_AUTO_FINE_TREE_BELOW, per = HB_AUTO_PER_SYSTEM_FROM,
+                  rows = HB_AUTO_BRANCHES_FROM_ROWS;
+    const struct {
+        int64_t nsys, max_rows;
+        int mono;
+        hb_strategy gpu;
+    } cases[] = {
+        {1, 728, 1, F},           {fine - 1, 728, 1, F},    {fine, 728, 1, B},
+        {per - 1, 728, 1, B},     {per, 728, 1, P},         {256000, 728, 1, P},
+        {1, 1068, 0, F},          {fine - 1, 1068, 0, F},   {fine, 1068, 0, B},
+        {per - 1, 1068, 0, B},    {per, 1068, 0, P},        {256000, 1068, 0, P},
+        {65536, rows - 1, 1, P},  {16, rows - 1, 1, P},     {65536, rows, 1, B},
+        {16, rows - 1, 0, F},     {65536, rows - 1, 0, B},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        hb_strategy g = hb__strategy_auto(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono);
+        hb_strategy h = hb__strategy_auto(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono);
+        HB_CHECK(g == cases[i].gpu, "AUTO on a GPU, %lld %s cells of <= %lld rows: %d, want %d",
+                 (long long)cases[i].nsys, cases[i].mono ? "shared-tree" : "mixed",
+                 (long long)cases[i].max_rows, (int)g, (int)cases[i].gpu);
+        HB_CHECK(h == P, "AUTO on a host, %lld cells: %d, want per-system",
+                 (long long)cases[i].nsys, (int)h);
+    }
+}
+
 int main(void)
 {
     hb_test_begin("test_strategies");
+    auto_rule();
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
     const hb_strategy strategies[] = {HB_STRATEGY_BRANCH_LEVEL, HB_STRATEGY_FINE_TREE};
     const char *names[] = {"branch-level", "fine-tree"};
