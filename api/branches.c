@@ -208,18 +208,45 @@ typedef struct {
     int64_t group, level, len, sys, local;
 } br_rec;
 
-static int rec_cmp(const void *x, const void *y)
+/* Record order: group, level, longest branch first (a chunk pads to its
+ * first), then the order of creation (system, local branch). Two stable
+ * counting passes give it in linear time; qsort of the 10^7 records of a
+ * 10^5-cell batch took seconds. */
+static int64_t rec_key(const br_rec *r, int by_len, int64_t maxlen, int64_t nlev)
 {
-    const br_rec *a = x, *b = y;
-    if (a->group != b->group)
-        return a->group < b->group ? -1 : 1;
-    if (a->level != b->level)
-        return a->level < b->level ? -1 : 1;
-    if (a->len != b->len)
-        return a->len > b->len ? -1 : 1; /* longest first: a chunk pads to its first */
-    if (a->sys != b->sys)
-        return a->sys < b->sys ? -1 : 1;
-    return (a->local > b->local) - (a->local < b->local);
+    return by_len ? maxlen - r->len : r->group * nlev + r->level;
+}
+
+static void counting_pass(const br_rec *src, br_rec *dst, int64_t n, int64_t *cnt, int64_t nkeys,
+                          int by_len, int64_t maxlen, int64_t nlev)
+{
+    memset(cnt, 0, (size_t)(nkeys + 1) * sizeof *cnt);
+    for (int64_t i = 0; i < n; ++i)
+        cnt[rec_key(&src[i], by_len, maxlen, nlev) + 1]++;
+    for (int64_t k = 0; k < nkeys; ++k)
+        cnt[k + 1] += cnt[k];
+    for (int64_t i = 0; i < n; ++i)
+        dst[cnt[rec_key(&src[i], by_len, maxlen, nlev)]++] = src[i];
+}
+
+/* rec holds the records in order of creation; sorted in place. */
+static hb_status sort_records(br_rec *rec, int64_t n, int64_t ngroups, int64_t maxlev)
+{
+    int64_t maxlen = 0, nlev = maxlev + 1;
+    for (int64_t i = 0; i < n; ++i)
+        if (rec[i].len > maxlen)
+            maxlen = rec[i].len;
+    int64_t nkeys = ngroups * nlev > maxlen + 1 ? ngroups * nlev : maxlen + 1;
+    br_rec *tmp = malloc((size_t)(n > 0 ? n : 1) * sizeof *tmp);
+    int64_t *cnt = malloc((size_t)(nkeys + 1) * sizeof *cnt);
+    if (!tmp || !cnt) {
+        free(tmp), free(cnt);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "sorting %lld branch records", (long long)n);
+    }
+    counting_pass(rec, tmp, n, cnt, maxlen + 1, 1, maxlen, nlev);
+    counting_pass(tmp, rec, n, cnt, ngroups * nlev, 0, maxlen, nlev);
+    free(tmp), free(cnt);
+    return HB_SUCCESS;
 }
 
 /* Lanes of one interleaved chunk of a segment: a warp, so that neighbouring
@@ -326,7 +353,8 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
     free(fill);
     free(mine);
     const int64_t ngroups = nsys > 0 ? group + 1 : 0;
-    qsort(rec, (size_t)nbr, sizeof *rec, rec_cmp);
+    if ((st = sort_records(rec, nbr, ngroups, maxlev)) != HB_SUCCESS)
+        goto done;
     for (int64_t b = 0; b < nbr; ++b)
         rank[sys_off[rec[b].sys] + rec[b].local] = b;
 
