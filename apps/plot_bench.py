@@ -71,6 +71,10 @@ def panel_key(r):
 
 
 def series_label(r):
+    # AUTO's choice of strategy and layout changes with the batch size: one
+    # line per backend, or its points would scatter over several series.
+    if r["strategy"].startswith("auto:"):
+        return f"{r['backend']} AUTO {r['precision']}"
     label = f"{r['backend']} {r['layout']}"
     if r["kind"] == "hines" and r["strategy"] not in ("per-system",):
         label += f" {r['strategy']}"

@@ -30,7 +30,12 @@ commit=${HB_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo u
 say() { echo "gpu-bench: $*" | tee -a "$log"; }
 
 : >"$log"
-say "date $(date -u +%Y-%m-%dT%H:%MZ), commit $commit$(git -C "$src" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+# Only a tree that is a git checkout can tell whether it has uncommitted changes.
+dirty=""
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1 && ! git -C "$src" diff --quiet; then
+    dirty=" (with uncommitted changes)"
+fi
+say "date $(date -u +%Y-%m-%dT%H:%MZ), commit $commit$dirty"
 gpu=$(nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)
 cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
 say "GPU: ${gpu:-none}; CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
