@@ -85,7 +85,15 @@ left() { echo $(( ${HB_CALL_S:-570} - ($(date +%s) - t_start) - $1 )); }
 if [ "${HB_BENCH_FULL:-0}" = 1 ]; then
     common=(--serial-max-rows 33554432 --max-rows 2147483648 --wall-cap 0.5 --target-s 0.1
             --seed "${HB_BENCH_SEED:-20261122}")
-    case "${HB_BENCH_PART:-thomas}" in
+    # HB_BENCH_ARGS: selections for one suite's points only, e.g. the points a
+    # record lacks (HB_BENCH_PART=thomas HB_BENCH_ARGS="--precision float
+    # --systems 200,2000,20000 --rows 4096,8192").
+    part=${HB_BENCH_PART:-thomas}
+    [ -n "${HB_BENCH_ARGS:-}" ] && part="one:$part"
+    case "$part" in
+    one:*)
+        # shellcheck disable=SC2086
+        run_suite "${part#one:}" "$(left 15)" --suite "${part#one:}" $HB_BENCH_ARGS ;;
     thomas)
         run_suite thomas "$(left 130)" --suite thomas
         run_suite thomas-vbatch "$(left 15)" --suite thomas-vbatch ;;
