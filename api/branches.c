@@ -210,8 +210,8 @@ typedef struct {
 
 /* Record order: group, level, longest branch first (a chunk pads to its
  * first), then the order of creation (system, local branch). Two stable
- * counting passes give it in linear time; qsort of the 10^7 records of a
- * 10^5-cell batch took seconds. */
+ * counting passes give it in linear time; qsort took over a second for
+ * 25,600 real cells on one host core, and grows as n log n. */
 static int64_t rec_key(const br_rec *r, int by_len, int64_t maxlen, int64_t nlev)
 {
     return by_len ? maxlen - r->len : r->group * nlev + r->level;
