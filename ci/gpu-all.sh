@@ -48,27 +48,9 @@ if [ "${HB_GPU_TESTS_ONLY:-0}" = 1 ]; then
     exit 0
 fi
 
-# HB_GPU_STRATEGIES_LARGE=1: after the suites above, only the strategy points at
-# 256,000 cells (HB_STRATEGY_SYSTEMS; real neurons and synthetic, every GPU
-# backend and OpenMP), which the first record lacks; writes
-# OUTDIR/strategies-large.csv.
-if [ "${HB_GPU_STRATEGIES_LARGE:-0}" = 1 ]; then
-    # Budgeted from what the build and tests left of a 10-minute call
-    # (HB_CALL_S, default 570 s), with 60 s for a point already started.
-    left=$((${HB_CALL_S:-570} - ($(date +%s) - t0) - 60))
-    say "strategies-large: ${left} s of points"
-    timeout $((left + 50)) "$build/apps/hinesbatch" bench --kind hines --backend cuda,opencl,openmp \
-        --precision double --strategy per-system,branch-level,fine-tree,auto --max-seconds "$left" \
-        --wall-cap 0.4 --target-s 0.1 --serial-max-rows 1 --max-rows 2147483648 \
-        --systems ${HB_STRATEGY_SYSTEMS:-256000} --morphology nrn__c91662,mix:real,levels:512:2,levels:512:4 \
-        --csv "$out/strategies-large.csv" 2>"$logs/bench-strategies-large.log"
-    say "bench strategies-large: rc $?"
-    tar -C "$build" -czf "$out/logs.tar.gz" logs
-    exit 0
-fi
-
 # Strategies (issue 6): per-system, branch-level, fine-tree and auto on one real
 # neuron replicated, the real mix, and the 512-node synthetic cells of 2-4 levels.
+# The full grid to 256,000 cells, with a morphology column: ci/gpu-strategies.sh.
 bench() { # name seconds args...
     local name=$1 secs=$2
     shift 2
