@@ -89,21 +89,22 @@ if [ "${HB_BENCH_FULL:-0}" = 1 ]; then
     # record lacks (HB_BENCH_PART=thomas HB_BENCH_ARGS="--precision float
     # --systems 200,2000,20000 --rows 4096,8192").
     part=${HB_BENCH_PART:-thomas}
-    [ -n "${HB_BENCH_ARGS:-}" ] && part="one:$part"
-    case "$part" in
-    one:*)
+    if [ -n "${HB_BENCH_ARGS:-}" ]; then
         # shellcheck disable=SC2086
-        run_suite "${part#one:}" "$(left 15)" --suite "${part#one:}" $HB_BENCH_ARGS ;;
-    thomas)
-        run_suite thomas "$(left 130)" --suite thomas
-        run_suite thomas-vbatch "$(left 15)" --suite thomas-vbatch ;;
-    hines)
-        run_suite hines-layouts "$(left 300)" --suite hines-layouts
-        run_suite hines-morphologies "$(left 110)" --suite hines-morphologies
-        run_suite multi "$(left 15)" --suite multi ;;
-    *)  # one suite, e.g. HB_BENCH_PART=hines-morphologies
-        run_suite "$HB_BENCH_PART" "$(left 15)" --suite "$HB_BENCH_PART" ;;
-    esac
+        run_suite "$part" "$(left 15)" --suite "$part" $HB_BENCH_ARGS
+    else
+        case "$part" in
+        thomas)
+            run_suite thomas "$(left 130)" --suite thomas
+            run_suite thomas-vbatch "$(left 15)" --suite thomas-vbatch ;;
+        hines)
+            run_suite hines-layouts "$(left 300)" --suite hines-layouts
+            run_suite hines-morphologies "$(left 110)" --suite hines-morphologies
+            run_suite multi "$(left 15)" --suite multi ;;
+        *)  # one suite, e.g. HB_BENCH_PART=hines-morphologies
+            run_suite "$part" "$(left 15)" --suite "$part" ;;
+        esac
+    fi
 else
     run_suite thomas 130 --suite thomas
     run_suite thomas-reference 40 --suite thomas --systems 256000 --rows 512 --max-rows 134217728
