@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "hinesbatch.h"
+#include "hinesbatch_morph.h"
 
 static void usage(FILE *out)
 {

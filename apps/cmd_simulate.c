@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "hinesbatch.h"
+#include "hinesbatch_sim.h"
 
 #define MAX_FILES 64
 #define DEFAULT_SWC "data/morphologies/nrn__c91662.swc"

@@ -1,5 +1,6 @@
 /* backend.cu: the CUDA backend's operations table: device choice, streams, device memory and transfers. */
 #include "cuda_backend.h"
+#include "hb_env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,37 +21,24 @@ hb_status hb__cuda_use(const hb_context *ctx)
     return HB_SUCCESS;
 }
 
-hb_status hb__cuda_launched(const char *kernel, int64_t nslots)
+hb_status hb__cuda_launched(const char *kernel, hb_precision p, int64_t n)
 {
     cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess)
-        return hb__error(HB_ERR_BACKEND, "cuda: launch of %s over %lld systems failed: %s (%s)",
-                         kernel, (long long)nslots, cudaGetErrorString(err),
-                         cudaGetErrorName(err));
-    return HB_SUCCESS;
-}
-
-/* HINESBATCH_DEVICE: a decimal index; anything else is an error, never a
- * silent default. Unset or empty means device 0. */
-static hb_status device_index(int *out)
-{
-    const char *env = getenv("HINESBATCH_DEVICE");
-    *out = 0;
-    if (!env || !env[0])
-        return HB_SUCCESS;
-    char *end = NULL;
-    long v = strtol(env, &end, 10);
-    if (*end || v < 0 || v > 1 << 20 || env[0] == '-' || env[0] == '+' || env[0] == ' ')
-        return hb__error(HB_ERR_INVALID_ARGUMENT,
-                         "HINESBATCH_DEVICE='%s' is not a device index (0, 1, ...)", env);
-    *out = (int)v;
+        return hb__error(HB_ERR_BACKEND, "cuda: launch of %s_%s over %lld items failed: %s (%s)",
+                         kernel, p == HB_DOUBLE ? "d" : "s", (long long)n,
+                         cudaGetErrorString(err), cudaGetErrorName(err));
     return HB_SUCCESS;
 }
 
 static hb_status cuda_init(hb_context *ctx)
 {
     int dev = 0;
-    HB_FORWARD(device_index(&dev));
+    const char *dev_text = NULL;
+    HB_FORWARD(hb__env_device(&dev, &dev_text));
+    (void)dev_text; /* the messages below give the index */
+    if (dev < 0)
+        dev = 0; /* unset: the first device */
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
@@ -94,7 +82,9 @@ static hb_status cuda_init(hb_context *ctx)
                          dev, cudaGetErrorString(err));
     }
     ctx->impl = impl;
-    ctx->is_gpu = 1;
+    /* Two warps per block: 512-byte rows in double, and a block-shared block
+     * of 64 threads. */
+    ctx->traits = hb_device_traits{1, 1, 64, impl->smem_optin, (size_t)impl->max_threads};
     snprintf(ctx->device, sizeof ctx->device, "%.150s (sm_%d%d, device %d)", prop.name, prop.major,
              prop.minor, dev);
     return HB_SUCCESS;
@@ -112,26 +102,6 @@ static void cuda_fini(hb_context *ctx)
     (void)cudaGetLastError();
     free(impl);
     ctx->impl = NULL;
-}
-
-static hb_layout cuda_layout(const hb_context *ctx, int64_t nsys, int uniform)
-{
-    (void)ctx, (void)nsys;
-    /* Uniform: one coalesced stride for all; variable: blocks pad to their
-     * own longest (sorted) member instead of the batch's longest. */
-    return uniform ? HB_LAYOUT_INTERLEAVED : HB_LAYOUT_BLOCK_INTERLEAVED;
-}
-
-static int32_t cuda_block(const hb_context *ctx)
-{
-    (void)ctx;
-    return 64; /* two warps: 512-byte rows in double, and a block-shared block of 64 threads */
-}
-
-static int cuda_double(const hb_context *ctx)
-{
-    (void)ctx;
-    return 1;
 }
 
 static hb_status cuda_alloc(hb_context *ctx, size_t bytes, hb_buffer **out)
@@ -227,9 +197,6 @@ static hb_backend_ops make_ops(void)
     o.name = "cuda";
     o.init = cuda_init;
     o.fini = cuda_fini;
-    o.preferred_layout = cuda_layout;
-    o.preferred_block = cuda_block;
-    o.supports_double = cuda_double;
     o.alloc = cuda_alloc;
     o.release = cuda_release;
     o.write = cuda_write;
@@ -241,11 +208,10 @@ static hb_backend_ops make_ops(void)
     o.map_to_flat = hb__cuda_map_to_flat;
     o.thomas = hb__cuda_thomas;
     o.hines = hb__cuda_hines;
+    o.thomas_shared = hb__cuda_thomas_shared;
+    o.hines_shared = hb__cuda_hines_shared;
     o.hines_branch_level = hb__cuda_hines_branch_level;
     o.hines_fine_tree = hb__cuda_hines_fine_tree;
-    o.sim_membrane = hb__cuda_sim_membrane;
-    o.sim_assemble = hb__cuda_sim_assemble;
-    o.sim_update = hb__cuda_sim_update;
     o.copy = cuda_copy;
     o.finish = cuda_finish;
     return o;

@@ -36,6 +36,13 @@ __device__ static inline size_t get_global_id(int d)
     return get_group_id(d) * get_local_size(d) + get_local_id(d);
 }
 
+/* Dynamic local memory (hb_prelude.cl): no argument; the launch's dynamic
+ * shared memory, aligned for doubles. */
+#define HB_DYNAMIC_LOCAL_ARG(T, name)
+#define HB_DYNAMIC_LOCAL(T, name)                                        \
+    extern __shared__ __align__(16) unsigned char hb_dynamic_local_[]; \
+    T *name = reinterpret_cast<T *>(hb_dynamic_local_)
+
 /* Every .cu includes its .cl twice, in namespaces hb_cl_d and hb_cl_s, with
  * HB_SUFFIX set to _d or _s: kernel names get the precision appended. */
 #define HB_CAT_(a, b) a##b

@@ -2,7 +2,7 @@
 #ifndef HB_CUDA_BACKEND_H
 #define HB_CUDA_BACKEND_H
 
-#include "hb_internal.h"
+#include "hb_backend.h"
 
 #include <cuda_runtime.h>
 
@@ -25,18 +25,42 @@ static inline cudaStream_t hb__cuda_stream(const hb_context *ctx, void *stream)
     return stream ? (cudaStream_t)stream : ((const hb_cuda_impl *)ctx->impl)->stream;
 }
 
-/* Device tables are int64_t; the kernels' hb_long is long long (same size). */
-static inline const long long *hb__cuda_i64(const hb_buffer *b)
-{
-    return (const long long *)b->ptr;
-}
+/* A buffer's device pointer, converting to whatever pointer type the kernel
+ * parameter has (real of either precision, hb_long tables), so one launcher
+ * line serves both precisions. An absent buffer (NULL) gives a null pointer,
+ * which kernels with optional arrays never touch. */
+struct hb_cuda_ptr {
+    void *p;
+    template <typename T> operator T *() const { return static_cast<T *>(p); }
+};
+static inline hb_cuda_ptr hb__dev(const hb_buffer *b) { return hb_cuda_ptr{b ? b->ptr : nullptr}; }
+/* A real scalar argument in the kernel's precision. */
+struct hb_cuda_real {
+    double v;
+    operator double() const { return v; }
+    operator float() const { return (float)v; }
+};
+static inline hb_cuda_real hb__real(double v) { return hb_cuda_real{v}; }
 
 /* hb__error for a failed CUDA call: names the call and gives CUDA's text. */
 hb_status hb__cuda_fail(cudaError_t err, const char *call);
 /* Makes the context's device current (contexts on several GPUs in one thread). */
 hb_status hb__cuda_use(const hb_context *ctx);
 /* After a launch: reports a launch error, naming the kernel. */
-hb_status hb__cuda_launched(const char *kernel, int64_t nslots);
+hb_status hb__cuda_launched(const char *kernel, hb_precision p, int64_t n);
+
+/* Launches kernel `name` of kernels_cl/ (compiled in namespaces hb_cl_d and
+ * hb_cl_s by cl_both_precisions.cuh) in precision p over n items, and gives
+ * the launch's status. */
+#define HB_CUDA_LAUNCH(p, name, n, grid, block, smem, stream, ...)                       \
+    (((p) == HB_DOUBLE                                                                    \
+          ? hb_cl_d::HB_CAT(name, _d)<<<(grid), (block), (smem), (stream)>>>(__VA_ARGS__) \
+          : hb_cl_s::HB_CAT(name, _s)<<<(grid), (block), (smem), (stream)>>>(__VA_ARGS__)), \
+     hb__cuda_launched(#name, (p), (n)))
+/* The kernel itself, for attributes (cudaFuncSetAttribute). */
+#define HB_CUDA_KERNEL(p, name)                                                         \
+    ((p) == HB_DOUBLE ? (const void *)hb_cl_d::HB_CAT(name, _d)                           \
+                      : (const void *)hb_cl_s::HB_CAT(name, _s))
 
 #define HB_CUDA_CALL(call)                                            \
     do {                                                              \
@@ -53,6 +77,7 @@ static inline unsigned hb__cuda_blocks(int64_t n, int64_t threads)
     return (unsigned)((n + threads - 1) / threads);
 }
 
+/* The launchers (the .cu files of solver/): the hb_backend_ops entries. */
 hb_status hb__cuda_to_layout(hb_context *ctx, void *stream, hb_precision p,
                              const hb_layout_dev *lay, const hb_convert_rule *rule,
                              hb_buffer *flat_src, hb_buffer *dst);
@@ -68,25 +93,17 @@ hb_status hb__cuda_thomas(hb_context *ctx, void *stream, hb_precision p,
 hb_status hb__cuda_hines(hb_context *ctx, void *stream, hb_precision p,
                          const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,
                          hb_buffer *rhs);
-hb_status hb__cuda_hines_branch_level(hb_context *ctx, void *stream, hb_precision p,
-                                      const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
-                                      hb_buffer *d, hb_buffer *rhs);
-hb_status hb__cuda_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p,
-                                   const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
-                                   hb_buffer *d, hb_buffer *rhs);
-hb_status hb__cuda_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
-                                const hb_sim_dev *sim, int advance, int64_t step);
-hb_status hb__cuda_sim_assemble(hb_context *ctx, void *stream, hb_precision p,
-                                const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs);
-hb_status hb__cuda_sim_update(hb_context *ctx, void *stream, hb_precision p,
-                              const hb_sim_dev *sim, hb_buffer *x, double t0, int64_t rec_row);
-/* Block-shared variants (block_shared.cu): 1 in *ran when they ran, 0 when
- * the block's data does not fit on chip and the caller must fall back. */
 hb_status hb__cuda_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
                                  const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
                                  hb_buffer *c, hb_buffer *d, int *ran);
 hb_status hb__cuda_hines_shared(hb_context *ctx, void *stream, hb_precision p,
                                 const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
                                 hb_buffer *d, hb_buffer *rhs, int *ran);
+hb_status hb__cuda_hines_branch_level(hb_context *ctx, void *stream, hb_precision p,
+                                      const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                      hb_buffer *d, hb_buffer *rhs);
+hb_status hb__cuda_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p,
+                                   const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                   hb_buffer *d, hb_buffer *rhs);
 
 #endif

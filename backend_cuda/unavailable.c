@@ -1,4 +1,5 @@
-/* unavailable.c: the CUDA backend's entry when it is not compiled in. */
-#include "hb_internal.h"
+/* unavailable.c: the CUDA backend's entries when it is not compiled in: no solver or engine table, so contexts report HB_ERR_BACKEND_UNAVAILABLE. */
+#include "hb_sim_ops.h"
 
 const hb_backend_ops *hb__cuda_backend(void) { return NULL; }
+const hb_sim_ops *hb__cuda_sim_ops(void) { return NULL; }

@@ -10,9 +10,14 @@
 
 int hb__host_parallel(const hb_context *ctx) { return ctx->ops->kind == HB_BACKEND_OPENMP; }
 
+/* No on-chip memory the kernels could manage: block-shared runs as
+ * block-interleaved; one system per core reads flat rows. */
+static const hb_device_traits host_traits = {0, 1, 32, 0, 1};
+
 static hb_status serial_init(hb_context *ctx)
 {
     snprintf(ctx->device, sizeof ctx->device, "host CPU (1 thread)");
+    ctx->traits = host_traits;
     return HB_SUCCESS;
 }
 
@@ -21,29 +26,12 @@ static hb_status openmp_init(hb_context *ctx)
 {
     snprintf(ctx->device, sizeof ctx->device, "host CPU (%d OpenMP threads)",
              omp_get_max_threads());
+    ctx->traits = host_traits;
     return HB_SUCCESS;
 }
 #endif
 
 static void host_fini(hb_context *ctx) { (void)ctx; }
-
-static hb_layout host_layout(const hb_context *ctx, int64_t nsys, int uniform)
-{
-    (void)ctx, (void)nsys, (void)uniform;
-    return HB_LAYOUT_FLAT; /* one system per core: contiguous rows use the caches best */
-}
-
-static int32_t host_block(const hb_context *ctx)
-{
-    (void)ctx;
-    return 32;
-}
-
-static int host_double(const hb_context *ctx)
-{
-    (void)ctx;
-    return 1;
-}
 
 static hb_status host_alloc(hb_context *ctx, size_t bytes, hb_buffer **out)
 {
@@ -129,16 +117,14 @@ static hb_status host_finish(hb_context *ctx, void *stream)
 #define HB_HOST_OPS(KIND, NAME, INIT)                                                     \
     {                                                                                     \
         .kind = KIND, .name = NAME, .init = INIT, .fini = host_fini,                      \
-        .preferred_layout = host_layout, .preferred_block = host_block,                   \
-        .supports_double = host_double, .alloc = host_alloc, .release = host_release,     \
+        .alloc = host_alloc, .release = host_release,                                     \
         .write = host_write, .read = host_read, .native = host_native,                    \
         .to_layout = hb__host_to_layout, .to_flat = hb__host_to_flat,                     \
         .thomas = hb__host_thomas, .hines = hb__host_hines,                               \
         .map_to_layout = hb__host_map_to_layout, .map_to_flat = hb__host_map_to_flat,     \
         .hines_branch_level = hb__host_hines_branch_level,                                \
         .hines_fine_tree = hb__host_hines_fine_tree, .copy = host_copy,                   \
-        .finish = host_finish, .sim_membrane = hb__host_sim_membrane,                     \
-        .sim_assemble = hb__host_sim_assemble, .sim_update = hb__host_sim_update          \
+        .finish = host_finish                                                             \
     }
 
 static const hb_backend_ops serial_ops = HB_HOST_OPS(HB_BACKEND_SERIAL, "serial", serial_init);

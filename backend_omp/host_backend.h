@@ -2,7 +2,7 @@
 #ifndef HB_HOST_BACKEND_H
 #define HB_HOST_BACKEND_H
 
-#include "hb_internal.h"
+#include "hb_backend.h"
 
 struct hb_buffer {
     void  *ptr;
@@ -25,6 +25,7 @@ hb_status hb__host_hines(hb_context *ctx, void *stream, hb_precision p,
                          const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,
                          hb_buffer *rhs);
 
+/* rowmap.c */
 hb_status hb__host_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,
                                  hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);
 hb_status hb__host_map_to_flat(hb_context *ctx, void *stream, hb_precision p, int64_t n,
@@ -35,14 +36,6 @@ hb_status hb__host_hines_branch_level(hb_context *ctx, void *stream, hb_precisio
 hb_status hb__host_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p,
                                    const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
                                    hb_buffer *d, hb_buffer *rhs);
-
-/* Simulation kernels (membrane.c). */
-hb_status hb__host_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
-                                const hb_sim_dev *sim, int advance, int64_t step);
-hb_status hb__host_sim_assemble(hb_context *ctx, void *stream, hb_precision p,
-                                const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs);
-hb_status hb__host_sim_update(hb_context *ctx, void *stream, hb_precision p,
-                              const hb_sim_dev *sim, hb_buffer *x, double t0, int64_t rec_row);
 
 #define HB_I64(buf) ((const int64_t *)(buf)->ptr)
 

@@ -30,29 +30,12 @@ static hb_status cl_init(hb_context *ctx)
         cl_fini(ctx);
         return st;
     }
-    ctx->is_gpu = cl->is_gpu;
+    /* One warp (NVIDIA) per block: every load of a row is one 128-byte line
+     * in float. */
+    ctx->traits = (hb_device_traits){cl->is_gpu, cl->has_fp64, 32, (size_t)cl->local_mem,
+                                     cl->max_wg};
     return HB_SUCCESS;
 }
-
-/* GPUs want coalesced rows: interleaved for uniform batches, block-interleaved
- * (sorted, padded per block) for variable ones. A CPU device runs one system
- * per work-item from its caches: flat. */
-static hb_layout cl_layout(const hb_context *ctx, int64_t nsys, int uniform)
-{
-    (void)nsys;
-    if (!hb__cl(ctx)->is_gpu)
-        return HB_LAYOUT_FLAT;
-    return uniform ? HB_LAYOUT_INTERLEAVED : HB_LAYOUT_BLOCK_INTERLEAVED;
-}
-
-/* One warp (NVIDIA) per block: every load of a row is one 128-byte line in float. */
-static int32_t cl_block(const hb_context *ctx)
-{
-    (void)ctx;
-    return 32;
-}
-
-static int cl_has_double(const hb_context *ctx) { return hb__cl(ctx)->has_fp64; }
 
 hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q)
 {
@@ -177,9 +160,6 @@ static const hb_backend_ops opencl_ops = {
     .name = "opencl",
     .init = cl_init,
     .fini = cl_fini,
-    .preferred_layout = cl_layout,
-    .preferred_block = cl_block,
-    .supports_double = cl_has_double,
     .alloc = cl_alloc,
     .release = cl_release,
     .write = cl_write,
@@ -189,15 +169,14 @@ static const hb_backend_ops opencl_ops = {
     .to_flat = hb__cl_to_flat,
     .thomas = hb__cl_thomas,
     .hines = hb__cl_hines,
+    .thomas_shared = hb__cl_thomas_shared,
+    .hines_shared = hb__cl_hines_shared,
     .map_to_layout = hb__cl_map_to_layout,
     .map_to_flat = hb__cl_map_to_flat,
     .hines_branch_level = hb__cl_hines_branch_level,
     .hines_fine_tree = hb__cl_hines_fine_tree,
     .copy = cl_copy,
     .finish = cl_finish,
-    .sim_membrane = hb__cl_sim_membrane,
-    .sim_assemble = hb__cl_sim_assemble,
-    .sim_update = hb__cl_sim_update,
 };
 
 const hb_backend_ops *hb__opencl_backend(void) { return &opencl_ops; }

@@ -11,7 +11,7 @@
 #include <CL/cl.h>
 #endif
 
-#include "hb_internal.h"
+#include "hb_backend.h"
 
 /* Kernels of the embedded program, by index. */
 enum {
@@ -92,7 +92,7 @@ hb_status hb__cl_launch(hb_context *ctx, void *stream, hb_precision p, int which
 hb_status hb__cl_launch_groups(hb_context *ctx, void *stream, hb_precision p, int which,
                                const hb_cl_arg *args, int nargs, int64_t ngroups, size_t local);
 
-/* Launchers (convert.c, thomas.c, hines.c): the hb_backend_ops entries. */
+/* Launchers (the files of solver/): the hb_backend_ops entries. */
 hb_status hb__cl_to_layout(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                            const hb_convert_rule *rule, hb_buffer *flat_src, hb_buffer *dst);
 hb_status hb__cl_to_flat(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
@@ -101,22 +101,13 @@ hb_status hb__cl_thomas(hb_context *ctx, void *stream, hb_precision p, const hb_
                         hb_buffer *a, hb_buffer *b, hb_buffer *c, hb_buffer *cw, hb_buffer *d);
 hb_status hb__cl_hines(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                        hb_buffer *u, hb_buffer *l, hb_buffer *d, hb_buffer *rhs);
-/* block_shared.c: the block-shared variants for HB_LAYOUT_BLOCK_SHARED; *ran
- * is 0 (and nothing is queued) when a block does not fit in local memory or
- * in one work-group, and the caller then runs the block-interleaved kernel. */
+/* block_shared.c: the block-shared variants (hb_backend_ops.thomas_shared). */
 hb_status hb__cl_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
                                const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b, hb_buffer *c,
                                hb_buffer *d, int *ran);
 hb_status hb__cl_hines_shared(hb_context *ctx, void *stream, hb_precision p,
                               const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,
                               hb_buffer *rhs, int *ran);
-/* membrane.c: the simulation steps (kernels_cl/membrane.cl). */
-hb_status hb__cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
-                              const hb_sim_dev *sim, int advance, int64_t step);
-hb_status hb__cl_sim_assemble(hb_context *ctx, void *stream, hb_precision p,
-                              const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs);
-hb_status hb__cl_sim_update(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
-                            hb_buffer *x, double t0, int64_t rec_row);
 /* rowmap.c, hines_branches.c: the branch strategies. */
 hb_status hb__cl_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,
                                hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);

@@ -1,5 +1,6 @@
 /* device.c: OpenCL platform and device choice (HINESBATCH_OPENCL_PLATFORM, HINESBATCH_DEVICE; auto prefers a GPU). */
 #include "cl_backend.h"
+#include "hb_env.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -69,8 +70,8 @@ static hb_status choose_platforms(cl_platform_id *ids, cl_uint *n)
     HB_CL_CHECK(err, "clGetPlatformIDs", "listing platforms");
     if (count > HB_CL_MAX_PLATFORMS)
         count = HB_CL_MAX_PLATFORMS;
-    const char *env = getenv("HINESBATCH_OPENCL_PLATFORM");
-    if (!env || !env[0]) {
+    const char *env = hb__env_opencl_platform();
+    if (!env) {
         *n = count;
         return HB_SUCCESS;
     }
@@ -143,21 +144,18 @@ static int device_available(cl_device_id d)
 static hb_status choose_device(const cl_device_id *devs, const cl_platform_id *owner,
                                cl_uint ndev, hb_cl *cl)
 {
-    const char *env = getenv("HINESBATCH_DEVICE");
-    const char *penv = getenv("HINESBATCH_OPENCL_PLATFORM");
+    const char *penv = hb__env_opencl_platform(), *env = NULL;
+    int want = -1;
+    HB_FORWARD(hb__env_device(&want, &env));
     if (ndev == 0)
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "OpenCL: no device on %s",
-                         penv && penv[0] ? "the platform HINESBATCH_OPENCL_PLATFORM names"
-                                         : "any platform");
-    long idx = -1;
-    if (env && env[0]) {
-        if (!parse_index(env, &idx))
-            return hb__error(HB_ERR_INVALID_ARGUMENT,
-                             "HINESBATCH_DEVICE='%s' is not a device index (0, 1, ...)", env);
+                         penv ? "the platform HINESBATCH_OPENCL_PLATFORM names" : "any platform");
+    long idx = want;
+    if (want >= 0) {
         if (idx >= (long)ndev)
             return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
                              "HINESBATCH_DEVICE='%s': only %u OpenCL device(s)%s", env, ndev,
-                             penv && penv[0] ? " on the chosen platform" : "");
+                             penv ? " on the chosen platform" : "");
         if (!device_available(devs[idx]))
             return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
                              "HINESBATCH_DEVICE='%s': the device is not available", env);
@@ -174,22 +172,6 @@ static hb_status choose_device(const cl_device_id *devs, const cl_platform_id *o
     cl->device = devs[idx];
     cl->platform = owner[idx];
     return HB_SUCCESS;
-}
-
-/* HINESBATCH_OPENCL_DISABLE_FP64=1 makes the device count as lacking
- * cl_khr_fp64 (to test float-only devices on any machine). */
-static hb_status fp64_disabled(int *off)
-{
-    const char *env = getenv("HINESBATCH_OPENCL_DISABLE_FP64");
-    *off = 0;
-    if (!env || !env[0] || !strcmp(env, "0"))
-        return HB_SUCCESS;
-    if (!strcmp(env, "1")) {
-        *off = 1;
-        return HB_SUCCESS;
-    }
-    return hb__error(HB_ERR_INVALID_ARGUMENT, "HINESBATCH_OPENCL_DISABLE_FP64='%s' is not 0 or 1",
-                     env);
 }
 
 static hb_status query_device(hb_cl *cl, char *name, size_t name_size)
@@ -215,7 +197,7 @@ static hb_status query_device(hb_cl *cl, char *name, size_t name_size)
     free(ext);
     HB_CL_CHECK(err, "clGetDeviceInfo", "CL_DEVICE_EXTENSIONS");
     int off;
-    HB_FORWARD(fp64_disabled(&off));
+    HB_FORWARD(hb__env_opencl_disable_fp64(&off));
     if (off)
         cl->has_fp64 = 0;
 

@@ -21,6 +21,12 @@ typedef int hb_int;
 /* OpenCL programs are built per precision, so names need no suffix; the CUDA
  * build compiles every file twice and appends _d or _s. */
 #define HB_KERNEL(name) name
+/* Dynamic local memory: a __local argument whose size the host sets (under
+ * CUDA, cl_compat.cuh makes it the block's dynamic shared memory). Write
+ * HB_DYNAMIC_LOCAL_ARG(type, name) last in the parameter list and
+ * HB_DYNAMIC_LOCAL(type, name); first in the body. */
+#define HB_DYNAMIC_LOCAL_ARG(T, name) , __local T *name
+#define HB_DYNAMIC_LOCAL(T, name)
 #endif
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hinesbatch.h"
+#include "hinesbatch_sim.h" /* with the morphology and solver headers */
 
 /* Seed from HB_TEST_SEED or the clock; printed so a failure can be replayed. */
 uint64_t hb_test_begin(const char *name);

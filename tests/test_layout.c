@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hb_internal.h"
+#include "hb_plan.h"
 #include "hb_test_util.h"
 
 /* The expected layout of a batch, derived here from DESIGN.md independently of

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "hb_test_util.h"
-#include "hinesbatch.h"
+#include "hinesbatch_morph.h"
 
 #define PI 3.14159265358979323846
 

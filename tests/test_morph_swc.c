@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "hb_test_util.h"
-#include "hinesbatch.h"
+#include "hinesbatch_morph.h"
 
 #define PI 3.14159265358979323846
 

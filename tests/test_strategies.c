@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hb_internal.h"
+#include "hb_plan.h"
 #include "hb_test_util.h"
 
 /* Tree shapes that stress the decomposition: chains (one branch), stars
@@ -116,10 +116,10 @@ static hb_status solve_with(hb_context *ctx, batch *b, hb_strategy strategy, voi
 }
 
 /* The AUTO rule at each threshold and on each side of it, on a host and on
- * a GPU context (docs/strategies.md states it; api/strategy.c holds it). */
+ * a GPU context (docs/strategies.md states it; api/core/auto.c holds it). */
 static void auto_rule(void)
 {
-    hb_context host, gpu;
+    hb_device_traits host, gpu;
     memset(&host, 0, sizeof host);
     memset(&gpu, 0, sizeof gpu);
     gpu.is_gpu = 1;
@@ -140,8 +140,8 @@ static void auto_rule(void)
         {16, rows - 1, 0, F},     {65536, rows - 1, 0, B},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        hb_strategy g = hb__strategy_auto(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono);
-        hb_strategy h = hb__strategy_auto(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono);
+        hb_strategy g = hb__auto_strategy(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono);
+        hb_strategy h = hb__auto_strategy(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono);
         HB_CHECK(g == cases[i].gpu, "AUTO on a GPU, %lld %s cells of <= %lld rows: %d, want %d",
                  (long long)cases[i].nsys, cases[i].mono ? "shared-tree" : "mixed",
                  (long long)cases[i].max_rows, (int)g, (int)cases[i].gpu);

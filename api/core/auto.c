@@ -1,0 +1,62 @@
+/* auto.c: every AUTO rule, keyed on device traits: layout, block size, strategy (docs/strategies.md) and the block-shared fit. */
+#include "hb_plan.h"
+
+/* GPUs want coalesced rows: interleaved for uniform batches, block-interleaved
+ * (sorted, padded per block to its own longest member instead of the batch's
+ * longest) for variable ones. CPUs run one system per core from their caches:
+ * contiguous rows (flat). */
+hb_layout hb__auto_layout(const hb_device_traits *dev, int uniform)
+{
+    if (!dev->is_gpu)
+        return HB_LAYOUT_FLAT;
+    return uniform ? HB_LAYOUT_INTERLEAVED : HB_LAYOUT_BLOCK_INTERLEAVED;
+}
+
+size_t hb__block_shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, size_t esize,
+                              size_t kernel_local, size_t kernel_max_group)
+{
+    const hb_device_traits *dev = &ctx->traits;
+    /* One work-group per layout block: the layout must be made of blocks, and
+     * a block must be one work-group. */
+    if (lay->block_size <= 0 || lay->stride != lay->block_size || lay->nslots <= 0 ||
+        (size_t)lay->block_size > kernel_max_group)
+        return 0;
+    size_t per_row, need;
+    if (!hb__mul_size((size_t)lay->block_size, esize, &per_row) ||
+        !hb__mul_size(per_row, (size_t)lay->max_rows, &need) || need > dev->local_mem ||
+        kernel_local > dev->local_mem - need) {
+        hb__log("block-shared: a block of %d x %lld rows does not fit on chip (%zu bytes of "
+                "local memory); running block-interleaved",
+                (int)lay->block_size, (long long)lay->max_rows, dev->local_mem);
+        return 0;
+    }
+    return need;
+}
+
+hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, int mono)
+{
+    /* CPUs: one system per core reads contiguous rows; the branch layouts only
+     * add passes (measured 1.6-5x slower with OpenMP on 16 cores). */
+    if (!dev->is_gpu)
+        return HB_STRATEGY_PER_SYSTEM;
+    /* GPUs need on the order of 10^5 threads in flight to cover memory
+     * latency. Few cells: one thread per cell leaves the device idle, and the
+     * fine tree (one launch, a thread per branch) was fastest, shared tree or
+     * not (1.5-2.3x faster than per-system on an H200 at 256-2,560 cells). */
+    /* Tiny trees of one shape: a cell's whole solve is shorter than the
+     * branch strategies' extra launches (4-row cells: per-system 1.8x faster
+     * than either at 65,536 cells). */
+    if (mono && max_rows < HB_AUTO_BRANCHES_FROM_ROWS)
+        return HB_STRATEGY_PER_SYSTEM;
+    if (nsys < HB_AUTO_FINE_TREE_BELOW)
+        return HB_STRATEGY_FINE_TREE;
+    /* Enough cells fill the device with per-system threads; one solve per
+     * thread then beats the branch strategies' extra passes and launches, for
+     * one shape (coalesced reads, shared parent array) and for a mix alike
+     * (H200, 131,072 real mixed cells: per-system 7% faster, 256,000: 47%). */
+    if (nsys >= HB_AUTO_PER_SYSTEM_FROM)
+        return HB_STRATEGY_PER_SYSTEM;
+    /* In between, a thread per branch of a level restores both parallelism
+     * and coalescing. */
+    return HB_STRATEGY_BRANCH_LEVEL;
+}

@@ -1,0 +1,81 @@
+/* env.c: every HINESBATCH_* environment variable is read and checked here, nowhere else. */
+#include "hb_env.h"
+#include "hb_error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *env_value(const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] ? v : NULL;
+}
+
+hb_status hb__env_backend(hb_backend *out)
+{
+    const char *env = env_value("HINESBATCH_BACKEND");
+    *out = HB_BACKEND_AUTO;
+    if (!env)
+        return HB_SUCCESS;
+    if (hb_backend_from_name(env, out) != HB_SUCCESS)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "HINESBATCH_BACKEND='%s' is not one of auto, serial, openmp, opencl, cuda",
+                         env);
+    return HB_SUCCESS;
+}
+
+hb_status hb__env_device(int *out, const char **text)
+{
+    const char *env = env_value("HINESBATCH_DEVICE");
+    *out = -1;
+    *text = env ? env : "";
+    if (!env)
+        return HB_SUCCESS;
+    /* Digits only: no sign, no blanks, no trailing text. */
+    long v = 0;
+    for (const char *c = env; *c; ++c) {
+        if (*c < '0' || *c > '9' || v > (1L << 20))
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "HINESBATCH_DEVICE='%s' is not a device index (0, 1, ...)", env);
+        v = v * 10 + (*c - '0');
+    }
+    if (v > (1L << 20))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "HINESBATCH_DEVICE='%s' is not a device index (0, 1, ...)", env);
+    *out = (int)v;
+    return HB_SUCCESS;
+}
+
+const char *hb__env_opencl_platform(void) { return env_value("HINESBATCH_OPENCL_PLATFORM"); }
+
+hb_status hb__env_opencl_disable_fp64(int *off)
+{
+    const char *env = env_value("HINESBATCH_OPENCL_DISABLE_FP64");
+    *off = 0;
+    if (!env || !strcmp(env, "0"))
+        return HB_SUCCESS;
+    if (!strcmp(env, "1")) {
+        *off = 1;
+        return HB_SUCCESS;
+    }
+    return hb__error(HB_ERR_INVALID_ARGUMENT, "HINESBATCH_OPENCL_DISABLE_FP64='%s' is not 0 or 1",
+                     env);
+}
+
+hb_status hb__env_strategy(hb_strategy *out)
+{
+    const char *env = env_value("HINESBATCH_STRATEGY");
+    *out = HB_STRATEGY_AUTO;
+    if (env && hb_strategy_from_name(env, out) != HB_SUCCESS)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "HINESBATCH_STRATEGY='%s' is not one of auto, per-system, branch-level, "
+                         "fine-tree",
+                         env);
+    return HB_SUCCESS;
+}
+
+int hb__env_verbose(void)
+{
+    const char *v = env_value("HINESBATCH_VERBOSE");
+    return v && strcmp(v, "0") != 0;
+}

@@ -1,0 +1,174 @@
+/* hb_backend.h: the contract between the solver core and its backends: buffers, device views, the operations table, contexts. */
+#ifndef HB_BACKEND_H
+#define HB_BACKEND_H
+
+#include "hb_error.h"
+#include "hinesbatch.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A backend buffer: device memory (CUDA, OpenCL) or host memory (serial,
+ * openmp). Each backend defines the struct. */
+typedef struct hb_buffer hb_buffer;
+
+/* Device-side view of a plan's layout: per-slot tables (slot = position in
+ * the layout; slot t holds system perm[t]). Row i of slot t lives at
+ * base[t] + i*stride. Kernels process rows [0, rows[t]). */
+typedef struct {
+    int64_t    nslots;
+    int64_t    stride;
+    int64_t    length;     /* elements in one layout array                     */
+    int64_t    max_rows;   /* largest rows[t]                                  */
+    int32_t    block_size; /* lanes per block for block layouts, else 0        */
+    int32_t    mono;       /* 1: every slot shares parent table at offset 0    */
+    int32_t    shared_rhs; /* HB_LAYOUT_BLOCK_SHARED: stage rhs on chip         */
+    hb_buffer *base;       /* int64[nslots]                                    */
+    hb_buffer *rows;       /* int64[nslots] rows the solver runs (padded or own)*/
+    hb_buffer *nown;       /* int64[nslots] the system's own rows              */
+    hb_buffer *flat;       /* int64[nslots] offset of the system in flat arrays */
+    hb_buffer *poff;       /* int64[nslots] offset into parent (Hines only)     */
+    hb_buffer *parent;     /* int32[] local parent indices, padded rows i-1    */
+} hb_layout_dev;
+
+/* What a conversion writes in rows a system does not own, and whether it
+ * zeroes the ignored entry of the first or last row. */
+typedef struct {
+    double pad_value;     /* value of padded rows (0 or 1)                     */
+    int    zero_first;    /* row 0 is ignored by definition (a, u, l)           */
+    int    zero_last;     /* the last own row is ignored (c)                   */
+} hb_convert_rule;
+
+/* Device-side view of a batch cut into branches (unbranched runs), for the
+ * branch-level and fine-tree strategies. Branch b's row j lives at
+ * pos0[b] + j*bstride[b]; its head's parent node is at ppos[b] (-1 for a
+ * root branch); its child branches are chidx[chptr[b] .. chptr[b+1]).
+ * Branches come in segments (seg_ptr): each segment is one level of one
+ * group, so its branches are independent. Group g owns segments
+ * [grp_ptr[g], grp_ptr[g+1]), deepest level LAST. The branch-level strategy
+ * has one group whose segments are the batch's levels. */
+typedef struct {
+    int64_t    nbranches, nsegments, ngroups, length, nrows;
+    int64_t    max_seg_branches; /* largest segment (threads a group may need)  */
+    int32_t    group_size;       /* fine tree: work-items per group             */
+    int32_t    split;            /* branches were cut at their level's average   */
+    int64_t   *host_seg_ptr;     /* host copies used to schedule launches       */
+    int64_t   *host_grp_ptr;
+    hb_buffer *pos0, *bstride, *len, *ppos, *chptr, *chidx; /* int64 per branch  */
+    hb_buffer *seg_ptr;          /* int64[nsegments+1]                          */
+    hb_buffer *grp_ptr;          /* int64[ngroups+1]                            */
+    hb_buffer *rowmap;           /* int64[nrows]: flat row -> position          */
+    /* Re-rooted trees: flat row k's couplings (u[k], l[k]) go to position
+     * cmap_same[k] of U, L or, where the edge was turned round, to position
+     * cmap_swap[k] of L, U (swapped); -1 = not there. NULL when not re-rooted. */
+    hb_buffer *cmap_same, *cmap_swap;
+} hb_branch_dev;
+
+/* What the AUTO rules (api/core/auto.c) need to know of a device; each
+ * backend's init fills them. */
+typedef struct {
+    int     is_gpu;      /* auto takes OpenCL only on a GPU; GPU layouts       */
+    int     has_double;  /* double precision kernels run                       */
+    int32_t block_size;  /* systems per block of the block layouts             */
+    size_t  local_mem;   /* on-chip bytes one work-group may use (opt-in
+                            included; 0: none)                                 */
+    size_t  max_group;   /* work-items per work-group                          */
+} hb_device_traits;
+
+typedef struct hb_backend_ops {
+    hb_backend kind;
+    const char *name;
+    /* Opens the backend; fills ctx->impl, ctx->device and ctx->traits. */
+    hb_status (*init)(hb_context *ctx);
+    void (*fini)(hb_context *ctx);
+
+    hb_status (*alloc)(hb_context *ctx, size_t bytes, hb_buffer **out);
+    void (*release)(hb_context *ctx, hb_buffer *buf);
+    hb_status (*write)(hb_context *ctx, void *stream, hb_buffer *buf, size_t offset,
+                       const void *src, size_t bytes);
+    hb_status (*read)(hb_context *ctx, void *stream, hb_buffer *buf, size_t offset,
+                      void *dst, size_t bytes);
+    void *(*native)(hb_buffer *buf);
+    /* Device-to-device copy of bytes (the bandwidth yardstick of benchmarks). */
+    hb_status (*copy)(hb_context *ctx, void *stream, hb_buffer *dst, hb_buffer *src,
+                      size_t bytes);
+    /* Waits for all work queued on stream. */
+    hb_status (*finish)(hb_context *ctx, void *stream);
+
+    /* flat -> layout and layout -> flat, on the backend (convert). */
+    hb_status (*to_layout)(hb_context *ctx, void *stream, hb_precision p,
+                           const hb_layout_dev *lay, const hb_convert_rule *rule,
+                           hb_buffer *flat_src, hb_buffer *dst);
+    hb_status (*to_flat)(hb_context *ctx, void *stream, hb_precision p,
+                         const hb_layout_dev *lay, hb_buffer *src, hb_buffer *flat_dst);
+    /* Row-map conversions for the branch strategies (rowmap): dst[map[k]] =
+     * src[k] (skipping map[k] < 0) and dst[k] = src[map[k]] for k < n. */
+    hb_status (*map_to_layout)(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                               hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);
+    hb_status (*map_to_flat)(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                             hb_buffer *map, hb_buffer *src, hb_buffer *flat_dst);
+    /* Thomas (thomas): a, b, c kept; cw scratch (layout length); d: rhs in, x out. */
+    hb_status (*thomas)(hb_context *ctx, void *stream, hb_precision p,
+                        const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
+                        hb_buffer *c, hb_buffer *cw, hb_buffer *d);
+    /* Hines per system (hines): d overwritten by the elimination, rhs in, x out. */
+    hb_status (*hines)(hb_context *ctx, void *stream, hb_precision p,
+                       const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
+                       hb_buffer *d, hb_buffer *rhs);
+    /* Block-shared variants (block_shared): one work-group per layout block
+     * with c' (Thomas) or rhs (Hines) on chip. *ran = 0, with nothing queued,
+     * when hb__block_shared_fit says the block does not fit; the core then
+     * runs thomas or hines. NULL on backends without on-chip memory. */
+    hb_status (*thomas_shared)(hb_context *ctx, void *stream, hb_precision p,
+                               const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
+                               hb_buffer *c, hb_buffer *d, int *ran);
+    hb_status (*hines_shared)(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
+                              hb_buffer *d, hb_buffer *rhs, int *ran);
+    /* Hines by branches (hines_branches): one launch per level (branch-level)
+     * or one launch with one work-group per group of cells (fine tree). Same
+     * contract as hines. NULL where the backend lacks the strategy. */
+    hb_status (*hines_branch_level)(hb_context *ctx, void *stream, hb_precision p,
+                                    const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                    hb_buffer *d, hb_buffer *rhs);
+    hb_status (*hines_fine_tree)(hb_context *ctx, void *stream, hb_precision p,
+                                 const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                 hb_buffer *d, hb_buffer *rhs);
+} hb_backend_ops;
+
+/* Each returns its table, or NULL when the backend was not compiled in. */
+const hb_backend_ops *hb__serial_backend(void);
+const hb_backend_ops *hb__openmp_backend(void);
+const hb_backend_ops *hb__opencl_backend(void);
+const hb_backend_ops *hb__cuda_backend(void);
+
+struct hb_context {
+    const hb_backend_ops *ops;
+    void *impl;               /* backend state                                 */
+    char device[192];         /* device name, filled by init                   */
+    hb_device_traits traits;  /* filled by init                                */
+    char describe[400];
+};
+
+/* ---- Rules the backends ask the core (api/core/auto.c) -------------------- */
+/* On-chip bytes a block-shared launch of the layout needs, or 0 when it cannot
+ * run: no block layout, a block larger than the kernel's work-group limit
+ * (kernel_max_group), or max_rows x block_size reals beside the kernel's own
+ * local memory (kernel_local) over the device's traits.local_mem. */
+size_t hb__block_shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, size_t esize,
+                              size_t kernel_local, size_t kernel_max_group);
+
+/* ---- Plans as the layers above the core see them -------------------------- */
+/* The backend buffer of a plan array and the stream the plan runs on. Asking
+ * for D or RHS counts as setting it for the next solve (as hb_plan_buffer). */
+hb_status hb__plan_array(hb_plan *plan, hb_array which, hb_buffer **buf);
+void *hb__plan_stream(const hb_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HB_BACKEND_H */

@@ -1,0 +1,34 @@
+/* hb_env.h: the one reader of the HINESBATCH_* environment variables. */
+#ifndef HB_ENV_H
+#define HB_ENV_H
+
+#include "hinesbatch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* HINESBATCH_BACKEND: HB_BACKEND_AUTO when unset, empty or "auto"; an unknown
+ * name is HB_ERR_INVALID_ARGUMENT naming the value. */
+hb_status hb__env_backend(hb_backend *out);
+/* HINESBATCH_DEVICE: a decimal index, -1 when unset or empty (the backend's
+ * own default); anything else is HB_ERR_INVALID_ARGUMENT (never a silent
+ * default). *text gets the raw value for messages ("" when unset). */
+hb_status hb__env_device(int *out, const char **text);
+/* HINESBATCH_OPENCL_PLATFORM: the raw text (an index or a name substring),
+ * NULL when unset or empty; the OpenCL backend interprets it. */
+const char *hb__env_opencl_platform(void);
+/* HINESBATCH_STRATEGY: HB_STRATEGY_AUTO when unset or empty; an unknown name
+ * is HB_ERR_INVALID_ARGUMENT. */
+hb_status hb__env_strategy(hb_strategy *out);
+/* HINESBATCH_OPENCL_DISABLE_FP64: 1 makes an OpenCL device count as lacking
+ * cl_khr_fp64 (to test float-only devices anywhere); unset, "" or "0" is 0;
+ * anything else is HB_ERR_INVALID_ARGUMENT. */
+hb_status hb__env_opencl_disable_fp64(int *off);
+/* HINESBATCH_VERBOSE: 1 when set to anything but "" or "0". */
+int hb__env_verbose(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HB_ENV_H */

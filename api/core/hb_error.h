@@ -1,0 +1,55 @@
+/* hb_error.h: internal error reporting, logging and checked size arithmetic, used by every layer. */
+#ifndef HB_ERROR_H
+#define HB_ERROR_H
+
+#include "hinesbatch.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Records a thread-local message and returns status, so checks stay one line:
+ *   if (n < 0) return hb__error(HB_ERR_INVALID_ARGUMENT, "nsys = %lld < 0", n); */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+hb_status hb__error(hb_status status, const char *fmt, ...);
+void hb__clear_error(void);
+/* Prints to stderr only when HINESBATCH_VERBOSE=1 (api/core/env.c). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void hb__log(const char *fmt, ...);
+
+#define HB_FORWARD(expr)                    \
+    do {                                    \
+        hb_status hb__st_ = (expr);         \
+        if (hb__st_ != HB_SUCCESS)          \
+            return hb__st_;                 \
+    } while (0)
+
+/* a*b into *out, or 0 when the product does not fit (negative factors do
+ * not fit either). Every size product of the library goes through these. */
+static inline int hb__mul_i64(int64_t a, int64_t b, int64_t *out)
+{
+    if (a < 0 || b < 0 || (a != 0 && b > INT64_MAX / a))
+        return 0;
+    *out = a * b;
+    return 1;
+}
+static inline int hb__mul_size(size_t a, size_t b, size_t *out)
+{
+    if (a != 0 && b > SIZE_MAX / a)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HB_ERROR_H */

@@ -1,0 +1,94 @@
+/* hb_plan.h: the solver core's own types: plans, the layout engine, branch decomposition, AUTO rules. Private to api/core/. */
+#ifndef HB_PLAN_H
+#define HB_PLAN_H
+
+#include "hb_backend.h"
+#include "hb_validate.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Layout engine -------------------------------------------------------- */
+/* Host-side layout of a batch; see hb_layout_dev for the meaning. */
+typedef struct {
+    hb_layout layout;
+    hb_padding padding;
+    int32_t   block_size;
+    int       variable;   /* systems differ in size                          */
+    int       sorted;     /* slots are sorted by size, longest first         */
+    int64_t   nslots, stride, length, max_rows;
+    int64_t  *perm;       /* slot -> system                                   */
+    int64_t  *slot_of;    /* system -> slot                                   */
+    int64_t  *base, *rows, *nown, *flat;
+} hb_layout_host;
+
+/* Builds the layout of nsys systems with flat offsets (or uniform size n when
+ * offsets is NULL). */
+hb_status hb__layout_build(hb_layout_host *lay, hb_layout layout, int32_t block_size,
+                           hb_padding padding, int64_t nsys, const int64_t *offsets,
+                           int64_t n_uniform);
+void hb__layout_free(hb_layout_host *lay);
+
+/* ---- Branch decomposition (api/branches.c) ------------------------------- */
+typedef struct {
+    int32_t group_size;   /* fine tree: work-items per group; 0 = branch-level */
+    int     split;        /* cut branches longer than their level's average   */
+    int     reroot;       /* eliminate from the root of least depth           */
+} hb_branch_options;
+
+/* Cuts the batch (flat offsets or nsys copies of one tree of n_uniform rows)
+ * into branches, orders them, computes positions and uploads the tables. */
+hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_branch_options *o);
+void hb__branches_free(hb_plan *plan);
+
+/* ---- AUTO rules (api/core/auto.c), keyed on device traits ---------------- */
+/* Work-items per fine-tree work-group. */
+#define HB_FINE_TREE_GROUP 128
+/* AUTO on a GPU: the fine tree below this many cells ... */
+#define HB_AUTO_FINE_TREE_BELOW 4096
+/* ... and per-system for this many cells or more, shared tree or not. */
+#define HB_AUTO_PER_SYSTEM_FROM 131072
+/* ... and per-system for shared trees of fewer rows than this. */
+#define HB_AUTO_BRANCHES_FROM_ROWS 64
+hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
+                              int mono);
+/* The layout for a batch of equal (uniform) or different sizes. */
+hb_layout hb__auto_layout(const hb_device_traits *dev, int uniform);
+
+/* ---- Plans ---------------------------------------------------------------- */
+typedef enum { HB_KIND_TRIDIAG = 0, HB_KIND_HINES = 1 } hb_kind;
+
+#define HB_NUM_ARRAYS 7
+
+struct hb_plan {
+    hb_context  *ctx;
+    hb_kind      kind;
+    hb_precision precision;
+    size_t       esize;
+    int64_t      nsys;
+    int64_t      nrows;      /* flat rows = offsets[nsys]                      */
+    int64_t     *offsets;    /* NULL when uniform                              */
+    int64_t      n_uniform;  /* rows per system when uniform, else 0           */
+    hb_strategy  strategy;
+    int          mono;       /* one parent array for all systems               */
+    void        *stream;
+    hb_layout_host lay;
+    hb_layout_dev  dev;
+    hb_buffer   *arrays[HB_NUM_ARRAYS];
+    hb_buffer   *scratch;    /* Thomas c' (layout length)                      */
+    hb_buffer   *staging;    /* flat array for host transfers                  */
+    int          by_branch;  /* branch-level or fine-tree: data in branch layout */
+    int64_t     *host_rowmap;/* by_branch: flat row -> position (hb_plan_index) */
+    hb_branch_dev br;
+    int          rhs_ready;  /* RHS set since the last solve                   */
+    int          d_ready;    /* Hines D set since the last solve                */
+    int          solved;     /* a solve ran since RHS was last set             */
+    unsigned     set_mask;   /* arrays set at least once (bit per hb_array)    */
+    char         describe[640];
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HB_PLAN_H */

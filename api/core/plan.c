@@ -1,0 +1,710 @@
+/* plan.c: plan creation, per-step data transfer, solve and solution read-back. */
+#include "hb_env.h"
+#include "hb_plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const array_names[HB_NUM_ARRAYS] = {"a", "b", "c", "u", "l", "d", "rhs"};
+
+void hb_plan_options_init(hb_plan_options *opts)
+{
+    if (opts)
+        memset(opts, 0, sizeof *opts);
+}
+
+static int array_in_kind(hb_kind kind, hb_array which)
+{
+    if (which == HB_ARRAY_RHS)
+        return 1;
+    if (kind == HB_KIND_TRIDIAG)
+        return which == HB_ARRAY_A || which == HB_ARRAY_B || which == HB_ARRAY_C;
+    return which == HB_ARRAY_U || which == HB_ARRAY_L || which == HB_ARRAY_D;
+}
+
+/* HINESBATCH_STRATEGY forces a strategy when the options leave it AUTO. */
+static hb_status resolve_strategy(hb_strategy opt, hb_strategy *out)
+{
+    *out = opt;
+    if (opt != HB_STRATEGY_AUTO)
+        return HB_SUCCESS;
+    return hb__env_strategy(out);
+}
+
+static hb_status alloc_upload(hb_plan *plan, hb_buffer **buf, const void *src, size_t bytes,
+                              const char *what)
+{
+    hb_context *ctx = plan->ctx;
+    hb_status st = ctx->ops->alloc(ctx, bytes, buf);
+    if (st != HB_SUCCESS)
+        return st == HB_ERR_OUT_OF_MEMORY
+                   ? hb__error(st, "plan %s: could not allocate %zu bytes on %s (%s)", what, bytes,
+                               ctx->describe, hb_last_error())
+                   : st;
+    if (src)
+        HB_FORWARD(ctx->ops->write(ctx, plan->stream, *buf, 0, src, bytes));
+    return HB_SUCCESS;
+}
+
+/* Parent table in slot order: one copy for mono batches, else one run per
+ * slot; padded rows hang off the row before (with zero couplings). */
+static hb_status upload_parents(hb_plan *plan, const int32_t *parent)
+{
+    hb_layout_host *lay = &plan->lay;
+    int64_t total = 0;
+    int64_t *poff = malloc((size_t)lay->nslots * sizeof *poff);
+    if (!poff)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "plan parent offsets");
+    for (int64_t t = 0; t < lay->nslots; ++t) {
+        poff[t] = plan->mono ? 0 : total;
+        if (!plan->mono)
+            total += lay->rows[t];
+    }
+    if (plan->mono)
+        total = lay->max_rows;
+    int32_t *table = malloc((size_t)total * sizeof *table);
+    if (!table) {
+        free(poff);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "plan parent table: %lld entries",
+                         (long long)total);
+    }
+    int64_t nslot_tables = plan->mono ? 1 : lay->nslots;
+    for (int64_t t = 0; t < nslot_tables; ++t) {
+        const int32_t *src = parent + (plan->mono ? 0 : lay->flat[t]);
+        int64_t rows = plan->mono ? lay->max_rows : lay->rows[t];
+        for (int64_t i = 0; i < rows; ++i)
+            table[poff[t] + i] = i < lay->nown[t] ? src[i] : (int32_t)(i - 1);
+    }
+    hb_status st = alloc_upload(plan, &plan->dev.poff, poff, (size_t)lay->nslots * sizeof *poff,
+                                "parent offsets");
+    if (st == HB_SUCCESS)
+        st = alloc_upload(plan, &plan->dev.parent, table, (size_t)total * sizeof *table,
+                          "parent table");
+    free(poff);
+    free(table);
+    return st;
+}
+
+/* Padded rows hold the identity row (a=c=u=l=0, b=d=1, rhs=0) from the start,
+ * so a caller who fills a padded plan only through hb_plan_buffer (own rows)
+ * never runs computed padding over uninitialised memory. */
+static hb_status fill_identity(hb_plan *plan)
+{
+    hb_context *ctx = plan->ctx;
+    size_t n = (size_t)plan->lay.length, bytes = n * plan->esize;
+    void *host = malloc(bytes ? bytes : 1);
+    if (!host)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "plan padding: %zu bytes", bytes);
+    hb_status st = HB_SUCCESS;
+    for (int w = 0; w < HB_NUM_ARRAYS && st == HB_SUCCESS; ++w) {
+        if (!plan->arrays[w])
+            continue;
+        double v = (w == HB_ARRAY_B || w == HB_ARRAY_D) ? 1.0 : 0.0;
+        for (size_t k = 0; k < n; ++k) {
+            if (plan->precision == HB_DOUBLE)
+                ((double *)host)[k] = v;
+            else
+                ((float *)host)[k] = (float)v;
+        }
+        st = ctx->ops->write(ctx, plan->stream, plan->arrays[w], 0, host, bytes);
+    }
+    if (st == HB_SUCCESS)
+        st = ctx->ops->finish(ctx, plan->stream); /* host is freed next */
+    free(host);
+    return st;
+}
+
+/* The one-line summary, made from hb_plan_get_info so the two never differ. */
+static void describe(hb_plan *plan)
+{
+    hb_plan_info in;
+    (void)hb_plan_get_info(plan, &in);
+    char layout[96];
+    const char *pad = in.padding == HB_PADDING_AUTO ? "none" : hb_padding_name(in.padding);
+    if (in.strategy == HB_STRATEGY_FINE_TREE)
+        snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld groups of %d)",
+                 (long long)in.nbranches, (long long)in.ngroups, (int)in.group_size);
+    else if (in.strategy == HB_STRATEGY_BRANCH_LEVEL)
+        snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld levels)",
+                 (long long)in.nbranches, (long long)in.nlevels);
+    else if (in.block_size > 0)
+        snprintf(layout, sizeof layout, "%s(bs=%d)", hb_layout_name(in.layout),
+                 (int)in.block_size);
+    else
+        snprintf(layout, sizeof layout, "%s", hb_layout_name(in.layout));
+    if (in.layout == HB_LAYOUT_AUTO) {
+        size_t len = strlen(layout);
+        snprintf(layout + len, sizeof layout - len, "%s%s", in.rerooted ? " rerooted" : "",
+                 in.split ? " split" : "");
+    }
+    snprintf(plan->describe, sizeof plan->describe,
+             "%s %s: %lld systems, rows %s%lld, layout=%s padding=%s%s strategy=%s%s; %s",
+             in.hines ? "hines" : "tridiagonal", in.precision == HB_DOUBLE ? "double" : "float",
+             (long long)in.nsys, in.variable ? "up to " : "", (long long)in.max_rows, layout, pad,
+             in.sorted ? " (sorted by size)" : "", hb_strategy_name(in.strategy),
+             in.hines ? (in.shared_tree ? " parents=shared" : " parents=per-system") : "",
+             plan->ctx->describe);
+}
+
+static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind kind, int64_t nsys,
+                             const int64_t *offsets, int64_t n_uniform, const int32_t *parent,
+                             const hb_plan_options *opts_in, hb_plan **out, const char *fn)
+{
+    if (!out)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: plan (output) is NULL", fn);
+    if (!ctx)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    if (precision != HB_DOUBLE && precision != HB_FLOAT)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: precision = %d is not an hb_precision", fn,
+                         (int)precision);
+    if (nsys < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: nsys = %lld is negative", fn,
+                         (long long)nsys);
+    if (!offsets && n_uniform <= 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld must be > 0", fn,
+                         (long long)n_uniform);
+    if (offsets)
+        HB_FORWARD(hb__check_offsets(nsys, offsets, fn));
+    if (kind == HB_KIND_HINES) {
+        if (!parent)
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: parent is NULL", fn);
+        if (offsets) {
+            for (int64_t s = 0; s < nsys; ++s)
+                HB_FORWARD(hb__check_tree(parent + offsets[s], offsets[s + 1] - offsets[s], s));
+        } else {
+            HB_FORWARD(hb__check_tree(parent, n_uniform, 0));
+        }
+    }
+    hb_plan_options opts;
+    if (opts_in)
+        opts = *opts_in;
+    else
+        hb_plan_options_init(&opts);
+    if (opts.layout < HB_LAYOUT_AUTO || opts.layout > HB_LAYOUT_BLOCK_SHARED)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->layout = %d is not an hb_layout", fn,
+                         (int)opts.layout);
+    if (opts.padding < HB_PADDING_AUTO || opts.padding > HB_PADDING_SKIP)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->padding = %d is not an hb_padding",
+                         fn, (int)opts.padding);
+    if (opts.strategy < HB_STRATEGY_AUTO || opts.strategy > HB_STRATEGY_FINE_TREE)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->strategy = %d is not an hb_strategy",
+                         fn, (int)opts.strategy);
+    if (opts.group_size < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->group_size = %d is negative", fn,
+                         (int)opts.group_size);
+    if (opts.block_size < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->block_size = %d is negative", fn,
+                         (int)opts.block_size);
+    hb_strategy strategy;
+    HB_FORWARD(resolve_strategy(opts.strategy, &strategy));
+    if (kind == HB_KIND_TRIDIAG && strategy != HB_STRATEGY_AUTO &&
+        strategy != HB_STRATEGY_PER_SYSTEM)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: strategy %s is for Hines plans; a tridiagonal system is a single "
+                         "branch (use per-system)",
+                         fn, hb_strategy_name(strategy));
+    if ((strategy == HB_STRATEGY_BRANCH_LEVEL && !ctx->ops->hines_branch_level) ||
+        (strategy == HB_STRATEGY_FINE_TREE && !ctx->ops->hines_fine_tree))
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "%s: strategy %s is not implemented on %s",
+                         fn, hb_strategy_name(strategy), ctx->describe);
+    if (precision == HB_DOUBLE && !ctx->traits.has_double)
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
+                         "%s: %s has no double precision support (cl_khr_fp64)", fn,
+                         ctx->describe);
+
+    int uniform = offsets == NULL;
+    if (offsets) {
+        uniform = 1;
+        for (int64_t s = 0; s < nsys && uniform; ++s)
+            uniform = offsets[s + 1] - offsets[s] == offsets[1] - offsets[0];
+    }
+    hb_layout layout = opts.layout != HB_LAYOUT_AUTO
+                           ? opts.layout
+                           : hb__auto_layout(&ctx->traits, uniform);
+    int32_t bs = opts.block_size > 0 ? opts.block_size : ctx->traits.block_size;
+    hb_padding padding = opts.padding == HB_PADDING_AUTO ? HB_PADDING_SKIP : opts.padding;
+
+    hb_plan *plan = calloc(1, sizeof *plan);
+    if (!plan)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %zu bytes", fn, sizeof *plan);
+    plan->ctx = ctx;
+    plan->kind = kind;
+    plan->precision = precision;
+    plan->esize = precision == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    plan->nsys = nsys;
+    plan->n_uniform = offsets ? 0 : n_uniform;
+    plan->nrows = offsets ? offsets[nsys] : nsys * n_uniform;
+    plan->stream = opts.stream;
+    hb_status st = HB_SUCCESS;
+    if (offsets) {
+        plan->offsets = malloc((size_t)(nsys + 1) * sizeof *plan->offsets);
+        if (!plan->offsets) {
+            free(plan);
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: offsets copy", fn);
+        }
+        memcpy(plan->offsets, offsets, (size_t)(nsys + 1) * sizeof *offsets);
+    }
+    if (kind == HB_KIND_HINES) {
+        plan->mono = 1;
+        if (offsets) {
+            int64_t n0 = nsys > 0 ? offsets[1] : 0;
+            for (int64_t s = 1; s < nsys && plan->mono; ++s)
+                plan->mono = offsets[s + 1] - offsets[s] == n0 &&
+                             memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent) == 0;
+        }
+    }
+    /* A layout asked for explicitly is honoured: only per-system uses it. */
+    if (strategy == HB_STRATEGY_AUTO) {
+        int64_t max_rows = n_uniform;
+        for (int64_t s = 0; offsets && s < nsys; ++s)
+            if (offsets[s + 1] - offsets[s] > max_rows)
+                max_rows = offsets[s + 1] - offsets[s];
+        strategy = kind == HB_KIND_TRIDIAG || opts.layout != HB_LAYOUT_AUTO
+                       ? HB_STRATEGY_PER_SYSTEM
+                       : hb__auto_strategy(&ctx->traits, nsys, max_rows, plan->mono);
+    }
+    plan->strategy = strategy;
+    plan->by_branch = strategy == HB_STRATEGY_BRANCH_LEVEL || strategy == HB_STRATEGY_FINE_TREE;
+    st = hb__layout_build(&plan->lay, layout, bs, padding, nsys, offsets, n_uniform);
+    if (st != HB_SUCCESS) {
+        free(plan->offsets);
+        free(plan);
+        return st;
+    }
+    hb_layout_host *lay = &plan->lay;
+    hb_layout_dev *dev = &plan->dev;
+    dev->nslots = lay->nslots;
+    dev->stride = lay->stride;
+    dev->length = lay->length;
+    dev->max_rows = lay->max_rows;
+    dev->block_size = lay->block_size;
+    dev->shared_rhs = lay->layout == HB_LAYOUT_BLOCK_SHARED;
+    dev->mono = plan->mono;
+    *out = plan;
+    if (nsys == 0) {
+        describe(plan);
+        return HB_SUCCESS; /* nothing to allocate; every operation is a no-op */
+    }
+    if (plan->by_branch) {
+        hb_branch_options bo = {0, opts.split_branches != 0, opts.reroot != 0};
+        if (strategy == HB_STRATEGY_FINE_TREE)
+            bo.group_size = opts.group_size > 0 ? opts.group_size : HB_FINE_TREE_GROUP;
+        if ((st = hb__branches_build(plan, parent, &bo)))
+            goto fail;
+    }
+    describe(plan);
+
+    size_t tbytes = (size_t)nsys * sizeof(int64_t);
+    if ((uint64_t)lay->length > SIZE_MAX / plan->esize) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld elements do not fit in memory", fn,
+                       (long long)lay->length);
+        goto fail;
+    }
+    int64_t alen = plan->by_branch ? plan->br.length : lay->length;
+    size_t abytes = (size_t)alen * plan->esize;
+    if ((st = alloc_upload(plan, &dev->base, lay->base, tbytes, "bases")) ||
+        (st = alloc_upload(plan, &dev->rows, lay->rows, tbytes, "rows")) ||
+        (st = alloc_upload(plan, &dev->nown, lay->nown, tbytes, "sizes")) ||
+        (st = alloc_upload(plan, &dev->flat, lay->flat, tbytes, "flat offsets")))
+        goto fail;
+    if (kind == HB_KIND_HINES && !plan->by_branch && (st = upload_parents(plan, parent)))
+        goto fail;
+    for (int w = 0; w < HB_NUM_ARRAYS; ++w)
+        if (array_in_kind(kind, (hb_array)w) &&
+            (st = alloc_upload(plan, &plan->arrays[w], NULL, abytes, array_names[w])))
+            goto fail;
+    if (kind == HB_KIND_TRIDIAG && (st = alloc_upload(plan, &plan->scratch, NULL, abytes, "scratch")))
+        goto fail;
+    if (!plan->by_branch && lay->variable && lay->layout != HB_LAYOUT_FLAT &&
+        (st = fill_identity(plan)))
+        goto fail;
+    if ((lay->layout != HB_LAYOUT_FLAT || plan->by_branch) &&
+        (st = alloc_upload(plan, &plan->staging, NULL, (size_t)plan->nrows * plan->esize,
+                           "staging")))
+        goto fail;
+    return HB_SUCCESS;
+fail:
+    *out = NULL;
+    hb_plan_destroy(plan);
+    return st;
+}
+
+hb_status hb_plan_create_tridiag(hb_context *ctx, hb_precision precision, int64_t nsys,
+                                 const int64_t *offsets, const hb_plan_options *opts,
+                                 hb_plan **plan)
+{
+    if (!offsets)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_create_tridiag: offsets is NULL");
+    return plan_create(ctx, precision, HB_KIND_TRIDIAG, nsys, offsets, 0, NULL, opts, plan,
+                       "hb_plan_create_tridiag");
+}
+
+hb_status hb_plan_create_tridiag_uniform(hb_context *ctx, hb_precision precision, int64_t nsys,
+                                         int64_t n, const hb_plan_options *opts, hb_plan **plan)
+{
+    return plan_create(ctx, precision, HB_KIND_TRIDIAG, nsys, NULL, n, NULL, opts, plan,
+                       "hb_plan_create_tridiag_uniform");
+}
+
+hb_status hb_plan_create_hines(hb_context *ctx, hb_precision precision, int64_t nsys,
+                               const int64_t *offsets, const int32_t *parent,
+                               const hb_plan_options *opts, hb_plan **plan)
+{
+    if (!offsets)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_create_hines: offsets is NULL");
+    return plan_create(ctx, precision, HB_KIND_HINES, nsys, offsets, 0, parent, opts, plan,
+                       "hb_plan_create_hines");
+}
+
+hb_status hb_plan_create_hines_uniform(hb_context *ctx, hb_precision precision, int64_t nsys,
+                                       int64_t n, const int32_t *parent,
+                                       const hb_plan_options *opts, hb_plan **plan)
+{
+    return plan_create(ctx, precision, HB_KIND_HINES, nsys, NULL, n, parent, opts, plan,
+                       "hb_plan_create_hines_uniform");
+}
+
+void hb_plan_destroy(hb_plan *plan)
+{
+    if (!plan)
+        return;
+    hb_context *ctx = plan->ctx;
+    hb_buffer *bufs[] = {plan->dev.base, plan->dev.rows,  plan->dev.nown,
+                         plan->dev.flat, plan->dev.poff,  plan->dev.parent,
+                         plan->scratch,  plan->staging};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+        if (bufs[i])
+            ctx->ops->release(ctx, bufs[i]);
+    for (int w = 0; w < HB_NUM_ARRAYS; ++w)
+        if (plan->arrays[w])
+            ctx->ops->release(ctx, plan->arrays[w]);
+    hb__branches_free(plan);
+    hb__layout_free(&plan->lay);
+    free(plan->offsets);
+    free(plan);
+}
+
+const char *hb_plan_describe(const hb_plan *plan)
+{
+    return plan ? plan->describe : "(null plan)";
+}
+
+static hb_status check_array(const hb_plan *plan, hb_array which, const char *fn)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: plan is NULL", fn);
+    if ((int)which < 0 || which >= HB_NUM_ARRAYS)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: which = %d is not an hb_array", fn,
+                         (int)which);
+    if (!array_in_kind(plan->kind, which))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: a %s plan has no array '%s'", fn,
+                         plan->kind == HB_KIND_TRIDIAG ? "tridiagonal" : "Hines",
+                         array_names[which]);
+    return HB_SUCCESS;
+}
+
+static void mark_set(hb_plan *plan, hb_array which)
+{
+    if (which == HB_ARRAY_RHS) {
+        plan->rhs_ready = 1;
+        plan->solved = 0;
+    }
+    if (which == HB_ARRAY_D)
+        plan->d_ready = 1;
+    plan->set_mask |= 1u << which;
+}
+
+hb_status hb_plan_set(hb_plan *plan, hb_array which, const void *host)
+{
+    HB_FORWARD(check_array(plan, which, "hb_plan_set"));
+    if (!host)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_set: %s (host array) is NULL",
+                         array_names[which]);
+    int zero_first = which == HB_ARRAY_A || which == HB_ARRAY_U || which == HB_ARRAY_L;
+    int zero_last = which == HB_ARRAY_C;
+    HB_FORWARD(hb__check_finite(plan->precision, host, plan->nsys, plan->offsets, plan->n_uniform,
+                                zero_first, zero_last, array_names[which]));
+    if (plan->nsys > 0) {
+        hb_context *ctx = plan->ctx;
+        size_t bytes = (size_t)plan->nrows * plan->esize;
+        if (plan->by_branch) {
+            HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->staging, 0, host, bytes));
+            if (plan->br.cmap_same && (which == HB_ARRAY_U || which == HB_ARRAY_L)) {
+                /* Re-rooted: couplings of turned edges land in the other array. */
+                hb_array other = which == HB_ARRAY_U ? HB_ARRAY_L : HB_ARRAY_U;
+                HB_FORWARD(ctx->ops->map_to_layout(ctx, plan->stream, plan->precision,
+                                                   plan->nrows, plan->br.cmap_same,
+                                                   plan->staging, plan->arrays[which]));
+                HB_FORWARD(ctx->ops->map_to_layout(ctx, plan->stream, plan->precision,
+                                                   plan->nrows, plan->br.cmap_swap,
+                                                   plan->staging, plan->arrays[other]));
+            } else {
+                HB_FORWARD(ctx->ops->map_to_layout(ctx, plan->stream, plan->precision,
+                                                   plan->nrows, plan->br.rowmap, plan->staging,
+                                                   plan->arrays[which]));
+            }
+        } else if (plan->lay.layout == HB_LAYOUT_FLAT) {
+            HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->arrays[which], 0, host, bytes));
+        } else {
+            hb_convert_rule rule = {(which == HB_ARRAY_B || which == HB_ARRAY_D) ? 1.0 : 0.0,
+                                    zero_first, zero_last};
+            HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->staging, 0, host, bytes));
+            HB_FORWARD(ctx->ops->to_layout(ctx, plan->stream, plan->precision, &plan->dev, &rule,
+                                           plan->staging, plan->arrays[which]));
+        }
+    }
+    mark_set(plan, which);
+    return HB_SUCCESS;
+}
+
+/* Queues the plan's solver. Block-shared layouts run on chip where a block
+ * fits and fall back to the block-interleaved kernel where it does not. */
+static hb_status run_solver(hb_plan *plan)
+{
+    hb_context *ctx = plan->ctx;
+    const hb_backend_ops *ops = ctx->ops;
+    hb_buffer **a = plan->arrays;
+    const hb_precision p = plan->precision;
+    void *s = plan->stream;
+    int ran = 0;
+    if (plan->kind == HB_KIND_TRIDIAG) {
+        if (plan->dev.shared_rhs && ops->thomas_shared)
+            HB_FORWARD(ops->thomas_shared(ctx, s, p, &plan->dev, a[HB_ARRAY_A], a[HB_ARRAY_B],
+                                          a[HB_ARRAY_C], a[HB_ARRAY_RHS], &ran));
+        return ran ? HB_SUCCESS
+                   : ops->thomas(ctx, s, p, &plan->dev, a[HB_ARRAY_A], a[HB_ARRAY_B],
+                                 a[HB_ARRAY_C], plan->scratch, a[HB_ARRAY_RHS]);
+    }
+    if (plan->strategy == HB_STRATEGY_BRANCH_LEVEL)
+        return ops->hines_branch_level(ctx, s, p, &plan->br, a[HB_ARRAY_U], a[HB_ARRAY_L],
+                                       a[HB_ARRAY_D], a[HB_ARRAY_RHS]);
+    if (plan->strategy == HB_STRATEGY_FINE_TREE)
+        return ops->hines_fine_tree(ctx, s, p, &plan->br, a[HB_ARRAY_U], a[HB_ARRAY_L],
+                                    a[HB_ARRAY_D], a[HB_ARRAY_RHS]);
+    if (plan->dev.shared_rhs && ops->hines_shared)
+        HB_FORWARD(ops->hines_shared(ctx, s, p, &plan->dev, a[HB_ARRAY_U], a[HB_ARRAY_L],
+                                     a[HB_ARRAY_D], a[HB_ARRAY_RHS], &ran));
+    return ran ? HB_SUCCESS
+               : ops->hines(ctx, s, p, &plan->dev, a[HB_ARRAY_U], a[HB_ARRAY_L], a[HB_ARRAY_D],
+                            a[HB_ARRAY_RHS]);
+}
+
+hb_status hb_plan_solve(hb_plan *plan)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_solve: plan is NULL");
+    const hb_array need[] = {plan->kind == HB_KIND_TRIDIAG ? HB_ARRAY_A : HB_ARRAY_U,
+                             plan->kind == HB_KIND_TRIDIAG ? HB_ARRAY_B : HB_ARRAY_L,
+                             plan->kind == HB_KIND_TRIDIAG ? HB_ARRAY_C : HB_ARRAY_D};
+    for (int i = 0; i < 3; ++i)
+        if (!(plan->set_mask & (1u << need[i])))
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_solve: array '%s' was never set",
+                             array_names[need[i]]);
+    if (!plan->rhs_ready)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_solve: rhs not set since the last solve (a solve overwrites it "
+                         "with the solution)");
+    if (plan->kind == HB_KIND_HINES && !plan->d_ready)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_solve: d not set since the last solve (a solve overwrites it "
+                         "with its elimination)");
+    if (plan->nsys > 0)
+        HB_FORWARD(run_solver(plan));
+    plan->rhs_ready = 0;
+    plan->d_ready = 0;
+    plan->solved = 1;
+    return HB_SUCCESS;
+}
+
+/* First system (in the caller's order) with a non-finite solution, or -1. */
+static int64_t first_bad_system(const hb_plan *plan, const void *x, int64_t *row)
+{
+    for (int64_t s = 0; s < plan->nsys; ++s) {
+        int64_t lo = plan->offsets ? plan->offsets[s] : s * plan->n_uniform;
+        int64_t hi = plan->offsets ? plan->offsets[s + 1] : (s + 1) * plan->n_uniform;
+        for (int64_t k = lo; k < hi; ++k) {
+            double v = plan->precision == HB_DOUBLE ? ((const double *)x)[k]
+                                                    : (double)((const float *)x)[k];
+            if (!isfinite(v)) {
+                *row = k - lo;
+                return s;
+            }
+        }
+    }
+    return -1;
+}
+
+hb_status hb_plan_get_solution(hb_plan *plan, void *x)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_get_solution: plan is NULL");
+    if (!x)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_get_solution: x (output) is NULL");
+    if (!plan->solved)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_get_solution: no solve since rhs was last set");
+    if (plan->nsys == 0)
+        return HB_SUCCESS;
+    hb_context *ctx = plan->ctx;
+    size_t bytes = (size_t)plan->nrows * plan->esize;
+    /* Read into a private buffer first so x stays untouched on failure. */
+    void *tmp = malloc(bytes);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_plan_get_solution: %zu bytes", bytes);
+    hb_buffer *src = plan->arrays[HB_ARRAY_RHS];
+    hb_status st = HB_SUCCESS;
+    if (plan->by_branch) {
+        st = ctx->ops->map_to_flat(ctx, plan->stream, plan->precision, plan->nrows,
+                                   plan->br.rowmap, src, plan->staging);
+        src = plan->staging;
+    } else if (plan->lay.layout != HB_LAYOUT_FLAT) {
+        st = ctx->ops->to_flat(ctx, plan->stream, plan->precision, &plan->dev, src, plan->staging);
+        src = plan->staging;
+    }
+    if (st == HB_SUCCESS)
+        st = ctx->ops->read(ctx, plan->stream, src, 0, tmp, bytes);
+    if (st == HB_SUCCESS) {
+        int64_t row = 0, bad = first_bad_system(plan, tmp, &row);
+        if (bad >= 0)
+            st = hb__error(HB_ERR_NUMERICAL,
+                           "solve: system %lld has a non-finite solution at row %lld (zero or "
+                           "non-finite pivot, or overflow)",
+                           (long long)bad, (long long)row);
+        else
+            memcpy(x, tmp, bytes);
+    }
+    free(tmp);
+    return st;
+}
+
+hb_status hb_plan_layout_info(const hb_plan *plan, hb_layout_info *info)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_layout_info: plan is NULL");
+    if (!info)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_layout_info: info (output) is NULL");
+    if (plan->by_branch) {
+        /* Rows are scattered by branch: use hb_plan_index for each row. */
+        info->layout = HB_LAYOUT_AUTO;
+        info->precision = plan->precision;
+        info->nsys = plan->nsys;
+        info->stride = 0;
+        info->length = plan->br.length;
+        info->block_size = 0;
+        info->padded = 1;
+        return HB_SUCCESS;
+    }
+    info->layout = plan->lay.layout;
+    info->precision = plan->precision;
+    info->nsys = plan->nsys;
+    info->stride = plan->lay.stride;
+    info->length = plan->lay.length;
+    info->block_size = plan->lay.block_size;
+    info->padded = plan->lay.variable && plan->lay.layout != HB_LAYOUT_FLAT;
+    return HB_SUCCESS;
+}
+
+hb_status hb_plan_system_bases(const hb_plan *plan, int64_t *base)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_system_bases: plan is NULL");
+    if (!base)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_system_bases: base (output) is NULL");
+    if (plan->by_branch)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_system_bases: a %s plan stores rows by branch, with no "
+                         "per-system base; use hb_plan_index",
+                         hb_strategy_name(plan->strategy));
+    for (int64_t s = 0; s < plan->nsys; ++s)
+        base[s] = plan->lay.base[plan->lay.slot_of[s]];
+    return HB_SUCCESS;
+}
+
+hb_status hb_plan_index(const hb_plan *plan, int64_t s, int64_t i, int64_t *index)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_index: plan is NULL");
+    if (!index)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_index: index (output) is NULL");
+    if (s < 0 || s >= plan->nsys)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_index: system %lld not in [0, %lld)",
+                         (long long)s, (long long)plan->nsys);
+    int64_t t = plan->lay.slot_of[s];
+    if (i < 0 || i >= plan->lay.nown[t])
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_plan_index: row %lld not in [0, %lld) of system %lld", (long long)i,
+                         (long long)plan->lay.nown[t], (long long)s);
+    if (plan->by_branch)
+        *index = plan->host_rowmap[plan->lay.flat[t] + i];
+    else
+        *index = plan->lay.base[t] + i * plan->lay.stride;
+    return HB_SUCCESS;
+}
+
+hb_status hb__plan_array(hb_plan *plan, hb_array which, hb_buffer **buf)
+{
+    HB_FORWARD(check_array(plan, which, "hb__plan_array"));
+    if (plan->nsys == 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb__plan_array: the plan has no systems");
+    hb_buffer *b = plan->arrays[(int)which % HB_NUM_ARRAYS]; /* checked above */
+    mark_set(plan, which);
+    *buf = b;
+    return HB_SUCCESS;
+}
+
+hb_status hb_plan_buffer(hb_plan *plan, hb_array which, void **handle)
+{
+    HB_FORWARD(check_array(plan, which, "hb_plan_buffer"));
+    if (!handle)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_buffer: handle (output) is NULL");
+    if (plan->nsys == 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_buffer: the plan has no systems");
+    hb_buffer *b = NULL;
+    HB_FORWARD(hb__plan_array(plan, which, &b));
+    *handle = plan->ctx->ops->native(b);
+    return HB_SUCCESS;
+}
+
+void *hb__plan_stream(const hb_plan *plan) { return plan->stream; }
+
+hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
+{
+    if (!plan)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_get_info: plan is NULL");
+    if (!info)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_get_info: info (output) is NULL");
+    const hb_layout_host *lay = &plan->lay;
+    hb_plan_info o;
+    memset(&o, 0, sizeof o);
+    o.backend = plan->ctx->ops->kind;
+    o.precision = plan->precision;
+    o.hines = plan->kind == HB_KIND_HINES;
+    o.shared_tree = o.hines && plan->mono;
+    o.nsys = plan->nsys;
+    o.nrows = plan->nrows;
+    o.max_rows = lay->max_rows;
+    o.variable = lay->variable;
+    o.strategy = plan->strategy;
+    if (plan->by_branch) {
+        o.layout = HB_LAYOUT_AUTO;
+        o.padding = HB_PADDING_SKIP;
+        o.nbranches = plan->br.nbranches;
+        if (plan->strategy == HB_STRATEGY_FINE_TREE) {
+            o.ngroups = plan->br.ngroups;
+            o.group_size = plan->br.group_size;
+        } else {
+            o.nlevels = plan->br.nsegments;
+        }
+        o.rerooted = plan->br.cmap_same != NULL;
+        o.split = plan->br.split;
+    } else {
+        o.layout = lay->layout;
+        o.block_size = lay->block_size;
+        o.padding = lay->variable && lay->layout != HB_LAYOUT_FLAT ? lay->padding : HB_PADDING_AUTO;
+        o.sorted = lay->sorted;
+    }
+    *info = o;
+    return HB_SUCCESS;
+}

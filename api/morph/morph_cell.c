@@ -1,0 +1,700 @@
+/* morph_cell.c: morphology -> compartments (per sample or sections), re-rooting, Euler matrix. */
+#include "hb_error.h"
+#include "hb_validate.h"
+#include "hinesbatch_morph.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HB_PI 3.14159265358979323846
+/* Segments shorter than this (um) count as this long in axial resistances:
+ * some writers (MorphIO) repeat a section's first point, which would make an
+ * infinite conductance. */
+#define HB_MIN_LENGTH 0.01
+
+struct hb_morph_cell {
+    int64_t n;
+    int32_t *parent, *type;
+    double *area, *g, *dist;
+    int64_t *source;
+    hb_cable cable;
+};
+
+void hb_discretize_options_init(hb_discretize_options *o)
+{
+    if (o) {
+        o->policy = HB_POLICY_SAMPLE;
+        o->nseg = 1;
+        o->d_lambda = 0.1;
+        o->reroot = 0;
+    }
+}
+
+void hb_cable_init(hb_cable *c)
+{
+    if (c) {
+        c->ra = 35.4;
+        c->cm = 1.0;
+        c->gm = 0.0;
+    }
+}
+
+void hb_morph_cell_destroy(hb_morph_cell *c)
+{
+    if (!c)
+        return;
+    free(c->parent), free(c->type), free(c->area), free(c->g), free(c->dist), free(c->source);
+    free(c);
+}
+
+static hb_morph_cell *cell_alloc(int64_t n)
+{
+    hb_morph_cell *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->n = n;
+    c->parent = malloc((size_t)n * sizeof *c->parent);
+    c->type = malloc((size_t)n * sizeof *c->type);
+    c->area = calloc((size_t)n, sizeof *c->area);
+    c->g = calloc((size_t)n, sizeof *c->g);
+    c->dist = calloc((size_t)n, sizeof *c->dist);
+    c->source = malloc((size_t)n * sizeof *c->source);
+    if (!c->parent || !c->type || !c->area || !c->g || !c->dist || !c->source) {
+        hb_morph_cell_destroy(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Renumbers a cell (parent < child already) into the branch-contiguous Hines order. */
+static hb_status cell_order(hb_morph_cell *c)
+{
+    int64_t n = c->n;
+    int32_t *map = malloc((size_t)n * sizeof *map);
+    int32_t *np = malloc((size_t)n * sizeof *np);
+    void *tmp = malloc((size_t)n * sizeof(double));
+    if (!map || !np || !tmp) {
+        free(map), free(np), free(tmp);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory for %lld compartments",
+                         (long long)n);
+    }
+    hb_status st = hb_morph_tree_order(n, c->parent, map, np);
+    if (st == HB_SUCCESS) {
+        memcpy(c->parent, np, (size_t)n * sizeof *np);
+#define HB_PERMUTE(f, T)                                          \
+    do {                                                          \
+        T *t_ = tmp;                                              \
+        for (int64_t k = 0; k < n; ++k)                           \
+            t_[map[k]] = c->f[k];                                 \
+        memcpy(c->f, t_, (size_t)n * sizeof(T));                  \
+    } while (0)
+        HB_PERMUTE(type, int32_t);
+        HB_PERMUTE(area, double);
+        HB_PERMUTE(g, double);
+        HB_PERMUTE(dist, double);
+        HB_PERMUTE(source, int64_t);
+#undef HB_PERMUTE
+    }
+    free(map), free(np), free(tmp);
+    return st;
+}
+
+/* ---- polyline geometry of a section (arc positions a, radii r, m+1 points) */
+typedef struct {
+    const double *a, *r;
+    int64_t m;    /* pieces */
+    int64_t cur;  /* first piece that may overlap the next query (queries ascend) */
+} poly;
+
+/* Lateral area (um^2) and resistance integral (1/um: int dx/(pi r^2)) over [lo, hi];
+ * zero-length pieces (a radius step) count once, in the interval holding them. */
+static void poly_measure(poly *p, double lo, double hi, int last, double *area, double *res)
+{
+    double ar = 0, rs = 0;
+    while (p->cur < p->m && p->a[p->cur + 1] < lo)
+        ++p->cur;
+    for (int64_t i = p->cur; i < p->m && p->a[i] <= hi; ++i) {
+        double s = p->a[i], e = p->a[i + 1], r0 = p->r[i], r1 = p->r[i + 1];
+        if (e <= s) {
+            if (s >= lo && (s < hi || last))
+                ar += HB_PI * (r0 + r1) * fabs(r1 - r0);
+            continue;
+        }
+        double x0 = fmax(s, lo), x1 = fmin(e, hi);
+        if (x1 <= x0)
+            continue;
+        double ra = r0 + (r1 - r0) * (x0 - s) / (e - s), rb = r0 + (r1 - r0) * (x1 - s) / (e - s);
+        ar += HB_PI * (ra + rb) * sqrt((x1 - x0) * (x1 - x0) + (rb - ra) * (rb - ra));
+        rs += (x1 - x0) / (HB_PI * ra * rb);
+    }
+    if (area)
+        *area = ar;
+    if (res)
+        *res = rs;
+}
+
+static double dist3(const double *x, const double *y, const double *z, int64_t i, int64_t j)
+{
+    double dx = x[i] - x[j], dy = y[i] - y[j], dz = z[i] - z[j];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* Host copy of a morphology's samples. */
+typedef struct {
+    int64_t n;
+    double *x, *y, *z, *r;
+    int32_t *type;
+    int64_t *parent;
+    char *skip;     /* the two extra points of a 3-point soma */
+    int sphere;     /* sample 0 is a sphere of radius r[0]    */
+    int64_t *nc;    /* children (not skipped)                 */
+    int64_t *cstart, *child;
+} samples;
+
+static void samples_free(samples *s)
+{
+    free(s->x), free(s->y), free(s->z), free(s->r), free(s->type), free(s->parent);
+    free(s->skip), free(s->nc), free(s->cstart), free(s->child);
+}
+
+static hb_status samples_load(const hb_morph *m, samples *s)
+{
+    hb_morph_info info;
+    HB_FORWARD(hb_morph_get_info(m, &info));
+    int64_t n = info.samples;
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->x = malloc((size_t)n * sizeof(double)), s->y = malloc((size_t)n * sizeof(double));
+    s->z = malloc((size_t)n * sizeof(double)), s->r = malloc((size_t)n * sizeof(double));
+    s->type = malloc((size_t)n * sizeof(int32_t)), s->parent = malloc((size_t)n * sizeof(int64_t));
+    s->skip = calloc((size_t)n, 1), s->nc = calloc((size_t)n, sizeof(int64_t));
+    s->cstart = calloc((size_t)n + 1, sizeof(int64_t));
+    s->child = malloc((size_t)n * sizeof(int64_t));
+    if (!s->x || !s->y || !s->z || !s->r || !s->type || !s->parent || !s->skip || !s->nc ||
+        !s->cstart || !s->child) {
+        samples_free(s);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory for %lld samples",
+                         (long long)n);
+    }
+    for (int64_t k = 0; k < n; ++k) {
+        hb_swc_sample q;
+        HB_FORWARD(hb_morph_sample(m, k, &q));
+        s->x[k] = q.x, s->y[k] = q.y, s->z[k] = q.z, s->r[k] = q.radius;
+        s->type[k] = q.type, s->parent[k] = q.parent;
+    }
+    s->sphere = info.soma == HB_SOMA_SINGLE_POINT || info.soma == HB_SOMA_THREE_POINT;
+    if (info.soma == HB_SOMA_THREE_POINT)
+        for (int64_t k = 1; k < n; ++k)
+            if (s->parent[k] == 0 && s->type[k] == 1)
+                s->skip[k] = 1;
+    int64_t kept = 0;
+    for (int64_t k = 0; k < n; ++k)
+        kept += !s->skip[k];
+    if (kept == 1)
+        s->sphere = 1; /* a lone sample is a sphere, whatever its type */
+    for (int64_t k = 1; k < n; ++k)
+        if (!s->skip[k])
+            ++s->nc[s->parent[k]], ++s->cstart[s->parent[k] + 1];
+    for (int64_t k = 0; k < n; ++k)
+        s->cstart[k + 1] += s->cstart[k];
+    int64_t *fill = calloc((size_t)n, sizeof *fill);
+    if (!fill) {
+        samples_free(s);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory");
+    }
+    for (int64_t k = 1; k < n; ++k)
+        if (!s->skip[k])
+            s->child[s->cstart[s->parent[k]] + fill[s->parent[k]]++] = k;
+    free(fill);
+    return HB_SUCCESS;
+}
+
+/* Radius where the segment parent(k) -> k starts: the parent's, unless the
+ * type changes or the parent is a sphere (then k's own: a dendrite does not
+ * start with the soma's radius). */
+static double start_radius(const samples *s, int64_t k)
+{
+    int64_t p = s->parent[k];
+    return (s->type[p] == s->type[k] && !(p == 0 && s->sphere)) ? s->r[p] : s->r[k];
+}
+
+/* Length of segment parent(k) -> k as geometry: from the sphere's surface
+ * when the parent is a sphere soma. */
+static double seg_length(const samples *s, int64_t k)
+{
+    double L = dist3(s->x, s->y, s->z, k, s->parent[k]);
+    if (s->parent[k] == 0 && s->sphere)
+        L = fmax(L - s->r[0], 0.0);
+    return L;
+}
+
+static hb_status discretize_sample(const samples *s, const hb_cable *cab, hb_morph_cell **out)
+{
+    int64_t n = s->n, nk = 0;
+    int64_t *comp = malloc((size_t)n * sizeof *comp);
+    if (!comp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory");
+    for (int64_t k = 0; k < n; ++k)
+        comp[k] = s->skip[k] ? -1 : nk++;
+    hb_morph_cell *c = cell_alloc(nk);
+    if (!c) {
+        free(comp);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory for %lld compartments",
+                         (long long)nk);
+    }
+    if (s->sphere)
+        c->area[0] = 4 * HB_PI * s->r[0] * s->r[0];
+    c->parent[0] = -1, c->type[0] = s->type[0], c->source[0] = 0;
+    for (int64_t k = 1; k < n; ++k) {
+        if (s->skip[k])
+            continue;
+        int64_t p = s->parent[k], ck = comp[k], cp = comp[p];
+        double rs = start_radius(s, k), re = s->r[k], L = seg_length(s, k);
+        double rm = 0.5 * (rs + re), h = 0.5 * L;
+        /* Half of the frustum to each end's compartment. */
+        c->area[cp] += HB_PI * (rs + rm) * sqrt(h * h + (rm - rs) * (rm - rs));
+        c->area[ck] += HB_PI * (rm + re) * sqrt(h * h + (re - rm) * (re - rm));
+        c->g[ck] = 100.0 * HB_PI * rs * re / (cab->ra * fmax(L, HB_MIN_LENGTH));
+        c->dist[ck] = c->dist[cp] + dist3(s->x, s->y, s->z, k, p);
+        c->parent[ck] = (int32_t)cp, c->type[ck] = s->type[k], c->source[ck] = k;
+    }
+    free(comp);
+    *out = c;
+    return HB_SUCCESS;
+}
+
+/* NEURON's d_lambda rule at 100 Hz on a section polyline (its lambda_f). */
+static int64_t dlambda_nseg(const double *a, const double *r, int64_t m, double dl,
+                            const hb_cable *cab)
+{
+    double lam = 0;
+    for (int64_t i = 0; i < m; ++i)
+        lam += (a[i + 1] - a[i]) / sqrt(2 * r[i] + 2 * r[i + 1]);
+    lam *= sqrt(2.0) * 1e-5 * sqrt(4 * HB_PI * 100.0 * cab->ra * cab->cm);
+    double half = (lam / dl + 0.9) / 2;
+    return half < 1e9 ? (int64_t)half * 2 + 1 : -1; /* -1: more than a Hines system holds */
+}
+
+typedef struct {
+    int64_t first, nseg; /* first compartment, count        */
+    double L, h, d0;     /* length, compartment length, path distance of the start */
+    double r_start, r_end; /* resistance integral of the first and last half compartments */
+} section;
+
+static hb_status discretize_section(const samples *s, const hb_discretize_options *o,
+                                    const hb_cable *cab, hb_morph_cell **out)
+{
+    int64_t n = s->n;
+    hb_status st = HB_SUCCESS;
+    int64_t *sec_of = malloc((size_t)n * sizeof *sec_of); /* last sample -> section */
+    section *sec = malloc((size_t)n * sizeof *sec);
+    double *a = malloc(((size_t)n + 1) * sizeof *a), *r = malloc(((size_t)n + 1) * sizeof *r);
+    int64_t *smp = malloc(((size_t)n + 1) * sizeof *smp);
+    hb_morph_cell *c = NULL;
+    int64_t cap = 0, nk = 0, nsec = 0, root_sec = -1;
+    if (!sec_of || !sec || !a || !r || !smp) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory");
+        goto done;
+    }
+    /* Grows the compartment arrays as sections are cut. */
+#define HB_ENSURE(need)                                                                    \
+    do {                                                                                   \
+        if ((need) > cap) {                                                                \
+            int64_t nc_ = cap ? cap : 1024;                                                \
+            while (nc_ < (need))                                                           \
+                nc_ *= 2;                                                                  \
+            hb_morph_cell *g_ = cell_alloc(nc_);                                           \
+            if (!g_) {                                                                     \
+                st = hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory for %lld " \
+                               "compartments", (long long)(need));                         \
+                goto done;                                                                 \
+            }                                                                              \
+            if (c) {                                                                       \
+                memcpy(g_->parent, c->parent, (size_t)nk * sizeof *c->parent);             \
+                memcpy(g_->type, c->type, (size_t)nk * sizeof *c->type);                   \
+                memcpy(g_->area, c->area, (size_t)nk * sizeof *c->area);                   \
+                memcpy(g_->g, c->g, (size_t)nk * sizeof *c->g);                            \
+                memcpy(g_->dist, c->dist, (size_t)nk * sizeof *c->dist);                   \
+                memcpy(g_->source, c->source, (size_t)nk * sizeof *c->source);             \
+                hb_morph_cell_destroy(c);                                                  \
+            }                                                                              \
+            c = g_, cap = nc_;                                                             \
+        }                                                                                  \
+    } while (0)
+    if (s->sphere) {
+        /* The soma sphere: one isopotential compartment. */
+        HB_ENSURE(1);
+        c->area[0] = 4 * HB_PI * s->r[0] * s->r[0];
+        c->parent[0] = -1, c->type[0] = s->type[0], c->source[0] = 0, c->dist[0] = 0;
+        sec[0] = (section){0, 1, 0, 0, 0, 0, 0};
+        sec_of[0] = 0, nsec = 1, nk = 1, root_sec = 0;
+    }
+    for (int64_t k = 1; k < n; ++k) {
+        int64_t p = s->parent[k];
+        if (s->skip[k] || !(p == 0 || s->nc[p] >= 2 || s->type[p] != s->type[k]))
+            continue; /* not the head of a section */
+        /* The run: k, then only children of the same type. */
+        int64_t m = 0, v = k;
+        if (p == 0 && s->sphere) {
+            double L = dist3(s->x, s->y, s->z, k, 0);
+            a[0] = L > s->r[0] ? s->r[0] : L; /* starts on the surface; path from the centre */
+        } else {
+            a[0] = 0;
+        }
+        double d_surface = a[0];
+        a[0] = 0, r[0] = start_radius(s, k), smp[0] = k;
+        for (;;) {
+            ++m;
+            a[m] =
+                a[m - 1] + (m == 1 ? seg_length(s, v) : dist3(s->x, s->y, s->z, v, s->parent[v]));
+            r[m] = s->r[v], smp[m] = v;
+            if (s->nc[v] != 1)
+                break;
+            int64_t w = s->child[s->cstart[v]];
+            if (s->type[w] != s->type[v])
+                break;
+            v = w;
+        }
+        if (a[m] < HB_MIN_LENGTH) { /* a section of no length: a short cylinder */
+            r[1] = r[m], smp[1] = smp[m], a[1] = HB_MIN_LENGTH, m = 1;
+        }
+        double L = a[m];
+        int64_t ns = o->nseg > 0 ? o->nseg : dlambda_nseg(a, r, m, o->d_lambda, cab);
+        if (ns < 0 || nk + ns > INT32_MAX) {
+            st = hb__error(HB_ERR_INVALID_ARGUMENT, "morphology: more than 2^31-1 compartments "
+                           "(section of %g um at sample %lld; d_lambda = %g, nseg = %d)", a[m],
+                           (long long)k, o->d_lambda, (int)o->nseg);
+            goto done;
+        }
+        section *S = &sec[nsec];
+        S->first = nk, S->nseg = ns, S->L = L, S->h = L / (double)ns;
+        poly pl = {a, r, m, 0};
+        poly_measure(&pl, 0, 0.5 * S->h, 0, NULL, &S->r_start);
+        /* Where the section hangs: parent compartment, extra resistance, start distance. */
+        int64_t pc;
+        double extra;
+        if (p == 0 && s->sphere) {
+            pc = 0, extra = 0, S->d0 = d_surface;
+        } else if (p == 0 && root_sec < 0) {
+            pc = -1, extra = 0, S->d0 = 0, root_sec = nsec;
+        } else if (p == 0) {
+            /* Another child of a point root: hangs on the root section's 0 end. */
+            pc = sec[root_sec].first, extra = sec[root_sec].r_start, S->d0 = 0;
+        } else {
+            section *P = &sec[sec_of[p]];
+            pc = P->first + P->nseg - 1, extra = P->r_end, S->d0 = P->d0 + P->L;
+        }
+        HB_ENSURE(nk + ns);
+        pl.cur = 0;
+        poly pr = {a, r, m, 0}; /* resistances between centres, ascending too */
+        int64_t piece = 0;
+        for (int64_t j = 0; j < ns; ++j) {
+            int64_t q = nk + j;
+            double lo = j * S->h, hi = j + 1 == ns ? L : (j + 1) * S->h, mid = (j + 0.5) * S->h;
+            double ar, res;
+            poly_measure(&pl, lo, hi, j + 1 == ns, &ar, NULL);
+            if (j == 0) {
+                res = S->r_start + extra;
+            } else {
+                poly_measure(&pr, mid - S->h, mid, 0, NULL, &res);
+            }
+            while (piece + 1 < m && a[piece + 1] < mid)
+                ++piece;
+            c->area[q] = ar;
+            c->g[q] = j == 0 && pc < 0 ? 0.0 : 100.0 / (cab->ra * res); /* res > 0 */
+            c->parent[q] = (int32_t)(j == 0 ? pc : q - 1);
+            c->type[q] = s->type[k], c->source[q] = smp[piece + 1], c->dist[q] = S->d0 + mid;
+        }
+        {
+            poly pe = {a, r, m, 0};
+            poly_measure(&pe, L - 0.5 * S->h, L, 0, NULL, &S->r_end);
+        }
+        nk += ns;
+        sec_of[v] = nsec++;
+    }
+    if (!c) { /* cannot happen: a morphology has a sample */
+        st = hb__error(HB_ERR_INVALID_TREE, "morphology: no compartments");
+        goto done;
+    }
+    c->n = nk;
+    if (c->parent[0] != -1)
+        st = hb__error(HB_ERR_INVALID_TREE, "morphology: internal error: root compartment");
+#undef HB_ENSURE
+done:
+    free(sec_of), free(sec), free(a), free(r), free(smp);
+    if (st != HB_SUCCESS) {
+        hb_morph_cell_destroy(c);
+        return st;
+    }
+    *out = c;
+    return HB_SUCCESS;
+}
+
+static hb_status check_cable(const hb_cable *cab, const char *fn)
+{
+    if (!(cab->ra > 0) || !isfinite(cab->ra) || !(cab->cm >= 0) || !isfinite(cab->cm) ||
+        !(cab->gm >= 0) || !isfinite(cab->gm))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cable ra = %g (must be > 0), cm = %g, "
+                         "gm = %g (must be >= 0), all finite", fn, cab->ra, cab->cm, cab->gm);
+    return HB_SUCCESS;
+}
+
+hb_status hb_morph_cell_create(const hb_morph *morph, const hb_discretize_options *opts,
+                               const hb_cable *cable, hb_morph_cell **cell)
+{
+    const char *fn = "hb_morph_cell_create";
+    if (!morph || !cell)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !morph ? "morph" : "cell");
+    hb_discretize_options o;
+    hb_discretize_options_init(&o);
+    if (opts)
+        o = *opts;
+    hb_cable cab;
+    hb_cable_init(&cab);
+    if (cable)
+        cab = *cable;
+    HB_FORWARD(check_cable(&cab, fn));
+    if (o.policy != HB_POLICY_SAMPLE && o.policy != HB_POLICY_SECTION)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.policy = %d is not a policy", fn,
+                         (int)o.policy);
+    if (o.policy == HB_POLICY_SECTION && o.nseg < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.nseg = %d < 0", fn, (int)o.nseg);
+    if (o.policy == HB_POLICY_SECTION && o.nseg == 0 &&
+        (!(o.d_lambda > 0) || !isfinite(o.d_lambda)))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.d_lambda = %g, must be > 0 for the "
+                         "d_lambda rule (nseg = 0)", fn, o.d_lambda);
+    if (o.policy == HB_POLICY_SECTION && o.nseg == 0 && !(cab.cm > 0))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the d_lambda rule needs cable cm > 0", fn);
+    samples s;
+    HB_FORWARD(samples_load(morph, &s));
+    hb_morph_cell *c = NULL;
+    hb_status st = o.policy == HB_POLICY_SAMPLE ? discretize_sample(&s, &cab, &c)
+                                                : discretize_section(&s, &o, &cab, &c);
+    samples_free(&s);
+    if (st == HB_SUCCESS && c->n > INT32_MAX)
+        st = hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %lld compartments, more than 2^31-1", fn,
+                       (long long)c->n);
+    if (st == HB_SUCCESS) {
+        c->cable = cab;
+        st = cell_order(c);
+    }
+    if (st == HB_SUCCESS && o.reroot)
+        st = hb_morph_cell_reroot(c);
+    if (st != HB_SUCCESS) {
+        hb_morph_cell_destroy(c);
+        return st;
+    }
+    *cell = c;
+    return HB_SUCCESS;
+}
+
+hb_status hb_morph_cell_from_parent(int64_t n, const int32_t *parent, double length, double diam,
+                                    const hb_cable *cable, hb_morph_cell **cell)
+{
+    const char *fn = "hb_morph_cell_from_parent";
+    if (!parent || !cell)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                         !parent ? "parent" : "cell");
+    if (n < 1 || n > INT32_MAX)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld outside [1, 2^31)", fn,
+                         (long long)n);
+    if (!(length > 0) || !isfinite(length) || !(diam > 0) || !isfinite(diam))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: length = %g and diam = %g must be positive "
+                         "and finite", fn, length, diam);
+    hb_cable cab;
+    hb_cable_init(&cab);
+    if (cable)
+        cab = *cable;
+    HB_FORWARD(check_cable(&cab, fn));
+    HB_FORWARD(hb__check_tree(parent, n, 0));
+    hb_morph_cell *c = cell_alloc(n);
+    if (!c)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld compartments", fn,
+                         (long long)n);
+    double rad = 0.5 * diam;
+    for (int64_t k = 0; k < n; ++k) {
+        c->parent[k] = parent[k], c->type[k] = 3, c->source[k] = k;
+        c->area[k] = HB_PI * diam * length;
+        c->g[k] = k ? 100.0 * HB_PI * rad * rad / (cab.ra * length) : 0;
+        c->dist[k] = k ? c->dist[parent[k]] + length : 0.5 * length;
+    }
+    c->cable = cab;
+    hb_status st = cell_order(c);
+    if (st != HB_SUCCESS) {
+        hb_morph_cell_destroy(c);
+        return st;
+    }
+    *cell = c;
+    return HB_SUCCESS;
+}
+
+hb_status hb_morph_cell_get_view(const hb_morph_cell *c, hb_morph_cell_view *v)
+{
+    if (!c || !v)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_cell_get_view: %s is NULL",
+                         !c ? "cell" : "view");
+    v->n = c->n, v->parent = c->parent, v->area = c->area, v->g_axial = c->g;
+    v->distance = c->dist, v->type = c->type, v->source = c->source, v->cable = c->cable;
+    return HB_SUCCESS;
+}
+
+/* ---- re-rooting ------------------------------------------------------------ */
+/* Breadth-first from src over the undirected tree: cnt[v] = nodes of degree
+ * != 2 on the path, src excluded (the branches crossed); pred[v]; order. */
+static void bfs(int64_t n, const int64_t *adj0, const int64_t *adj, int64_t src, int64_t *cnt,
+                int64_t *pred, int64_t *order)
+{
+    for (int64_t k = 0; k < n; ++k)
+        pred[k] = -2;
+    int64_t head = 0, tail = 0;
+    order[tail++] = src, pred[src] = -1, cnt[src] = 0;
+    while (head < tail) {
+        int64_t v = order[head++];
+        for (int64_t e = adj0[v]; e < adj0[v + 1]; ++e) {
+            int64_t w = adj[e];
+            if (pred[w] != -2)
+                continue;
+            pred[w] = v;
+            cnt[w] = cnt[v] + (adj0[w + 1] - adj0[w] != 2);
+            order[tail++] = w;
+        }
+    }
+}
+
+/* Depth in branches when rooted at v: levels of the tree oriented by pred. */
+static int64_t depth_at(int64_t n, const int64_t *adj0, const int64_t *pred, const int64_t *order,
+                        int64_t *lev)
+{
+    int64_t best = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t v = order[i], p = pred[v];
+        if (p < 0) {
+            lev[v] = 1;
+        } else {
+            int64_t kids = adj0[p + 1] - adj0[p] - (pred[p] >= 0); /* p's children */
+            lev[v] = lev[p] + (kids >= 2);
+        }
+        if (lev[v] > best)
+            best = lev[v];
+    }
+    return best;
+}
+
+hb_status hb_morph_cell_reroot(hb_morph_cell *c)
+{
+    if (!c)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_cell_reroot: cell is NULL");
+    int64_t n = c->n;
+    if (n < 3)
+        return HB_SUCCESS;
+    int64_t *adj0 = calloc((size_t)n + 1, sizeof *adj0), *adj = malloc(2 * (size_t)n * sizeof *adj);
+    int64_t *cnt = malloc((size_t)n * sizeof *cnt), *pred = malloc((size_t)n * sizeof *pred);
+    int64_t *order = malloc((size_t)n * sizeof *order), *lev = malloc((size_t)n * sizeof *lev);
+    int64_t *fill = calloc((size_t)n, sizeof *fill);
+    hb_morph_cell *t = cell_alloc(n);
+    hb_status st = HB_SUCCESS;
+    if (!adj0 || !adj || !cnt || !pred || !order || !lev || !fill || !t) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_morph_cell_reroot: out of memory");
+        goto done;
+    }
+    for (int64_t k = 1; k < n; ++k)
+        ++adj0[k + 1], ++adj0[c->parent[k] + 1];
+    for (int64_t k = 0; k < n; ++k)
+        adj0[k + 1] += adj0[k];
+    for (int64_t k = 1; k < n; ++k) {
+        int64_t p = c->parent[k];
+        adj[adj0[k] + fill[k]++] = p;
+        adj[adj0[p] + fill[p]++] = k;
+    }
+    /* Rooted at v the depth is (branches to the farthest tip, counting each
+     * node of degree != 2 passed) + (1 if v has degree >= 2): a degree-2 node
+     * is never better than a neighbouring one of other degree, so the best
+     * root is a centre of the tree of degree != 2 nodes: the middle of its
+     * longest path, found by two sweeps. n-1 is a tip (no node follows it). */
+    bfs(n, adj0, adj, n - 1, cnt, pred, order);
+    int64_t A = n - 1;
+    for (int64_t k = 0; k < n; ++k)
+        if (adj0[k + 1] - adj0[k] != 2 && cnt[k] > cnt[A])
+            A = k;
+    bfs(n, adj0, adj, A, cnt, pred, order);
+    int64_t B = A;
+    for (int64_t k = 0; k < n; ++k)
+        if (adj0[k + 1] - adj0[k] != 2 && cnt[k] > cnt[B])
+            B = k;
+    int64_t want = (cnt[B] + 1) / 2, centre = B;
+    while (cnt[centre] > want || adj0[centre + 1] - adj0[centre] == 2)
+        centre = pred[centre];
+    bfs(n, adj0, adj, 0, cnt, pred, order);
+    int64_t d_now = depth_at(n, adj0, pred, order, lev);
+    bfs(n, adj0, adj, centre, cnt, pred, order);
+    int64_t d_new = depth_at(n, adj0, pred, order, lev);
+    if (d_new >= d_now)
+        goto done; /* the root is already optimal */
+    /* Copy in breadth-first order from the centre; each edge keeps its
+     * conductance and length, whichever end is now the child. */
+    for (int64_t i = 0; i < n; ++i)
+        fill[order[i]] = i;
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t v = order[i], p = pred[v];
+        t->type[i] = c->type[v], t->area[i] = c->area[v], t->source[i] = c->source[v];
+        if (p < 0) {
+            t->parent[i] = -1, t->g[i] = 0, t->dist[i] = 0;
+            continue;
+        }
+        int64_t e = c->parent[v] == p ? v : p; /* the edge is stored at the old child */
+        t->parent[i] = (int32_t)fill[p];
+        t->g[i] = c->g[e];
+        t->dist[i] = t->dist[fill[p]] + fabs(c->dist[e] - c->dist[c->parent[e]]);
+    }
+    t->cable = c->cable;
+    st = cell_order(t);
+    if (st == HB_SUCCESS) {
+        /* Swap contents so the caller's handle holds the re-rooted cell. */
+        hb_morph_cell x = *c;
+        *c = *t, *t = x;
+    }
+done:
+    free(adj0), free(adj), free(cnt), free(pred), free(order), free(lev), free(fill);
+    hb_morph_cell_destroy(t);
+    return st;
+}
+
+/* ---- the implicit Euler matrix ------------------------------------------ */
+static hb_status check_dt(const hb_morph_cell *c, double dt, const char *fn)
+{
+    if (!c)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell is NULL", fn);
+    if (!(dt > 0))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: dt = %g ms, must be > 0 (INFINITY for the "
+                         "steady state)", fn, dt);
+    return HB_SUCCESS;
+}
+
+hb_status hb_morph_cell_cdt(const hb_morph_cell *c, double dt, double *cdt)
+{
+    HB_FORWARD(check_dt(c, dt, "hb_morph_cell_cdt"));
+    if (!cdt)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_cell_cdt: cdt is NULL");
+    /* cm [uF/cm^2] * area [um^2] * 1e-8 [cm^2/um^2] / dt [ms] = 1e-5 * ... uS. */
+    for (int64_t k = 0; k < c->n; ++k)
+        cdt[k] = isinf(dt) ? 0.0 : 1e-5 * c->cable.cm * c->area[k] / dt;
+    return HB_SUCCESS;
+}
+
+hb_status hb_morph_cell_matrix(const hb_morph_cell *c, double dt, double *d, double *u, double *l)
+{
+    const char *fn = "hb_morph_cell_matrix";
+    HB_FORWARD(check_dt(c, dt, fn));
+    if (!d || !u || !l)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !d ? "d" : !u ? "u" : "l");
+    HB_FORWARD(hb_morph_cell_cdt(c, dt, d));
+    /* gm [S/cm^2] * area [um^2] * 1e-8 * 1e6 [uS/S] = 1e-2 * ... uS. */
+    for (int64_t k = 0; k < c->n; ++k) {
+        d[k] += 1e-2 * c->cable.gm * c->area[k] + c->g[k];
+        u[k] = l[k] = k ? -c->g[k] : 0.0;
+    }
+    for (int64_t k = 1; k < c->n; ++k)
+        d[c->parent[k]] += c->g[k];
+    return HB_SUCCESS;
+}

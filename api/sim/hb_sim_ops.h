@@ -1,0 +1,64 @@
+/* hb_sim_ops.h: the contract between the simulation engine and the backends: device state of a simulation and one operations table per backend. */
+#ifndef HB_SIM_OPS_H
+#define HB_SIM_OPS_H
+
+#include "hb_backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Device-side state of a simulation (api/sim/; kernels in
+ * kernels_cl/sim/membrane.cl, host loops in backend_omp/sim/membrane.c). Per-row
+ * arrays are flat (row k of the batch) in the plan's precision; pos maps a
+ * flat row to its place in the plan's D and RHS. Conductances uS, currents
+ * nA, voltages mV, times ms. */
+typedef struct {
+    int64_t    nrows, ncells;
+    int64_t    nclamp_rows;   /* rows with at least one current clamp          */
+    int64_t    nrec;          /* recorded cells (columns of rec)               */
+    int64_t    max_spikes;    /* spike times kept per cell                     */
+    double     dt, q10, ena, ek, el, threshold;
+    hb_buffer *pos;           /* int64[nrows]: flat row -> plan array position  */
+    hb_buffer *v, *m, *h, *n; /* real[nrows] state                             */
+    hb_buffer *gna, *gk, *gl; /* real[nrows] maximal conductances, uS (0: none) */
+    hb_buffer *cdt, *d0;      /* real[nrows] C/dt and the matrix diagonal, uS   */
+    hb_buffer *gmem, *imem;   /* real[nrows] this step's dI/dV (uS), I (nA)     */
+    hb_buffer *crow, *cptr;   /* int64: clamped row j, its clamps [cptr[j], cptr[j+1]) */
+    hb_buffer *con, *coff;    /* int64[nclamps]: on for steps con <= step < coff */
+    hb_buffer *camp;          /* real[nclamps]: amplitude, nA (inward +)         */
+    hb_buffer *soma;          /* int64[ncells]: flat row of each cell's soma     */
+    hb_buffer *vprev;         /* real[ncells]: soma voltage before the step       */
+    hb_buffer *nspk;          /* int64[ncells]: spikes detected                  */
+    hb_buffer *tspk;          /* real[ncells*max_spikes]: their times            */
+    hb_buffer *recslot;       /* int64[ncells]: column in rec, or -1             */
+    hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages        */
+} hb_sim_dev;
+
+/* The engine's steps on one backend (sim/membrane in every backend).
+ * membrane: per row, advance the HH gates with v when advance != 0
+ *   (Rush-Larsen), then gmem = dI/dV and imem = I(v); then subtract the
+ *   clamps that are on at this step from imem of their rows.
+ * assemble: d[pos[k]] = d0 + gmem, rhs[pos[k]] = (cdt + gmem) v - imem.
+ * update: v[k] = x[pos[k]]; per cell: upward threshold crossing of the soma
+ *   voltage (time t0 + dt*fraction), and the recorded cells' soma voltage
+ *   into row rec_row of rec. */
+typedef struct {
+    hb_status (*membrane)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
+                          int advance, int64_t step);
+    hb_status (*assemble)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
+                          hb_buffer *d, hb_buffer *rhs);
+    hb_status (*update)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
+                        hb_buffer *x, double t0, int64_t rec_row);
+} hb_sim_ops;
+
+/* Each returns its table, or NULL when the backend was not compiled in. */
+const hb_sim_ops *hb__serial_sim_ops(void);
+const hb_sim_ops *hb__openmp_sim_ops(void);
+const hb_sim_ops *hb__opencl_sim_ops(void);
+const hb_sim_ops *hb__cuda_sim_ops(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HB_SIM_OPS_H */

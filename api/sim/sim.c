@@ -1,0 +1,445 @@
+/* sim.c: simulation objects: parameters, creation from cells, clamps and recordings. */
+#include "hb_exprelr.h"
+#include "sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hb_sim_params_init(hb_sim_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->dt = 0.025;
+    p->celsius = 6.3;
+    p->v_init = -65.0;
+    p->gnabar = 0.12;
+    p->gkbar = 0.036;
+    p->gl = 0.0003;
+    p->el = -54.3;
+    p->ena = 50.0;
+    p->ek = -77.0;
+    p->threshold = -20.0;
+    p->max_spikes = 256;
+    p->record_chunk = 1000;
+    p->precision = HB_DOUBLE;
+    hb_plan_options_init(&p->plan);
+}
+
+hb_status hb__sim_alloc(hb_sim *sim, hb_buffer **buf, size_t esize, int64_t n, const void *src)
+{
+    hb_context *ctx = sim->ctx;
+    size_t bytes = (size_t)(n > 0 ? n : 1) * esize;
+    hb_status st = ctx->ops->alloc(ctx, bytes, buf);
+    if (st != HB_SUCCESS)
+        return st;
+    if (src && n > 0)
+        HB_FORWARD(ctx->ops->write(ctx, sim->prm.plan.stream, *buf, 0, src, (size_t)n * esize));
+    return HB_SUCCESS;
+}
+
+hb_status hb__sim_alloc_real(hb_sim *sim, hb_buffer **buf, int64_t n, const double *src)
+{
+    if (!src || sim->prm.precision == HB_DOUBLE)
+        return hb__sim_alloc(sim, buf, sim->esize, n, src);
+    float *tmp = malloc((size_t)(n > 0 ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "simulation: %lld floats", (long long)n);
+    for (int64_t k = 0; k < n; ++k)
+        tmp[k] = (float)src[k];
+    hb_status st = hb__sim_alloc(sim, buf, sizeof(float), n, tmp);
+    free(tmp);
+    return st;
+}
+
+hb_status hb__sim_read_real(hb_sim *sim, hb_buffer *buf, int64_t off, int64_t n, double *dst)
+{
+    hb_context *ctx = sim->ctx;
+    void *stream = sim->prm.plan.stream;
+    if (n <= 0)
+        return HB_SUCCESS;
+    if (sim->prm.precision == HB_DOUBLE)
+        return ctx->ops->read(ctx, stream, buf, (size_t)off * sizeof(double), dst,
+                              (size_t)n * sizeof(double));
+    float *tmp = malloc((size_t)n * sizeof *tmp);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "simulation: %lld floats", (long long)n);
+    hb_status st = ctx->ops->read(ctx, stream, buf, (size_t)off * sizeof(float), tmp,
+                                  (size_t)n * sizeof(float));
+    for (int64_t k = 0; st == HB_SUCCESS && k < n; ++k)
+        dst[k] = tmp[k];
+    free(tmp);
+    return st;
+}
+
+static hb_status check_params(const hb_sim_params *p)
+{
+    const char *fn = "hb_sim_create";
+    if (!(p->dt > 0) || !isfinite(p->dt))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->dt = %g ms must be > 0", fn, p->dt);
+    const struct {
+        const char *name;
+        double v;
+        int nonneg;
+    } f[] = {{"celsius", p->celsius, 0}, {"v_init", p->v_init, 0}, {"gnabar", p->gnabar, 1},
+             {"gkbar", p->gkbar, 1},     {"gl", p->gl, 1},         {"el", p->el, 0},
+             {"ena", p->ena, 0},         {"ek", p->ek, 0},         {"threshold", p->threshold, 0}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+        if (!isfinite(f[i].v) || (f[i].nonneg && f[i].v < 0))
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->%s = %g is %s", fn, f[i].name,
+                             f[i].v, f[i].nonneg ? "not a finite value >= 0" : "not finite");
+    if (p->max_spikes < 1)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->max_spikes = %lld < 1", fn,
+                         (long long)p->max_spikes);
+    if (p->record_chunk < 1)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->record_chunk = %lld < 1", fn,
+                         (long long)p->record_chunk);
+    if (p->precision != HB_DOUBLE && p->precision != HB_FLOAT)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->precision = %d is not an hb_precision",
+                         fn, (int)p->precision);
+    return HB_SUCCESS;
+}
+
+/* The engine's steps on the context's backend; every one must be there. */
+static hb_status find_ops(const hb_context *ctx, const hb_sim_ops **out)
+{
+    const hb_sim_ops *ops = NULL;
+    switch (hb_context_backend(ctx)) {
+    case HB_BACKEND_SERIAL: ops = hb__serial_sim_ops(); break;
+    case HB_BACKEND_OPENMP: ops = hb__openmp_sim_ops(); break;
+    case HB_BACKEND_OPENCL: ops = hb__opencl_sim_ops(); break;
+    case HB_BACKEND_CUDA: ops = hb__cuda_sim_ops(); break;
+    default: break;
+    }
+    const char *missing = !ops             ? "its operations table"
+                          : !ops->membrane ? "membrane"
+                          : !ops->assemble ? "assemble"
+                          : !ops->update   ? "update"
+                                           : NULL;
+    if (missing)
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
+                         "hb_sim_create: the simulation engine has no %s on %s", missing,
+                         hb_context_describe(ctx));
+    *out = ops;
+    return HB_SUCCESS;
+}
+
+/* Per-row constants from the batch and the cells' compartment types. */
+static hb_status build_rows(hb_sim *sim, const hb_morph_cell *const *cells,
+                            const hb_morph_batch_view *bv)
+{
+    const hb_sim_params *p = &sim->prm;
+    int64_t R = sim->nrows;
+    double *gna = calloc((size_t)R, sizeof *gna), *gk = calloc((size_t)R, sizeof *gk);
+    double *gl = malloc((size_t)R * sizeof *gl), *v = malloc((size_t)R * sizeof *v);
+    double *zero = calloc((size_t)R, sizeof *zero);
+    int64_t *pos = malloc((size_t)R * sizeof *pos);
+    hb_status st = HB_SUCCESS;
+    if (!gna || !gk || !gl || !v || !zero || !pos)
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: per-row tables of %lld rows",
+                       (long long)R);
+    for (int64_t c = 0; c < sim->ncells && st == HB_SUCCESS; ++c) {
+        hb_morph_cell_view cv;
+        if ((st = hb_morph_cell_get_view(cells[c], &cv)))
+            break;
+        int64_t o = sim->offsets[c], soma = -1, nhh = 0;
+        for (int64_t i = 0; i < cv.n && soma < 0; ++i)
+            if (cv.type[i] == 1)
+                soma = i;
+        sim->soma[c] = soma < 0 ? 0 : soma;
+        for (int64_t i = 0; i < cv.n; ++i) {
+            /* S/cm^2 * um^2 = 1e-8 S = 1e-2 uS */
+            double a = bv->area[o + i] * 1e-2;
+            int hh = p->hh_everywhere || cv.type[i] == 1 || (soma < 0 && i == 0);
+            gna[o + i] = hh ? p->gnabar * a : 0.0;
+            gk[o + i] = hh ? p->gkbar * a : 0.0;
+            nhh += hh && (gna[o + i] != 0 || gk[o + i] != 0);
+            gl[o + i] = p->gl * a;
+            v[o + i] = p->v_init;
+            if ((st = hb_plan_index(sim->plan, c, i, &pos[o + i])))
+                break;
+        }
+        sim->nhh += nhh;
+    }
+    hb_sim_dev *d = &sim->dev;
+    if (st == HB_SUCCESS &&
+        ((st = hb__sim_alloc(sim, &d->pos, sizeof(int64_t), R, pos)) ||
+         (st = hb__sim_alloc_real(sim, &d->v, R, v)) ||
+         (st = hb__sim_alloc_real(sim, &d->m, R, zero)) ||
+         (st = hb__sim_alloc_real(sim, &d->h, R, zero)) ||
+         (st = hb__sim_alloc_real(sim, &d->n, R, zero)) ||
+         (st = hb__sim_alloc_real(sim, &d->gna, R, gna)) ||
+         (st = hb__sim_alloc_real(sim, &d->gk, R, gk)) ||
+         (st = hb__sim_alloc_real(sim, &d->gl, R, gl)) ||
+         (st = hb__sim_alloc_real(sim, &d->cdt, R, bv->cdt)) ||
+         (st = hb__sim_alloc_real(sim, &d->d0, R, bv->d)) ||
+         (st = hb__sim_alloc_real(sim, &d->gmem, R, NULL)) ||
+         (st = hb__sim_alloc_real(sim, &d->imem, R, NULL))))
+        {
+        }
+    free(gna), free(gk), free(gl), free(v), free(zero), free(pos);
+    return st;
+}
+
+/* Sets the plan's matrix once: U and L stay; D and RHS are rewritten every
+ * step by the assembly kernel. */
+static hb_status set_matrix(hb_sim *sim, const hb_morph_batch_view *bv)
+{
+    const double *src[4] = {bv->u, bv->l, bv->d, NULL};
+    const hb_array which[4] = {HB_ARRAY_U, HB_ARRAY_L, HB_ARRAY_D, HB_ARRAY_RHS};
+    void *tmp = calloc((size_t)sim->nrows, sim->esize);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: matrix of %lld rows",
+                         (long long)sim->nrows);
+    hb_status st = HB_SUCCESS;
+    for (int w = 0; w < 4 && st == HB_SUCCESS; ++w) {
+        for (int64_t k = 0; k < sim->nrows; ++k) {
+            double x = src[w] ? src[w][k] : 0.0;
+            if (sim->prm.precision == HB_DOUBLE)
+                ((double *)tmp)[k] = x;
+            else
+                ((float *)tmp)[k] = (float)x;
+        }
+        st = hb_plan_set(sim->plan, which[w], tmp);
+    }
+    free(tmp);
+    return st;
+}
+
+/* Gates start at their steady state at v_init: one gate step of (nearly)
+ * infinite length on the backend, with the kernels' own rate functions. */
+static hb_status init_gates(hb_sim *sim)
+{
+    hb_sim_dev tmp = sim->dev;
+    tmp.dt = 1e30;
+    tmp.nclamp_rows = 0;
+    return sim->ops->membrane(sim->ctx, sim->prm.plan.stream, sim->prm.precision, &tmp, 1, 0);
+}
+
+hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int64_t ncells,
+                        const hb_sim_params *params, hb_sim **out)
+{
+    const char *fn = "hb_sim_create";
+    if (!out)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: sim (output) is NULL", fn);
+    if (!ctx)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    if (!cells)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cells is NULL", fn);
+    if (ncells < 1)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: ncells = %lld < 1", fn, (long long)ncells);
+    hb_sim_params prm;
+    if (params)
+        prm = *params;
+    else
+        hb_sim_params_init(&prm);
+    HB_FORWARD(check_params(&prm));
+    int mono = 1;
+    for (int64_t c = 0; c < ncells; ++c) {
+        if (!cells[c])
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cells[%lld] is NULL", fn, (long long)c);
+        hb_morph_cell_view cv;
+        HB_FORWARD(hb_morph_cell_get_view(cells[c], &cv));
+        if (cv.cable.gm != 0)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "%s: cells[%lld] has cable.gm = %g S/cm^2; the simulation's leak is "
+                             "params->gl, so build cells with gm = 0",
+                             fn, (long long)c, cv.cable.gm);
+        mono = mono && cells[c] == cells[0];
+    }
+    const hb_sim_ops *ops = NULL;
+    HB_FORWARD(find_ops(ctx, &ops));
+
+    hb_sim *sim = calloc(1, sizeof *sim);
+    if (!sim)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %zu bytes", fn, sizeof *sim);
+    sim->ctx = ctx;
+    sim->ops = ops;
+    sim->prm = prm;
+    sim->ncells = ncells;
+    sim->esize = prm.precision == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    hb_morph_batch *batch = NULL;
+    hb_morph_batch_view bv;
+    hb_status st = mono ? hb_morph_batch_mono(cells[0], ncells, prm.dt, &batch)
+                        : hb_morph_batch_multi(cells, ncells, prm.dt, &batch);
+    if (st == HB_SUCCESS)
+        st = hb_morph_batch_get_view(batch, &bv);
+    if (st == HB_SUCCESS) {
+        sim->nrows = bv.rows;
+        sim->offsets = malloc((size_t)(ncells + 1) * sizeof *sim->offsets);
+        sim->soma = malloc((size_t)ncells * sizeof *sim->soma);
+        if (!sim->offsets || !sim->soma)
+            st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: tables of %lld cells", fn,
+                           (long long)ncells);
+        else
+            memcpy(sim->offsets, bv.offsets, (size_t)(ncells + 1) * sizeof *sim->offsets);
+    }
+    if (st == HB_SUCCESS)
+        st = mono ? hb_plan_create_hines_uniform(ctx, prm.precision, ncells, bv.n, bv.parent,
+                                                 &prm.plan, &sim->plan)
+                  : hb_plan_create_hines(ctx, prm.precision, ncells, bv.offsets, bv.parent,
+                                         &prm.plan, &sim->plan);
+    if (st == HB_SUCCESS)
+        st = set_matrix(sim, &bv);
+    hb_sim_dev *d = &sim->dev;
+    d->nrows = sim->nrows;
+    d->ncells = ncells;
+    d->max_spikes = prm.max_spikes;
+    d->dt = prm.dt;
+    d->q10 = pow(3.0, (prm.celsius - 6.3) / 10.0);
+    d->ena = prm.ena;
+    d->ek = prm.ek;
+    d->el = prm.el;
+    d->threshold = prm.threshold;
+    if (st == HB_SUCCESS)
+        st = build_rows(sim, cells, &bv);
+    if (st == HB_SUCCESS)
+        st = init_gates(sim);
+    hb_morph_batch_destroy(batch);
+    if (st != HB_SUCCESS) {
+        hb_sim_destroy(sim);
+        return st;
+    }
+    snprintf(sim->describe, sizeof sim->describe,
+             "simulation: %lld cells, %lld compartments (%lld with HH), dt %g ms, %g degC; %s",
+             (long long)ncells, (long long)sim->nrows, (long long)sim->nhh, prm.dt, prm.celsius,
+             hb_plan_describe(sim->plan));
+    *out = sim;
+    return HB_SUCCESS;
+}
+
+void hb_sim_destroy(hb_sim *sim)
+{
+    if (!sim)
+        return;
+    hb_sim_dev *d = &sim->dev;
+    hb_buffer *bufs[] = {d->pos,  d->v,    d->m,    d->h,     d->n,    d->gna,  d->gk,
+                         d->gl,   d->cdt,  d->d0,   d->gmem,  d->imem, d->crow, d->cptr,
+                         d->con,  d->coff, d->camp, d->soma,  d->vprev, d->nspk, d->tspk,
+                         d->recslot, d->rec};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+        if (bufs[i])
+            sim->ctx->ops->release(sim->ctx, bufs[i]);
+    hb_plan_destroy(sim->plan);
+    for (int64_t r = 0; r < sim->dev.nrec && sim->traces; ++r)
+        free(sim->traces[r]);
+    free(sim->traces);
+    free(sim->rec_cells);
+    free(sim->clamps);
+    free(sim->offsets);
+    free(sim->soma);
+    free(sim);
+}
+
+const char *hb_sim_describe(const hb_sim *sim) { return sim ? sim->describe : "(null simulation)"; }
+
+static hb_status check_cell(const hb_sim *sim, int64_t cell, const char *fn)
+{
+    if (!sim)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: sim is NULL", fn);
+    if (cell < 0 || cell >= sim->ncells)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld not in [0, %lld)", fn,
+                         (long long)cell, (long long)sim->ncells);
+    return HB_SUCCESS;
+}
+
+hb_status hb_sim_rows(const hb_sim *sim, int64_t *nrows)
+{
+    if (!sim || !nrows)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_rows: %s is NULL",
+                         !sim ? "sim" : "nrows (output)");
+    *nrows = sim->nrows;
+    return HB_SUCCESS;
+}
+
+hb_status hb_sim_cell_rows(const hb_sim *sim, int64_t cell, int64_t *offset, int64_t *n)
+{
+    HB_FORWARD(check_cell(sim, cell, "hb_sim_cell_rows"));
+    if (!offset || !n)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_cell_rows: %s (output) is NULL",
+                         !offset ? "offset" : "n");
+    *offset = sim->offsets[cell];
+    *n = sim->offsets[cell + 1] - sim->offsets[cell];
+    return HB_SUCCESS;
+}
+
+hb_status hb_sim_soma(const hb_sim *sim, int64_t cell, int64_t *compartment)
+{
+    HB_FORWARD(check_cell(sim, cell, "hb_sim_soma"));
+    if (!compartment)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_soma: compartment (output) is NULL");
+    *compartment = sim->soma[cell];
+    return HB_SUCCESS;
+}
+
+/* First step whose midpoint n*dt + dt/2 is at or after t (NEURON's IClamp
+ * test at t + dt/2); the small margin absorbs rounding of t/dt. */
+static int64_t first_step_at(double t, double dt)
+{
+    double x = ceil(t / dt - 0.5 - 1e-9);
+    return x < 0 ? 0 : (int64_t)x;
+}
+
+hb_status hb_sim_add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, double onset,
+                            double dur, double amp)
+{
+    const char *fn = "hb_sim_add_iclamp";
+    HB_FORWARD(check_cell(sim, cell, fn));
+    if (sim->started)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: add clamps before the first hb_sim_run", fn);
+    int64_t n = sim->offsets[cell + 1] - sim->offsets[cell];
+    if (compartment < -1 || compartment >= n)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: compartment %lld of cell %lld not in [0, %lld) (or -1 for the soma)",
+                         fn, (long long)compartment, (long long)cell, (long long)n);
+    if (!isfinite(onset) || onset < 0 || !isfinite(dur) || dur < 0 || !isfinite(amp))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: cell %lld: onset %g ms and dur %g ms must be finite and >= 0, amp "
+                         "%g nA finite",
+                         fn, (long long)cell, onset, dur, amp);
+    if (sim->nclamps == sim->clamp_cap) {
+        int64_t cap = sim->clamp_cap ? 2 * sim->clamp_cap : 16;
+        hb_sim_clamp *c = realloc(sim->clamps, (size_t)cap * sizeof *c);
+        if (!c)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld clamps", fn, (long long)cap);
+        sim->clamps = c;
+        sim->clamp_cap = cap;
+    }
+    hb_sim_clamp *c = &sim->clamps[sim->nclamps++];
+    c->row = sim->offsets[cell] + (compartment < 0 ? sim->soma[cell] : compartment);
+    c->on = first_step_at(onset, sim->prm.dt);
+    c->off = first_step_at(onset + dur, sim->prm.dt);
+    c->amp = amp;
+    return HB_SUCCESS;
+}
+
+hb_status hb_sim_record(hb_sim *sim, int64_t cell)
+{
+    const char *fn = "hb_sim_record";
+    HB_FORWARD(check_cell(sim, cell, fn));
+    if (sim->started)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: choose recordings before the first hb_sim_run",
+                         fn);
+    for (int64_t r = 0; r < sim->dev.nrec; ++r)
+        if (sim->rec_cells[r] == cell)
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld is already recorded", fn,
+                             (long long)cell);
+    if (sim->dev.nrec == sim->rec_cap) {
+        int64_t cap = sim->rec_cap ? 2 * sim->rec_cap : 8;
+        int64_t *rc = realloc(sim->rec_cells, (size_t)cap * sizeof *rc);
+        if (!rc)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld recordings", fn, (long long)cap);
+        sim->rec_cells = rc;
+        sim->rec_cap = cap;
+    }
+    sim->rec_cells[sim->dev.nrec++] = cell;
+    return HB_SUCCESS;
+}
+
+/* The rate helper as the host kernels compute it (hinesbatch_sim.h). */
+double hb_sim_exprelr(hb_precision precision, double x)
+{
+    return precision == HB_FLOAT ? (double)hb__exprelr_s((float)x) : hb__exprelr_d(x);
+}

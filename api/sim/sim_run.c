@@ -1,0 +1,340 @@
+/* sim_run.c: time stepping of a simulation on its backend, recorded traces, spikes, state and timing. */
+#define _POSIX_C_SOURCE 200809L
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* Clamps ordered by row, ties in the order they were added (a stable order,
+ * so the per-row sums are reproducible). */
+typedef struct {
+    int64_t row, i;
+} row_index;
+static int cmp_clamp(const void *a, const void *b)
+{
+    const row_index *x = a, *y = b;
+    return x->row != y->row ? (x->row > y->row) - (x->row < y->row) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Device tables made at the first run: clamps grouped by row (one work-item
+ * per clamped row sums them in a fixed order), soma rows, spike and
+ * recording buffers; host traces start with the sample at t = 0. */
+static hb_status start(hb_sim *sim)
+{
+    hb_sim_dev *d = &sim->dev;
+    int64_t nc = sim->nclamps, C = sim->ncells;
+    hb_sim_clamp *cl = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *cl);
+    int64_t *crow = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *crow);
+    int64_t *cptr = malloc((size_t)(nc + 1) * sizeof *cptr);
+    int64_t *con = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *con);
+    int64_t *coff = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *coff);
+    double *camp = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *camp);
+    int64_t *soma = malloc((size_t)C * sizeof *soma), *slot = malloc((size_t)C * sizeof *slot);
+    double *vinit = malloc((size_t)C * sizeof *vinit);
+    int64_t *zero = calloc((size_t)C, sizeof *zero);
+    hb_status st = HB_SUCCESS;
+    if (!cl || !crow || !cptr || !con || !coff || !camp || !soma || !slot || !vinit || !zero)
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: tables of %lld clamps, %lld cells",
+                       (long long)nc, (long long)C);
+    int64_t nrows_cl = 0;
+    if (st == HB_SUCCESS) {
+        row_index *idx = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *idx);
+        if (!idx)
+            st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld clamps", (long long)nc);
+        for (int64_t i = 0; idx && i < nc; ++i)
+            idx[i] = (row_index){sim->clamps[i].row, i};
+        if (idx)
+            qsort(idx, (size_t)nc, sizeof *idx, cmp_clamp);
+        for (int64_t i = 0; idx && i < nc; ++i)
+            cl[i] = sim->clamps[idx[i].i];
+        free(idx);
+        for (int64_t i = 0; i < nc; ++i) {
+            if (i == 0 || cl[i].row != cl[i - 1].row) {
+                crow[nrows_cl] = cl[i].row;
+                cptr[nrows_cl++] = i;
+            }
+            con[i] = cl[i].on;
+            coff[i] = cl[i].off;
+            camp[i] = cl[i].amp;
+        }
+        cptr[nrows_cl] = nc;
+        for (int64_t c = 0; c < C; ++c) {
+            soma[c] = sim->offsets[c] + sim->soma[c];
+            slot[c] = -1;
+            vinit[c] = sim->prm.v_init;
+        }
+        for (int64_t r = 0; r < d->nrec; ++r)
+            slot[sim->rec_cells[r]] = r;
+    }
+    d->nclamp_rows = nrows_cl;
+    if (st == HB_SUCCESS &&
+        ((st = hb__sim_alloc(sim, &d->crow, sizeof(int64_t), nrows_cl, crow)) ||
+         (st = hb__sim_alloc(sim, &d->cptr, sizeof(int64_t), nrows_cl + 1, cptr)) ||
+         (st = hb__sim_alloc(sim, &d->con, sizeof(int64_t), nc, con)) ||
+         (st = hb__sim_alloc(sim, &d->coff, sizeof(int64_t), nc, coff)) ||
+         (st = hb__sim_alloc_real(sim, &d->camp, nc, camp)) ||
+         (st = hb__sim_alloc(sim, &d->soma, sizeof(int64_t), C, soma)) ||
+         (st = hb__sim_alloc_real(sim, &d->vprev, C, vinit)) ||
+         (st = hb__sim_alloc(sim, &d->nspk, sizeof(int64_t), C, zero)) ||
+         (st = hb__sim_alloc_real(sim, &d->tspk, C * d->max_spikes, NULL)) ||
+         (st = hb__sim_alloc(sim, &d->recslot, sizeof(int64_t), C, slot)) ||
+         (st = hb__sim_alloc_real(sim, &d->rec, sim->prm.record_chunk * d->nrec, NULL))))
+        {
+        }
+    free(cl), free(crow), free(cptr), free(con), free(coff), free(camp);
+    free(soma), free(slot), free(vinit), free(zero);
+    if (st != HB_SUCCESS)
+        return st;
+    if (d->nrec > 0) {
+        sim->traces = calloc((size_t)d->nrec, sizeof *sim->traces);
+        sim->trace_cap = 1024;
+        for (int64_t r = 0; sim->traces && r < d->nrec; ++r)
+            if (!(sim->traces[r] = malloc((size_t)sim->trace_cap * sizeof(double))))
+                return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: traces");
+        if (!sim->traces)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: traces");
+        /* v at t = 0 is v_init, as the kernels hold it. */
+        double v0 = sim->prm.precision == HB_DOUBLE ? sim->prm.v_init : (float)sim->prm.v_init;
+        for (int64_t r = 0; r < d->nrec; ++r)
+            sim->traces[r][0] = v0;
+    }
+    sim->nsamples = 1;
+    sim->started = 1;
+    return HB_SUCCESS;
+}
+
+/* Copies the samples waiting on the device to the host traces. */
+static hb_status flush(hb_sim *sim)
+{
+    hb_sim_dev *d = &sim->dev;
+    int64_t rows = sim->rec_rows;
+    if (rows == 0 || d->nrec == 0) {
+        sim->rec_rows = 0;
+        return HB_SUCCESS;
+    }
+    double t0 = now_ms();
+    if (sim->nsamples + rows > sim->trace_cap) {
+        int64_t cap = sim->trace_cap;
+        while (cap < sim->nsamples + rows)
+            cap *= 2;
+        for (int64_t r = 0; r < d->nrec; ++r) {
+            double *x = realloc(sim->traces[r], (size_t)cap * sizeof *x);
+            if (!x)
+                return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: traces of %lld samples",
+                                 (long long)cap);
+            sim->traces[r] = x;
+        }
+        sim->trace_cap = cap;
+    }
+    double *buf = malloc((size_t)(rows * d->nrec) * sizeof *buf);
+    if (!buf)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld samples", (long long)rows);
+    hb_status st = hb__sim_read_real(sim, d->rec, 0, rows * d->nrec, buf);
+    for (int64_t j = 0; st == HB_SUCCESS && j < rows; ++j)
+        for (int64_t r = 0; r < d->nrec; ++r)
+            sim->traces[r][sim->nsamples + j] = buf[j * d->nrec + r];
+    free(buf);
+    if (st == HB_SUCCESS) {
+        sim->nsamples += rows;
+        sim->rec_rows = 0;
+    }
+    sim->timing.readback_ms += now_ms() - t0;
+    return st;
+}
+
+/* After a run: every voltage finite, or HB_ERR_NUMERICAL naming the first
+ * failing cell and compartment (dt too large, bad parameters). */
+static hb_status check_finite(hb_sim *sim)
+{
+    double *v = malloc((size_t)sim->nrows * sizeof *v);
+    if (!v)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld voltages", (long long)sim->nrows);
+    hb_status st = hb__sim_read_real(sim, sim->dev.v, 0, sim->nrows, v);
+    for (int64_t c = 0; st == HB_SUCCESS && c < sim->ncells; ++c)
+        for (int64_t k = sim->offsets[c]; k < sim->offsets[c + 1]; ++k)
+            if (!isfinite(v[k])) {
+                st = hb__error(HB_ERR_NUMERICAL,
+                               "hb_sim_run: cell %lld compartment %lld has a non-finite voltage "
+                               "at t = %g ms",
+                               (long long)c, (long long)(k - sim->offsets[c]),
+                               (double)sim->steps * sim->prm.dt);
+                break;
+            }
+    free(v);
+    return st;
+}
+
+/* Waits for the backend when stage timing was asked for; adds the time
+ * since *t to *acc. */
+static hb_status stage(hb_sim *sim, double *t, double *acc)
+{
+    if (!sim->prm.timing)
+        return HB_SUCCESS;
+    HB_FORWARD(sim->ctx->ops->finish(sim->ctx, sim->prm.plan.stream));
+    double t1 = now_ms();
+    *acc += t1 - *t;
+    *t = t1;
+    return HB_SUCCESS;
+}
+
+hb_status hb_sim_run(hb_sim *sim, double tstop)
+{
+    if (!sim)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_run: sim is NULL");
+    if (!isfinite(tstop))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_run: tstop = %g ms is not finite", tstop);
+    double x = ceil(tstop / sim->prm.dt - 0.5 - 1e-9);
+    int64_t target = x > 0 ? (int64_t)x : 0;
+    if (!sim->started)
+        HB_FORWARD(start(sim));
+    hb_context *ctx = sim->ctx;
+    const hb_sim_ops *ops = sim->ops;
+    void *stream = sim->prm.plan.stream;
+    hb_precision p = sim->prm.precision;
+    hb_sim_dev *d = &sim->dev;
+    hb_sim_timing *tm = &sim->timing;
+    double t_begin = now_ms();
+    hb_buffer *dbuf, *rbuf;
+    for (; sim->steps < target; ++sim->steps) {
+        double t = now_ms();
+        /* Gates move with the voltage the previous step produced. */
+        HB_FORWARD(ops->membrane(ctx, stream, p, d, sim->steps > 0, sim->steps));
+        HB_FORWARD(stage(sim, &t, &tm->membrane_ms));
+        HB_FORWARD(hb__plan_array(sim->plan, HB_ARRAY_D, &dbuf));
+        HB_FORWARD(hb__plan_array(sim->plan, HB_ARRAY_RHS, &rbuf));
+        HB_FORWARD(ops->assemble(ctx, stream, p, d, dbuf, rbuf));
+        HB_FORWARD(stage(sim, &t, &tm->assembly_ms));
+        HB_FORWARD(hb_plan_solve(sim->plan));
+        HB_FORWARD(stage(sim, &t, &tm->solve_ms));
+        /* The solve left the solution in the same RHS buffer. */
+        HB_FORWARD(ops->update(ctx, stream, p, d, rbuf, (double)sim->steps * sim->prm.dt,
+                               sim->rec_rows));
+        HB_FORWARD(stage(sim, &t, &tm->update_ms));
+        tm->steps++;
+        tm->compartment_steps += sim->nrows;
+        if (++sim->rec_rows == sim->prm.record_chunk)
+            HB_FORWARD(flush(sim));
+    }
+    HB_FORWARD(flush(sim));
+    HB_FORWARD(ctx->ops->finish(ctx, stream));
+    tm->total_ms += now_ms() - t_begin;
+    return check_finite(sim);
+}
+
+hb_status hb_sim_get_time(const hb_sim *sim, double *t, int64_t *steps)
+{
+    if (!sim)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_time: sim is NULL");
+    if (t)
+        *t = (double)sim->steps * sim->prm.dt;
+    if (steps)
+        *steps = sim->steps;
+    return HB_SUCCESS;
+}
+
+hb_status hb_sim_trace_count(const hb_sim *sim, int64_t *nrec, int64_t *nsamples)
+{
+    if (!sim)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_trace_count: sim is NULL");
+    if (nrec)
+        *nrec = sim->dev.nrec;
+    if (nsamples)
+        *nsamples = sim->started ? sim->nsamples : 0;
+    return HB_SUCCESS;
+}
+
+hb_status hb_sim_get_trace(const hb_sim *sim, int64_t r, int64_t *cell, double *v)
+{
+    if (!sim)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_trace: sim is NULL");
+    if (r < 0 || r >= sim->dev.nrec)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_trace: trace %lld not in [0, %lld)",
+                         (long long)r, (long long)sim->dev.nrec);
+    if (cell)
+        *cell = sim->rec_cells[r];
+    if (v && sim->started)
+        memcpy(v, sim->traces[r], (size_t)sim->nsamples * sizeof *v);
+    return HB_SUCCESS;
+}
+
+hb_status hb_sim_get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *times, int64_t *count)
+{
+    const char *fn = "hb_sim_get_spikes";
+    if (!sim)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: sim is NULL", fn);
+    if (cell < 0 || cell >= sim->ncells)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld not in [0, %lld)", fn,
+                         (long long)cell, (long long)sim->ncells);
+    if (!count)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: count (output) is NULL", fn);
+    if (cap < 0 || (cap > 0 && !times))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cap = %lld with times %s", fn,
+                         (long long)cap, times ? "set" : "NULL");
+    if (!sim->started) {
+        *count = 0;
+        return HB_SUCCESS;
+    }
+    hb_context *ctx = sim->ctx;
+    int64_t n = 0;
+    HB_FORWARD(ctx->ops->finish(ctx, sim->prm.plan.stream));
+    HB_FORWARD(ctx->ops->read(ctx, sim->prm.plan.stream, sim->dev.nspk,
+                              (size_t)cell * sizeof(int64_t), &n, sizeof n));
+    int64_t m = n < cap ? n : cap;
+    if (m > sim->dev.max_spikes)
+        m = sim->dev.max_spikes;
+    /* Through a private copy, so times is untouched when the read fails. */
+    double *tmp = malloc((size_t)(m > 0 ? m : 1) * sizeof *tmp);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld spike times", fn, (long long)m);
+    hb_status st = hb__sim_read_real(sim, sim->dev.tspk, cell * sim->dev.max_spikes, m, tmp);
+    if (st == HB_SUCCESS) {
+        if (m > 0)
+            memcpy(times, tmp, (size_t)m * sizeof *tmp);
+        *count = n;
+    }
+    free(tmp);
+    return st;
+}
+
+hb_status hb_sim_get_state(hb_sim *sim, hb_sim_state which, double *out)
+{
+    if (!sim)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_state: sim is NULL");
+    if (!out)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_state: out is NULL");
+    hb_buffer *b = which == HB_SIM_V   ? sim->dev.v
+                   : which == HB_SIM_M ? sim->dev.m
+                   : which == HB_SIM_H ? sim->dev.h
+                   : which == HB_SIM_N ? sim->dev.n
+                                       : NULL;
+    if (!b)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_state: which = %d is not an "
+                         "hb_sim_state", (int)which);
+    HB_FORWARD(sim->ctx->ops->finish(sim->ctx, sim->prm.plan.stream));
+    double *tmp = malloc((size_t)sim->nrows * sizeof *tmp);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_get_state: %lld rows", (long long)sim->nrows);
+    hb_status st = hb__sim_read_real(sim, b, 0, sim->nrows, tmp);
+    if (st == HB_SUCCESS)
+        memcpy(out, tmp, (size_t)sim->nrows * sizeof *out);
+    free(tmp);
+    return st;
+}
+
+hb_status hb_sim_get_timing(const hb_sim *sim, hb_sim_timing *timing)
+{
+    if (!sim || !timing)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_timing: %s is NULL",
+                         !sim ? "sim" : "timing (output)");
+    *timing = sim->timing;
+    return HB_SUCCESS;
+}

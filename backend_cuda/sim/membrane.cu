@@ -1,0 +1,63 @@
+/* membrane.cu: the simulation engine's steps on the GPU (membrane currents, clamps, assembly, voltage update, spikes), launchers of kernels_cl/sim/membrane.cl. */
+#include "cuda_backend.h"
+#include "hb_sim_ops.h"
+
+#include "cl_compat.cuh"
+
+#define HB_CL_FILE "sim/membrane.cl"
+#include "cl_both_precisions.cuh"
+
+#define HB_SIM_THREADS 256
+
+static unsigned grid(int64_t n) { return hb__cuda_blocks(n, HB_SIM_THREADS); }
+
+static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
+                               const hb_sim_dev *m, int advance, int64_t step)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    if (m->nrows > 0)
+        HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_membrane, m->nrows, grid(m->nrows), HB_SIM_THREADS, 0,
+                                  s, m->nrows, advance != 0, hb__real(m->dt), hb__real(m->q10),
+                                  hb__real(m->ena), hb__real(m->ek), hb__real(m->el),
+                                  hb__dev(m->v), hb__dev(m->m), hb__dev(m->h), hb__dev(m->n),
+                                  hb__dev(m->gna), hb__dev(m->gk), hb__dev(m->gl),
+                                  hb__dev(m->gmem), hb__dev(m->imem)));
+    if (m->nclamp_rows <= 0)
+        return HB_SUCCESS;
+    return HB_CUDA_LAUNCH(p, hb_sim_clamp, m->nclamp_rows, grid(m->nclamp_rows), HB_SIM_THREADS,
+                          0, s, m->nclamp_rows, step, hb__dev(m->crow), hb__dev(m->cptr),
+                          hb__dev(m->con), hb__dev(m->coff), hb__dev(m->camp), hb__dev(m->imem));
+}
+
+static hb_status cuda_assemble(hb_context *ctx, void *stream, hb_precision p,
+                               const hb_sim_dev *m, hb_buffer *d, hb_buffer *rhs)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    if (m->nrows <= 0)
+        return HB_SUCCESS;
+    return HB_CUDA_LAUNCH(p, hb_sim_assemble, m->nrows, grid(m->nrows), HB_SIM_THREADS, 0,
+                          hb__cuda_stream(ctx, stream), m->nrows, hb__dev(m->pos), hb__dev(m->v),
+                          hb__dev(m->cdt), hb__dev(m->d0), hb__dev(m->gmem), hb__dev(m->imem),
+                          hb__dev(d), hb__dev(rhs));
+}
+
+static hb_status cuda_update(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
+                             hb_buffer *x, double t0, int64_t rec_row)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    if (m->nrows > 0)
+        HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_update_v, m->nrows, grid(m->nrows), HB_SIM_THREADS, 0,
+                                  s, m->nrows, hb__dev(m->pos), hb__dev(x), hb__dev(m->v)));
+    if (m->ncells <= 0)
+        return HB_SUCCESS;
+    return HB_CUDA_LAUNCH(p, hb_sim_soma, m->ncells, grid(m->ncells), HB_SIM_THREADS, 0, s,
+                          m->ncells, m->max_spikes, hb__real(m->threshold), hb__real(t0),
+                          hb__real(m->dt), rec_row, m->nrec, hb__dev(m->soma), hb__dev(m->vprev),
+                          hb__dev(m->nspk), hb__dev(m->tspk), hb__dev(m->recslot),
+                          hb__dev(m->v), hb__dev(m->rec));
+}
+
+static const hb_sim_ops cuda_sim_ops = {cuda_membrane, cuda_assemble, cuda_update};
+const hb_sim_ops *hb__cuda_sim_ops(void) { return &cuda_sim_ops; }

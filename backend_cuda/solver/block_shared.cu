@@ -1,0 +1,57 @@
+/* block_shared.cu: launchers of the block-shared solvers on the GPU, one thread block per layout block with c' or rhs in dynamic shared memory (kernels_cl/solver/block_shared.cl). */
+#include "cuda_backend.h"
+
+#include "cl_compat.cuh"
+
+#define HB_CL_FILE "solver/block_shared.cl"
+#include "cl_both_precisions.cuh"
+
+/* Dynamic shared memory of one block by the core's rule (0: it does not
+ * fit); raises the kernel's limit past the default 48 KiB where needed. */
+static hb_status shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, hb_precision p,
+                              const void *kernel, size_t *bytes)
+{
+    const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
+    *bytes = hb__block_shared_bytes(ctx, lay, p == HB_DOUBLE ? sizeof(double) : sizeof(float), 0,
+                                    (size_t)impl->max_threads);
+    if (*bytes > impl->smem_block)
+        HB_CUDA_CALL(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)*bytes));
+    return HB_SUCCESS;
+}
+
+hb_status hb__cuda_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
+                                 const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
+                                 hb_buffer *c, hb_buffer *d, int *ran)
+{
+    size_t smem = 0;
+    *ran = 0;
+    HB_FORWARD(hb__cuda_use(ctx));
+    HB_FORWARD(shared_bytes(ctx, lay, p, HB_CUDA_KERNEL(p, hb_thomas_shared), &smem));
+    if (!smem)
+        return HB_SUCCESS;
+    *ran = 1;
+    return HB_CUDA_LAUNCH(p, hb_thomas_shared, lay->nslots,
+                          hb__cuda_blocks(lay->nslots, lay->block_size), lay->block_size, smem,
+                          hb__cuda_stream(ctx, stream), lay->nslots, lay->stride,
+                          hb__dev(lay->base), hb__dev(lay->rows), hb__dev(a), hb__dev(b),
+                          hb__dev(c), hb__dev(d));
+}
+
+hb_status hb__cuda_hines_shared(hb_context *ctx, void *stream, hb_precision p,
+                                const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
+                                hb_buffer *d, hb_buffer *rhs, int *ran)
+{
+    size_t smem = 0;
+    *ran = 0;
+    HB_FORWARD(hb__cuda_use(ctx));
+    HB_FORWARD(shared_bytes(ctx, lay, p, HB_CUDA_KERNEL(p, hb_hines_shared), &smem));
+    if (!smem)
+        return HB_SUCCESS;
+    *ran = 1;
+    return HB_CUDA_LAUNCH(p, hb_hines_shared, lay->nslots,
+                          hb__cuda_blocks(lay->nslots, lay->block_size), lay->block_size, smem,
+                          hb__cuda_stream(ctx, stream), lay->nslots, lay->stride,
+                          hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->poff),
+                          hb__dev(lay->parent), hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs));
+}

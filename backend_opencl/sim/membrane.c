@@ -1,0 +1,66 @@
+/* membrane.c: launchers of the simulation kernels (kernels_cl/sim/membrane.cl): membrane currents, clamps, assembly, voltage update and spikes. */
+#include "cl_backend.h"
+#include "hb_sim_ops.h"
+
+/* A buffer argument that may be absent (no clamps, no recorded cells): a
+ * NULL cl_mem, which the kernel then never touches. */
+static const cl_mem no_mem = NULL;
+#define MEM(buf) ((hb_cl_arg){sizeof(cl_mem), (buf) ? (const void *)&(buf)->mem : (const void *)&no_mem})
+
+/* A real scalar in the kernel's precision. */
+typedef struct {
+    cl_double d;
+    cl_float s;
+} real_arg;
+static real_arg real_of(double v) { return (real_arg){v, (cl_float)v}; }
+#define REAL(p, r) ((p) == HB_DOUBLE ? (hb_cl_arg){sizeof(cl_double), &(r).d} \
+                                     : (hb_cl_arg){sizeof(cl_float), &(r).s})
+#define NARGS(a) ((int)(sizeof(a) / sizeof *(a)))
+
+static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, int advance, int64_t step)
+{
+    cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step;
+    cl_int adv = advance != 0;
+    real_arg dt = real_of(sim->dt), q10 = real_of(sim->q10), ena = real_of(sim->ena),
+             ek = real_of(sim->ek), el = real_of(sim->el);
+    const hb_cl_arg args[] = {HB_CL_LONG(nrows), HB_CL_INT(adv), REAL(p, dt), REAL(p, q10),
+                              REAL(p, ena), REAL(p, ek), REAL(p, el), MEM(sim->v), MEM(sim->m),
+                              MEM(sim->h), MEM(sim->n), MEM(sim->gna), MEM(sim->gk),
+                              MEM(sim->gl), MEM(sim->gmem), MEM(sim->imem)};
+    HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MEMBRANE, args, NARGS(args), nrows));
+    if (ncl <= 0)
+        return HB_SUCCESS;
+    const hb_cl_arg cargs[] = {HB_CL_LONG(ncl), HB_CL_LONG(st),   MEM(sim->crow), MEM(sim->cptr),
+                               MEM(sim->con),   MEM(sim->coff),  MEM(sim->camp), MEM(sim->imem)};
+    return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_CLAMP, cargs, NARGS(cargs), ncl);
+}
+
+static hb_status cl_sim_assemble(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs)
+{
+    cl_long nrows = sim->nrows;
+    const hb_cl_arg args[] = {HB_CL_LONG(nrows), MEM(sim->pos),  MEM(sim->v),    MEM(sim->cdt),
+                              MEM(sim->d0),      MEM(sim->gmem), MEM(sim->imem), MEM(d),
+                              MEM(rhs)};
+    return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_ASSEMBLE, args, NARGS(args), nrows);
+}
+
+static hb_status cl_sim_update(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
+                            hb_buffer *x, double t0, int64_t rec_row)
+{
+    cl_long nrows = sim->nrows, ncells = sim->ncells, maxs = sim->max_spikes, row = rec_row,
+            nrec = sim->nrec;
+    real_arg thr = real_of(sim->threshold), t = real_of(t0), dt = real_of(sim->dt);
+    const hb_cl_arg vargs[] = {HB_CL_LONG(nrows), MEM(sim->pos), MEM(x), MEM(sim->v)};
+    HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_UPDATE_V, vargs, NARGS(vargs), nrows));
+    const hb_cl_arg sargs[] = {HB_CL_LONG(ncells),  HB_CL_LONG(maxs),  REAL(p, thr),
+                               REAL(p, t),          REAL(p, dt),       HB_CL_LONG(row),
+                               HB_CL_LONG(nrec),    MEM(sim->soma),    MEM(sim->vprev),
+                               MEM(sim->nspk),      MEM(sim->tspk),    MEM(sim->recslot),
+                               MEM(sim->v),         MEM(sim->rec)};
+    return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_SOMA, sargs, NARGS(sargs), ncells);
+}
+
+static const hb_sim_ops opencl_sim_ops = {cl_sim_membrane, cl_sim_assemble, cl_sim_update};
+const hb_sim_ops *hb__opencl_sim_ops(void) { return &opencl_sim_ops; }
