@@ -140,9 +140,7 @@ static void cuda_release(hb_context *ctx, hb_buffer *buf)
 static hb_status cuda_write(hb_context *ctx, void *stream, hb_buffer *buf, size_t off,
                             const void *src, size_t bytes)
 {
-    if (off > buf->bytes || bytes > buf->bytes - off)
-        return hb__error(HB_ERR_BACKEND, "cuda: write of %zu bytes at %zu past buffer of %zu",
-                         bytes, off, buf->bytes);
+    HB_FORWARD(hb__check_span("cuda", "write", off, bytes, buf->bytes));
     HB_FORWARD(hb__cuda_use(ctx));
     /* From pageable memory the call returns once src has been staged, so the
      * caller may free src at once. */
@@ -154,9 +152,7 @@ static hb_status cuda_write(hb_context *ctx, void *stream, hb_buffer *buf, size_
 static hb_status cuda_read(hb_context *ctx, void *stream, hb_buffer *buf, size_t off, void *dst,
                            size_t bytes)
 {
-    if (off > buf->bytes || bytes > buf->bytes - off)
-        return hb__error(HB_ERR_BACKEND, "cuda: read of %zu bytes at %zu past buffer of %zu",
-                         bytes, off, buf->bytes);
+    HB_FORWARD(hb__check_span("cuda", "read", off, bytes, buf->bytes));
     HB_FORWARD(hb__cuda_use(ctx));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     HB_CUDA_CALL(cudaMemcpyAsync(dst, (const char *)buf->ptr + off, bytes, cudaMemcpyDeviceToHost,
@@ -170,9 +166,8 @@ static void *cuda_native(hb_buffer *buf) { return buf->ptr; }
 static hb_status cuda_copy(hb_context *ctx, void *stream, hb_buffer *dst, hb_buffer *src,
                            size_t bytes)
 {
-    if (bytes > dst->bytes || bytes > src->bytes)
-        return hb__error(HB_ERR_BACKEND, "cuda: copy of %zu bytes past a buffer (%zu, %zu)",
-                         bytes, src->bytes, dst->bytes);
+    HB_FORWARD(hb__check_span("cuda", "copy from", 0, bytes, src->bytes));
+    HB_FORWARD(hb__check_span("cuda", "copy to", 0, bytes, dst->bytes));
     HB_FORWARD(hb__cuda_use(ctx));
     HB_CUDA_CALL(cudaMemcpyAsync(dst->ptr, src->ptr, bytes, cudaMemcpyDeviceToDevice,
                                  hb__cuda_stream(ctx, stream)));

@@ -78,32 +78,15 @@ static inline unsigned hb__cuda_blocks(int64_t n, int64_t threads)
 }
 
 /* The launchers (the .cu files of solver/): the hb_backend_ops entries. */
-hb_status hb__cuda_to_layout(hb_context *ctx, void *stream, hb_precision p,
-                             const hb_layout_dev *lay, const hb_convert_rule *rule,
-                             hb_buffer *flat_src, hb_buffer *dst);
-hb_status hb__cuda_to_flat(hb_context *ctx, void *stream, hb_precision p,
-                           const hb_layout_dev *lay, hb_buffer *src, hb_buffer *flat_dst);
-hb_status hb__cuda_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,
-                                 hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);
-hb_status hb__cuda_map_to_flat(hb_context *ctx, void *stream, hb_precision p, int64_t n,
-                               hb_buffer *map, hb_buffer *src, hb_buffer *flat_dst);
-hb_status hb__cuda_thomas(hb_context *ctx, void *stream, hb_precision p,
-                          const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b, hb_buffer *c,
-                          hb_buffer *cw, hb_buffer *d);
-hb_status hb__cuda_hines(hb_context *ctx, void *stream, hb_precision p,
-                         const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,
-                         hb_buffer *rhs);
-hb_status hb__cuda_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
-                                 const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
-                                 hb_buffer *c, hb_buffer *d, int *ran);
-hb_status hb__cuda_hines_shared(hb_context *ctx, void *stream, hb_precision p,
-                                const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
-                                hb_buffer *d, hb_buffer *rhs, int *ran);
-hb_status hb__cuda_hines_branch_level(hb_context *ctx, void *stream, hb_precision p,
-                                      const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
-                                      hb_buffer *d, hb_buffer *rhs);
-hb_status hb__cuda_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p,
-                                   const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
-                                   hb_buffer *d, hb_buffer *rhs);
+hb_to_layout_fn hb__cuda_to_layout;
+hb_to_flat_fn hb__cuda_to_flat;
+hb_map_fn hb__cuda_map_to_layout;
+hb_map_fn hb__cuda_map_to_flat;
+hb_thomas_fn hb__cuda_thomas;
+hb_hines_fn hb__cuda_hines;
+hb_thomas_shared_fn hb__cuda_thomas_shared;
+hb_hines_shared_fn hb__cuda_hines_shared;
+hb_hines_branches_fn hb__cuda_hines_branch_level;
+hb_hines_branches_fn hb__cuda_hines_fine_tree;
 
 #endif

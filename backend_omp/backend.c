@@ -78,9 +78,7 @@ static hb_status host_write(hb_context *ctx, void *stream, hb_buffer *buf, size_
                             const void *src, size_t bytes)
 {
     (void)stream;
-    if (off + bytes > buf->bytes)
-        return hb__error(HB_ERR_BACKEND, "host write of %zu bytes at %zu past buffer of %zu",
-                         bytes, off, buf->bytes);
+    HB_FORWARD(hb__check_span("host", "write", off, bytes, buf->bytes));
     host_memcpy(ctx, (char *)buf->ptr + off, src, bytes);
     return HB_SUCCESS;
 }
@@ -89,9 +87,7 @@ static hb_status host_read(hb_context *ctx, void *stream, hb_buffer *buf, size_t
                            size_t bytes)
 {
     (void)stream;
-    if (off + bytes > buf->bytes)
-        return hb__error(HB_ERR_BACKEND, "host read of %zu bytes at %zu past buffer of %zu",
-                         bytes, off, buf->bytes);
+    HB_FORWARD(hb__check_span("host", "read", off, bytes, buf->bytes));
     host_memcpy(ctx, dst, (char *)buf->ptr + off, bytes);
     return HB_SUCCESS;
 }
@@ -102,8 +98,8 @@ static hb_status host_copy(hb_context *ctx, void *stream, hb_buffer *dst, hb_buf
                            size_t bytes)
 {
     (void)stream;
-    if (bytes > dst->bytes || bytes > src->bytes)
-        return hb__error(HB_ERR_BACKEND, "host copy of %zu bytes past a buffer", bytes);
+    HB_FORWARD(hb__check_span("host", "copy from", 0, bytes, src->bytes));
+    HB_FORWARD(hb__check_span("host", "copy to", 0, bytes, dst->bytes));
     host_memcpy(ctx, dst->ptr, src->ptr, bytes);
     return HB_SUCCESS;
 }

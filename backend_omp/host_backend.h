@@ -13,30 +13,21 @@ struct hb_buffer {
  * so serial and OpenMP results are bit-identical. */
 int hb__host_parallel(const hb_context *ctx);
 
-hb_status hb__host_to_layout(hb_context *ctx, void *stream, hb_precision p,
-                             const hb_layout_dev *lay, const hb_convert_rule *rule,
-                             hb_buffer *flat_src, hb_buffer *dst);
-hb_status hb__host_to_flat(hb_context *ctx, void *stream, hb_precision p,
-                           const hb_layout_dev *lay, hb_buffer *src, hb_buffer *flat_dst);
-hb_status hb__host_thomas(hb_context *ctx, void *stream, hb_precision p,
-                          const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b, hb_buffer *c,
-                          hb_buffer *cw, hb_buffer *d);
-hb_status hb__host_hines(hb_context *ctx, void *stream, hb_precision p,
-                         const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,
-                         hb_buffer *rhs);
+hb_to_layout_fn hb__host_to_layout;
+hb_to_flat_fn hb__host_to_flat;
+hb_thomas_fn hb__host_thomas;
+hb_hines_fn hb__host_hines;
 
 /* rowmap.c */
-hb_status hb__host_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,
-                                 hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);
-hb_status hb__host_map_to_flat(hb_context *ctx, void *stream, hb_precision p, int64_t n,
-                               hb_buffer *map, hb_buffer *src, hb_buffer *flat_dst);
-hb_status hb__host_hines_branch_level(hb_context *ctx, void *stream, hb_precision p,
-                                      const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
-                                      hb_buffer *d, hb_buffer *rhs);
-hb_status hb__host_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p,
-                                   const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
-                                   hb_buffer *d, hb_buffer *rhs);
+hb_map_fn hb__host_map_to_layout;
+hb_map_fn hb__host_map_to_flat;
+hb_hines_branches_fn hb__host_hines_branch_level;
+hb_hines_branches_fn hb__host_hines_fine_tree;
 
 #define HB_I64(buf) ((const int64_t *)(buf)->ptr)
+
+/* Runs fn_d or fn_s, the double or float instance of a host loop written
+ * once as a macro over the element type. */
+#define HB_HOST_RUN(p, fn, ...) ((p) == HB_DOUBLE ? fn##_d(__VA_ARGS__) : fn##_s(__VA_ARGS__))
 
 #endif

@@ -99,36 +99,34 @@ static void cl_release(hb_context *ctx, hb_buffer *buf)
     }
 }
 
-/* Blocking: the caller's host array may be reused as soon as this returns. */
-static hb_status cl_write(hb_context *ctx, void *stream, hb_buffer *buf, size_t off,
-                          const void *src, size_t bytes)
+/* Blocking, after the work queued before it: the caller's host array may be
+ * reused (write) or read (read) as soon as this returns. */
+static hb_status cl_transfer(hb_context *ctx, void *stream, hb_buffer *buf, size_t off,
+                             void *host, size_t bytes, int to_device)
 {
-    if (off > buf->bytes || bytes > buf->bytes - off)
-        return hb__error(HB_ERR_BACKEND, "OpenCL: write of %zu bytes at %zu past a buffer of %zu",
-                         bytes, off, buf->bytes);
+    HB_FORWARD(hb__check_span("OpenCL", to_device ? "write" : "read", off, bytes, buf->bytes));
     if (bytes == 0)
         return HB_SUCCESS;
     cl_command_queue q = NULL;
     HB_FORWARD(hb__cl_queue(ctx, stream, &q));
-    HB_CL_CHECK(clEnqueueWriteBuffer(q, buf->mem, CL_TRUE, off, bytes, src, 0, NULL, NULL),
-                "clEnqueueWriteBuffer", "host to device");
+    cl_int err = to_device
+                     ? clEnqueueWriteBuffer(q, buf->mem, CL_TRUE, off, bytes, host, 0, NULL, NULL)
+                     : clEnqueueReadBuffer(q, buf->mem, CL_TRUE, off, bytes, host, 0, NULL, NULL);
+    HB_CL_CHECK(err, to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer",
+                to_device ? "host to device" : "device to host");
     return HB_SUCCESS;
 }
 
-/* Blocking, after the work queued before it. */
+static hb_status cl_write(hb_context *ctx, void *stream, hb_buffer *buf, size_t off,
+                          const void *src, size_t bytes)
+{
+    return cl_transfer(ctx, stream, buf, off, (void *)src, bytes, 1);
+}
+
 static hb_status cl_read(hb_context *ctx, void *stream, hb_buffer *buf, size_t off, void *dst,
                          size_t bytes)
 {
-    if (off > buf->bytes || bytes > buf->bytes - off)
-        return hb__error(HB_ERR_BACKEND, "OpenCL: read of %zu bytes at %zu past a buffer of %zu",
-                         bytes, off, buf->bytes);
-    if (bytes == 0)
-        return HB_SUCCESS;
-    cl_command_queue q = NULL;
-    HB_FORWARD(hb__cl_queue(ctx, stream, &q));
-    HB_CL_CHECK(clEnqueueReadBuffer(q, buf->mem, CL_TRUE, off, bytes, dst, 0, NULL, NULL),
-                "clEnqueueReadBuffer", "device to host");
-    return HB_SUCCESS;
+    return cl_transfer(ctx, stream, buf, off, dst, bytes, 0);
 }
 
 static void *cl_native(hb_buffer *buf) { return (void *)buf->mem; }
@@ -136,8 +134,8 @@ static void *cl_native(hb_buffer *buf) { return (void *)buf->mem; }
 static hb_status cl_copy(hb_context *ctx, void *stream, hb_buffer *dst, hb_buffer *src,
                          size_t bytes)
 {
-    if (bytes > dst->bytes || bytes > src->bytes)
-        return hb__error(HB_ERR_BACKEND, "OpenCL: copy of %zu bytes past a buffer", bytes);
+    HB_FORWARD(hb__check_span("OpenCL", "copy from", 0, bytes, src->bytes));
+    HB_FORWARD(hb__check_span("OpenCL", "copy to", 0, bytes, dst->bytes));
     if (bytes == 0)
         return HB_SUCCESS;
     cl_command_queue q = NULL;

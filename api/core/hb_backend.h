@@ -79,6 +79,45 @@ typedef struct {
     size_t  max_group;   /* work-items per work-group                          */
 } hb_device_traits;
 
+/* The operations a backend implements, as function types: the table below
+ * holds pointers to them and each backend declares its own functions with
+ * them (`hb_thomas_fn hb__cuda_thomas;`), so signatures are written once. */
+/* flat -> layout and layout -> flat, on the backend (convert). */
+typedef hb_status hb_to_layout_fn(hb_context *ctx, void *stream, hb_precision p,
+                                  const hb_layout_dev *lay, const hb_convert_rule *rule,
+                                  hb_buffer *flat_src, hb_buffer *dst);
+typedef hb_status hb_to_flat_fn(hb_context *ctx, void *stream, hb_precision p,
+                                const hb_layout_dev *lay, hb_buffer *src, hb_buffer *flat_dst);
+/* Row-map conversions for the branch strategies (rowmap): to the layout,
+ * dst[map[k]] = src[k] (skipping map[k] < 0); to flat, dst[k] = src[map[k]];
+ * for k < n. */
+typedef hb_status hb_map_fn(hb_context *ctx, void *stream, hb_precision p, int64_t n,
+                            hb_buffer *map, hb_buffer *src, hb_buffer *dst);
+/* Thomas (thomas): a, b, c kept; cw scratch (layout length); d: rhs in, x out. */
+typedef hb_status hb_thomas_fn(hb_context *ctx, void *stream, hb_precision p,
+                               const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
+                               hb_buffer *c, hb_buffer *cw, hb_buffer *d);
+/* Hines per system (hines): d overwritten by the elimination, rhs in, x out. */
+typedef hb_status hb_hines_fn(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
+                              hb_buffer *d, hb_buffer *rhs);
+/* Block-shared variants (block_shared): one work-group per layout block with
+ * c' (Thomas, cw unused) or rhs (Hines) on chip. *ran = 0, with nothing
+ * queued, when hb__block_shared_bytes says the block does not fit; the core
+ * then runs thomas or hines. */
+typedef hb_status hb_thomas_shared_fn(hb_context *ctx, void *stream, hb_precision p,
+                                      const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
+                                      hb_buffer *c, hb_buffer *d, int *ran);
+typedef hb_status hb_hines_shared_fn(hb_context *ctx, void *stream, hb_precision p,
+                                     const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
+                                     hb_buffer *d, hb_buffer *rhs, int *ran);
+/* Hines by branches (hines_branches): one launch per level (branch-level) or
+ * one launch with one work-group per group of cells (fine tree). Same
+ * contract as hines. */
+typedef hb_status hb_hines_branches_fn(hb_context *ctx, void *stream, hb_precision p,
+                                       const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
+                                       hb_buffer *d, hb_buffer *rhs);
+
 typedef struct hb_backend_ops {
     hb_backend kind;
     const char *name;
@@ -99,45 +138,16 @@ typedef struct hb_backend_ops {
     /* Waits for all work queued on stream. */
     hb_status (*finish)(hb_context *ctx, void *stream);
 
-    /* flat -> layout and layout -> flat, on the backend (convert). */
-    hb_status (*to_layout)(hb_context *ctx, void *stream, hb_precision p,
-                           const hb_layout_dev *lay, const hb_convert_rule *rule,
-                           hb_buffer *flat_src, hb_buffer *dst);
-    hb_status (*to_flat)(hb_context *ctx, void *stream, hb_precision p,
-                         const hb_layout_dev *lay, hb_buffer *src, hb_buffer *flat_dst);
-    /* Row-map conversions for the branch strategies (rowmap): dst[map[k]] =
-     * src[k] (skipping map[k] < 0) and dst[k] = src[map[k]] for k < n. */
-    hb_status (*map_to_layout)(hb_context *ctx, void *stream, hb_precision p, int64_t n,
-                               hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst);
-    hb_status (*map_to_flat)(hb_context *ctx, void *stream, hb_precision p, int64_t n,
-                             hb_buffer *map, hb_buffer *src, hb_buffer *flat_dst);
-    /* Thomas (thomas): a, b, c kept; cw scratch (layout length); d: rhs in, x out. */
-    hb_status (*thomas)(hb_context *ctx, void *stream, hb_precision p,
-                        const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
-                        hb_buffer *c, hb_buffer *cw, hb_buffer *d);
-    /* Hines per system (hines): d overwritten by the elimination, rhs in, x out. */
-    hb_status (*hines)(hb_context *ctx, void *stream, hb_precision p,
-                       const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
-                       hb_buffer *d, hb_buffer *rhs);
-    /* Block-shared variants (block_shared): one work-group per layout block
-     * with c' (Thomas) or rhs (Hines) on chip. *ran = 0, with nothing queued,
-     * when hb__block_shared_fit says the block does not fit; the core then
-     * runs thomas or hines. NULL on backends without on-chip memory. */
-    hb_status (*thomas_shared)(hb_context *ctx, void *stream, hb_precision p,
-                               const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
-                               hb_buffer *c, hb_buffer *d, int *ran);
-    hb_status (*hines_shared)(hb_context *ctx, void *stream, hb_precision p,
-                              const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
-                              hb_buffer *d, hb_buffer *rhs, int *ran);
-    /* Hines by branches (hines_branches): one launch per level (branch-level)
-     * or one launch with one work-group per group of cells (fine tree). Same
-     * contract as hines. NULL where the backend lacks the strategy. */
-    hb_status (*hines_branch_level)(hb_context *ctx, void *stream, hb_precision p,
-                                    const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
-                                    hb_buffer *d, hb_buffer *rhs);
-    hb_status (*hines_fine_tree)(hb_context *ctx, void *stream, hb_precision p,
-                                 const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
-                                 hb_buffer *d, hb_buffer *rhs);
+    hb_to_layout_fn *to_layout;
+    hb_to_flat_fn *to_flat;
+    hb_map_fn *map_to_layout, *map_to_flat;
+    hb_thomas_fn *thomas;
+    hb_hines_fn *hines;
+    /* NULL on backends without on-chip memory. */
+    hb_thomas_shared_fn *thomas_shared;
+    hb_hines_shared_fn *hines_shared;
+    /* NULL where the backend lacks the strategy. */
+    hb_hines_branches_fn *hines_branch_level, *hines_fine_tree;
 } hb_backend_ops;
 
 /* Each returns its table, or NULL when the backend was not compiled in. */
@@ -153,6 +163,17 @@ struct hb_context {
     hb_device_traits traits;  /* filled by init                                */
     char describe[400];
 };
+
+/* HB_ERR_BACKEND naming the backend and operation unless [off, off + bytes)
+ * lies inside a buffer of size bytes (written so that it cannot wrap). */
+static inline hb_status hb__check_span(const char *backend, const char *op, size_t off,
+                                       size_t bytes, size_t size)
+{
+    if (off <= size && bytes <= size - off)
+        return HB_SUCCESS;
+    return hb__error(HB_ERR_BACKEND, "%s: %s of %zu bytes at offset %zu past a buffer of %zu bytes",
+                     backend, op, bytes, off, size);
+}
 
 /* ---- Rules the backends ask the core (api/core/auto.c) -------------------- */
 /* On-chip bytes a block-shared launch of the layout needs, or 0 when it cannot

@@ -20,38 +20,45 @@ static hb_status shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, h
     return HB_SUCCESS;
 }
 
-hb_status hb__cuda_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
-                                 const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
-                                 hb_buffer *c, hb_buffer *d, int *ran)
+/* Both kernels take the layout tables, then four arrays: a, b, c, d
+ * (Thomas) or, after the parent tables, u, l, d, rhs (Hines). */
+static hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
+                        int hines, hb_buffer *x0, hb_buffer *x1, hb_buffer *x2, hb_buffer *x3,
+                        int *ran)
 {
     size_t smem = 0;
     *ran = 0;
     HB_FORWARD(hb__cuda_use(ctx));
-    HB_FORWARD(shared_bytes(ctx, lay, p, HB_CUDA_KERNEL(p, hb_thomas_shared), &smem));
+    HB_FORWARD(shared_bytes(ctx, lay, p,
+                            hines ? HB_CUDA_KERNEL(p, hb_hines_shared)
+                                  : HB_CUDA_KERNEL(p, hb_thomas_shared),
+                            &smem));
     if (!smem)
         return HB_SUCCESS;
     *ran = 1;
-    return HB_CUDA_LAUNCH(p, hb_thomas_shared, lay->nslots,
-                          hb__cuda_blocks(lay->nslots, lay->block_size), lay->block_size, smem,
-                          hb__cuda_stream(ctx, stream), lay->nslots, lay->stride,
-                          hb__dev(lay->base), hb__dev(lay->rows), hb__dev(a), hb__dev(b),
-                          hb__dev(c), hb__dev(d));
+    const unsigned g = hb__cuda_blocks(lay->nslots, lay->block_size);
+    const int bs = lay->block_size;
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    if (hines)
+        return HB_CUDA_LAUNCH(p, hb_hines_shared, lay->nslots, g, bs, smem, s, lay->nslots,
+                              lay->stride, hb__dev(lay->base), hb__dev(lay->rows),
+                              hb__dev(lay->poff), hb__dev(lay->parent), hb__dev(x0), hb__dev(x1),
+                              hb__dev(x2), hb__dev(x3));
+    return HB_CUDA_LAUNCH(p, hb_thomas_shared, lay->nslots, g, bs, smem, s, lay->nslots,
+                          lay->stride, hb__dev(lay->base), hb__dev(lay->rows), hb__dev(x0),
+                          hb__dev(x1), hb__dev(x2), hb__dev(x3));
+}
+
+hb_status hb__cuda_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
+                                 const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
+                                 hb_buffer *c, hb_buffer *d, int *ran)
+{
+    return launch(ctx, stream, p, lay, 0, a, b, c, d, ran);
 }
 
 hb_status hb__cuda_hines_shared(hb_context *ctx, void *stream, hb_precision p,
                                 const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
                                 hb_buffer *d, hb_buffer *rhs, int *ran)
 {
-    size_t smem = 0;
-    *ran = 0;
-    HB_FORWARD(hb__cuda_use(ctx));
-    HB_FORWARD(shared_bytes(ctx, lay, p, HB_CUDA_KERNEL(p, hb_hines_shared), &smem));
-    if (!smem)
-        return HB_SUCCESS;
-    *ran = 1;
-    return HB_CUDA_LAUNCH(p, hb_hines_shared, lay->nslots,
-                          hb__cuda_blocks(lay->nslots, lay->block_size), lay->block_size, smem,
-                          hb__cuda_stream(ctx, stream), lay->nslots, lay->stride,
-                          hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->poff),
-                          hb__dev(lay->parent), hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs));
+    return launch(ctx, stream, p, lay, 1, u, l, d, rhs, ran);
 }

@@ -8,32 +8,32 @@
 
 #define HB_LEVEL_THREADS 128
 
-/* One launch per level: deepest level first going up, then back down. */
+/* One launch per level: deepest level first going up (backward), then back
+ * down (forward). */
 hb_status hb__cuda_hines_branch_level(hb_context *ctx, void *stream, hb_precision p,
                                       const hb_branch_dev *br, hb_buffer *u, hb_buffer *l,
                                       hb_buffer *d, hb_buffer *rhs)
 {
     HB_FORWARD(hb__cuda_use(ctx));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
-    const int64_t *seg = br->host_seg_ptr;
-    for (int64_t q = br->nsegments - 1; q >= 0; --q) {
-        const int64_t n = seg[q + 1] - seg[q];
-        if (n > 0)
-            HB_FORWARD(HB_CUDA_LAUNCH(p, hb_branch_backward, n,
-                                      hb__cuda_blocks(n, HB_LEVEL_THREADS), HB_LEVEL_THREADS, 0,
-                                      s, seg[q], seg[q + 1], hb__dev(br->pos0),
-                                      hb__dev(br->bstride), hb__dev(br->len), hb__dev(br->ppos),
-                                      hb__dev(br->chptr), hb__dev(br->chidx), hb__dev(u),
-                                      hb__dev(l), hb__dev(d), hb__dev(rhs)));
-    }
-    for (int64_t q = 0; q < br->nsegments; ++q) {
-        const int64_t n = seg[q + 1] - seg[q];
-        if (n > 0)
-            HB_FORWARD(HB_CUDA_LAUNCH(p, hb_branch_forward, n,
-                                      hb__cuda_blocks(n, HB_LEVEL_THREADS), HB_LEVEL_THREADS, 0,
-                                      s, seg[q], seg[q + 1], hb__dev(br->pos0),
-                                      hb__dev(br->bstride), hb__dev(br->len), hb__dev(br->ppos),
-                                      hb__dev(l), hb__dev(d), hb__dev(rhs)));
+    const int64_t *seg = br->host_seg_ptr, nseg = br->nsegments;
+    for (int64_t k = 0; k < 2 * nseg; ++k) {
+        const int up = k < nseg;
+        const int64_t q = up ? nseg - 1 - k : k - nseg, n = seg[q + 1] - seg[q];
+        const unsigned g = hb__cuda_blocks(n, HB_LEVEL_THREADS);
+        if (n <= 0)
+            continue;
+        if (up)
+            HB_FORWARD(HB_CUDA_LAUNCH(p, hb_branch_backward, n, g, HB_LEVEL_THREADS, 0, s, seg[q],
+                                      seg[q + 1], hb__dev(br->pos0), hb__dev(br->bstride),
+                                      hb__dev(br->len), hb__dev(br->ppos), hb__dev(br->chptr),
+                                      hb__dev(br->chidx), hb__dev(u), hb__dev(l), hb__dev(d),
+                                      hb__dev(rhs)));
+        else
+            HB_FORWARD(HB_CUDA_LAUNCH(p, hb_branch_forward, n, g, HB_LEVEL_THREADS, 0, s, seg[q],
+                                      seg[q + 1], hb__dev(br->pos0), hb__dev(br->bstride),
+                                      hb__dev(br->len), hb__dev(br->ppos), hb__dev(l),
+                                      hb__dev(d), hb__dev(rhs)));
     }
     return HB_SUCCESS;
 }

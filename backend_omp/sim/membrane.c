@@ -121,10 +121,7 @@ static hb_status host_membrane(hb_context *ctx, void *stream, hb_precision p,
                               const hb_sim_dev *sim, int advance, int64_t step)
 {
     (void)stream;
-    if (p == HB_DOUBLE)
-        membrane_d(sim, advance, step, hb__host_parallel(ctx));
-    else
-        membrane_s(sim, advance, step, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, membrane, sim, advance, step, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }
 
@@ -132,10 +129,7 @@ static hb_status host_assemble(hb_context *ctx, void *stream, hb_precision p,
                                 const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs)
 {
     (void)stream;
-    if (p == HB_DOUBLE)
-        assemble_d(sim, d->ptr, rhs->ptr, hb__host_parallel(ctx));
-    else
-        assemble_s(sim, d->ptr, rhs->ptr, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, assemble, sim, d->ptr, rhs->ptr, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }
 
@@ -143,10 +137,7 @@ static hb_status host_update(hb_context *ctx, void *stream, hb_precision p,
                               const hb_sim_dev *sim, hb_buffer *x, double t0, int64_t rec_row)
 {
     (void)stream;
-    if (p == HB_DOUBLE)
-        update_d(sim, x->ptr, (double)t0, rec_row, hb__host_parallel(ctx));
-    else
-        update_s(sim, x->ptr, (float)t0, rec_row, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, update, sim, x->ptr, t0, rec_row, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }
 

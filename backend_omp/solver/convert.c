@@ -46,10 +46,7 @@ hb_status hb__host_to_layout(hb_context *ctx, void *stream, hb_precision p,
                              hb_buffer *flat_src, hb_buffer *dst)
 {
     (void)stream;
-    if (p == HB_DOUBLE)
-        to_layout_d(lay, rule, flat_src->ptr, dst->ptr, hb__host_parallel(ctx));
-    else
-        to_layout_s(lay, rule, flat_src->ptr, dst->ptr, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, to_layout, lay, rule, flat_src->ptr, dst->ptr, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }
 
@@ -57,9 +54,6 @@ hb_status hb__host_to_flat(hb_context *ctx, void *stream, hb_precision p,
                            const hb_layout_dev *lay, hb_buffer *src, hb_buffer *flat_dst)
 {
     (void)stream;
-    if (p == HB_DOUBLE)
-        to_flat_d(lay, src->ptr, flat_dst->ptr, hb__host_parallel(ctx));
-    else
-        to_flat_s(lay, src->ptr, flat_dst->ptr, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, to_flat, lay, src->ptr, flat_dst->ptr, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }

@@ -20,6 +20,17 @@
             int64_t k = i * st, kp = (int64_t)par[i] * st;                                 \
             R[k] = (R[k] - L[k] * R[kp]) / D[k];                                           \
         }                                                                                  \
+    }                                                                                      \
+    static void batch_##SUFFIX(const hb_layout_dev *lay, const T *u, const T *l, T *d, T *r, \
+                               int par)                                                    \
+    {                                                                                      \
+        const int64_t *base = HB_I64(lay->base), *rows = HB_I64(lay->rows);                \
+        const int64_t *poff = HB_I64(lay->poff);                                           \
+        const int32_t *parent = (const int32_t *)lay->parent->ptr;                         \
+        (void)par;                                                                         \
+        _Pragma("omp parallel for schedule(guided) if (par)")                             \
+        for (int64_t t = 0; t < lay->nslots; ++t)                                          \
+            hines_##SUFFIX(rows[t], base[t], lay->stride, parent + poff[t], u, l, d, r);   \
     }
 
 HB_DEFINE_HINES(double, d)
@@ -30,19 +41,6 @@ hb_status hb__host_hines(hb_context *ctx, void *stream, hb_precision p,
                          hb_buffer *rhs)
 {
     (void)stream;
-    const int64_t *base = HB_I64(lay->base), *rows = HB_I64(lay->rows), *poff = HB_I64(lay->poff);
-    const int32_t *parent = (const int32_t *)lay->parent->ptr;
-    const int64_t ns = lay->nslots, st = lay->stride;
-    const int par = hb__host_parallel(ctx);
-    (void)par;
-    if (p == HB_DOUBLE) {
-#pragma omp parallel for schedule(guided) if (par)
-        for (int64_t t = 0; t < ns; ++t)
-            hines_d(rows[t], base[t], st, parent + poff[t], u->ptr, l->ptr, d->ptr, rhs->ptr);
-    } else {
-#pragma omp parallel for schedule(guided) if (par)
-        for (int64_t t = 0; t < ns; ++t)
-            hines_s(rows[t], base[t], st, parent + poff[t], u->ptr, l->ptr, d->ptr, rhs->ptr);
-    }
+    HB_HOST_RUN(p, batch, lay, u->ptr, l->ptr, d->ptr, rhs->ptr, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }

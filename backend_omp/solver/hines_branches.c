@@ -81,10 +81,7 @@ hb_status hb__host_hines_branch_level(hb_context *ctx, void *stream, hb_precisio
                                       hb_buffer *d, hb_buffer *rhs)
 {
     (void)stream;
-    if (p == HB_DOUBLE)
-        level_d(br, u->ptr, l->ptr, d->ptr, rhs->ptr, hb__host_parallel(ctx));
-    else
-        level_s(br, u->ptr, l->ptr, d->ptr, rhs->ptr, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, level, br, u->ptr, l->ptr, d->ptr, rhs->ptr, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }
 
@@ -93,9 +90,6 @@ hb_status hb__host_hines_fine_tree(hb_context *ctx, void *stream, hb_precision p
                                    hb_buffer *d, hb_buffer *rhs)
 {
     (void)stream;
-    if (p == HB_DOUBLE)
-        fine_d(br, u->ptr, l->ptr, d->ptr, rhs->ptr, hb__host_parallel(ctx));
-    else
-        fine_s(br, u->ptr, l->ptr, d->ptr, rhs->ptr, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, fine, br, u->ptr, l->ptr, d->ptr, rhs->ptr, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }

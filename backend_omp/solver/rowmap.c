@@ -26,10 +26,7 @@ hb_status hb__host_map_to_layout(hb_context *ctx, void *stream, hb_precision p, 
                                  hb_buffer *map, hb_buffer *flat_src, hb_buffer *dst)
 {
     (void)stream;
-    if (p == HB_DOUBLE)
-        map_in_d(n, HB_I64(map), flat_src->ptr, dst->ptr, hb__host_parallel(ctx));
-    else
-        map_in_s(n, HB_I64(map), flat_src->ptr, dst->ptr, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, map_in, n, HB_I64(map), flat_src->ptr, dst->ptr, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }
 
@@ -37,9 +34,6 @@ hb_status hb__host_map_to_flat(hb_context *ctx, void *stream, hb_precision p, in
                                hb_buffer *map, hb_buffer *src, hb_buffer *flat_dst)
 {
     (void)stream;
-    if (p == HB_DOUBLE)
-        map_out_d(n, HB_I64(map), src->ptr, flat_dst->ptr, hb__host_parallel(ctx));
-    else
-        map_out_s(n, HB_I64(map), src->ptr, flat_dst->ptr, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, map_out, n, HB_I64(map), src->ptr, flat_dst->ptr, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }

@@ -21,6 +21,15 @@
             int64_t k = i * st;                                                            \
             D[k] = D[k] - CW[k] * D[k + st];                                               \
         }                                                                                  \
+    }                                                                                      \
+    static void batch_##SUFFIX(const hb_layout_dev *lay, const T *a, const T *b, const T *c, \
+                               T *cw, T *d, int par)                                       \
+    {                                                                                      \
+        const int64_t *base = HB_I64(lay->base), *rows = HB_I64(lay->rows);                \
+        (void)par;                                                                         \
+        _Pragma("omp parallel for schedule(guided) if (par)")                             \
+        for (int64_t t = 0; t < lay->nslots; ++t)                                          \
+            thomas_##SUFFIX(rows[t], base[t], lay->stride, a, b, c, cw, d);                \
     }
 
 HB_DEFINE_THOMAS(double, d)
@@ -31,18 +40,6 @@ hb_status hb__host_thomas(hb_context *ctx, void *stream, hb_precision p,
                           hb_buffer *cw, hb_buffer *d)
 {
     (void)stream;
-    const int64_t *base = HB_I64(lay->base), *rows = HB_I64(lay->rows);
-    const int64_t ns = lay->nslots, st = lay->stride;
-    const int par = hb__host_parallel(ctx);
-    (void)par;
-    if (p == HB_DOUBLE) {
-#pragma omp parallel for schedule(guided) if (par)
-        for (int64_t t = 0; t < ns; ++t)
-            thomas_d(rows[t], base[t], st, a->ptr, b->ptr, c->ptr, cw->ptr, d->ptr);
-    } else {
-#pragma omp parallel for schedule(guided) if (par)
-        for (int64_t t = 0; t < ns; ++t)
-            thomas_s(rows[t], base[t], st, a->ptr, b->ptr, c->ptr, cw->ptr, d->ptr);
-    }
+    HB_HOST_RUN(p, batch, lay, a->ptr, b->ptr, c->ptr, cw->ptr, d->ptr, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }

@@ -23,48 +23,49 @@ static hb_status shared_bytes(hb_context *ctx, hb_precision p, const hb_layout_d
     return HB_SUCCESS;
 }
 
-static int64_t nblocks(const hb_layout_dev *lay)
+/* Both kernels take the layout tables, then four arrays: a, b, c, d
+ * (Thomas) or, after the parent tables, u, l, d, rhs (Hines); the local
+ * array comes last. */
+static hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
+                        int hines, hb_buffer *x0, hb_buffer *x1, hb_buffer *x2, hb_buffer *x3,
+                        int *ran)
 {
-    return (lay->nslots + lay->block_size - 1) / lay->block_size;
+    const int which = hines ? HB_CLK_HINES_SHARED : HB_CLK_THOMAS_SHARED;
+    size_t bytes;
+    *ran = 0;
+    HB_FORWARD(shared_bytes(ctx, p, lay, which, &bytes));
+    if (!bytes)
+        return HB_SUCCESS;
+    cl_long nslots = lay->nslots, stride = lay->stride;
+    hb_cl_arg args[11] = {HB_CL_LONG(nslots), HB_CL_LONG(stride), HB_CL_MEM(lay->base),
+                          HB_CL_MEM(lay->rows)};
+    int n = 4;
+    if (hines) {
+        args[n++] = HB_CL_MEM(lay->poff);
+        args[n++] = HB_CL_MEM(lay->parent);
+    }
+    args[n++] = HB_CL_MEM(x0);
+    args[n++] = HB_CL_MEM(x1);
+    args[n++] = HB_CL_MEM(x2);
+    args[n++] = HB_CL_MEM(x3);
+    args[n++] = (hb_cl_arg){bytes, NULL};
+    const int64_t nblocks = (lay->nslots + lay->block_size - 1) / lay->block_size;
+    HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, which, args, n, nblocks,
+                                    (size_t)lay->block_size));
+    *ran = 1;
+    return HB_SUCCESS;
 }
 
 hb_status hb__cl_thomas_shared(hb_context *ctx, void *stream, hb_precision p,
                                const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b, hb_buffer *c,
                                hb_buffer *d, int *ran)
 {
-    size_t bytes;
-    *ran = 0;
-    HB_FORWARD(shared_bytes(ctx, p, lay, HB_CLK_THOMAS_SHARED, &bytes));
-    if (!bytes)
-        return HB_SUCCESS;
-    cl_long nslots = lay->nslots, stride = lay->stride;
-    const hb_cl_arg args[] = {HB_CL_LONG(nslots), HB_CL_LONG(stride), HB_CL_MEM(lay->base),
-                              HB_CL_MEM(lay->rows), HB_CL_MEM(a),     HB_CL_MEM(b),
-                              HB_CL_MEM(c),         HB_CL_MEM(d),     {bytes, NULL}};
-    HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, HB_CLK_THOMAS_SHARED, args,
-                                    (int)(sizeof args / sizeof *args), nblocks(lay),
-                                    (size_t)lay->block_size));
-    *ran = 1;
-    return HB_SUCCESS;
+    return launch(ctx, stream, p, lay, 0, a, b, c, d, ran);
 }
 
 hb_status hb__cl_hines_shared(hb_context *ctx, void *stream, hb_precision p,
                               const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l, hb_buffer *d,
                               hb_buffer *rhs, int *ran)
 {
-    size_t bytes;
-    *ran = 0;
-    HB_FORWARD(shared_bytes(ctx, p, lay, HB_CLK_HINES_SHARED, &bytes));
-    if (!bytes)
-        return HB_SUCCESS;
-    cl_long nslots = lay->nslots, stride = lay->stride;
-    const hb_cl_arg args[] = {HB_CL_LONG(nslots),   HB_CL_LONG(stride),   HB_CL_MEM(lay->base),
-                              HB_CL_MEM(lay->rows), HB_CL_MEM(lay->poff), HB_CL_MEM(lay->parent),
-                              HB_CL_MEM(u),         HB_CL_MEM(l),         HB_CL_MEM(d),
-                              HB_CL_MEM(rhs),       {bytes, NULL}};
-    HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, HB_CLK_HINES_SHARED, args,
-                                    (int)(sizeof args / sizeof *args), nblocks(lay),
-                                    (size_t)lay->block_size));
-    *ran = 1;
-    return HB_SUCCESS;
+    return launch(ctx, stream, p, lay, 1, u, l, d, rhs, ran);
 }
