@@ -84,8 +84,8 @@ hb_map_fn hb__cuda_map_to_layout;
 hb_map_fn hb__cuda_map_to_flat;
 hb_thomas_fn hb__cuda_thomas;
 hb_hines_fn hb__cuda_hines;
-hb_thomas_shared_fn hb__cuda_thomas_shared;
-hb_hines_shared_fn hb__cuda_hines_shared;
+hb_block_shared_fn hb__cuda_thomas_shared;
+hb_block_shared_fn hb__cuda_hines_shared;
 hb_hines_branches_fn hb__cuda_hines_branch_level;
 hb_hines_branches_fn hb__cuda_hines_fine_tree;
 

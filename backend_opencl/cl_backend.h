@@ -98,8 +98,8 @@ hb_to_flat_fn hb__cl_to_flat;
 hb_thomas_fn hb__cl_thomas;
 hb_hines_fn hb__cl_hines;
 /* block_shared.c: the block-shared variants (hb_backend_ops.thomas_shared). */
-hb_thomas_shared_fn hb__cl_thomas_shared;
-hb_hines_shared_fn hb__cl_hines_shared;
+hb_block_shared_fn hb__cl_thomas_shared;
+hb_block_shared_fn hb__cl_hines_shared;
 /* rowmap.c, hines_branches.c: the branch strategies. */
 hb_map_fn hb__cl_map_to_layout;
 hb_map_fn hb__cl_map_to_flat;

@@ -102,15 +102,12 @@ typedef hb_status hb_hines_fn(hb_context *ctx, void *stream, hb_precision p,
                               const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
                               hb_buffer *d, hb_buffer *rhs);
 /* Block-shared variants (block_shared): one work-group per layout block with
- * c' (Thomas, cw unused) or rhs (Hines) on chip. *ran = 0, with nothing
- * queued, when hb__block_shared_bytes says the block does not fit; the core
- * then runs thomas or hines. */
-typedef hb_status hb_thomas_shared_fn(hb_context *ctx, void *stream, hb_precision p,
-                                      const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
-                                      hb_buffer *c, hb_buffer *d, int *ran);
-typedef hb_status hb_hines_shared_fn(hb_context *ctx, void *stream, hb_precision p,
-                                     const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
-                                     hb_buffer *d, hb_buffer *rhs, int *ran);
+ * c' (Thomas: x = a, b, c, d) or the right-hand side (Hines: x = u, l, d,
+ * rhs) on chip. *ran = 0, with nothing queued, when hb__block_shared_bytes
+ * says the block does not fit; the core then runs thomas or hines. */
+typedef hb_status hb_block_shared_fn(hb_context *ctx, void *stream, hb_precision p,
+                                     const hb_layout_dev *lay, hb_buffer *x0, hb_buffer *x1,
+                                     hb_buffer *x2, hb_buffer *x3, int *ran);
 /* Hines by branches (hines_branches): one launch per level (branch-level) or
  * one launch with one work-group per group of cells (fine tree). Same
  * contract as hines. */
@@ -144,8 +141,7 @@ typedef struct hb_backend_ops {
     hb_thomas_fn *thomas;
     hb_hines_fn *hines;
     /* NULL on backends without on-chip memory. */
-    hb_thomas_shared_fn *thomas_shared;
-    hb_hines_shared_fn *hines_shared;
+    hb_block_shared_fn *thomas_shared, *hines_shared;
     /* NULL where the backend lacks the strategy. */
     hb_hines_branches_fn *hines_branch_level, *hines_fine_tree;
 } hb_backend_ops;

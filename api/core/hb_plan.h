@@ -30,7 +30,7 @@ hb_status hb__layout_build(hb_layout_host *lay, hb_layout layout, int32_t block_
                            int64_t n_uniform);
 void hb__layout_free(hb_layout_host *lay);
 
-/* ---- Branch decomposition (api/branches.c) ------------------------------- */
+/* ---- Branch decomposition (api/core/branches.c) -------------------------- */
 typedef struct {
     int32_t group_size;   /* fine tree: work-items per group; 0 = branch-level */
     int     split;        /* cut branches longer than their level's average   */

@@ -8,6 +8,8 @@
 extern "C" {
 #endif
 
+/* precision is an hb_precision and nsys >= 0; fn names the caller. */
+hb_status hb__check_batch(hb_precision p, int64_t nsys, const char *fn);
 hb_status hb__check_offsets(int64_t nsys, const int64_t *offsets, const char *name);
 /* parent rule: parent[0] = -1, 0 <= parent[k] < k. */
 hb_status hb__check_tree(const int32_t *parent, int64_t n, int64_t sys);

@@ -156,12 +156,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: plan (output) is NULL", fn);
     if (!ctx)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
-    if (precision != HB_DOUBLE && precision != HB_FLOAT)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: precision = %d is not an hb_precision", fn,
-                         (int)precision);
-    if (nsys < 0)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: nsys = %lld is negative", fn,
-                         (long long)nsys);
+    HB_FORWARD(hb__check_batch(precision, nsys, fn));
     if (!offsets && n_uniform <= 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld must be > 0", fn,
                          (long long)n_uniform);
@@ -585,24 +580,15 @@ hb_status hb_plan_layout_info(const hb_plan *plan, hb_layout_info *info)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_layout_info: plan is NULL");
     if (!info)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_layout_info: info (output) is NULL");
-    if (plan->by_branch) {
-        /* Rows are scattered by branch: use hb_plan_index for each row. */
-        info->layout = HB_LAYOUT_AUTO;
-        info->precision = plan->precision;
-        info->nsys = plan->nsys;
-        info->stride = 0;
-        info->length = plan->br.length;
-        info->block_size = 0;
-        info->padded = 1;
-        return HB_SUCCESS;
-    }
-    info->layout = plan->lay.layout;
+    /* By branch, rows are scattered (hb_plan_index gives each row's place). */
+    const int by = plan->by_branch;
+    info->layout = by ? HB_LAYOUT_AUTO : plan->lay.layout;
     info->precision = plan->precision;
     info->nsys = plan->nsys;
-    info->stride = plan->lay.stride;
-    info->length = plan->lay.length;
-    info->block_size = plan->lay.block_size;
-    info->padded = plan->lay.variable && plan->lay.layout != HB_LAYOUT_FLAT;
+    info->stride = by ? 0 : plan->lay.stride;
+    info->length = by ? plan->br.length : plan->lay.length;
+    info->block_size = by ? 0 : plan->lay.block_size;
+    info->padded = by || (plan->lay.variable && plan->lay.layout != HB_LAYOUT_FLAT);
     return HB_SUCCESS;
 }
 

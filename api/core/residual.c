@@ -22,12 +22,7 @@ static double ratio(double rnorm, double anorm, double xnorm, hb_precision p)
 static hb_status check_args(hb_precision p, int64_t nsys, const int64_t *offsets,
                             const void *const *ptrs, int nptr, double *max_ratio, const char *fn)
 {
-    if (p != HB_DOUBLE && p != HB_FLOAT)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: precision = %d is not an hb_precision", fn,
-                         (int)p);
-    if (nsys < 0)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: nsys = %lld is negative", fn,
-                         (long long)nsys);
+    HB_FORWARD(hb__check_batch(p, nsys, fn));
     if (!max_ratio)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: max_ratio (output) is NULL", fn);
     if (nsys == 0)

@@ -3,6 +3,17 @@
 
 #include <math.h>
 
+hb_status hb__check_batch(hb_precision p, int64_t nsys, const char *fn)
+{
+    if (p != HB_DOUBLE && p != HB_FLOAT)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: precision = %d is not an hb_precision", fn,
+                         (int)p);
+    if (nsys < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: nsys = %lld is negative", fn,
+                         (long long)nsys);
+    return HB_SUCCESS;
+}
+
 hb_status hb__check_offsets(int64_t nsys, const int64_t *offsets, const char *name)
 {
     if (!offsets)

@@ -53,16 +53,36 @@ static hb_status fill(hb_morph_batch *b, const hb_morph_cell *cell, int64_t o, d
     return HB_SUCCESS;
 }
 
+/* The arguments both batch makers share: cells (or cell), output, count, dt. */
+static hb_status check_args(const void *cells, const char *cells_name, const void *batch,
+                            int64_t n, const char *n_name, double dt, const char *fn)
+{
+    if (!cells || !batch)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                         !cells ? cells_name : "batch");
+    if (n < 1)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s = %lld < 1", fn, n_name, (long long)n);
+    if (!(dt > 0))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: dt = %g ms, must be > 0", fn, dt);
+    return HB_SUCCESS;
+}
+
+/* Hands the batch out when it was filled, else frees it. */
+static hb_status finish(hb_morph_batch *b, hb_status st, hb_morph_batch **batch)
+{
+    if (st != HB_SUCCESS) {
+        hb_morph_batch_destroy(b);
+        return st;
+    }
+    *batch = b;
+    return HB_SUCCESS;
+}
+
 hb_status hb_morph_batch_mono(const hb_morph_cell *cell, int64_t nsys, double dt,
                               hb_morph_batch **batch)
 {
     const char *fn = "hb_morph_batch_mono";
-    if (!cell || !batch)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !cell ? "cell" : "batch");
-    if (nsys < 1)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: nsys = %lld < 1", fn, (long long)nsys);
-    if (!(dt > 0))
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: dt = %g ms, must be > 0", fn, dt);
+    HB_FORWARD(check_args(cell, "cell", batch, nsys, "nsys", dt, fn));
     hb_morph_cell_view v;
     HB_FORWARD(hb_morph_cell_get_view(cell, &v));
     if (nsys > INT64_MAX / 8 / v.n)
@@ -82,24 +102,14 @@ hb_status hb_morph_batch_mono(const hb_morph_cell *cell, int64_t nsys, double dt
         memcpy(b->cdt + o, b->cdt, bytes), memcpy(b->area + o, b->area, bytes);
         memcpy(b->parent + o, b->parent, (size_t)v.n * sizeof *b->parent);
     }
-    if (st != HB_SUCCESS) {
-        hb_morph_batch_destroy(b);
-        return st;
-    }
-    *batch = b;
-    return HB_SUCCESS;
+    return finish(b, st, batch);
 }
 
 hb_status hb_morph_batch_multi(const hb_morph_cell *const *cells, int64_t ncells, double dt,
                                hb_morph_batch **batch)
 {
     const char *fn = "hb_morph_batch_multi";
-    if (!cells || !batch)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !cells ? "cells" : "batch");
-    if (ncells < 1)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: ncells = %lld < 1", fn, (long long)ncells);
-    if (!(dt > 0))
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: dt = %g ms, must be > 0", fn, dt);
+    HB_FORWARD(check_args(cells, "cells", batch, ncells, "ncells", dt, fn));
     int64_t rows = 0;
     for (int64_t s = 0; s < ncells; ++s) {
         hb_morph_cell_view v;
@@ -118,12 +128,7 @@ hb_status hb_morph_batch_multi(const hb_morph_cell *const *cells, int64_t ncells
         st = fill(b, cells[s], b->offsets[s], dt);
         b->offsets[s + 1] = b->offsets[s] + v.n;
     }
-    if (st != HB_SUCCESS) {
-        hb_morph_batch_destroy(b);
-        return st;
-    }
-    *batch = b;
-    return HB_SUCCESS;
+    return finish(b, st, batch);
 }
 
 hb_status hb_morph_batch_get_view(const hb_morph_batch *b, hb_morph_batch_view *v)

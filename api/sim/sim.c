@@ -382,6 +382,25 @@ static int64_t first_step_at(double t, double dt)
     return x < 0 ? 0 : (int64_t)x;
 }
 
+/* Room for one more element in a growing array of *cap elements of esize
+ * bytes holding n (capacity doubles, starting at first). */
+static hb_status grow(void **arr, int64_t *cap, int64_t n, int64_t first, size_t esize,
+                      const char *what, const char *fn)
+{
+    if (n < *cap)
+        return HB_SUCCESS;
+    int64_t want = *cap ? 2 * *cap : first;
+    size_t bytes;
+    void *p = NULL;
+    if (want > 0 && hb__mul_size((size_t)want, esize, &bytes))
+        p = realloc(*arr, bytes);
+    if (!p)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld %s", fn, (long long)want, what);
+    *arr = p;
+    *cap = want;
+    return HB_SUCCESS;
+}
+
 hb_status hb_sim_add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, double onset,
                             double dur, double amp)
 {
@@ -399,14 +418,8 @@ hb_status hb_sim_add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, doub
                          "%s: cell %lld: onset %g ms and dur %g ms must be finite and >= 0, amp "
                          "%g nA finite",
                          fn, (long long)cell, onset, dur, amp);
-    if (sim->nclamps == sim->clamp_cap) {
-        int64_t cap = sim->clamp_cap ? 2 * sim->clamp_cap : 16;
-        hb_sim_clamp *c = realloc(sim->clamps, (size_t)cap * sizeof *c);
-        if (!c)
-            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld clamps", fn, (long long)cap);
-        sim->clamps = c;
-        sim->clamp_cap = cap;
-    }
+    HB_FORWARD(grow((void **)&sim->clamps, &sim->clamp_cap, sim->nclamps, 16,
+                    sizeof *sim->clamps, "clamps", fn));
     hb_sim_clamp *c = &sim->clamps[sim->nclamps++];
     c->row = sim->offsets[cell] + (compartment < 0 ? sim->soma[cell] : compartment);
     c->on = first_step_at(onset, sim->prm.dt);
@@ -426,14 +439,8 @@ hb_status hb_sim_record(hb_sim *sim, int64_t cell)
         if (sim->rec_cells[r] == cell)
             return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld is already recorded", fn,
                              (long long)cell);
-    if (sim->dev.nrec == sim->rec_cap) {
-        int64_t cap = sim->rec_cap ? 2 * sim->rec_cap : 8;
-        int64_t *rc = realloc(sim->rec_cells, (size_t)cap * sizeof *rc);
-        if (!rc)
-            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld recordings", fn, (long long)cap);
-        sim->rec_cells = rc;
-        sim->rec_cap = cap;
-    }
+    HB_FORWARD(grow((void **)&sim->rec_cells, &sim->rec_cap, sim->dev.nrec, 8,
+                    sizeof *sim->rec_cells, "recordings", fn));
     sim->rec_cells[sim->dev.nrec++] = cell;
     return HB_SUCCESS;
 }

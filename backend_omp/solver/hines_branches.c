@@ -4,26 +4,26 @@
 /* Branch b: first the junction updates from its child branches (already
  * eliminated, applied in the fixed order of the child list), then the
  * elimination up the branch; a root branch ends by solving its root. Same
- * operations, in the same order, as kernels_cl/hines_branches.cl. */
+ * operations, in the same order, as kernels_cl/solver/hines_branches.cl. */
 #define HB_DEFINE_BRANCH(T, S)                                                             \
+    /* Row k eliminated into its parent row kp. */                                         \
+    static inline void eliminate_##S(int64_t k, int64_t kp, const T *u, const T *l, T *d,  \
+                                     T *r)                                                 \
+    {                                                                                      \
+        T f = u[k] / d[k];                                                                 \
+        d[kp] -= f * l[k];                                                                 \
+        r[kp] -= f * r[k];                                                                 \
+    }                                                                                      \
     static void backward_##S(int64_t b, const hb_branch_dev *br, const T *u, const T *l,   \
                              T *d, T *r)                                                   \
     {                                                                                      \
         const int64_t *pos0 = HB_I64(br->pos0), *ppos = HB_I64(br->ppos);                  \
         const int64_t *chptr = HB_I64(br->chptr), *chidx = HB_I64(br->chidx);              \
-        for (int64_t q = chptr[b]; q < chptr[b + 1]; ++q) {                                \
-            int64_t c = chidx[q], h = pos0[c], P = ppos[c];                                \
-            T f = u[h] / d[h];                                                             \
-            d[P] -= f * l[h];                                                              \
-            r[P] -= f * r[h];                                                              \
-        }                                                                                  \
+        for (int64_t q = chptr[b]; q < chptr[b + 1]; ++q)                                  \
+            eliminate_##S(pos0[chidx[q]], ppos[chidx[q]], u, l, d, r);                     \
         const int64_t o = pos0[b], st = HB_I64(br->bstride)[b];                            \
-        for (int64_t j = HB_I64(br->len)[b] - 1; j >= 1; --j) {                            \
-            int64_t k = o + j * st, km = k - st;                                           \
-            T f = u[k] / d[k];                                                             \
-            d[km] -= f * l[k];                                                             \
-            r[km] -= f * r[k];                                                             \
-        }                                                                                  \
+        for (int64_t j = HB_I64(br->len)[b] - 1; j >= 1; --j)                              \
+            eliminate_##S(o + j * st, o + (j - 1) * st, u, l, d, r);                       \
         if (ppos[b] < 0)                                                                   \
             r[o] = r[o] / d[o];                                                            \
     }                                                                                      \

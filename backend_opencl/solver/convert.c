@@ -1,4 +1,4 @@
-/* convert.c: launchers of the flat <-> layout conversion kernels (kernels_cl/convert.cl). */
+/* convert.c: launchers of the flat <-> layout conversion kernels (kernels_cl/solver/convert.cl). */
 #include "cl_backend.h"
 
 hb_status hb__cl_to_layout(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,

@@ -1,4 +1,4 @@
-/* hines_branches.c: launchers of the branch-level and fine-tree Hines kernels (kernels_cl/hines_branches.cl). */
+/* hines_branches.c: launchers of the branch-level and fine-tree Hines kernels (kernels_cl/solver/hines_branches.cl). */
 #include "cl_backend.h"
 
 /* Branch level: one launch per level and sweep; levels run deepest first on

@@ -1,4 +1,4 @@
-/* rowmap.c: launchers of the row-map conversions between flat arrays and the branch layout (kernels_cl/rowmap.cl). */
+/* rowmap.c: launchers of the row-map conversions between flat arrays and the branch layout (kernels_cl/solver/rowmap.cl). */
 #include "cl_backend.h"
 
 hb_status hb__cl_map_to_layout(hb_context *ctx, void *stream, hb_precision p, int64_t n,

@@ -9,8 +9,8 @@
 #define HB_FN inline
 #endif
 
-/* Units (see hb_sim_dev in api/hb_internal.h): mV, ms, uS, nA. Same
- * operations, in the same order, as backend_omp/membrane.c. */
+/* Units (see hb_sim_dev in api/sim/hb_sim_ops.h): mV, ms, uS, nA. Same
+ * operations, in the same order, as backend_omp/sim/membrane.c. */
 
 /* x / (exp(x) - 1), with its removable singularity at 0: the series
  * 1 - x/2 + x^2/12 (next term x^4/720, below 1e-19 for |x| < 1e-4) near 0,

@@ -9,10 +9,19 @@
 #define HB_FN inline
 #endif
 
-/* Branch b (see hb_branch_dev in api/hb_internal.h): row j at
+/* Branch b (see hb_branch_dev in api/core/hb_backend.h): row j at
  * pos0[b] + j*bstride[b]; its head's parent node at ppos[b] (-1 at a root);
  * child branches chidx[chptr[b] .. chptr[b+1]). Same operations, in the same
- * order, as backend_omp/hines_branches.c. */
+ * order, as backend_omp/solver/hines_branches.c. */
+/* Row k eliminated into its parent row kp. */
+HB_FN void HB_KERNEL(hb_eliminate)(const hb_long k, const hb_long kp, __global const real *u,
+                                   __global const real *l, __global real *d, __global real *r)
+{
+    const real f = u[k] / d[k];
+    d[kp] -= f * l[k];
+    r[kp] -= f * r[k];
+}
+
 HB_FN void HB_KERNEL(hb_branch_backward_one)(const hb_long b, __global const hb_long *pos0,
                                              __global const hb_long *bstride,
                                              __global const hb_long *len,
@@ -24,19 +33,11 @@ HB_FN void HB_KERNEL(hb_branch_backward_one)(const hb_long b, __global const hb_
 {
     /* Junctions first, in the child list's fixed order: one work-item owns
      * every update of its branch's nodes, so no atomics and a deterministic sum. */
-    for (hb_long q = chptr[b]; q < chptr[b + 1]; ++q) {
-        const hb_long c = chidx[q], h = pos0[c], P = ppos[c];
-        const real f = u[h] / d[h];
-        d[P] -= f * l[h];
-        r[P] -= f * r[h];
-    }
+    for (hb_long q = chptr[b]; q < chptr[b + 1]; ++q)
+        HB_KERNEL(hb_eliminate)(pos0[chidx[q]], ppos[chidx[q]], u, l, d, r);
     const hb_long o = pos0[b], st = bstride[b];
-    for (hb_long j = len[b] - 1; j >= 1; --j) {
-        const hb_long k = o + j * st, km = k - st;
-        const real f = u[k] / d[k];
-        d[km] -= f * l[k];
-        r[km] -= f * r[k];
-    }
+    for (hb_long j = len[b] - 1; j >= 1; --j)
+        HB_KERNEL(hb_eliminate)(o + j * st, o + (j - 1) * st, u, l, d, r);
     if (ppos[b] < 0)
         r[o] = r[o] / d[o];
 }
