@@ -3,30 +3,36 @@
 # HB_LINK_LIBS, HB_CONFIG_DEPENDENCIES and HB_PC_PRIVATE_LIBS; the backends'
 # own CMakeLists.txt add their sources.
 
-set(HB_OPENMP_ENABLED OFF)
+# The AUTO/ON/OFF rule of one backend: enabled when its toolchain was
+# found; ON without it stops the configuration.
+macro(hb_backend_rule enabled option found what)
+  set(${enabled} OFF)
+  if(${found} AND NOT ${option} STREQUAL "OFF")
+    set(${enabled} ON)
+  elseif(${option} STREQUAL "ON")
+    message(FATAL_ERROR "${option}=ON but ${what} was not found")
+  endif()
+endmacro()
+
 if(NOT HINESBATCH_WITH_OPENMP STREQUAL "OFF")
   find_package(OpenMP COMPONENTS C)
-  if(OpenMP_C_FOUND)
-    set(HB_OPENMP_ENABLED ON)
-    list(APPEND HB_LINK_LIBS OpenMP::OpenMP_C)
-    string(APPEND HB_CONFIG_DEPENDENCIES "find_dependency(OpenMP COMPONENTS C)\n")
-    string(APPEND HB_PC_PRIVATE_LIBS " ${OpenMP_C_FLAGS}")
-  elseif(HINESBATCH_WITH_OPENMP STREQUAL "ON")
-    message(FATAL_ERROR "HINESBATCH_WITH_OPENMP=ON but no OpenMP for C was found")
-  endif()
+endif()
+hb_backend_rule(HB_OPENMP_ENABLED HINESBATCH_WITH_OPENMP OpenMP_C_FOUND "OpenMP for C")
+if(HB_OPENMP_ENABLED)
+  list(APPEND HB_LINK_LIBS OpenMP::OpenMP_C)
+  string(APPEND HB_CONFIG_DEPENDENCIES "find_dependency(OpenMP COMPONENTS C)\n")
+  string(APPEND HB_PC_PRIVATE_LIBS " ${OpenMP_C_FLAGS}")
 endif()
 
-set(HB_OPENCL_ENABLED OFF)
 if(NOT HINESBATCH_WITH_OPENCL STREQUAL "OFF")
   find_package(OpenCL)
-  if(OpenCL_FOUND)
-    set(HB_OPENCL_ENABLED ON)
-    list(APPEND HB_LINK_LIBS OpenCL::OpenCL)
-    string(APPEND HB_CONFIG_DEPENDENCIES "find_dependency(OpenCL)\n")
-    string(APPEND HB_PC_PRIVATE_LIBS " -lOpenCL")
-  elseif(HINESBATCH_WITH_OPENCL STREQUAL "ON")
-    message(FATAL_ERROR "HINESBATCH_WITH_OPENCL=ON but no OpenCL headers and library were found")
-  endif()
+endif()
+hb_backend_rule(HB_OPENCL_ENABLED HINESBATCH_WITH_OPENCL OpenCL_FOUND
+                "OpenCL (headers and an ICD loader)")
+if(HB_OPENCL_ENABLED)
+  list(APPEND HB_LINK_LIBS OpenCL::OpenCL)
+  string(APPEND HB_CONFIG_DEPENDENCIES "find_dependency(OpenCL)\n")
+  string(APPEND HB_PC_PRIVATE_LIBS " -lOpenCL")
 endif()
 
 # CUDA: AUTO builds it when check_language(CUDA) finds nvcc, ON fails without

@@ -13,6 +13,13 @@
  * pos0[b] + j*bstride[b]; its head's parent node at ppos[b] (-1 at a root);
  * child branches chidx[chptr[b] .. chptr[b+1]). Same operations, in the same
  * order, as backend_omp/solver/hines_branches.c. */
+/* A branch's tables (hb_branch_dev): its rows' start, stride and count, and
+ * its head's parent position. */
+#define HB_BRANCH_TABLES                                                       \
+    __global const hb_long *pos0, __global const hb_long *bstride,             \
+        __global const hb_long *len, __global const hb_long *ppos
+#define HB_BRANCH_TABLE_ARGS pos0, bstride, len, ppos
+
 /* Row k eliminated into its parent row kp. */
 HB_FN void HB_KERNEL(hb_eliminate)(const hb_long k, const hb_long kp, __global const real *u,
                                    __global const real *l, __global real *d, __global real *r)
@@ -22,10 +29,7 @@ HB_FN void HB_KERNEL(hb_eliminate)(const hb_long k, const hb_long kp, __global c
     r[kp] -= f * r[k];
 }
 
-HB_FN void HB_KERNEL(hb_branch_backward_one)(const hb_long b, __global const hb_long *pos0,
-                                             __global const hb_long *bstride,
-                                             __global const hb_long *len,
-                                             __global const hb_long *ppos,
+HB_FN void HB_KERNEL(hb_branch_backward_one)(const hb_long b, HB_BRANCH_TABLES,
                                              __global const hb_long *chptr,
                                              __global const hb_long *chidx,
                                              __global const real *u, __global const real *l,
@@ -42,10 +46,7 @@ HB_FN void HB_KERNEL(hb_branch_backward_one)(const hb_long b, __global const hb_
         r[o] = r[o] / d[o];
 }
 
-HB_FN void HB_KERNEL(hb_branch_forward_one)(const hb_long b, __global const hb_long *pos0,
-                                            __global const hb_long *bstride,
-                                            __global const hb_long *len,
-                                            __global const hb_long *ppos,
+HB_FN void HB_KERNEL(hb_branch_forward_one)(const hb_long b, HB_BRANCH_TABLES,
                                             __global const real *l, __global const real *d,
                                             __global real *r)
 {
@@ -60,10 +61,7 @@ HB_FN void HB_KERNEL(hb_branch_forward_one)(const hb_long b, __global const hb_l
 
 /* Branch level: branches [lo, hi) are one level of the whole batch. */
 __kernel void HB_KERNEL(hb_branch_backward)(const hb_long lo, const hb_long hi,
-                                            __global const hb_long *pos0,
-                                            __global const hb_long *bstride,
-                                            __global const hb_long *len,
-                                            __global const hb_long *ppos,
+                                            HB_BRANCH_TABLES,
                                             __global const hb_long *chptr,
                                             __global const hb_long *chidx,
                                             __global const real *u, __global const real *l,
@@ -71,20 +69,17 @@ __kernel void HB_KERNEL(hb_branch_backward)(const hb_long lo, const hb_long hi,
 {
     const hb_long b = lo + (hb_long)get_global_id(0);
     if (b < hi)
-        HB_KERNEL(hb_branch_backward_one)(b, pos0, bstride, len, ppos, chptr, chidx, u, l, d, r);
+        HB_KERNEL(hb_branch_backward_one)(b, HB_BRANCH_TABLE_ARGS, chptr, chidx, u, l, d, r);
 }
 
 __kernel void HB_KERNEL(hb_branch_forward)(const hb_long lo, const hb_long hi,
-                                           __global const hb_long *pos0,
-                                           __global const hb_long *bstride,
-                                           __global const hb_long *len,
-                                           __global const hb_long *ppos,
+                                           HB_BRANCH_TABLES,
                                            __global const real *l, __global const real *d,
                                            __global real *r)
 {
     const hb_long b = lo + (hb_long)get_global_id(0);
     if (b < hi)
-        HB_KERNEL(hb_branch_forward_one)(b, pos0, bstride, len, ppos, l, d, r);
+        HB_KERNEL(hb_branch_forward_one)(b, HB_BRANCH_TABLE_ARGS, l, d, r);
 }
 
 /* Fine tree: work-group g solves its cells alone: segments (levels) from
@@ -92,9 +87,7 @@ __kernel void HB_KERNEL(hb_branch_forward)(const hb_long lo, const hb_long hi,
  * over a level's branches when it has more than the group. */
 __kernel void HB_KERNEL(hb_fine_tree)(__global const hb_long *grp_ptr,
                                       __global const hb_long *seg_ptr,
-                                      __global const hb_long *pos0,
-                                      __global const hb_long *bstride,
-                                      __global const hb_long *len, __global const hb_long *ppos,
+                                      HB_BRANCH_TABLES,
                                       __global const hb_long *chptr,
                                       __global const hb_long *chidx, __global const real *u,
                                       __global const real *l, __global real *d,
@@ -105,13 +98,13 @@ __kernel void HB_KERNEL(hb_fine_tree)(__global const hb_long *grp_ptr,
     const hb_long s0 = grp_ptr[g], s1 = grp_ptr[g + 1];
     for (hb_long s = s1 - 1; s >= s0; --s) {
         for (hb_long b = seg_ptr[s] + lid; b < seg_ptr[s + 1]; b += gs)
-            HB_KERNEL(hb_branch_backward_one)(b, pos0, bstride, len, ppos, chptr, chidx, u, l, d,
+            HB_KERNEL(hb_branch_backward_one)(b, HB_BRANCH_TABLE_ARGS, chptr, chidx, u, l, d,
                                               r);
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
     for (hb_long s = s0; s < s1; ++s) {
         for (hb_long b = seg_ptr[s] + lid; b < seg_ptr[s + 1]; b += gs)
-            HB_KERNEL(hb_branch_forward_one)(b, pos0, bstride, len, ppos, l, d, r);
+            HB_KERNEL(hb_branch_forward_one)(b, HB_BRANCH_TABLE_ARGS, l, d, r);
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
 }
