@@ -8,8 +8,6 @@
 #include <omp.h>
 #endif
 
-int hb__host_parallel(const hb_context *ctx) { return ctx->ops->kind == HB_BACKEND_OPENMP; }
-
 /* No on-chip memory the kernels could manage: block-shared runs as
  * block-interleaved; one system per core reads flat rows. */
 static const hb_device_traits host_traits = {0, 1, 32, 0, 1};

@@ -11,7 +11,10 @@ struct hb_buffer {
 
 /* 1 on the OpenMP context, 0 on the serial one: the same loops run either way,
  * so serial and OpenMP results are bit-identical. */
-int hb__host_parallel(const hb_context *ctx);
+static inline int hb__host_parallel(const hb_context *ctx)
+{
+    return ctx->ops->kind == HB_BACKEND_OPENMP;
+}
 
 hb_to_layout_fn hb__host_to_layout;
 hb_to_flat_fn hb__host_to_flat;

@@ -70,7 +70,7 @@ hb_status hb__cl_open_device(hb_cl *cl, char *name, size_t name_size);
 hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k, size_t *local);
 void hb__cl_release_programs(hb_cl *cl);
 
-/* backend.c: the queue of a plan's stream (NULL = the context's queue). */
+/* queue.c: the queue of a plan's stream (NULL = the context's queue). */
 hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q);
 
 /* One kernel argument: size and address of the value (a cl_mem, cl_long, ...). */

@@ -73,9 +73,3 @@ hb_status hb__env_strategy(hb_strategy *out)
                          env);
     return HB_SUCCESS;
 }
-
-int hb__env_verbose(void)
-{
-    const char *v = env_value("HINESBATCH_VERBOSE");
-    return v && strcmp(v, "0") != 0;
-}

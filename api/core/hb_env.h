@@ -4,6 +4,9 @@
 
 #include "hinesbatch.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,8 +28,13 @@ hb_status hb__env_strategy(hb_strategy *out);
  * cl_khr_fp64 (to test float-only devices anywhere); unset, "" or "0" is 0;
  * anything else is HB_ERR_INVALID_ARGUMENT. */
 hb_status hb__env_opencl_disable_fp64(int *off);
-/* HINESBATCH_VERBOSE: 1 when set to anything but "" or "0". */
-int hb__env_verbose(void);
+/* HINESBATCH_VERBOSE: 1 when set to anything but "" or "0". Inline, so the
+ * error reporter that every other reader calls does not call back here. */
+static inline int hb__env_verbose(void)
+{
+    const char *v = getenv("HINESBATCH_VERBOSE");
+    return v && v[0] && strcmp(v, "0") != 0;
+}
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,27 @@
+/* error.cu: the CUDA backend's error reports and device selection, shared by its launchers. */
+#include "cuda_backend.h"
+
+hb_status hb__cuda_fail(cudaError_t err, const char *call)
+{
+    /* Clears a non-sticky error so the next call does not report it again. */
+    (void)cudaGetLastError();
+    return hb__error(err == cudaErrorMemoryAllocation ? HB_ERR_OUT_OF_MEMORY : HB_ERR_BACKEND,
+                     "cuda: %s failed: %s (%s)", call, cudaGetErrorString(err),
+                     cudaGetErrorName(err));
+}
+
+hb_status hb__cuda_use(const hb_context *ctx)
+{
+    HB_CUDA_CALL(cudaSetDevice(((const hb_cuda_impl *)ctx->impl)->device));
+    return HB_SUCCESS;
+}
+
+hb_status hb__cuda_launched(const char *kernel, hb_precision p, int64_t n)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        return hb__error(HB_ERR_BACKEND, "cuda: launch of %s_%s over %lld items failed: %s (%s)",
+                         kernel, p == HB_DOUBLE ? "d" : "s", (long long)n,
+                         cudaGetErrorString(err), cudaGetErrorName(err));
+    return HB_SUCCESS;
+}
