@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define HB_CORE_INTERNALS /* a white-box test of the core */
 #include "hb_plan.h"
 #include "hb_test_util.h"
 

@@ -2,6 +2,12 @@
 #ifndef HB_PLAN_H
 #define HB_PLAN_H
 
+/* The layers above the core use plans through hb_backend.h's accessors; the
+ * core (and its white-box tests) define HB_CORE_INTERNALS. */
+#ifndef HB_CORE_INTERNALS
+#error "hb_plan.h is private to api/core: use the accessors of hb_backend.h"
+#endif
+
 #include "hb_backend.h"
 #include "hb_validate.h"
 
