@@ -82,7 +82,8 @@ Environment:
 
 Examples:
   bash ci/gpu.sh --tests "$OUT"                       # CUDA, NVIDIA OpenCL, CPU suites
-  bash ci/gpu.sh --tests --perf --sanitize "$OUT"     # the CUDA record (docs/cuda.md)
+  bash ci/gpu.sh --tests --sanitize "$OUT"            # + compute-sanitizer (docs/cuda.md)
+  bash ci/gpu.sh --perf "$OUT"                        # perf_thomas (docs/perf-thomas.md)
   bash ci/gpu.sh --bench "$OUT"                       # benchmarks, cut sizes
   bash ci/gpu.sh --bench=thomas "$OUT"                # full sizes: one call for thomas,
   bash ci/gpu.sh --bench=hines "$OUT"                 #   the next for hines
@@ -152,7 +153,7 @@ step_build() {
         "$(grep -c 'warning:' "$logs/build.log" 2>/dev/null || true) compiler warnings${broken:+; targets that failed: $broken}"
     if [ "$rc" -ne 0 ]; then
         grep -E "error:|Error [0-9]|CMake Error" "$logs/configure.log" "$logs/build.log" 2>/dev/null |
-            sed -n 1,20p | indent
+            sed -n 1,20p | indent || true
     fi
     if [ "$rc" -lt 2 ] && [ -n "$(exe hinesbatch)" ]; then
         "$(exe hinesbatch)" devices 2>&1 | indent || true
@@ -172,8 +173,8 @@ configure_and_build() {
         return 3
     }
     # A library left from an earlier build must not pass for this one.
-    find "$build" -maxdepth 3 -name 'libhinesbatch.*' -path "$build/*" -not -path '*/install_consumer*' \
-        -delete 2>/dev/null || true
+    find "$build" -maxdepth 3 \( -name 'libhinesbatch.a' -o -name 'libhinesbatch.so*' \) \
+        -not -path '*/install_consumer*' -delete 2>/dev/null || true
     [ -f "$build/build.ninja" ] && keep=(-k 0)
     if cmake --build "$build" -j "$(hb_jobs)" -- "${keep[@]}" >"$logs/build.log" 2>&1; then
         return 0
@@ -207,8 +208,10 @@ step_tests() {
         total=${total:-0} failed=${failed:-0}
         say "ctest -L $label: $((total - failed - skipped)) passed, $failed failed, $skipped skipped" \
             "of $total in $(($(hb_now) - t0)) s$([ "$rc" -eq 124 ] && echo ", STOPPED at its limit of $t s")"
-        grep -E '\*\*\*(Failed|Timeout|Skipped|Exception)|\((Failed|Timeout|Not Run)\)|No tests were found' \
-            "$log" | sed -n 1,20p | indent || true
+        # The tests that did not pass, one a line: "test_x.cuda (Failed)".
+        sed -n 's/.*Test *#[0-9]*: \([^ ]*\) .*\*\*\*\([A-Za-z]*\( Run\)\{0,1\}\).*/\1 (\2)/p' "$log" |
+            sed -n 1,20p | indent
+        grep -E 'No tests were found' "$log" | indent || true
         if [ "$rc" -ne 0 ] || [ "$total" -eq 0 ] || [ "$skipped" -ne 0 ] || [ "$failed" -ne 0 ]; then
             fail=1
         fi
@@ -240,7 +243,11 @@ step_perf() {
     fi
     "$perf" "$out/perf-thomas.md" >"$logs/perf.log" 2>&1 || rc=$?
     cat "$logs/perf.log"
-    say "perf: perf_thomas status $rc; table in perf-thomas.md"
+    if [ "$rc" -eq 0 ]; then
+        say "perf: perf_thomas passed; its table is perf-thomas.md"
+    else
+        say "perf: perf_thomas FAILED (status $rc; logs/perf.log)"
+    fi
     return "$rc"
 }
 
@@ -253,10 +260,12 @@ step_bench() {
     [ -n "$cli" ] || { say "bench: the hinesbatch program was not built"; return 1; }
     : >"$csv"
     : >"$log"
-    blog "date $(date -u +%Y-%m-%dT%H:%MZ), commit $HB_GPU_COMMIT"
-    blog "GPU: $HB_GPU_INFO; CPU: $(cpu_name), $(hb_jobs) cores"
-    blog "mode $mode${HB_GPU_BENCH_ARGS:+, points: $HB_GPU_BENCH_ARGS}"
-    "$cli" devices >>"$log" 2>&1 || true
+    {
+        echo "$HB_TAG: date $(date -u +%Y-%m-%dT%H:%MZ), commit $HB_GPU_COMMIT"
+        echo "$HB_TAG: GPU: $HB_GPU_INFO; CPU: $(cpu_name), $(hb_jobs) cores"
+        "$cli" devices 2>&1 || true
+    } >>"$log"
+    blog "bench: mode $mode${HB_GPU_BENCH_ARGS:+, points: $HB_GPU_BENCH_ARGS}"
     export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(hb_jobs)}
     # Every compiled backend that opens (the log lists any that did not). The cut
     # sizes (quick): points above 2^25 rows skipped, except the reference point
@@ -284,29 +293,42 @@ step_bench() {
             suite hines-layouts 50 100 --suite hines-layouts --systems 256,2560,25600,65536 || fail=1
             suite hines-morphologies 35 65 --suite hines-morphologies --systems 256,2560,25600 || fail=1
             suite multi 45 20 --suite multi || fail=1 ;;
-        thomas | full)
-            local later=0
-            [ "$mode" = full ] && later=515
-            suite thomas 100000 $((130 + later)) --suite thomas || fail=1
-            suite thomas-vbatch 100000 $((15 + later)) --suite thomas-vbatch || fail=1 ;;&
-        hines | full)
-            suite hines-layouts 100000 300 --suite hines-layouts || fail=1
-            suite hines-morphologies 100000 110 --suite hines-morphologies || fail=1
-            suite multi 100000 15 --suite multi || fail=1 ;;
-        thomas) ;;
+        thomas) bench_thomas 0 || fail=1 ;;
+        hines) bench_hines || fail=1 ;;
+        # The hines suites took about 500 s at full size on an H200 (2026-11-23).
+        full)
+            bench_thomas 515 || fail=1
+            bench_hines || fail=1 ;;
         *) suite "$mode" 100000 15 --suite "$mode" || fail=1 ;;
         esac
     fi
-    blog "bench.csv: $(lines 1 "$csv") rows"
+    blog "bench: bench.csv: $(lines 1 "$csv") rows"
     if [ "$(lines 1 "$csv")" -gt 0 ]; then
         mkdir -p "$logs/figures"
         python3 "$HB_ROOT/apps/plot_bench.py" "$csv" --out "$logs/figures" --headline "$out/headline.md" \
             --title "$(date -u +%Y-%m-%d), commit $HB_GPU_COMMIT" >>"$log" 2>&1 || {
-            blog "plot_bench.py failed (its output is in bench.log)"
+            blog "bench: plot_bench.py failed (its output is in bench.log)"
             fail=1
         }
     fi
     return "$fail"
+}
+
+# bench_thomas LATER: the thomas suites at full size, LATER s promised to what follows.
+bench_thomas() {
+    local rc=0
+    suite thomas 100000 $((130 + $1)) --suite thomas || rc=1
+    suite thomas-vbatch 100000 $((15 + $1)) --suite thomas-vbatch || rc=1
+    return "$rc"
+}
+
+# bench_hines: the hines suites at full size.
+bench_hines() {
+    local rc=0
+    suite hines-layouts 100000 300 --suite hines-layouts || rc=1
+    suite hines-morphologies 100000 110 --suite hines-morphologies || rc=1
+    suite multi 100000 15 --suite multi || rc=1
+    return "$rc"
 }
 
 # suite NAME BUDGET PROMISE ARGS...: one bench run of --max-seconds min(BUDGET, left -
@@ -317,7 +339,7 @@ suite() {
     left=$(($(hb_step_left) - promise))
     budget=$((budget < left ? budget : left))
     if [ "$budget" -lt 5 ]; then
-        blog "suite $name: not run (no time left in the step)"
+        blog "bench: suite $name: not run (no time left in the step)"
         return 1
     fi
     t0=$(hb_now)
@@ -326,9 +348,13 @@ suite() {
     timeout -k 10 $((budget + 60)) "$(exe hinesbatch)" bench "${common[@]}" --max-seconds "$budget" "$@" \
         --csv "$part" 2>>"$out/bench.log" || rc=$?
     if [ -s "$part" ]; then
-        if [ -s "$out/bench.csv" ]; then tail -n +2 "$part"; else cat "$part"; fi >>"$out/bench.csv"
+        if [ -s "$out/bench.csv" ]; then
+            tail -n +2 "$part" >>"$out/bench.csv"
+        else
+            cp "$part" "$out/bench.csv"
+        fi
     fi
-    blog "suite $name: rc $rc, $(($(hb_now) - t0)) s, $(lines 1 "$part") rows"
+    blog "bench: suite $name: rc $rc, $(($(hb_now) - t0)) s, $(lines 1 "$part") rows"
     return "$rc"
 }
 
@@ -354,7 +380,8 @@ step_strategies() {
     : >"$csv"
     : >"$log"
     export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(hb_jobs)}
-    slog "date $(date -u +%Y-%m-%dT%H:%MZ), commit $HB_GPU_COMMIT; GPU: $HB_GPU_INFO; backends $backends"
+    echo "$HB_TAG: date $(date -u +%Y-%m-%dT%H:%MZ), commit $HB_GPU_COMMIT; GPU: $HB_GPU_INFO" >>"$log"
+    slog "strategies: backends $backends"
     for group in $HB_GPU_GROUPS; do
         sys=${group%%=*}
         IFS=, read -ra morphs <<<"${group#*=}"
@@ -362,7 +389,7 @@ step_strategies() {
             # What is left of the step, less 60 s for a point already started.
             left=$(($(hb_step_left) - 60))
             if [ "$left" -le 0 ]; then
-                slog "$sys x $morph: not run (no time left in the step)"
+                slog "strategies: $sys x $morph: not run (no time left in the step)"
                 fail=1
                 continue
             fi
@@ -372,14 +399,14 @@ step_strategies() {
                 --strategy per-system,branch-level,fine-tree,auto --max-seconds "$left" --wall-cap 0.4 \
                 --target-s 0.1 --serial-max-rows 1 --max-rows 2147483648 --seed "${HB_BENCH_SEED:-20261122}" \
                 --systems "$sys" --morphology "$morph" --csv "$part" 2>>"$log" || rc=$?
-            slog "$sys x $morph: rc $rc, $(lines 1 "$part") rows"
+            slog "strategies: $sys x $morph: rc $rc, $(lines 1 "$part") rows"
             [ "$rc" -eq 0 ] || fail=1
             [ -s "$part" ] || continue
             [ -s "$csv" ] || sed -n '1s/^/morphology,/p' "$part" >"$csv"
             awk -v m="$morph" 'NR > 1 { print m "," $0 }' "$part" >>"$csv"
         done
     done
-    slog "strategies.csv: $(lines 1 "$csv") rows"
+    slog "strategies: strategies.csv: $(lines 1 "$csv") rows"
     return "$fail"
 }
 
@@ -396,7 +423,7 @@ slog() {
 # times slower) would cost build time and leave racecheck less time than it needs.
 step_sanitize() {
     local tools tool bins=() t name ntools i=0 per pids pn rc n oom checks log errors testfail
-    local fail=0 skipped
+    local fail=0 skipped nosum
     if ! command -v compute-sanitizer >/dev/null 2>&1; then
         say "sanitize: no compute-sanitizer on PATH"
         return 1
@@ -417,8 +444,10 @@ step_sanitize() {
     ntools=${#tools[@]}
     for tool in "${tools[@]}"; do
         i=$((i + 1))
-        # Each tool gets an equal share of what the step has left.
-        per=$((($(hb_step_left) - 10) / (ntools - i + 1)))
+        # Each tool may use what the step has left less 90 s for each tool after it
+        # (racecheck, test_sim* aside, took 50 s on an H100; memcheck of the
+        # simulation tests takes longest).
+        per=$(($(hb_step_left) - 10 - 90 * (ntools - i)))
         if [ "$per" -lt 30 ]; then
             say "compute-sanitizer $tool: not run (no time left in the step)"
             fail=1
@@ -445,7 +474,8 @@ step_sanitize() {
             pids+=("$!:$name")
         done
         errors=0
-        testfail=0
+        testfail=""
+        nosum=""
         for pn in "${pids[@]}"; do
             rc=0
             wait "${pn%%:*}" || rc=$?
@@ -459,22 +489,26 @@ step_sanitize() {
             oom=$(grep -c "Program hit cudaErrorMemoryAllocation" "$log" || true)
             checks=$(grep -E 'passed, ' "$log" | sed -n '$p' || true)
             if [ -z "$n" ]; then
-                say "compute-sanitizer $tool: $name: no sanitizer summary (status $rc$([ "$rc" -eq 124 ] &&
-                    echo ": stopped at $per s"))"
-                tail -5 "$log" | indent
-                errors=$((errors + 1))
+                if [ "$rc" -eq 124 ]; then
+                    say "compute-sanitizer $tool: $name: STOPPED at its limit of $per s, no summary"
+                else
+                    say "compute-sanitizer $tool: $name: no sanitizer summary (status $rc)"
+                    tail -5 "$log" | indent
+                fi
+                nosum="$nosum $name"
                 continue
             fi
             n=$((n > oom ? n - oom : 0))
+            [ "$oom" -eq 0 ] || checks="$checks; $oom expected OOM reports"
             if [ "$n" -ne 0 ]; then
-                say "compute-sanitizer $tool: $name: $n errors (besides $oom expected OOM reports)"
+                say "compute-sanitizer $tool: $name: $n errors ($checks)"
                 grep -E "^=========" "$log" | sed -n 1,20p | indent || true
                 errors=$((errors + n))
             elif [ "$rc" -ne 0 ] && [ "$rc" -ne 99 ]; then
-                say "compute-sanitizer $tool: $name: clean, but the test failed (status $rc, $checks)"
-                testfail=$((testfail + 1))
+                say "compute-sanitizer $tool: $name: clean, but the test failed (status $rc; $checks)"
+                testfail="$testfail $name"
             else
-                echo "compute-sanitizer $tool: $name: clean ($oom expected OOM reports), $checks"
+                echo "compute-sanitizer $tool: $name: clean ($checks)"
             fi
         done
         # One log per tool.
@@ -483,9 +517,9 @@ step_sanitize() {
             cat "$logs/san-$tool-${pn#*:}.log"
             rm -f "$logs/san-$tool-${pn#*:}.log"
         done >"$logs/sanitizer-$tool.log"
-        say "compute-sanitizer $tool: $errors errors in ${#pids[@]} binaries" \
-            "${testfail:+(and $testfail binaries failed their tests under it)}${skipped:+; not run on:$skipped}"
-        if [ "$errors" -ne 0 ] || [ "$testfail" -ne 0 ]; then
+        t="$errors errors in ${#pids[@]} binaries${testfail:+; tests failed:$testfail}"
+        say "compute-sanitizer $tool: $t${nosum:+; NO SUMMARY (stopped or crashed):$nosum}${skipped:+; not run on:$skipped}"
+        if [ "$errors" -ne 0 ] || [ -n "$testfail$nosum" ]; then
             fail=1
         fi
     done
@@ -500,6 +534,10 @@ step_legacy() {
     local mode=$HB_GPU_LEGACY_MODE lbuild=${HB_LEGACY_BUILD_DIR:-$HB_ROOT/build-legacy-cuda}
     local log="$logs/legacy.log" host inc pkg f lib archs cuobj
     if [ "$mode" = install ] || [ "$mode" = all ]; then
+        if [ "$(id -u)" -ne 0 ]; then
+            say "legacy: the install needs root (apt-get, /etc/apt/sources.list.d)"
+            return 1
+        fi
         # non-free in its own sources file, so the main sources file stays as it was.
         cat >/etc/apt/sources.list.d/hinesbatch-nonfree.sources <<'SRC'
 Types: deb
@@ -509,10 +547,10 @@ Components: contrib non-free
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
         {
-            apt-get update -q
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-                nvidia-cuda-toolkit nvidia-cuda-toolkit-gcc
-            dpkg -L nvidia-cuda-toolkit | grep -E '^/usr/(bin|lib)/' | sed -n 1,20p || true
+            apt-get update -q &&
+                DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                    nvidia-cuda-toolkit nvidia-cuda-toolkit-gcc &&
+                { dpkg -L nvidia-cuda-toolkit | grep -E '^/usr/(bin|lib)/' | sed -n 1,20p || true; }
         } >>"$log" 2>&1 || { tail -20 "$log"; say "legacy: the install failed"; return 1; }
         say "legacy: installed: $(/usr/bin/nvcc --version | sed -n 's/.*\(release [0-9.]*\).*/CUDA \1/p')"
     fi
@@ -520,10 +558,10 @@ SRC
         # CUDA 11.8 accepts host compilers up to GCC 11: Debian's cuda-g++ wrapper
         # (nvidia-cuda-toolkit-gcc) points at g++-11.
         host=$(command -v cuda-g++ || command -v g++-11 || echo g++)
-        cuobj=$(command -v cuobjdump || echo /usr/bin/cuobjdump)
         # Debian's nvcc finds ptxas, fatbinary and nvlink on PATH: keep a newer
         # toolkit's bin (e.g. /usr/local/cuda/bin) out of it.
         export PATH=/usr/lib/nvidia-cuda-toolkit/bin:/usr/sbin:/usr/bin:/sbin:/bin
+        cuobj=$(command -v cuobjdump || echo /usr/bin/cuobjdump)
         rm -rf "$lbuild"
         # Debian's 11.8 headers live in /usr/include, which the host compiler searches
         # after /usr/local/include: where a newer toolkit's headers are linked into

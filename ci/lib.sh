@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lib.sh: sourced by every ci/ script: repository root, messages, commit name, the GPU query, the time-limited step runner, the CPU build.
+# lib.sh: sourced by the ci/ entry scripts: repository root, messages, commit name, the GPU query, the time-limited step runner, the CPU build.
 # Usage: . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   (sourced, never run: it sets no shell
 # options, so the caller's `set -euo pipefail` holds; every function here is safe under it).
 #
@@ -24,6 +24,24 @@ say() {
 die() {
     say "ERROR: $*" >&2
     exit 1
+}
+
+# hb_usage: the calling script's usage: its leading comment block (line 2 to the first
+# line that is no comment), without the "# ".
+hb_usage() {
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+}
+
+# hb_no_args "$@": for scripts that take no arguments: -h/--help prints the usage and
+# exits 0; any other argument is an error.
+hb_no_args() {
+    case "${1:-}" in
+    -h | --help)
+        hb_usage
+        exit 0 ;;
+    '') ;;
+    *) die "no arguments expected (got $*); bash ci/$(basename "$0") --help prints the usage" ;;
+    esac
 }
 
 # hb_jobs: how many parallel jobs (every core; 2 where nproc is missing).

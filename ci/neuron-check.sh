@@ -11,23 +11,26 @@
 # IClamp at the soma. Pass: same spike count, spike times within 0.1 ms,
 # voltage within 1 mV outside +-2 ms windows around spikes.
 #
-# usage: ci/neuron-check.sh            (BUILD=build-neuron-check VENV=$BUILD/venv)
+# Usage: bash ci/neuron-check.sh   (BUILD=build-neuron-check VENV=$BUILD/venv OUT=$BUILD/neuron-check)
 # Needs python3 with venv and network access to PyPI (once).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=ci/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+hb_no_args "$@"
+cd "$HB_ROOT"
 BUILD=${BUILD:-build-neuron-check}
 VENV=${VENV:-$BUILD/venv}
 OUT=${OUT:-$BUILD/neuron-check}
 mkdir -p "$BUILD" "$OUT"
 
 if [ ! -x "$BUILD/apps/hinesbatch" ]; then
-  cmake -S . -B "$BUILD" -DHINESBATCH_WITH_CUDA=OFF -DHINESBATCH_WITH_OPENCL=OFF \
+    cmake -S . -B "$BUILD" -DHINESBATCH_WITH_CUDA=OFF -DHINESBATCH_WITH_OPENCL=OFF \
         -DHINESBATCH_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$BUILD" -j2 --target hinesbatch_cli >/dev/null
+    cmake --build "$BUILD" -j"$(hb_jobs)" --target hinesbatch_cli >/dev/null
 fi
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import neuron, numpy' 2>/dev/null; then
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q neuron numpy
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q neuron numpy
 fi
 "$VENV/bin/python" -c 'import neuron; print("NEURON", neuron.__version__)'
 
@@ -189,15 +192,16 @@ EOF
 
 fail=0
 run_case() { # name swc iclamp extra-flags
-  local name=$1 swc=$2 clamp=$3; shift 3
-  echo "== $name: $swc, IClamp $clamp (onset,dur,nA) $*"
-  HINESBATCH_BACKEND=serial "$BUILD/apps/hinesbatch" simulate --swc "$swc" --cells 1 --record 1 \
-    --tstop 50 --iclamp "$clamp" --dump-cell "$OUT/$name.cell.csv" --csv "$OUT/$name.trace.csv" \
-    --spikes "$OUT/$name.spikes.csv" "$@" | sed -n 's/^/  /; /spikes\|performance/p'
-  IFS=, read -r on du am <<<"$clamp"
-  local hh=0; [[ " $* " == *" --hh-everywhere "* ]] && hh=1
-  "$VENV/bin/python" "$OUT/nrn_compare.py" "$OUT/$name.cell.csv" "$OUT/$name.trace.csv" \
-    "$OUT/$name.spikes.csv" "$on" "$du" "$am" 50 "$hh" || fail=1
+    local name=$1 swc=$2 clamp=$3 on du am hh=0
+    shift 3
+    echo "== $name: $swc, IClamp $clamp (onset,dur,nA) $*"
+    HINESBATCH_BACKEND=serial "$BUILD/apps/hinesbatch" simulate --swc "$swc" --cells 1 --record 1 \
+        --tstop 50 --iclamp "$clamp" --dump-cell "$OUT/$name.cell.csv" --csv "$OUT/$name.trace.csv" \
+        --spikes "$OUT/$name.spikes.csv" "$@" | sed -n 's/^/  /; /spikes\|performance/p'
+    IFS=, read -r on du am <<<"$clamp"
+    if [[ " $* " == *" --hh-everywhere "* ]]; then hh=1; fi
+    "$VENV/bin/python" "$OUT/nrn_compare.py" "$OUT/$name.cell.csv" "$OUT/$name.trace.csv" \
+        "$OUT/$name.spikes.csv" "$on" "$du" "$am" 50 "$hh" || fail=1
 }
 M=data/morphologies
 run_case c91662-soma-hh "$M/nrn__c91662.swc" 5,40,1
@@ -210,14 +214,14 @@ run_case bs0284-section-policy "$M/netpyne__BS0284.swc" 5,40,1 --policy section 
 # same rule. The two cut the cell differently (junction nodes, the soma), so
 # only near agreement is expected; docs/simulate.md records the numbers.
 for f in nrn__c91662 jaxley__morph_ca1_n120; do
-  echo "== informational: NEURON Import3d vs --policy section --nseg 0 ($f, 1 nA)"
-  HINESBATCH_BACKEND=serial "$BUILD/apps/hinesbatch" simulate --swc "$M/$f.swc" --cells 1 \
-    --record 1 --tstop 50 --iclamp 5,40,1 --policy section --nseg 0 \
-    --csv "$OUT/$f.import3d.trace.csv" | sed -n 's/^simulation: /  hinesbatch: /p'
-  "$VENV/bin/python" "$OUT/nrn_import3d.py" "$M/$f.swc" "$OUT/$f.import3d.trace.csv" 1 || true
+    echo "== informational: NEURON Import3d vs --policy section --nseg 0 ($f, 1 nA)"
+    HINESBATCH_BACKEND=serial "$BUILD/apps/hinesbatch" simulate --swc "$M/$f.swc" --cells 1 \
+        --record 1 --tstop 50 --iclamp 5,40,1 --policy section --nseg 0 \
+        --csv "$OUT/$f.import3d.trace.csv" | sed -n 's/^simulation: /  hinesbatch: /p'
+    "$VENV/bin/python" "$OUT/nrn_import3d.py" "$M/$f.swc" "$OUT/$f.import3d.trace.csv" 1 || true
 done
-if [ $fail -ne 0 ]; then
-  echo "neuron-check: FAILED"
-  exit 1
+if [ "$fail" -ne 0 ]; then
+    say "FAILED"
+    exit 1
 fi
-echo "neuron-check: all cases passed"
+say "all cases passed"

@@ -1,4 +1,7 @@
-# opencl-env.sh: PoCL environment for running the OpenCL tests on CPUs; source it: . ci/opencl-env.sh [build-dir]
+#!/usr/bin/env bash
+# opencl-env.sh: sourced: the PoCL environment for running the OpenCL tests on CPUs (ci/test.sh, ci/main-job.sh, ci/gpu.sh use it).
+# Usage: . ci/opencl-env.sh [build-dir]   (sourced, never run: it sets no shell options and
+# is safe under the caller's `set -euo pipefail`; build-dir defaults to HB_BUILD_DIR, else ./build)
 # Sets, unless already set:
 #   POCL_DEVICES    the CPU driver: "pthread" on PoCL < 4 (Debian 12 ships 3.1),
 #                   "cpu" on PoCL >= 4 (the GPU machine has 5), where pthread was renamed.

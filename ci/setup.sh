@@ -3,8 +3,9 @@
 # Usage: bash ci/setup.sh          (from the repository root or anywhere; BUILD_DIR overrides build/)
 # Extra CMake arguments may be passed in HB_CMAKE_ARGS, e.g. HB_CMAKE_ARGS="-DHINESBATCH_WITH_CUDA=OFF".
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${BUILD_DIR:-$root/build}
+# shellcheck source=ci/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+hb_no_args "$@"
 
 # Compiler, CMake, pkg-config; PoCL (OpenCL on the CPU, so the OpenCL backend is
 # built and tested without a GPU); python3-matplotlib for the plotting scripts.
@@ -15,20 +16,19 @@ for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-    echo "setup: installing ${missing[*]}"
+    say "installing ${missing[*]}"
     sudo=""
     if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 || { echo "setup: need root (or sudo) to install ${missing[*]}" >&2; exit 1; }
+        command -v sudo >/dev/null 2>&1 || die "need root (or sudo) to install ${missing[*]}"
         sudo="sudo"
     fi
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -q
     $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
-    echo "setup: all packages present"
+    say "all packages present"
 fi
 
-jobs=$(nproc 2>/dev/null || echo 2)
-# shellcheck disable=SC2086
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release ${HB_CMAKE_ARGS:-}
-cmake --build "$build" -j"$jobs"
+# shellcheck disable=SC2086 # HB_CMAKE_ARGS is a list of words
+cmake -S "$HB_ROOT" -B "$HB_BUILD" -DCMAKE_BUILD_TYPE=Release ${HB_CMAKE_ARGS:-}
+cmake --build "$HB_BUILD" -j"$(hb_jobs)"

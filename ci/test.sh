@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
 # test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), then every CTest test; non-zero on any failure.
+# Usage: bash ci/test.sh   (from the repository root or anywhere; BUILD_DIR overrides build/,
+# HB_CMAKE_ARGS adds CMake arguments, as for ci/setup.sh). The GPU machine's suites: ci/gpu.sh.
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${BUILD_DIR:-$root/build}
-bash "$root/ci/setup.sh"
-# PoCL settings for the OpenCL tests on the CPU, where the OpenCL engineer keeps them.
-if [ -f "$root/ci/opencl-env.sh" ]; then
-    # shellcheck disable=SC1091
-    . "$root/ci/opencl-env.sh" "$build"
-fi
-jobs=$(nproc 2>/dev/null || echo 2)
-ctest --test-dir "$build" --output-on-failure -j"$jobs"
+# shellcheck source=ci/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+hb_no_args "$@"
+hb_setup_build
+ctest --test-dir "$HB_BUILD" --output-on-failure -j"$(hb_jobs)"
