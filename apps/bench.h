@@ -21,7 +21,7 @@ typedef struct {
     int64_t      rows;        /* thomas: rows per system when rows_hi == 0    */
     int64_t      rows_lo;     /* thomas variable batch: sizes drawn in [lo, hi] */
     int64_t      rows_hi;
-    char         morph[160];  /* hines: a morphology or mix (see bench_morph.c) */
+    char         morph[160];  /* hines: a morphology or mix (see bench_morph.h) */
     hb_layout    layout;
     int32_t      block_size;
     hb_padding   padding;
@@ -76,24 +76,16 @@ typedef struct {
     int     ring;             /* plans cycled                                   */
 } bench_row;
 
-/* bench_data.c */
+/* bench_data.c (Hines cells from bench_morph.c, which knows nothing of batches) */
 hb_status bench_data_make(const bench_point *pt, const bench_config *cfg, bench_data *data);
 void      bench_data_free(bench_data *data);
-/* Allocates m0, m1, m2, rhs sets and x once nrows and esize are set. */
-hb_status bench_data_alloc(bench_data *data);
 size_t    bench_data_bytes(const bench_data *data); /* compulsory: 5 values per row */
 double    bench_data_residual(const bench_data *data, int set, hb_status *st);
-
-/* bench_morph.c: cells of a morphology or mix, tiled into a batch. */
-hb_status bench_morph_fill(const bench_point *pt, const bench_config *cfg, bench_data *data);
-/* The shipped SWC files, sorted; returns the count (names freed by the caller). */
-int       bench_morph_list(const char *dir, char ***names);
 
 /* bench_run.c: times one point on one backend. Returns HB_SUCCESS, or the
  * failure; HB_ERR_BACKEND_UNAVAILABLE means "not offered here" (skipped). */
 hb_status bench_run_point(const bench_point *pt, const bench_data *data, const bench_config *cfg,
                           bench_backend *be, int reps_cap, bench_row *row);
-double    bench_now_s(void);
 
 /* bench_suites.c: points of a named suite, with user selections applied. */
 typedef struct {
@@ -110,8 +102,6 @@ const char *bench_suite_names(void);
 void bench_csv_header(FILE *out);
 void bench_csv_row(FILE *out, const bench_point *pt, const bench_data *data, const bench_row *row);
 void bench_clean_field(char *s);   /* commas, quotes and newlines -> safe characters */
-const char *bench_layout_label(hb_layout layout, int32_t block, hb_padding padding, char *buf,
-                               size_t size);
 
 /* bench_cusparse.c: cuSPARSE rows for thomas points (CUDA builds only). */
 int bench_cusparse_rows(FILE *out, const bench_point *pt, const bench_data *data,

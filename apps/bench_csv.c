@@ -1,6 +1,5 @@
 /* bench_csv.c: the CSV of `hinesbatch bench`: header, one row per point and backend, safe fields. */
 #include <math.h>
-#include <string.h>
 
 #include "bench.h"
 
@@ -16,23 +15,6 @@ void bench_clean_field(char *s)
     for (; *s; ++s)
         if (*s == ',' || *s == '"' || *s == '\n' || *s == '\r')
             *s = *s == ',' ? ';' : ' ';
-}
-
-const char *bench_layout_label(hb_layout layout, int32_t block, hb_padding padding, char *buf,
-                               size_t size)
-{
-    const char *name = layout == HB_LAYOUT_FLAT                ? "flat"
-                       : layout == HB_LAYOUT_INTERLEAVED       ? "interleaved"
-                       : layout == HB_LAYOUT_BLOCK_INTERLEAVED ? "block"
-                       : layout == HB_LAYOUT_BLOCK_SHARED      ? "block-shared"
-                                                               : "auto";
-    int n = snprintf(buf, size, "%s", name);
-    if (block > 0 && n > 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, ":%d", (int)block);
-    if (padding != HB_PADDING_AUTO && n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, "/%s",
-                 padding == HB_PADDING_COMPUTE ? "compute" : "skip");
-    return buf;
 }
 
 /* A number, or an empty field for NaN (not measured). */

@@ -1,5 +1,6 @@
 /* bench_cuda.cu: times the hinesbatch CUDA interleaved Thomas solve, cuSPARSE gtsvInterleavedBatch / gtsv2StridedBatch and a D2D copy. */
 #include "bench_cuda.h"
+#include "cli.h"
 
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -25,19 +26,19 @@ static hb_status fail(hb_status st, const char *fmt, ...)
     return st;
 }
 
+/* The text of a failed CUDA or cuSPARSE status; NULL for success. */
+static const char *why(cudaError_t e) { return e == cudaSuccess ? 0 : cudaGetErrorString(e); }
+static const char *why(cusparseStatus_t e)
+{
+    return e == CUSPARSE_STATUS_SUCCESS ? 0 : cusparseGetErrorString(e);
+}
+
+/* A CUDA or cuSPARSE call that fails names itself in bench_msg and ends the case. */
 #define CK(call)                                                                          \
     do {                                                                                  \
-        cudaError_t e_ = (call);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            st = fail(HB_ERR_BACKEND, "%s: %s", #call, cudaGetErrorString(e_));           \
-            goto done;                                                                    \
-        }                                                                                 \
-    } while (0)
-#define CKS(call)                                                                         \
-    do {                                                                                  \
-        cusparseStatus_t e_ = (call);                                                     \
-        if (e_ != CUSPARSE_STATUS_SUCCESS) {                                              \
-            st = fail(HB_ERR_BACKEND, "%s: %s", #call, cusparseGetErrorString(e_));       \
+        const char *why_ = why(call);                                                     \
+        if (why_) {                                                                       \
+            st = fail(HB_ERR_BACKEND, "%s: %s", #call, why_);                             \
             goto done;                                                                    \
         }                                                                                 \
     } while (0)
@@ -49,15 +50,6 @@ static hb_status fail(hb_status st, const char *fmt, ...)
             goto done;                                                                    \
         }                                                                                 \
     } while (0)
-
-static uint64_t rng_state;
-static double unit(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (double)((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
-}
 
 /* cuSPARSE by precision. */
 static cusparseStatus_t il_size(cusparseHandle_t h, int m, const double *dl, const double *d,
@@ -156,56 +148,125 @@ static void to_flat(const T *il, T *flat, int64_t nsys, int64_t n)
             flat[s * n + i] = il[i * nsys + s];
 }
 
+/* One case: its host inputs (flat) and what its timings share. */
+template <typename T>
+struct thomas_case {
+    hb_precision p;
+    int64_t nsys, n, N;
+    size_t bytes; /* one array of N values */
+    std::vector<T> a, b, c, d, x, xt;
+    std::vector<int64_t> offs;
+    timer tm;
+    int sets;
+    cusparseHandle_t sp;
+    thomas_case(hb_precision p_, int64_t nsys_, int64_t n_)
+        : p(p_), nsys(nsys_), n(n_), N(nsys_ * n_), bytes((size_t)N * sizeof(T)), a(N), b(N),
+          c(N), d(N), x(N), xt(N), offs(nsys_ + 1), tm(), sets(1), sp(0)
+    {
+    }
+};
+
+/* Times a cuSPARSE solver, gtsvInterleavedBatch (algo 0) on interleaved data
+ * or gtsv2StridedBatch on flat data, on its own copy per set of the four
+ * device arrays src (dl, d, du, rhs: it solves in place), then checks set 0's
+ * solution against the host inputs. */
+template <typename T>
+static hb_status time_cusparse(thomas_case<T> &tc, bool interleaved, const T *const src[4],
+                               double *ms, double *res)
+{
+    hb_status st = HB_SUCCESS;
+    const char *name = interleaved ? "gtsvInterleavedBatch" : "gtsv2StridedBatch";
+    const int m = (int)tc.n, batch = (int)tc.nsys;
+    const int64_t N = tc.N;
+    T *work = 0;
+    void *wbuf = 0;
+    size_t wsize = 0;
+    int64_t worst = 0;
+    CK(cudaMalloc(&work, 4 * tc.bytes * tc.sets));
+    CK(interleaved ? il_size(tc.sp, m, work, work, work, work, batch, &wsize)
+                    : st_size(tc.sp, m, work, work, work, work, batch, &wsize));
+    CK(cudaMalloc(&wbuf, wsize ? wsize : 1));
+    st = time_groups(
+        tc.tm, tc.sets,
+        [&]() -> hb_status {
+            for (int j = 0; j < tc.sets; ++j)
+                for (int q = 0; q < 4; ++q)
+                    if (cudaMemcpyAsync(work + (size_t)(4 * j + q) * N, src[q], tc.bytes,
+                                        cudaMemcpyDeviceToDevice, tc.tm.s) != cudaSuccess)
+                        return fail(HB_ERR_BACKEND, "restore %s inputs", name);
+            return HB_SUCCESS;
+        },
+        [&](int j) -> hb_status {
+            T *w = work + (size_t)4 * j * N;
+            cusparseStatus_t e =
+                interleaved ? il_solve(tc.sp, m, w, w + N, w + 2 * N, w + 3 * N, batch, wbuf)
+                            : st_solve(tc.sp, m, w, w + N, w + 2 * N, w + 3 * N, batch, wbuf);
+            return e == CUSPARSE_STATUS_SUCCESS
+                       ? HB_SUCCESS
+                       : fail(HB_ERR_BACKEND, "%s: %s", name, cusparseGetErrorString(e));
+        },
+        ms, 0);
+    if (st != HB_SUCCESS)
+        goto done;
+    CK(cudaMemcpy(interleaved ? tc.xt.data() : tc.x.data(), work + 3 * N, tc.bytes,
+                  cudaMemcpyDeviceToHost));
+    if (interleaved)
+        to_flat(tc.xt.data(), tc.x.data(), tc.nsys, tc.n);
+    CKH(hb_tridiag_residual(tc.p, tc.nsys, tc.offs.data(), tc.a.data(), tc.b.data(), tc.c.data(),
+                            tc.x.data(), tc.d.data(), res, &worst));
+done:
+    cudaFree(work);
+    cudaFree(wbuf);
+    return st;
+}
+
 template <typename T>
 static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n, uint64_t seed,
                        hb_bench_thomas *out)
 {
     hb_status st = HB_SUCCESS;
-    const int64_t N = nsys * n;
-    const size_t bytes = (size_t)N * sizeof(T);
-    std::vector<T> a(N), b(N), c(N), d(N), x(N), xt(N);
-    std::vector<int64_t> offs(nsys + 1);
+    thomas_case<T> tc(p, nsys, n);
+    const int64_t N = tc.N;
+    const size_t bytes = tc.bytes;
+    std::vector<T> &a = tc.a, &b = tc.b, &c = tc.c, &d = tc.d, &x = tc.x;
     std::vector<hb_plan *> plans;
-    timer tm = {0, 0, 0};
-    cusparseHandle_t sp = 0;
-    T *P = 0, *work = 0, *flat0 = 0, *csrc = 0, *cdst = 0;
-    void *wbuf = 0;
-    size_t wsize = 0;
+    T *P = 0, *flat0 = 0, *csrc = 0, *cdst = 0;
     cudaDeviceProp prop;
-    int dev = 0, sets = 1;
+    int dev = 0;
     int64_t worst = 0;
     hb_plan_options opts;
+    uint64_t rng = seed;
 
-    rng_state = seed;
     for (int64_t s = 0; s < nsys; ++s) {
-        offs[s] = s * n;
+        tc.offs[s] = s * n;
         for (int64_t i = 0; i < n; ++i) {
             int64_t k = s * n + i;
-            a[k] = i == 0 ? (T)0 : (T)(2 * unit() - 1);
-            c[k] = i == n - 1 ? (T)0 : (T)(2 * unit() - 1);
-            b[k] = (T)(fabs((double)a[k]) + fabs((double)c[k]) + 0.5 + unit());
-            d[k] = (T)(2 * unit() - 1);
+            a[k] = i == 0 ? (T)0 : (T)(2 * cli_unit(&rng) - 1);
+            c[k] = i == n - 1 ? (T)0 : (T)(2 * cli_unit(&rng) - 1);
+            b[k] = (T)(fabs((double)a[k]) + fabs((double)c[k]) + 0.5 + cli_unit(&rng));
+            d[k] = (T)(2 * cli_unit(&rng) - 1);
         }
     }
-    offs[nsys] = N;
+    tc.offs[nsys] = N;
     memset(out, 0, sizeof *out);
     out->compulsory_bytes = 5.0 * (double)bytes;
 
     CK(cudaGetDevice(&dev));
     CK(cudaGetDeviceProperties(&prop, dev));
     /* Enough sets that one group's inputs are three times the L2. */
-    sets = (int)std::min<double>(256, std::max<double>(1, ceil(3.0 * prop.l2CacheSize / (4.0 * bytes))));
-    out->sets = sets;
-    CK(cudaStreamCreate(&tm.s));
-    CK(cudaEventCreate(&tm.e0));
-    CK(cudaEventCreate(&tm.e1));
+    tc.sets = (int)std::min<double>(
+        256, std::max<double>(1, ceil(3.0 * prop.l2CacheSize / (4.0 * bytes))));
+    out->sets = tc.sets;
+    CK(cudaStreamCreate(&tc.tm.s));
+    CK(cudaEventCreate(&tc.tm.e0));
+    CK(cudaEventCreate(&tc.tm.e1));
 
     /* ---- hinesbatch: one interleaved plan per set, on our stream ---- */
     hb_plan_options_init(&opts);
     opts.layout = HB_LAYOUT_INTERLEAVED;
-    opts.stream = tm.s;
-    plans.assign(sets, (hb_plan *)0);
-    for (int j = 0; j < sets; ++j) {
+    opts.stream = tc.tm.s;
+    plans.assign(tc.sets, (hb_plan *)0);
+    for (int j = 0; j < tc.sets; ++j) {
         CKH(hb_plan_create_tridiag_uniform(ctx, p, nsys, n, &opts, &plans[j]));
         CKH(hb_plan_set(plans[j], HB_ARRAY_A, a.data()));
         CKH(hb_plan_set(plans[j], HB_ARRAY_B, b.data()));
@@ -216,18 +277,18 @@ static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
         void *rhs0 = 0;
         CK(cudaMalloc(&P, bytes));
         CKH(hb_plan_buffer(plans[0], HB_ARRAY_RHS, &rhs0));
-        CK(cudaMemcpyAsync(P, rhs0, bytes, cudaMemcpyDeviceToDevice, tm.s));
-        CK(cudaStreamSynchronize(tm.s));
+        CK(cudaMemcpyAsync(P, rhs0, bytes, cudaMemcpyDeviceToDevice, tc.tm.s));
+        CK(cudaStreamSynchronize(tc.tm.s));
     }
     st = time_groups(
-        tm, sets,
+        tc.tm, tc.sets,
         [&]() -> hb_status {
-            for (int j = 0; j < sets; ++j) {
+            for (int j = 0; j < tc.sets; ++j) {
                 void *r = 0;
                 hb_status s2 = hb_plan_buffer(plans[j], HB_ARRAY_RHS, &r); /* marks rhs set */
                 if (s2 != HB_SUCCESS)
                     return fail(s2, "hb_plan_buffer: %s", hb_last_error());
-                if (cudaMemcpyAsync(r, P, bytes, cudaMemcpyDeviceToDevice, tm.s) != cudaSuccess)
+                if (cudaMemcpyAsync(r, P, bytes, cudaMemcpyDeviceToDevice, tc.tm.s) != cudaSuccess)
                     return fail(HB_ERR_BACKEND, "restore rhs");
             }
             return HB_SUCCESS;
@@ -240,54 +301,24 @@ static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
     if (st != HB_SUCCESS)
         goto done;
     CKH(hb_plan_get_solution(plans[0], x.data()));
-    CKH(hb_tridiag_residual(p, nsys, offs.data(), a.data(), b.data(), c.data(), x.data(),
+    CKH(hb_tridiag_residual(p, nsys, tc.offs.data(), a.data(), b.data(), c.data(), x.data(),
                             d.data(), &out->res_hb, &worst));
 
-    /* ---- cuSPARSE gtsvInterleavedBatch (algo 0) on the same interleaved data ---- */
-    CKS(cusparseCreate(&sp));
-    CKS(cusparseSetStream(sp, tm.s));
+    /* ---- cuSPARSE gtsvInterleavedBatch on the plan's interleaved data ---- */
+    CK(cusparseCreate(&tc.sp));
+    CK(cusparseSetStream(tc.sp, tc.tm.s));
     {
         void *hA = 0, *hB = 0, *hC = 0;
         CKH(hb_plan_buffer(plans[0], HB_ARRAY_A, &hA));
         CKH(hb_plan_buffer(plans[0], HB_ARRAY_B, &hB));
         CKH(hb_plan_buffer(plans[0], HB_ARRAY_C, &hC));
         const T *src[4] = {(const T *)hA, (const T *)hB, (const T *)hC, P};
-        CK(cudaMalloc(&work, 4 * bytes * sets));
-        CKS(il_size(sp, (int)n, work, work, work, work, (int)nsys, &wsize));
-        CK(cudaMalloc(&wbuf, wsize ? wsize : 1));
-        st = time_groups(
-            tm, sets,
-            [&]() -> hb_status {
-                for (int j = 0; j < sets; ++j)
-                    for (int q = 0; q < 4; ++q)
-                        if (cudaMemcpyAsync(work + (size_t)(4 * j + q) * N, src[q], bytes,
-                                            cudaMemcpyDeviceToDevice, tm.s) != cudaSuccess)
-                            return fail(HB_ERR_BACKEND, "restore interleaved inputs");
-                return HB_SUCCESS;
-            },
-            [&](int j) -> hb_status {
-                T *w = work + (size_t)4 * j * N;
-                cusparseStatus_t e = il_solve(sp, (int)n, w, w + N, w + 2 * N, w + 3 * N,
-                                              (int)nsys, wbuf);
-                return e == CUSPARSE_STATUS_SUCCESS
-                           ? HB_SUCCESS
-                           : fail(HB_ERR_BACKEND, "gtsvInterleavedBatch: %s",
-                                  cusparseGetErrorString(e));
-            },
-            &out->ms_interleaved, 0);
+        st = time_cusparse(tc, true, src, &out->ms_interleaved, &out->res_interleaved);
         if (st != HB_SUCCESS)
             goto done;
-        CK(cudaMemcpy(xt.data(), work + 3 * N, bytes, cudaMemcpyDeviceToHost));
-        to_flat(xt.data(), x.data(), nsys, n);
-        CKH(hb_tridiag_residual(p, nsys, offs.data(), a.data(), b.data(), c.data(), x.data(),
-                                d.data(), &out->res_interleaved, &worst));
-        cudaFree(work);
-        cudaFree(wbuf);
-        work = 0;
-        wbuf = 0;
     }
     /* The plans' memory goes back before the strided and copy runs. */
-    for (int j = 0; j < sets; ++j)
+    for (int j = 0; j < tc.sets; ++j)
         hb_plan_destroy(plans[j]);
     plans.clear();
     cudaFree(P);
@@ -296,56 +327,29 @@ static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
     /* ---- cuSPARSE gtsv2StridedBatch on the flat data (batch stride n) ---- */
     {
         CK(cudaMalloc(&flat0, 4 * bytes));
-        CK(cudaMemcpy(flat0, a.data(), bytes, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(flat0 + N, b.data(), bytes, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(flat0 + 2 * N, c.data(), bytes, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(flat0 + 3 * N, d.data(), bytes, cudaMemcpyHostToDevice));
-        CK(cudaMalloc(&work, 4 * bytes * sets));
-        CKS(st_size(sp, (int)n, work, work, work, work, (int)nsys, &wsize));
-        CK(cudaMalloc(&wbuf, wsize ? wsize : 1));
-        st = time_groups(
-            tm, sets,
-            [&]() -> hb_status {
-                for (int j = 0; j < sets; ++j)
-                    if (cudaMemcpyAsync(work + (size_t)4 * j * N, flat0, 4 * bytes,
-                                        cudaMemcpyDeviceToDevice, tm.s) != cudaSuccess)
-                        return fail(HB_ERR_BACKEND, "restore strided inputs");
-                return HB_SUCCESS;
-            },
-            [&](int j) -> hb_status {
-                T *w = work + (size_t)4 * j * N;
-                cusparseStatus_t e = st_solve(sp, (int)n, w, w + N, w + 2 * N, w + 3 * N,
-                                              (int)nsys, wbuf);
-                return e == CUSPARSE_STATUS_SUCCESS
-                           ? HB_SUCCESS
-                           : fail(HB_ERR_BACKEND, "gtsv2StridedBatch: %s",
-                                  cusparseGetErrorString(e));
-            },
-            &out->ms_strided, 0);
+        const T *host[4] = {a.data(), b.data(), c.data(), d.data()}, *src[4];
+        for (int q = 0; q < 4; ++q) {
+            CK(cudaMemcpy(flat0 + q * N, host[q], bytes, cudaMemcpyHostToDevice));
+            src[q] = flat0 + q * N;
+        }
+        st = time_cusparse(tc, false, src, &out->ms_strided, &out->res_strided);
         if (st != HB_SUCCESS)
             goto done;
-        CK(cudaMemcpy(x.data(), work + 3 * N, bytes, cudaMemcpyDeviceToHost));
-        CKH(hb_tridiag_residual(p, nsys, offs.data(), a.data(), b.data(), c.data(), x.data(),
-                                d.data(), &out->res_strided, &worst));
-        cudaFree(work);
-        cudaFree(wbuf);
         cudaFree(flat0);
-        work = 0;
-        wbuf = 0;
         flat0 = 0;
     }
 
     /* ---- device-to-device copy moving the same bytes (2.5 values per row each way) ---- */
     {
         const size_t cb = (size_t)(2.5 * (double)bytes);
-        CK(cudaMalloc(&csrc, cb * sets));
-        CK(cudaMalloc(&cdst, cb * sets));
-        CK(cudaMemset(csrc, 0x3c, cb * sets)); /* non-zero data */
+        CK(cudaMalloc(&csrc, cb * tc.sets));
+        CK(cudaMalloc(&cdst, cb * tc.sets));
+        CK(cudaMemset(csrc, 0x3c, cb * tc.sets)); /* non-zero data */
         st = time_groups(
-            tm, sets, [&]() -> hb_status { return HB_SUCCESS; },
+            tc.tm, tc.sets, [&]() -> hb_status { return HB_SUCCESS; },
             [&](int j) -> hb_status {
                 return cudaMemcpyAsync((char *)cdst + cb * j, (char *)csrc + cb * j, cb,
-                                       cudaMemcpyDeviceToDevice, tm.s) == cudaSuccess
+                                       cudaMemcpyDeviceToDevice, tc.tm.s) == cudaSuccess
                            ? HB_SUCCESS
                            : fail(HB_ERR_BACKEND, "copy");
             },
@@ -355,19 +359,17 @@ done:
     for (size_t j = 0; j < plans.size(); ++j)
         hb_plan_destroy(plans[j]);
     cudaFree(P);
-    cudaFree(work);
-    cudaFree(wbuf);
     cudaFree(flat0);
     cudaFree(csrc);
     cudaFree(cdst);
-    if (sp)
-        cusparseDestroy(sp);
-    if (tm.e0)
-        cudaEventDestroy(tm.e0);
-    if (tm.e1)
-        cudaEventDestroy(tm.e1);
-    if (tm.s)
-        cudaStreamDestroy(tm.s);
+    if (tc.sp)
+        cusparseDestroy(tc.sp);
+    if (tc.tm.e0)
+        cudaEventDestroy(tc.tm.e0);
+    if (tc.tm.e1)
+        cudaEventDestroy(tc.tm.e1);
+    if (tc.tm.s)
+        cudaStreamDestroy(tc.tm.s);
     return st;
 }
 

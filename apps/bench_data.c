@@ -1,18 +1,11 @@
-/* bench_data.c: host inputs of a benchmark point (random tridiagonal batches; Hines via bench_morph.c) and their residual check. */
+/* bench_data.c: host inputs of a benchmark point (random tridiagonal batches; Hines cells of bench_morph.c tiled) and their residual check. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-
-static uint64_t mix(uint64_t *s)
-{ /* splitmix64: fast, seedable; the inputs only need to be well conditioned */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double unit(uint64_t *s) { return (double)(mix(s) >> 11) * 0x1.0p-53; }
+#include "bench_morph.h"
+#include "cli.h"
 
 static void put(hb_precision p, void *x, int64_t k, double v)
 {
@@ -24,15 +17,12 @@ static void put(hb_precision p, void *x, int64_t k, double v)
 
 void bench_data_free(bench_data *data)
 {
-    free(data->offsets);
-    free(data->tree);
-    free(data->parent);
-    free(data->m0);
-    free(data->m1);
-    free(data->m2);
+    void *owned[] = {data->offsets, data->tree, data->parent, data->m0,
+                     data->m1,      data->m2,   data->x};
+    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; ++i)
+        free(owned[i]);
     for (int i = 0; i < BENCH_RHS_SETS; ++i)
         free(data->rhs[i]);
-    free(data->x);
     memset(data, 0, sizeof *data);
 }
 
@@ -41,7 +31,8 @@ size_t bench_data_bytes(const bench_data *data)
     return (size_t)data->nrows * 5u * data->esize;
 }
 
-hb_status bench_data_alloc(bench_data *data)
+/* m0, m1, m2, the right-hand-side sets and x, once nrows and esize are set. */
+static hb_status alloc_values(bench_data *data)
 {
     size_t bytes = (size_t)data->nrows * data->esize;
     data->m0 = malloc(bytes);
@@ -63,14 +54,14 @@ hb_status bench_data_alloc(bench_data *data)
 static double draw_sym(uint64_t *rng, double *aux)
 {
     (void)aux;
-    return 2.0 * unit(rng) - 1.0;
+    return 2.0 * cli_unit(rng) - 1.0;
 }
 
 /* Diagonal after a and c of the same row (in aux[0], aux[1]): dominant by
  * 0.5..1.5, random sign. */
 static double draw_diag(uint64_t *rng, double *aux)
 {
-    return (fabs(aux[0]) + fabs(aux[1]) + 0.5 + unit(rng)) * (mix(rng) & 1 ? 1.0 : -1.0);
+    return (fabs(aux[0]) + fabs(aux[1]) + 0.5 + cli_unit(rng)) * (cli_rand(rng) & 1 ? 1.0 : -1.0);
 }
 
 /* The chunks' starts are drawn in order (the data depend on the seed only);
@@ -81,7 +72,7 @@ static void fill_pool(size_t es, void *dst, int64_t n, const void *pool, uint64_
     int64_t nchunks = (n + POOL - 1) / POOL;
     int64_t *from = malloc((size_t)(nchunks > 0 ? nchunks : 1) * sizeof *from);
     for (int64_t c = 0; c < nchunks; ++c) {
-        int64_t f = (int64_t)(mix(rng) % (uint64_t)SLACK);
+        int64_t f = (int64_t)(cli_rand(rng) % (uint64_t)SLACK);
         if (from)
             from[c] = f;
         else /* no memory for the table: the same copies, one thread */
@@ -116,31 +107,92 @@ static void fill_rhs(bench_data *data, uint64_t *rng)
     free(pool);
 }
 
+/* offsets[s + 1] holds the size of system s on entry; made offsets, with
+ * the sizes' extremes and total. */
+static void sum_sizes(bench_data *data)
+{
+    data->offsets[0] = 0;
+    data->rows_min = INT64_MAX, data->rows_max = 0;
+    for (int64_t s = 0; s < data->nsys; ++s) {
+        int64_t n = data->offsets[s + 1];
+        data->offsets[s + 1] = data->offsets[s] + n;
+        data->rows_min = n < data->rows_min ? n : data->rows_min;
+        data->rows_max = n > data->rows_max ? n : data->rows_max;
+    }
+    data->nrows = data->offsets[data->nsys];
+    data->n_uniform = data->rows_min == data->rows_max ? data->rows_max : 0;
+}
+
+static void store(hb_precision p, void *dst, int64_t at, const double *src, int64_t n)
+{
+    if (p == HB_DOUBLE)
+        memcpy((double *)dst + at, src, (size_t)n * sizeof *src);
+    else
+        for (int64_t k = 0; k < n; ++k)
+            ((float *)dst)[at + k] = (float)src[k];
+}
+
+/* Hines systems: the cells of the point's morphology (bench_morph.c), system
+ * s being cell s % ncells, so a mix cycles through its cells. */
+static hb_status make_hines(const bench_point *pt, const bench_config *cfg, bench_data *data)
+{
+    bench_cells cells;
+    hb_status st = bench_cells_make(pt->morph, cfg->morph_dir, cfg->seed, pt->systems, &cells);
+    int64_t nsys = pt->systems;
+    if (st == HB_SUCCESS && !(data->offsets = malloc((size_t)(nsys + 1) * sizeof *data->offsets)))
+        st = HB_ERR_OUT_OF_MEMORY;
+    if (st == HB_SUCCESS) {
+        for (int64_t s = 0; s < nsys; ++s)
+            data->offsets[s + 1] = cells.view[s % cells.n].n;
+        sum_sizes(data);
+        data->mono = cells.n == 1;
+    }
+    /* Too big for this run: the caller sees no values and skips the point. */
+    if (st == HB_SUCCESS && data->nrows <= cfg->max_rows) {
+        st = alloc_values(data);
+        data->parent = malloc((size_t)data->nrows * sizeof *data->parent);
+        data->tree = data->mono ? malloc((size_t)cells.view[0].n * sizeof *data->tree) : NULL;
+        if (st == HB_SUCCESS && (!data->parent || (data->mono && !data->tree)))
+            st = HB_ERR_OUT_OF_MEMORY;
+        if (st == HB_SUCCESS && data->mono)
+            memcpy(data->tree, cells.view[0].parent, (size_t)cells.view[0].n * sizeof *data->tree);
+        /* Systems are independent: tiled on every thread (which also first-
+         * touches gigabytes of fresh pages in parallel). */
+        const int ok = st == HB_SUCCESS;
+#pragma omp parallel for schedule(static) if (ok)
+        for (int64_t s = 0; s < (ok ? nsys : 0); ++s) {
+            const hb_morph_cell_view *v = &cells.view[s % cells.n];
+            const double *m = cells.mat[s % cells.n];
+            int64_t at = data->offsets[s];
+            memcpy(data->parent + at, v->parent, (size_t)v->n * sizeof *data->parent);
+            store(data->precision, data->m0, at, m, v->n);
+            store(data->precision, data->m1, at, m + v->n, v->n);
+            store(data->precision, data->m2, at, m + 2 * v->n, v->n);
+        }
+    }
+    bench_cells_free(&cells);
+    return st;
+}
+
 /* Random diagonally dominant tridiagonal systems (well conditioned, so the
  * residual ratio measures the solver, not the matrix). */
 static hb_status make_thomas(const bench_point *pt, int64_t max_rows, bench_data *data,
                              uint64_t *rng)
 {
     int64_t nsys = pt->systems;
-    data->offsets = malloc((size_t)(nsys + 1) * sizeof *data->offsets);
-    if (!data->offsets)
+    if (!(data->offsets = malloc((size_t)(nsys + 1) * sizeof *data->offsets)))
         return HB_ERR_OUT_OF_MEMORY;
-    data->offsets[0] = 0;
-    data->rows_min = INT64_MAX, data->rows_max = 0;
     for (int64_t s = 0; s < nsys; ++s) {
         uint64_t span = (uint64_t)(pt->rows_hi - pt->rows_lo + 1);
-        int64_t n = pt->rows_hi > 0 ? pt->rows_lo + (int64_t)(mix(rng) % span) : pt->rows;
+        int64_t n = pt->rows_hi > 0 ? pt->rows_lo + (int64_t)(cli_rand(rng) % span) : pt->rows;
         if (pt->rows_hi > 0 && s < 2 && nsys >= 2) /* both extremes always present */
             n = s == 0 ? pt->rows_lo : pt->rows_hi;
-        data->offsets[s + 1] = data->offsets[s] + n;
-        data->rows_min = n < data->rows_min ? n : data->rows_min;
-        data->rows_max = n > data->rows_max ? n : data->rows_max;
+        data->offsets[s + 1] = n;
     }
-    data->nrows = data->offsets[nsys];
-    data->n_uniform = data->rows_min == data->rows_max ? data->rows_max : 0;
+    sum_sizes(data);
     if (data->nrows > max_rows)
         return HB_SUCCESS; /* too big for this run: no values, the caller skips it */
-    hb_status st = bench_data_alloc(data);
+    hb_status st = alloc_values(data);
     if (st != HB_SUCCESS)
         return st;
     /* Rows drawn directly, or into a pool (a, b, c together, so every row
@@ -180,16 +232,10 @@ hb_status bench_data_make(const bench_point *pt, const bench_config *cfg, bench_
     data->esize = pt->precision == HB_DOUBLE ? sizeof(double) : sizeof(float);
     data->nsys = pt->systems;
     uint64_t rng = cfg->seed ^ (uint64_t)pt->systems * 0x100000001B3ull;
-    hb_status st;
-    if (pt->kind == BENCH_THOMAS) {
-        st = make_thomas(pt, cfg->max_rows, data, &rng);
-        if (st == HB_SUCCESS && data->m0)
-            fill_rhs(data, &rng);
-    } else {
-        st = bench_morph_fill(pt, cfg, data);
-        if (st == HB_SUCCESS && data->m0)
-            fill_rhs(data, &rng);
-    }
+    hb_status st = pt->kind == BENCH_THOMAS ? make_thomas(pt, cfg->max_rows, data, &rng)
+                                            : make_hines(pt, cfg, data);
+    if (st == HB_SUCCESS && data->m0) /* m0 NULL: over --max-rows, skipped */
+        fill_rhs(data, &rng);
     if (st != HB_SUCCESS)
         bench_data_free(data);
     return st;

@@ -1,18 +1,10 @@
 /* bench_run.c: times one benchmark point on one backend: a ring of plans, warm-up, adaptive reps, residual check, copy yardstick. */
-#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
-
-double bench_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "cli.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -27,19 +19,33 @@ static int cmp_double(const void *a, const void *b)
             goto done;               \
     } while (0)
 
-/* Picks the text after key= in a plan description, up to the next blank. */
-static void describe_field(const char *desc, const char *key, char *out, size_t size)
+/* The strategy and layout columns of a row from what the plan chose. They
+ * keep the spellings of the recorded CSVs (docs/benchmarks/) that
+ * apps/plot_bench.py and apps/strategy_table.py read: "auto:<chosen>" for
+ * AUTO points, "thomas" for tridiagonal ones; the layout as
+ * "<name>(bs=N)/pad-<padding>", or "by-branch" for branch strategies (their
+ * counts vary per batch). */
+static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row)
 {
-    const char *p = strstr(desc, key);
-    size_t n = 0;
-    if (p) {
-        p += strlen(key);
-        while (p[n] && p[n] != ' ' && p[n] != ';' && n + 1 < size)
-            ++n;
-        memcpy(out, p, n);
+    hb_plan_info in;
+    memset(&in, 0, sizeof in);
+    (void)hb_plan_get_info(plan, &in); /* fails for a NULL plan only */
+    if (pt->kind == BENCH_THOMAS)
+        snprintf(row->strategy, sizeof row->strategy, "thomas");
+    else
+        snprintf(row->strategy, sizeof row->strategy, "%s%s",
+                 pt->strategy == HB_STRATEGY_AUTO ? "auto:" : "", hb_strategy_name(in.strategy));
+    if (in.strategy == HB_STRATEGY_BRANCH_LEVEL || in.strategy == HB_STRATEGY_FINE_TREE) {
+        snprintf(row->layout, sizeof row->layout, "by-branch");
+        return;
     }
-    out[n] = '\0';
-    bench_clean_field(out);
+    int n = snprintf(row->layout, sizeof row->layout, "%s", hb_layout_name(in.layout));
+    if (in.block_size > 0 && n > 0 && (size_t)n < sizeof row->layout)
+        n += snprintf(row->layout + n, sizeof row->layout - (size_t)n, "(bs=%d)",
+                      (int)in.block_size);
+    if (in.padding != HB_PADDING_AUTO && n > 0 && (size_t)n < sizeof row->layout)
+        snprintf(row->layout + n, sizeof row->layout - (size_t)n, "/pad-%s",
+                 hb_padding_name(in.padding));
 }
 
 /* Sets what a solve consumes (Hines d and rhs, tridiagonal rhs) from the next
@@ -151,63 +157,45 @@ hb_status bench_run_point(const bench_point *pt, const bench_data *data, const b
         goto done;
 
     /* Setup (reported apart): plan creation and the first upload, plan 0. */
-    double w0 = bench_now_s();
+    double w0 = cli_now_s();
     for (int k = 0; k < ring; ++k) {
         set[k] = k % BENCH_RHS_SETS;
         CHECK(create_plan(pt, data, be, &plans[k]));
         CHECK(arm(plans[k], data, &set[k]));
         if (k == 0)
-            row->setup_ms = (bench_now_s() - w0) * 1e3;
+            row->setup_ms = (cli_now_s() - w0) * 1e3;
     }
-    const char *desc = hb_plan_describe(plans[0]);
-    describe_field(desc, "strategy=", row->strategy, sizeof row->strategy);
-    if (pt->strategy == HB_STRATEGY_AUTO) {
-        /* Keep AUTO's rows apart from the forced ones: "auto:<what it chose>". */
-        char chosen[sizeof row->strategy];
-        snprintf(chosen, sizeof chosen, "%s", row->strategy);
-        snprintf(row->strategy, sizeof row->strategy, "auto:%.*s", (int)sizeof chosen - 6, chosen);
-    }
-    describe_field(desc, "layout=", row->layout, sizeof row->layout);
-    char pad[32];
-    describe_field(desc, "padding=", pad, sizeof pad);
-    if (!strncmp(row->layout, "by-branch", 9))
-        row->layout[9] = '\0'; /* "by-branch(N branches, ...)": the counts vary per batch */
-    else if (strcmp(pad, "none")) {
-        size_t len = strlen(row->layout);
-        snprintf(row->layout + len, sizeof row->layout - len, "/pad-%s", pad);
-    }
-    if (data->kind == BENCH_THOMAS)
-        snprintf(row->strategy, sizeof row->strategy, "thomas");
+    label_row(plans[0], pt, row);
 
     /* Warm-up: every plan solved once, then re-armed. */
-    double warm = bench_now_s();
+    double warm = cli_now_s();
     for (int k = 0; k < ring; ++k) {
         CHECK(hb_plan_solve(plans[k]));
         CHECK(hb_plan_synchronize(plans[k]));
         CHECK(arm(plans[k], data, &set[k]));
     }
-    double per_rep_wall = (bench_now_s() - warm) / ring, sum = 0;
-    double start = bench_now_s();
+    double per_rep_wall = (cli_now_s() - warm) / ring, sum = 0;
+    double start = cli_now_s();
     /* Rounds over the ring: a plan is solved with data written ring-1 solves
      * ago, so small batches come from memory, not cache. The round predicted
      * to be the last leaves each plan's solution in place for the check. */
     for (;;) {
         double mean = reps ? sum / reps : per_rep_wall;
-        double wall = bench_now_s() - start;
+        double wall = cli_now_s() - start;
         int enough = sum + ring * mean >= cfg->target_s ||
                      wall + ring * per_rep_wall >= cfg->wall_cap_s;
         int last = reps + ring >= max_reps || (reps + ring >= min_reps && enough);
         for (int k = 0; k < ring; ++k) {
-            double t0 = bench_now_s();
+            double t0 = cli_now_s();
             CHECK(hb_plan_solve(plans[k]));
             CHECK(hb_plan_synchronize(plans[k]));
-            t[reps] = bench_now_s() - t0;
+            t[reps] = cli_now_s() - t0;
             sum += t[reps++];
             if (!last)
                 CHECK(arm(plans[k], data, &set[k]));
         }
         if (reps)
-            per_rep_wall = (bench_now_s() - start) / reps;
+            per_rep_wall = (cli_now_s() - start) / reps;
         if (last)
             break;
     }

@@ -3,13 +3,16 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_morph.h"
+#include "cli.h"
 
 #define MAXL 32
+#define ITEM 160 /* characters of one item, its NUL included */
 
 /* One dimension of a grid: up to MAXL strings. */
 typedef struct {
     int  n;
-    char v[MAXL][160];
+    char v[MAXL][ITEM];
 } list;
 
 static void list_set(list *l, const char *csv)
@@ -28,6 +31,7 @@ static void list_set(list *l, const char *csv)
 /* A suite's default, unless the user gave this dimension. */
 static void pick(list *l, const char *user, const char *dflt) { list_set(l, user ? user : dflt); }
 
+/* A --layout item: NAME[:BS][/PADDING], NAME as cli_layout_from_name takes it. */
 static hb_status parse_layout(const char *s, bench_point *p)
 {
     char name[64];
@@ -36,33 +40,14 @@ static hb_status parse_layout(const char *s, bench_point *p)
         return HB_ERR_INVALID_ARGUMENT;
     memcpy(name, s, len);
     name[len] = '\0';
-    p->layout = !strcmp(name, "auto")           ? HB_LAYOUT_AUTO
-                : !strcmp(name, "flat")         ? HB_LAYOUT_FLAT
-                : !strcmp(name, "interleaved")  ? HB_LAYOUT_INTERLEAVED
-                : !strcmp(name, "block")        ? HB_LAYOUT_BLOCK_INTERLEAVED
-                : !strcmp(name, "block-shared") ? HB_LAYOUT_BLOCK_SHARED
-                                                : (hb_layout)-1;
-    if ((int)p->layout < 0)
+    if (cli_layout_from_name(name, &p->layout) != HB_SUCCESS)
         return HB_ERR_INVALID_ARGUMENT;
     const char *bs = strchr(s, ':'), *pad = strchr(s, '/');
     p->block_size = bs ? (int32_t)atoi(bs + 1) : 0;
     if (bs && p->block_size < 1)
         return HB_ERR_INVALID_ARGUMENT;
-    p->padding = !pad                        ? HB_PADDING_AUTO
-                 : !strcmp(pad, "/compute")  ? HB_PADDING_COMPUTE
-                 : !strcmp(pad, "/skip")     ? HB_PADDING_SKIP
-                                             : (hb_padding)-1;
-    return (int)p->padding < 0 ? HB_ERR_INVALID_ARGUMENT : HB_SUCCESS;
-}
-
-static hb_status parse_strategy(const char *s, hb_strategy *out)
-{
-    *out = !strcmp(s, "auto")           ? HB_STRATEGY_AUTO
-           : !strcmp(s, "per-system")   ? HB_STRATEGY_PER_SYSTEM
-           : !strcmp(s, "branch-level") ? HB_STRATEGY_BRANCH_LEVEL
-           : !strcmp(s, "fine-tree")    ? HB_STRATEGY_FINE_TREE
-                                        : (hb_strategy)-1;
-    return (int)*out < 0 ? HB_ERR_INVALID_ARGUMENT : HB_SUCCESS;
+    p->padding = HB_PADDING_AUTO;
+    return pad ? hb_padding_from_name(pad + 1, &p->padding) : HB_SUCCESS;
 }
 
 typedef struct {
@@ -89,47 +74,94 @@ static hb_status bad(const char *option, const char *value)
     return HB_ERR_INVALID_ARGUMENT;
 }
 
-/* The full grid of the given lists (rows "N" or "LO-HI"). */
-static hb_status grid(point_vec *v, const char *suite, bench_kind kind, const list *prec,
-                      const list *sys, const list *rows, const list *lay, const list *strat,
-                      const list *morph)
+/* The six dimensions of a grid, each a comma-separated list. */
+typedef struct {
+    const char *precision, *systems, *rows, *layout, *strategy, *morph;
+} dims;
+
+/* What the user chose for a kind: thomas points have no strategy or
+ * morphology to choose, Hines points no rows (their cells set them). */
+static dims user_dims(const bench_selection *sel, bench_kind kind)
 {
+    dims d = {sel->precision, sel->systems, sel->rows, sel->layout, sel->strategy, sel->morph};
+    if (kind == BENCH_THOMAS)
+        d.strategy = d.morph = NULL;
+    else
+        d.rows = NULL;
+    return d;
+}
+
+/* The full grid of the user's lists, or the suite's where the user gave none
+ * (rows "N" or "LO-HI"). */
+static hb_status grid(point_vec *v, const char *suite, bench_kind kind, const dims *user,
+                      const dims *dflt)
+{
+    list prec, sys, rows, lay, strat, morph;
+    pick(&prec, user->precision, dflt->precision);
+    pick(&sys, user->systems, dflt->systems);
+    pick(&rows, user->rows, dflt->rows);
+    pick(&lay, user->layout, dflt->layout);
+    pick(&strat, user->strategy, dflt->strategy);
+    pick(&morph, user->morph, dflt->morph);
     /* Points of one batch (layouts, strategies) come together, so the batch
      * and its serial reference are made once. */
-    for (int a = 0; a < prec->n; ++a)
-        for (int m = 0; m < morph->n; ++m)
-            for (int r = 0; r < rows->n; ++r)
-                for (int s = 0; s < sys->n; ++s)
-                    for (int l = 0; l < lay->n; ++l)
-                        for (int g = 0; g < strat->n; ++g) {
+    for (int a = 0; a < prec.n; ++a)
+        for (int m = 0; m < morph.n; ++m)
+            for (int r = 0; r < rows.n; ++r)
+                for (int s = 0; s < sys.n; ++s)
+                    for (int l = 0; l < lay.n; ++l)
+                        for (int g = 0; g < strat.n; ++g) {
                             bench_point p;
                             memset(&p, 0, sizeof p);
                             p.suite = suite, p.kind = kind;
-                            if (!strcmp(prec->v[a], "double"))
+                            if (!strcmp(prec.v[a], "double"))
                                 p.precision = HB_DOUBLE;
-                            else if (!strcmp(prec->v[a], "float"))
+                            else if (!strcmp(prec.v[a], "float"))
                                 p.precision = HB_FLOAT;
                             else
-                                return bad("--precision", prec->v[a]);
-                            p.systems = atoll(sys->v[s]);
-                            const char *dash = strchr(rows->v[r], '-');
-                            p.rows = atoll(rows->v[r]);
+                                return bad("--precision", prec.v[a]);
+                            p.systems = atoll(sys.v[s]);
+                            const char *dash = strchr(rows.v[r], '-');
+                            p.rows = atoll(rows.v[r]);
                             if (dash)
                                 p.rows_lo = p.rows, p.rows_hi = atoll(dash + 1);
                             if (p.systems < 1)
-                                return bad("--systems", sys->v[s]);
+                                return bad("--systems", sys.v[s]);
                             if (p.rows < 1 || (dash && p.rows_hi < p.rows_lo))
-                                return bad("--rows", rows->v[r]);
-                            snprintf(p.morph, sizeof p.morph, "%s", morph->v[m]);
-                            if (parse_layout(lay->v[l], &p) != HB_SUCCESS)
-                                return bad("--layout", lay->v[l]);
-                            if (parse_strategy(strat->v[g], &p.strategy) != HB_SUCCESS)
-                                return bad("--strategy", strat->v[g]);
+                                return bad("--rows", rows.v[r]);
+                            snprintf(p.morph, sizeof p.morph, "%s", morph.v[m]);
+                            if (parse_layout(lay.v[l], &p) != HB_SUCCESS)
+                                return bad("--layout", lay.v[l]);
+                            if (hb_strategy_from_name(strat.v[g], &p.strategy) != HB_SUCCESS)
+                                return bad("--strategy", strat.v[g]);
                             hb_status st = push(v, &p);
                             if (st != HB_SUCCESS)
                                 return st;
                         }
     return HB_SUCCESS;
+}
+
+/* The shipped neurons of dir as a list ("" when there are none). */
+static void shipped(const char *dir, char *csv, size_t size)
+{
+    char **names = NULL;
+    int n = bench_morph_list(dir, &names);
+    size_t at = 0;
+    csv[0] = '\0';
+    for (int i = 0; i < n && i < MAXL; ++i) {
+        int w = snprintf(csv + at, size - at, "%s%s", i ? "," : "", names[i]);
+        if (w < 0 || at + (size_t)w >= size) { /* no room: the names so far */
+            csv[at] = '\0';
+            break;
+        }
+        at += (size_t)w;
+    }
+    for (int i = 0; i < n; ++i)
+        free(names[i]);
+    free(names);
+    if (n == 0)
+        fprintf(stderr, "hinesbatch bench: no SWC files in %s; hines-morphologies has no points\n",
+                dir);
 }
 
 const char *bench_suite_names(void)
@@ -141,75 +173,45 @@ static hb_status suite(point_vec *v, const char *name, const bench_selection *se
                        const bench_config *cfg)
 {
     int q = sel->quick;
-    list prec, sys, rows, lay, strat, morph;
-    list one_auto, no_morph;
-    list_set(&one_auto, "auto");
-    list_set(&no_morph, "-");
-    hb_status st = HB_SUCCESS;
+    const char *full = "256,2560,25600,256000";
+    dims thomas = user_dims(sel, BENCH_THOMAS), hines = user_dims(sel, BENCH_HINES);
+    hb_status st;
     if (!strcmp(name, "thomas")) {
         /* 256..256,000 short systems, then 20..20,000 long ones. */
-        pick(&prec, sel->precision, "double,float");
-        pick(&lay, sel->layout, "auto");
-        pick(&sys, sel->systems, q ? "64,512" : "256,2560,25600,256000");
-        pick(&rows, sel->rows, q ? "64" : "64,128,256,512");
-        st = grid(v, name, BENCH_THOMAS, &prec, &sys, &rows, &lay, &one_auto, &no_morph);
+        dims d = {"double,float", q ? "64,512" : full, q ? "64" : "64,128,256,512", "auto",
+                  "auto", "-"};
+        st = grid(v, name, BENCH_THOMAS, &thomas, &d);
         if (st == HB_SUCCESS && !sel->systems && !sel->rows) {
-            list_set(&sys, q ? "4" : "20,200,2000,20000");
-            list_set(&rows, q ? "1024" : "1024,2048,4096,8192");
-            st = grid(v, name, BENCH_THOMAS, &prec, &sys, &rows, &lay, &one_auto, &no_morph);
+            d.systems = q ? "4" : "20,200,2000,20000";
+            d.rows = q ? "1024" : "1024,2048,4096,8192";
+            st = grid(v, name, BENCH_THOMAS, &thomas, &d);
         }
     } else if (!strcmp(name, "thomas-vbatch")) {
         /* Sizes drawn from 256..512, padded rows computed or skipped, against
          * fixed 256 and 512 in the same layouts. */
-        pick(&prec, sel->precision, "double");
-        pick(&sys, sel->systems, q ? "256" : "256,2560,25600,256000");
-        pick(&rows, sel->rows, "256-512");
-        pick(&lay, sel->layout, "interleaved/compute,interleaved/skip,block/compute,block/skip");
-        st = grid(v, name, BENCH_THOMAS, &prec, &sys, &rows, &lay, &one_auto, &no_morph);
+        dims d = {"double", q ? "256" : full, "256-512",
+                  "interleaved/compute,interleaved/skip,block/compute,block/skip", "auto", "-"};
+        st = grid(v, name, BENCH_THOMAS, &thomas, &d);
         if (st == HB_SUCCESS && !sel->rows && !sel->layout) {
-            list_set(&rows, "256,512");
-            list_set(&lay, "interleaved,block");
-            st = grid(v, name, BENCH_THOMAS, &prec, &sys, &rows, &lay, &one_auto, &no_morph);
+            d.rows = "256,512";
+            d.layout = "interleaved,block";
+            st = grid(v, name, BENCH_THOMAS, &thomas, &d);
         }
     } else if (!strcmp(name, "hines-layouts")) {
-        pick(&prec, sel->precision, "double");
-        pick(&sys, sel->systems, q ? "64" : "256,2560,25600,256000");
-        pick(&lay, sel->layout,
-             "flat,interleaved,block:32,block:64,block:128,block:256,block:512,block-shared");
-        pick(&strat, sel->strategy, "per-system");
-        pick(&morph, sel->morph, "levels:512:4");
-        list_set(&rows, "1");
-        st = grid(v, name, BENCH_HINES, &prec, &sys, &rows, &lay, &strat, &morph);
+        dims d = {"double", q ? "64" : full, "1",
+                  "flat,interleaved,block:32,block:64,block:128,block:256,block:512,block-shared",
+                  "per-system", "levels:512:4"};
+        st = grid(v, name, BENCH_HINES, &hines, &d);
     } else if (!strcmp(name, "hines-morphologies")) {
-        pick(&prec, sel->precision, "double");
-        pick(&sys, sel->systems, q ? "8" : "256,2560,25600,256000");
-        pick(&lay, sel->layout, "auto");
-        pick(&strat, sel->strategy, "auto");
-        if (sel->morph) {
-            list_set(&morph, sel->morph);
-        } else {
-            char **names = NULL;
-            int n = bench_morph_list(cfg->morph_dir, &names);
-            morph.n = 0;
-            for (int i = 0; i < n && morph.n < MAXL; ++i)
-                snprintf(morph.v[morph.n++], sizeof morph.v[0], "%s", names[i]);
-            for (int i = 0; i < n; ++i)
-                free(names[i]);
-            free(names);
-            if (morph.n == 0)
-                fprintf(stderr, "hinesbatch bench: no SWC files in %s; hines-morphologies has no "
-                                "points\n", cfg->morph_dir);
-        }
-        list_set(&rows, "1");
-        st = grid(v, name, BENCH_HINES, &prec, &sys, &rows, &lay, &strat, &morph);
+        char neurons[MAXL * ITEM] = "";
+        if (!sel->morph)
+            shipped(cfg->morph_dir, neurons, sizeof neurons);
+        dims d = {"double", q ? "8" : full, "1", "auto", "auto", neurons};
+        st = grid(v, name, BENCH_HINES, &hines, &d);
     } else if (!strcmp(name, "multi")) {
-        pick(&prec, sel->precision, "double");
-        pick(&sys, sel->systems, q ? "32" : "64,512,4096,32768");
-        pick(&lay, sel->layout, "auto");
-        pick(&strat, sel->strategy, "per-system,branch-level,fine-tree");
-        pick(&morph, sel->morph, "mix:real,mix:random");
-        list_set(&rows, "1");
-        st = grid(v, name, BENCH_HINES, &prec, &sys, &rows, &lay, &strat, &morph);
+        dims d = {"double", q ? "32" : "64,512,4096,32768", "1", "auto",
+                  "per-system,branch-level,fine-tree", "mix:real,mix:random"};
+        st = grid(v, name, BENCH_HINES, &hines, &d);
     } else {
         fprintf(stderr, "hinesbatch bench: unknown suite '%s' (known: %s)\n", name,
                 bench_suite_names());
@@ -233,15 +235,11 @@ hb_status bench_suite_points(const bench_selection *sel, const bench_config *cfg
     } else {
         /* Single points from the selections alone. */
         int hines = sel->kind ? !strcmp(sel->kind, "hines") : sel->morph || sel->strategy;
-        list prec, sys, rows, lay, strat, morph;
-        pick(&prec, sel->precision, "double");
-        pick(&sys, sel->systems, "25600");
-        pick(&rows, hines ? "1" : sel->rows, "512");
-        pick(&lay, sel->layout, "auto");
-        pick(&strat, hines ? sel->strategy : NULL, "auto");
-        pick(&morph, hines ? sel->morph : NULL, hines ? "levels:512:4" : "-");
-        st = grid(&v, hines ? "hines" : "thomas", hines ? BENCH_HINES : BENCH_THOMAS, &prec, &sys,
-                  &rows, &lay, &strat, &morph);
+        bench_kind kind = hines ? BENCH_HINES : BENCH_THOMAS;
+        dims user = user_dims(sel, kind);
+        dims d = {"double", "25600", hines ? "1" : "512", "auto", "auto",
+                  hines ? "levels:512:4" : "-"};
+        st = grid(&v, hines ? "hines" : "thomas", kind, &user, &d);
     }
     if (st != HB_SUCCESS) {
         free(v.p);

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "commands.h"
 
 #ifndef HB_BENCH_DATA_DIR
@@ -39,14 +40,6 @@ static void usage(FILE *out)
         bench_suite_names(), HB_BENCH_DATA_DIR);
 }
 
-static int parse_backend(const char *s, hb_backend *b)
-{
-    for (int k = HB_BACKEND_SERIAL; k <= HB_BACKEND_CUDA; ++k)
-        if (!strcmp(s, hb_backend_name((hb_backend)k)))
-            return *b = (hb_backend)k, 1;
-    return 0;
-}
-
 /* Opens the listed backends (NULL: every compiled one that opens, quietly
  * skipping the rest), and a serial reference when the list lacks it. */
 static int open_backends(const char *list, bench_backend *be, int *nbe)
@@ -57,8 +50,8 @@ static int open_backends(const char *list, bench_backend *be, int *nbe)
         char buf[256];
         snprintf(buf, sizeof buf, "%s", list);
         for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-            hb_backend b;
-            if (!parse_backend(tok, &b)) {
+            hb_backend b = HB_BACKEND_AUTO; /* a list names backends, and auto is none */
+            if (hb_backend_from_name(tok, &b) != HB_SUCCESS || b == HB_BACKEND_AUTO) {
                 fprintf(stderr, "hinesbatch bench: unknown backend '%s'\n", tok);
                 return 0;
             }
@@ -92,11 +85,21 @@ static int open_backends(const char *list, bench_backend *be, int *nbe)
     return 1;
 }
 
+/* A point's --layout item as the options spell it: NAME[:BS][/PADDING]. */
+static const char *layout_item(const bench_point *p, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "%s", cli_layout_name(p->layout));
+    if (p->block_size > 0 && n > 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, ":%d", (int)p->block_size);
+    if (p->padding != HB_PADDING_AUTO && n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "/%s", hb_padding_name(p->padding));
+    return buf;
+}
+
 static const char *point_name(const bench_point *p, char *buf, size_t size)
 {
-    static const char *strategies[] = {"auto", "per-system", "branch-level", "fine-tree"};
     char lay[64];
-    bench_layout_label(p->layout, p->block_size, p->padding, lay, sizeof lay);
+    layout_item(p, lay, sizeof lay);
     if (p->kind == BENCH_THOMAS && p->rows_hi)
         snprintf(buf, size, "%s thomas %s %lld x %lld-%lld rows, layout %s", p->suite,
                  p->precision == HB_DOUBLE ? "double" : "float", (long long)p->systems,
@@ -108,7 +111,7 @@ static const char *point_name(const bench_point *p, char *buf, size_t size)
     else
         snprintf(buf, size, "%s hines %s %lld x %s, layout %s, strategy %s", p->suite,
                  p->precision == HB_DOUBLE ? "double" : "float", (long long)p->systems, p->morph,
-                 lay, strategies[p->strategy]);
+                 lay, hb_strategy_name(p->strategy));
     return buf;
 }
 
@@ -126,9 +129,9 @@ static int run_one(FILE *csv, const bench_point *pt, const bench_data *data,
                    const bench_row *serial, bench_row *row, int *failures)
 {
     char name[320];
-    double t0 = bench_now_s();
+    double t0 = cli_now_s();
     hb_status st = bench_run_point(pt, data, cfg, be, reps_cap, row);
-    double wall = bench_now_s() - t0;
+    double wall = cli_now_s() - t0;
     if (st == HB_ERR_BACKEND_UNAVAILABLE) {
         fprintf(stderr, "bench: %s: %s: not offered: %s\n", hb_backend_name(be->backend),
                 point_name(pt, name, sizeof name), hb_last_error());
@@ -263,7 +266,7 @@ int hb_cmd_bench(int argc, char **argv)
     bench_csv_header(csv);
     int failures = 0, rows_out = 0;
     int64_t skipped_big = 0, skipped_time = 0;
-    double start = bench_now_s();
+    double start = cli_now_s();
     bench_data data;
     memset(&data, 0, sizeof data);
     const bench_point *batch = NULL; /* the point whose batch data holds */
@@ -272,7 +275,7 @@ int hb_cmd_bench(int argc, char **argv)
     for (int64_t p = 0; p < npoints; ++p) {
         const bench_point *pt = &points[p];
         char name[320];
-        if (cfg.max_seconds > 0 && bench_now_s() - start > cfg.max_seconds) {
+        if (cfg.max_seconds > 0 && cli_now_s() - start > cfg.max_seconds) {
             fprintf(stderr, "bench: time budget spent, skipped: %s\n",
                     point_name(pt, name, sizeof name));
             ++skipped_time;
@@ -283,7 +286,7 @@ int hb_cmd_bench(int argc, char **argv)
             bench_data_free(&data);
             batch = NULL;
             have_serial = 0;
-            double t0 = bench_now_s();
+            double t0 = cli_now_s();
             hb_status st = bench_data_make(pt, &cfg, &data);
             if (st != HB_SUCCESS) {
                 fprintf(stderr, "hinesbatch bench: FAILED inputs of %s: %s: %s\n",
@@ -292,9 +295,9 @@ int hb_cmd_bench(int argc, char **argv)
                 continue;
             }
             batch = pt;
-            if (data.m0 && bench_now_s() - t0 > 1.0) /* where the time of big points goes */
+            if (data.m0 && cli_now_s() - t0 > 1.0) /* where the time of big points goes */
                 fprintf(stderr, "bench: inputs of %s: %.1f s\n", point_name(pt, name, sizeof name),
-                        bench_now_s() - t0);
+                        cli_now_s() - t0);
         }
         if (!data.m0) {
             fprintf(stderr, "bench: skipped %s: %lld rows > --max-rows %lld\n",
@@ -344,7 +347,7 @@ int hb_cmd_bench(int argc, char **argv)
     bench_data_free(&data);
     fprintf(stderr, "bench: %d rows in %.1f s; %d failures; skipped %lld points over --max-rows, "
                     "%lld over --max-seconds\n",
-            rows_out, bench_now_s() - start, failures, (long long)skipped_big,
+            rows_out, cli_now_s() - start, failures, (long long)skipped_big,
             (long long)skipped_time);
     if (csv != stdout)
         fclose(csv);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "hinesbatch_sim.h"
 
@@ -130,16 +131,10 @@ static int parse_args(int argc, char **argv, options *o)
             }
             o->policy_section = !strcmp(v, "section");
         } else if (!strcmp(a, "--layout")) {
-            hb_layout l = !strcmp(v, "flat")          ? HB_LAYOUT_FLAT
-                          : !strcmp(v, "interleaved") ? HB_LAYOUT_INTERLEAVED
-                          : !strcmp(v, "block")       ? HB_LAYOUT_BLOCK_INTERLEAVED
-                          : !strcmp(v, "auto")        ? HB_LAYOUT_AUTO
-                                                      : (hb_layout)-1;
-            if ((int)l < 0) {
+            if (cli_layout_from_name(v, &o->prm.plan.layout) != HB_SUCCESS) {
                 fprintf(stderr, "simulate: unknown --layout '%s'\n", v);
                 return 0;
             }
-            o->prm.plan.layout = l;
         } else {
             fprintf(stderr, "simulate: unknown option '%s' (see --help)\n", a);
             return 0;

@@ -5,24 +5,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "hinesbatch.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rng_next(uint64_t *s)
-{ /* splitmix64: small, seedable, good enough for test matrices */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
 
 /* A random tree in Hines order: mostly unbranched runs with branch points,
  * like a neuron. */
@@ -30,7 +15,7 @@ static void random_tree(int32_t *parent, int64_t n, uint64_t *rng)
 {
     parent[0] = -1;
     for (int64_t k = 1; k < n; ++k)
-        parent[k] = rng_unit(rng) < 0.9 ? (int32_t)(k - 1) : (int32_t)(rng_next(rng) % (uint64_t)k);
+        parent[k] = cli_unit(rng) < 0.9 ? (int32_t)(k - 1) : (int32_t)(cli_rand(rng) % (uint64_t)k);
 }
 
 static void usage(void)
@@ -68,10 +53,9 @@ int hb_cmd_solve(int argc, char **argv)
         } else if (v && !strcmp(a, "--precision")) {
             prec = !strcmp(v, "float") ? HB_FLOAT : HB_DOUBLE, ++i;
         } else if (v && !strcmp(a, "--layout")) {
-            opts.layout = !strcmp(v, "flat")          ? HB_LAYOUT_FLAT
-                          : !strcmp(v, "interleaved") ? HB_LAYOUT_INTERLEAVED
-                          : !strcmp(v, "block")       ? HB_LAYOUT_BLOCK_INTERLEAVED
-                                                      : HB_LAYOUT_AUTO;
+            /* A name it does not know is AUTO, as it always was for solve. */
+            if (cli_layout_from_name(v, &opts.layout) != HB_SUCCESS)
+                opts.layout = HB_LAYOUT_AUTO;
             ++i;
         } else {
             fprintf(stderr, "hinesbatch solve: unknown or incomplete option '%s'\n", a);
@@ -107,8 +91,8 @@ int hb_cmd_solve(int argc, char **argv)
         random_tree(parent + s * n, n, &rng);
     for (int64_t k = 0; k < total; ++k) {
         /* A cable-like matrix: negative couplings, diagonally dominant. */
-        double uu = -(0.1 + rng_unit(&rng)), ll = -(0.1 + rng_unit(&rng));
-        double dd = 2.5 + 2.0 * rng_unit(&rng), rr = rng_unit(&rng) - 0.5;
+        double uu = -(0.1 + cli_unit(&rng)), ll = -(0.1 + cli_unit(&rng));
+        double dd = 2.5 + 2.0 * cli_unit(&rng), rr = cli_unit(&rng) - 0.5;
         if (prec == HB_DOUBLE) {
             ((double *)u)[k] = uu, ((double *)l)[k] = ll, ((double *)d)[k] = dd,
             ((double *)rhs)[k] = rr;
@@ -129,16 +113,16 @@ int hb_cmd_solve(int argc, char **argv)
     }
     /* Each repetition sets d and rhs (a time step's new data), solves and reads back. */
     for (int r = 0; r < reps && st == HB_SUCCESS; ++r) {
-        double t0 = now_s();
+        double t0 = cli_now_s();
         st = hb_plan_set(plan, HB_ARRAY_D, d);
         if (st == HB_SUCCESS)
             st = hb_plan_set(plan, HB_ARRAY_RHS, rhs);
-        double t1 = now_s();
+        double t1 = cli_now_s();
         if (st == HB_SUCCESS)
             st = hb_plan_solve(plan);
         if (st == HB_SUCCESS)
             st = hb_plan_get_solution(plan, x); /* waits for the solve */
-        double t2 = now_s();
+        double t2 = cli_now_s();
         if (t2 - t1 < best)
             best = t2 - t1;
         setup += t1 - t0;

@@ -7,7 +7,7 @@ CSV: ci/gpu-strategies.sh's strategies.csv, the bench CSV with a first column
 `morphology`; or a plain bench CSV holding, per morphology in the order given
 by MORPH1,..., the same number of rows (the older records). For each point the
 forced strategies per-system, branch-level and fine-tree are compared; AUTO's
-column is the time of the strategy that api/strategy.c picks now, taken from
+column is the time of the strategy that api/core/auto.c picks now, taken from
 the same run (AUTO runs the same code as the forced strategy); the run's own
 auto row is shown too. Batches of one tree are those not named mix:* (or the
 --mono list). --backends and --systems keep only those points.
@@ -15,7 +15,7 @@ auto row is shown too. Batches of one tree are those not named mix:* (or the
 import csv
 import sys
 
-FINE_BELOW, PER_SYSTEM_FROM, BRANCHES_FROM_ROWS = 4096, 131072, 64  # api/hb_internal.h
+FINE_BELOW, PER_SYSTEM_FROM, BRANCHES_FROM_ROWS = 4096, 131072, 64  # HB_AUTO_* in api/core/hb_plan.h
 FORCED = ("per-system", "branch-level", "fine-tree")
 
 

@@ -207,7 +207,8 @@ typedef struct {
                                   strategies: HB_LAYOUT_AUTO (rows by branch)    */
     int32_t      block_size;   /* block layouts: systems per block, else 0       */
     hb_padding   padding;      /* padded variable batches: COMPUTE or SKIP;
-                                  otherwise HB_PADDING_AUTO (no padding)         */
+                                  branch strategies: SKIP (each branch stops
+                                  at its own length); else HB_PADDING_AUTO      */
     int32_t      sorted;       /* systems sorted by size, longest first           */
     /* Branch strategies only (0 otherwise): */
     int64_t      nbranches;

@@ -1,0 +1,40 @@
+/* cli.h: what the subcommands share: layout option names, splitmix64 random inputs, a monotonic clock. */
+#ifndef HB_APPS_CLI_H
+#define HB_APPS_CLI_H
+
+#include <stdint.h>
+
+#include "hinesbatch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A --layout value: a library name (hb_layout_from_name) or one of the short
+ * names the CLI has always taken, "interleaved" and "block". Returns
+ * HB_ERR_INVALID_ARGUMENT for another name, *layout then untouched. */
+hb_status cli_layout_from_name(const char *name, hb_layout *layout);
+/* The CLI's name of a layout, the short one where there is one, so that log
+ * lines echo a point as its options spell it. */
+const char *cli_layout_name(hb_layout layout);
+
+/* Seconds on a monotonic clock, for timing. */
+double cli_now_s(void);
+
+/* splitmix64: fast and seedable; random inputs only need to be well
+ * conditioned, and the same seed must give the same inputs everywhere (the
+ * CUDA benchmark included, hence inline here rather than in cli.c). */
+static inline uint64_t cli_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* Uniform in [0, 1), 53 bits. */
+static inline double cli_unit(uint64_t *s) { return (double)(cli_rand(s) >> 11) * 0x1.0p-53; }
+
+#ifdef __cplusplus
+}
+#endif
+#endif
