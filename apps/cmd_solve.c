@@ -21,7 +21,7 @@ static void random_tree(int32_t *parent, int64_t n, uint64_t *rng)
 static void usage(void)
 {
     printf("usage: hinesbatch solve [--systems N] [--rows N] [--multi] [--precision float|double]\n"
-           "                        [--layout auto|flat|interleaved|block] [--reps N] [--seed S]\n"
+           "                        [--layout auto|flat|interleaved|block|block-shared] [--reps N] [--seed S]\n"
            "Solves N random Hines systems (a random tree each with --multi, else one tree\n"
            "shared by all) on the backend chosen by HINESBATCH_BACKEND, and prints the time\n"
            "per solve, rows per second and the worst LAPACK-style residual ratio.\n");
@@ -53,9 +53,12 @@ int hb_cmd_solve(int argc, char **argv)
         } else if (v && !strcmp(a, "--precision")) {
             prec = !strcmp(v, "float") ? HB_FLOAT : HB_DOUBLE, ++i;
         } else if (v && !strcmp(a, "--layout")) {
-            /* A name it does not know is AUTO, as it always was for solve. */
-            if (cli_layout_from_name(v, &opts.layout) != HB_SUCCESS)
-                opts.layout = HB_LAYOUT_AUTO;
+            /* An unknown name is an error, never a silent AUTO. */
+            if (cli_layout_from_name(v, &opts.layout) != HB_SUCCESS) {
+                fprintf(stderr, "hinesbatch solve: --layout '%s' is not a layout\n", v);
+                usage();
+                return 2;
+            }
             ++i;
         } else {
             fprintf(stderr, "hinesbatch solve: unknown or incomplete option '%s'\n", a);
