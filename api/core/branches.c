@@ -1,207 +1,40 @@
-/* branches.c: cuts Hines systems into branches, groups them by level (and by work-group for the fine tree), lays them out. */
+/* branches.c: the branch strategies' tables: each tree re-rooted and cut by hb_tree.h, branches grouped by level (and by work-group for the fine tree), laid out. */
 #include "hb_plan.h"
+#include "hb_tree.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Branches of one tree, computed in one ascending pass (parent < child, so no
- * recursion): row i starts a branch when it is the root, when its parent has
- * several children, or when the parent's branch reached split_length. */
+/* One tree of the batch: its cut into branches (hb_tree.h), in the tree's own
+ * numbering, which is new when re-rooted. */
 typedef struct {
-    int64_t n, nb;
-    int32_t *bid, *bj;      /* per row: local branch and index in it          */
-    int64_t *head, *blen;   /* per local branch                               */
-    int32_t *level;
+    hb__tree_cut cut;
     int32_t *perm, *inv;    /* re-rooted: new index -> row, row -> new index  */
     int32_t *npar;          /* re-rooted: parents in new indices              */
-} tree_cut;
+} one_tree;
 
-static void cut_free(tree_cut *t)
+static void tree_free(one_tree *t)
 {
     free(t->perm);
     free(t->inv);
     free(t->npar);
-    free(t->bid);
-    free(t->bj);
-    free(t->head);
-    free(t->blen);
-    free(t->level);
+    hb__tree_cut_free(&t->cut);
 }
 
-/* limit (per level of an earlier cut ref, or NULL): a branch is cut when
- * it reaches its level's limit. */
-static hb_status cut_tree(const int32_t *par, int64_t n, const int64_t *limit,
-                          const tree_cut *ref, tree_cut *t)
-{
-    t->n = n;
-    t->nb = 0;
-    int32_t *nch = calloc((size_t)n, sizeof *nch);
-    t->bid = malloc((size_t)n * sizeof *t->bid);
-    t->bj = malloc((size_t)n * sizeof *t->bj);
-    t->head = malloc((size_t)n * sizeof *t->head);
-    t->blen = malloc((size_t)n * sizeof *t->blen);
-    t->level = malloc((size_t)n * sizeof *t->level);
-    if (!nch || !t->bid || !t->bj || !t->head || !t->blen || !t->level) {
-        free(nch);
-        cut_free(t);
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "branch decomposition of %lld rows", (long long)n);
-    }
-    for (int64_t i = 1; i < n; ++i)
-        nch[par[i]]++;
-    for (int64_t i = 0; i < n; ++i) {
-        int64_t p = i > 0 ? par[i] : -1;
-        int starts = p < 0 || nch[p] != 1 ||
-                     (limit && t->bj[p] + 1 >= limit[ref->level[ref->bid[p]]]);
-        if (starts) {
-            int64_t b = t->nb++;
-            t->bid[i] = (int32_t)b;
-            t->bj[i] = 0;
-            t->head[b] = i;
-            t->blen[b] = 1;
-            t->level[b] = p < 0 ? 0 : t->level[t->bid[p]] + 1;
-        } else {
-            t->bid[i] = t->bid[p];
-            t->bj[i] = t->bj[p] + 1;
-            t->blen[t->bid[p]]++;
-        }
-    }
-    free(nch);
-    return HB_SUCCESS;
-}
-
-/* The root of least depth in branches. Along a path from root r to a leaf,
- * a new branch starts after r when deg(r) >= 2 and after every inner node p
- * with deg(p) >= 3, whatever the orientation; so the depth from r is a
- * node-weighted eccentricity, found for every r by one pass down and one up
- * the original tree (iterative: parent < child). Ties keep the old root. */
-static hb_status best_root(const int32_t *par, int64_t n, int64_t *root)
-{
-    *root = 0;
-    if (n <= 2)
-        return HB_SUCCESS;
-    int64_t *deg = calloc((size_t)n, sizeof *deg), *g = calloc((size_t)n, sizeof *g);
-    int64_t *b1 = malloc((size_t)n * sizeof *b1), *b2 = malloc((size_t)n * sizeof *b2);
-    int64_t *arg = malloc((size_t)n * sizeof *arg), *up = malloc((size_t)n * sizeof *up);
-    if (!deg || !g || !b1 || !b2 || !arg || !up) {
-        free(deg), free(g), free(b1), free(b2), free(arg), free(up);
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "re-rooting a tree of %lld rows", (long long)n);
-    }
-    for (int64_t v = 1; v < n; ++v)
-        deg[v]++, deg[par[v]]++;
-    for (int64_t v = 0; v < n; ++v)
-        b1[v] = b2[v] = -1, arg[v] = -1;
-    /* h(v): weight of inner nodes from v's parent down through v to v's
-     * deepest leaf, v included when it is not itself the leaf. */
-#define NCHILD(v) (deg[v] - ((v) != 0))
-#define H(v) (NCHILD(v) > 0 ? (deg[v] >= 3) + g[v] : 0)
-    for (int64_t v = n - 1; v >= 1; --v) {
-        int64_t p = par[v], h = H(v);
-        if (h > g[p])
-            g[p] = h;
-        if (h > b1[p])
-            b2[p] = b1[p], b1[p] = h, arg[p] = v;
-        else if (h > b2[p])
-            b2[p] = h;
-    }
-    up[0] = -1;
-    for (int64_t v = 1; v < n; ++v) {
-        int64_t p = par[v];
-        int64_t sib = arg[p] == v ? b2[p] : b1[p];
-        int64_t best = p != 0 && up[p] > sib ? up[p] : sib;
-        up[v] = best < 0 ? 0 : (deg[p] >= 3) + best; /* best < 0: p is a leaf seen from v */
-    }
-    int64_t best_ecc = -1;
-    for (int64_t r = 0; r < n; ++r) {
-        int64_t m = b1[r] > up[r] ? b1[r] : up[r];
-        int64_t ecc = (deg[r] >= 2) + (m < 0 ? 0 : m);
-        if (best_ecc < 0 || ecc < best_ecc)
-            best_ecc = ecc, *root = r;
-    }
-#undef NCHILD
-#undef H
-    free(deg), free(g), free(b1), free(b2), free(arg), free(up);
-    return HB_SUCCESS;
-}
-
-/* Renumbers the tree breadth-first from root so that parent < child holds
- * again; t->perm, t->inv and t->npar describe the new numbering. */
-static hb_status renumber(const int32_t *par, int64_t n, int64_t root, tree_cut *t)
-{
-    int64_t *start = calloc((size_t)n + 1, sizeof *start);
-    int64_t *adj = malloc((size_t)(2 * n) * sizeof *adj), *fillp = malloc((size_t)n * sizeof *fillp);
-    t->perm = malloc((size_t)n * sizeof *t->perm);
-    t->inv = malloc((size_t)n * sizeof *t->inv);
-    t->npar = malloc((size_t)n * sizeof *t->npar);
-    if (!start || !t->perm || !t->inv || !t->npar || !adj || !fillp) {
-        free(start), free(adj), free(fillp);
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "renumbering a tree of %lld rows", (long long)n);
-    }
-    for (int64_t v = 1; v < n; ++v)
-        start[v + 1]++, start[par[v] + 1]++;
-    for (int64_t v = 0; v < n; ++v)
-        start[v + 1] += start[v];
-    for (int64_t v = 0; v < n; ++v)
-        fillp[v] = start[v], t->inv[v] = -1;
-    for (int64_t v = 1; v < n; ++v)
-        adj[fillp[v]++] = par[v], adj[fillp[par[v]]++] = v;
-    int64_t head = 0, tail = 0;
-    t->perm[tail++] = (int32_t)root;
-    t->inv[root] = 0;
-    t->npar[0] = -1;
-    while (head < tail) {
-        int64_t v = t->perm[head];
-        for (int64_t e = start[v]; e < start[v + 1]; ++e) {
-            int64_t w = adj[e];
-            if (t->inv[w] < 0) {
-                t->inv[w] = (int32_t)tail;
-                t->npar[tail] = (int32_t)head;
-                t->perm[tail++] = (int32_t)w;
-            }
-        }
-        ++head;
-    }
-    free(start), free(adj), free(fillp);
-    return HB_SUCCESS;
-}
-
-/* One tree: optional re-rooting, then the cut into branches, optionally
- * cut again where branches are longer than their level's average. */
+/* One tree: optional re-rooting at the lowest-numbered root of least depth
+ * in branches, then the cut into branches, optionally split. */
 static hb_status prepare_tree(const int32_t *par, int64_t n, const hb_branch_options *o,
-                              tree_cut *t)
+                              one_tree *t)
 {
     memset(t, 0, sizeof *t);
     const int32_t *p = par;
     if (o->reroot) {
         int64_t root = 0;
-        HB_FORWARD(best_root(par, n, &root));
-        HB_FORWARD(renumber(par, n, root, t));
+        HB_FORWARD(hb__tree_best_root(par, n, HB__DEPTH_BRANCHES, HB__ROOT_FIRST, &root));
+        HB_FORWARD(hb__tree_renumber(par, n, root, &t->perm, &t->inv, &t->npar));
         p = t->npar;
     }
-    HB_FORWARD(cut_tree(p, n, NULL, NULL, t));
-    if (!o->split)
-        return HB_SUCCESS;
-    tree_cut ref = *t; /* the unsplit cut gives each level's average */
-    int64_t nlev = 0;
-    for (int64_t b = 0; b < ref.nb; ++b)
-        if (ref.level[b] + 1 > nlev)
-            nlev = ref.level[b] + 1;
-    int64_t *sum = calloc((size_t)nlev, sizeof *sum), *cnt = calloc((size_t)nlev, sizeof *cnt);
-    tree_cut cut = {0};
-    cut.perm = t->perm, cut.inv = t->inv, cut.npar = t->npar;
-    ref.perm = ref.inv = ref.npar = NULL; /* now owned by cut */
-    *t = cut;
-    if (!sum || !cnt) {
-        free(sum), free(cnt), cut_free(&ref);
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "branch splitting");
-    }
-    for (int64_t b = 0; b < ref.nb; ++b)
-        sum[ref.level[b]] += ref.blen[b], cnt[ref.level[b]]++;
-    for (int64_t L = 0; L < nlev; ++L) /* limit = ceil(average), at least 1 */
-        sum[L] = cnt[L] ? (sum[L] + cnt[L] - 1) / cnt[L] : 1;
-    hb_status st = cut_tree(p, n, sum, &ref, t);
-    cut_free(&ref);
-    free(sum), free(cnt);
-    return st;
+    return hb__tree_cut_make(p, n, HB__DEPTH_BRANCHES, o->split, &t->cut);
 }
 
 typedef struct {
@@ -284,18 +117,19 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
     const int mono = plan->mono;
     const int64_t ntrees = mono ? 1 : nsys;
     hb_status st = HB_SUCCESS;
-    tree_cut *cuts = calloc((size_t)ntrees, sizeof *cuts);
+    one_tree *trees = calloc((size_t)ntrees, sizeof *trees);
     int64_t *sys_off = malloc((size_t)(nsys + 1) * sizeof *sys_off); /* first branch of s */
-    if (!cuts || !sys_off) {
-        free(cuts);
+    if (!trees || !sys_off) {
+        free(trees);
         free(sys_off);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "branch tables for %lld systems", (long long)nsys);
     }
 #define ROW0(s) (plan->offsets ? plan->offsets[s] : (s) * plan->n_uniform)
 #define NROWS(s) (plan->offsets ? plan->offsets[(s) + 1] - plan->offsets[s] : plan->n_uniform)
-#define CUT(s) (&cuts[mono ? 0 : (s)])
+#define TREE(s) (&trees[mono ? 0 : (s)])
+#define CUT(s) (&TREE(s)->cut)
     for (int64_t t = 0; t < ntrees && st == HB_SUCCESS; ++t)
-        st = prepare_tree(parent + ROW0(t), NROWS(t), o, &cuts[t]);
+        st = prepare_tree(parent + ROW0(t), NROWS(t), o, &trees[t]);
     br_rec *rec = NULL;
     int64_t *rank = NULL, *pos0 = NULL, *bst = NULL, *blen = NULL, *ppos = NULL;
     int64_t *chptr = NULL, *chidx = NULL, *seg = NULL, *grp = NULL, *rowmap = NULL;
@@ -317,9 +151,8 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
      * branch count stays within the group size. */
     int64_t maxlev = 0;
     for (int64_t t = 0; t < ntrees; ++t)
-        for (int64_t b = 0; b < cuts[t].nb; ++b)
-            if (cuts[t].level[b] > maxlev)
-                maxlev = cuts[t].level[b];
+        if (trees[t].cut.nlev - 1 > maxlev)
+            maxlev = trees[t].cut.nlev - 1;
     int64_t *fill = calloc((size_t)maxlev + 1, sizeof *fill);
     int64_t *mine = calloc((size_t)maxlev + 1, sizeof *mine);
     if (!fill || !mine) {
@@ -330,7 +163,7 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
     }
     int64_t group = 0, in_group = 0;
     for (int64_t s = 0; s < nsys; ++s) {
-        const tree_cut *c = CUT(s);
+        const hb__tree_cut *c = CUT(s);
         if (o->group_size > 0) {
             memset(mine, 0, (size_t)(maxlev + 1) * sizeof *mine);
             for (int64_t b = 0; b < c->nb; ++b)
@@ -402,13 +235,14 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
     /* Row map, parent positions, couplings of re-rooted trees, child lists.
      * Branch data use the tree's own numbering (new indices when re-rooted);
      * OLD() turns one into the caller's row. */
-#define OLD(c, i) ((c)->perm ? (int64_t)(c)->perm[i] : (int64_t)(i))
+#define OLD(tr, i) ((tr)->perm ? (int64_t)(tr)->perm[i] : (int64_t)(i))
     for (int64_t s = 0; s < nsys; ++s) {
-        const tree_cut *c = CUT(s);
+        const one_tree *tr = TREE(s);
+        const hb__tree_cut *c = &tr->cut;
         int64_t r0 = ROW0(s);
         for (int64_t i = 0; i < c->n; ++i) {
             int64_t b = rank[sys_off[s] + c->bid[i]];
-            rowmap[r0 + OLD(c, i)] = pos0[b] + (int64_t)c->bj[i] * bst[b];
+            rowmap[r0 + OLD(tr, i)] = pos0[b] + (int64_t)c->bj[i] * bst[b];
         }
     }
     owner = malloc((size_t)(nbr > 0 ? nbr : 1) * sizeof *owner);
@@ -421,13 +255,14 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
         goto done;
     }
     for (int64_t s = 0; s < nsys; ++s) {
-        const tree_cut *c = CUT(s);
+        const one_tree *tr = TREE(s);
+        const hb__tree_cut *c = &tr->cut;
         const int32_t *par = parent + (mono ? 0 : ROW0(s));
-        const int32_t *tp = c->npar ? c->npar : par; /* parents in the tree's numbering */
+        const int32_t *tp = tr->npar ? tr->npar : par; /* parents in the tree's numbering */
         int64_t r0 = ROW0(s);
         for (int64_t lb = 0; lb < c->nb; ++lb) {
             int64_t b = rank[sys_off[s] + lb], h = c->head[lb];
-            ppos[b] = h == 0 ? -1 : rowmap[r0 + OLD(c, tp[h])];
+            ppos[b] = h == 0 ? -1 : rowmap[r0 + OLD(tr, tp[h])];
             owner[b] = h == 0 ? -1 : rank[sys_off[s] + c->bid[tp[h]]];
             if (h != 0)
                 chptr[owner[b] + 1]++;
@@ -439,7 +274,7 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
             cmap_same[r0] = cmap_swap[r0] = -1;
             for (int64_t x = 1; x < c->n; ++x) {
                 int64_t y = par[x];
-                int kept = tp[c->inv[x]] == c->inv[y];
+                int kept = tp[tr->inv[x]] == tr->inv[y];
                 cmap_same[r0 + x] = kept ? rowmap[r0 + x] : -1;
                 cmap_swap[r0 + x] = kept ? -1 : rowmap[r0 + y];
             }
@@ -493,10 +328,11 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
 done:
 #undef ROW0
 #undef NROWS
+#undef TREE
 #undef CUT
     for (int64_t t = 0; t < ntrees; ++t)
-        cut_free(&cuts[t]);
-    free(cuts);
+        tree_free(&trees[t]);
+    free(trees);
     free(sys_off);
     free(rec);
     free(rank);

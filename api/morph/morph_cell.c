@@ -1,5 +1,6 @@
 /* morph_cell.c: morphology -> compartments (per sample or sections), re-rooting, Euler matrix. */
 #include "hb_error.h"
+#include "hb_tree.h"
 #include "hb_validate.h"
 #include "hinesbatch_morph.h"
 
@@ -540,112 +541,36 @@ hb_status hb_morph_cell_get_view(const hb_morph_cell *c, hb_morph_cell_view *v)
 }
 
 /* ---- re-rooting ------------------------------------------------------------ */
-/* Breadth-first from src over the undirected tree: cnt[v] = nodes of degree
- * != 2 on the path, src excluded (the branches crossed); pred[v]; order. */
-static void bfs(int64_t n, const int64_t *adj0, const int64_t *adj, int64_t src, int64_t *cnt,
-                int64_t *pred, int64_t *order)
-{
-    for (int64_t k = 0; k < n; ++k)
-        pred[k] = -2;
-    int64_t head = 0, tail = 0;
-    order[tail++] = src, pred[src] = -1, cnt[src] = 0;
-    while (head < tail) {
-        int64_t v = order[head++];
-        for (int64_t e = adj0[v]; e < adj0[v + 1]; ++e) {
-            int64_t w = adj[e];
-            if (pred[w] != -2)
-                continue;
-            pred[w] = v;
-            cnt[w] = cnt[v] + (adj0[w + 1] - adj0[w] != 2);
-            order[tail++] = w;
-        }
-    }
-}
-
-/* Depth in branches when rooted at v: levels of the tree oriented by pred. */
-static int64_t depth_at(int64_t n, const int64_t *adj0, const int64_t *pred, const int64_t *order,
-                        int64_t *lev)
-{
-    int64_t best = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        int64_t v = order[i], p = pred[v];
-        if (p < 0) {
-            lev[v] = 1;
-        } else {
-            int64_t kids = adj0[p + 1] - adj0[p] - (pred[p] >= 0); /* p's children */
-            lev[v] = lev[p] + (kids >= 2);
-        }
-        if (lev[v] > best)
-            best = lev[v];
-    }
-    return best;
-}
-
 hb_status hb_morph_cell_reroot(hb_morph_cell *c)
 {
     if (!c)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_cell_reroot: cell is NULL");
-    int64_t n = c->n;
-    if (n < 3)
-        return HB_SUCCESS;
-    int64_t *adj0 = calloc((size_t)n + 1, sizeof *adj0), *adj = malloc(2 * (size_t)n * sizeof *adj);
-    int64_t *cnt = malloc((size_t)n * sizeof *cnt), *pred = malloc((size_t)n * sizeof *pred);
-    int64_t *order = malloc((size_t)n * sizeof *order), *lev = malloc((size_t)n * sizeof *lev);
-    int64_t *fill = calloc((size_t)n, sizeof *fill);
+    int64_t n = c->n, root = 0;
+    /* The centre rule, whose roots this function has always given (hb_tree.h). */
+    HB_FORWARD(hb__tree_best_root(c->parent, n, HB__DEPTH_BRANCHES, HB__ROOT_CENTRE, &root));
+    if (root == 0)
+        return HB_SUCCESS; /* the root is already optimal */
+    int32_t *perm = NULL, *inv = NULL, *npar = NULL;
+    HB_FORWARD(hb__tree_renumber(c->parent, n, root, &perm, &inv, &npar));
     hb_morph_cell *t = cell_alloc(n);
     hb_status st = HB_SUCCESS;
-    if (!adj0 || !adj || !cnt || !pred || !order || !lev || !fill || !t) {
+    if (!t) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_morph_cell_reroot: out of memory");
         goto done;
     }
-    for (int64_t k = 1; k < n; ++k)
-        ++adj0[k + 1], ++adj0[c->parent[k] + 1];
-    for (int64_t k = 0; k < n; ++k)
-        adj0[k + 1] += adj0[k];
-    for (int64_t k = 1; k < n; ++k) {
-        int64_t p = c->parent[k];
-        adj[adj0[k] + fill[k]++] = p;
-        adj[adj0[p] + fill[p]++] = k;
-    }
-    /* Rooted at v the depth is (branches to the farthest tip, counting each
-     * node of degree != 2 passed) + (1 if v has degree >= 2): a degree-2 node
-     * is never better than a neighbouring one of other degree, so the best
-     * root is a centre of the tree of degree != 2 nodes: the middle of its
-     * longest path, found by two sweeps. n-1 is a tip (no node follows it). */
-    bfs(n, adj0, adj, n - 1, cnt, pred, order);
-    int64_t A = n - 1;
-    for (int64_t k = 0; k < n; ++k)
-        if (adj0[k + 1] - adj0[k] != 2 && cnt[k] > cnt[A])
-            A = k;
-    bfs(n, adj0, adj, A, cnt, pred, order);
-    int64_t B = A;
-    for (int64_t k = 0; k < n; ++k)
-        if (adj0[k + 1] - adj0[k] != 2 && cnt[k] > cnt[B])
-            B = k;
-    int64_t want = (cnt[B] + 1) / 2, centre = B;
-    while (cnt[centre] > want || adj0[centre + 1] - adj0[centre] == 2)
-        centre = pred[centre];
-    bfs(n, adj0, adj, 0, cnt, pred, order);
-    int64_t d_now = depth_at(n, adj0, pred, order, lev);
-    bfs(n, adj0, adj, centre, cnt, pred, order);
-    int64_t d_new = depth_at(n, adj0, pred, order, lev);
-    if (d_new >= d_now)
-        goto done; /* the root is already optimal */
-    /* Copy in breadth-first order from the centre; each edge keeps its
+    /* Copy in breadth-first order from the new root; each edge keeps its
      * conductance and length, whichever end is now the child. */
-    for (int64_t i = 0; i < n; ++i)
-        fill[order[i]] = i;
     for (int64_t i = 0; i < n; ++i) {
-        int64_t v = order[i], p = pred[v];
+        int64_t v = perm[i], q = npar[i];
         t->type[i] = c->type[v], t->area[i] = c->area[v], t->source[i] = c->source[v];
-        if (p < 0) {
+        if (q < 0) {
             t->parent[i] = -1, t->g[i] = 0, t->dist[i] = 0;
             continue;
         }
-        int64_t e = c->parent[v] == p ? v : p; /* the edge is stored at the old child */
-        t->parent[i] = (int32_t)fill[p];
+        int64_t p = perm[q], e = c->parent[v] == p ? v : p; /* the edge is stored at the old child */
+        t->parent[i] = (int32_t)q;
         t->g[i] = c->g[e];
-        t->dist[i] = t->dist[fill[p]] + fabs(c->dist[e] - c->dist[c->parent[e]]);
+        t->dist[i] = t->dist[q] + fabs(c->dist[e] - c->dist[c->parent[e]]);
     }
     t->cable = c->cable;
     st = cell_order(t);
@@ -655,7 +580,7 @@ hb_status hb_morph_cell_reroot(hb_morph_cell *c)
         *c = *t, *t = x;
     }
 done:
-    free(adj0), free(adj), free(cnt), free(pred), free(order), free(lev), free(fill);
+    free(perm), free(inv), free(npar);
     hb_morph_cell_destroy(t);
     return st;
 }

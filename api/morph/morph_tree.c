@@ -1,10 +1,10 @@
-/* morph_tree.c: tree statistics (branches, levels, tips) and the branch-contiguous Hines order. */
+/* morph_tree.c: tree statistics (branches, levels, tips) and the branch-contiguous Hines order, by the rules of hb_tree.h. */
 #include "hb_error.h"
+#include "hb_tree.h"
 #include "hb_validate.h"
 #include "hinesbatch_morph.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static hb_status check(int64_t n, const int32_t *parent, const char *fn)
 {
@@ -16,23 +16,13 @@ static hb_status check(int64_t n, const int32_t *parent, const char *fn)
     return hb__check_tree(parent, n, 0);
 }
 
-/* Children per node. */
-static int64_t *child_counts(int64_t n, const int32_t *parent)
+/* Branches per level (0: the root's) into width[0 .. cap), cap >= cut->nlev. */
+static void level_widths(const hb__tree_cut *cut, int64_t cap, int64_t *width)
 {
-    int64_t *nc = calloc((size_t)n, sizeof *nc);
-    if (nc)
-        for (int64_t k = 1; k < n; ++k)
-            ++nc[parent[k]];
-    return nc;
-}
-
-/* Level of each node (1 = the root's branch); a branch starts at the root and
- * at each child of a node with two or more children. */
-static void node_levels(int64_t n, const int32_t *parent, const int64_t *nc, int64_t *level)
-{
-    level[0] = 1;
-    for (int64_t k = 1; k < n; ++k)
-        level[k] = level[parent[k]] + (nc[parent[k]] >= 2);
+    for (int64_t L = 0; L < cap; ++L)
+        width[L] = 0;
+    for (int64_t b = 0; b < cut->nb; ++b)
+        width[cut->level[b]]++;
 }
 
 hb_status hb_morph_tree_stats(int64_t n, const int32_t *parent, hb_tree_stats *st)
@@ -40,38 +30,31 @@ hb_status hb_morph_tree_stats(int64_t n, const int32_t *parent, hb_tree_stats *s
     if (!st)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_tree_stats: stats is NULL");
     HB_FORWARD(check(n, parent, "hb_morph_tree_stats"));
-    int64_t *nc = child_counts(n, parent);
-    int64_t *level = malloc((size_t)n * sizeof *level);
-    int64_t *blen = malloc((size_t)n * sizeof *blen); /* nodes so far in k's branch */
-    if (!nc || !level || !blen) {
-        free(nc), free(level), free(blen);
+    hb__tree_cut cut;
+    HB_FORWARD(hb__tree_cut_make(parent, n, HB__DEPTH_BRANCHES, 0, &cut));
+    size_t bytes = 0;
+    int64_t *width = hb__mul_size((size_t)cut.nlev, sizeof *width, &bytes) ? malloc(bytes) : NULL;
+    if (!width) {
+        hb__tree_cut_free(&cut);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_morph_tree_stats: out of memory");
     }
-    node_levels(n, parent, nc, level);
+    level_widths(&cut, cut.nlev, width);
     hb_tree_stats s = {0};
     s.nodes = n;
+    s.branches = cut.nb;
+    s.levels = cut.nlev;
     for (int64_t k = 0; k < n; ++k) {
-        int start = k == 0 || nc[parent[k]] >= 2;
-        blen[k] = start ? 1 : blen[parent[k]] + 1;
-        s.branches += start;
-        s.branch_points += nc[k] >= 2;
-        s.tips += nc[k] == 0;
-        if (level[k] > s.levels)
-            s.levels = level[k];
-        if (blen[k] > s.longest_branch)
-            s.longest_branch = blen[k];
+        s.branch_points += cut.nchild[k] >= 2;
+        s.tips += cut.nchild[k] == 0;
     }
-    /* Widest level, counted on branch starts. */
-    int64_t *width = calloc((size_t)s.levels + 1, sizeof *width);
-    if (!width) {
-        free(nc), free(level), free(blen);
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_morph_tree_stats: out of memory");
-    }
-    for (int64_t k = 0; k < n; ++k)
-        if (k == 0 || nc[parent[k]] >= 2)
-            if (++width[level[k]] > s.max_level_width)
-                s.max_level_width = width[level[k]];
-    free(width), free(nc), free(level), free(blen);
+    for (int64_t b = 0; b < cut.nb; ++b)
+        if (cut.blen[b] > s.longest_branch)
+            s.longest_branch = cut.blen[b];
+    for (int64_t L = 0; L < cut.nlev; ++L)
+        if (width[L] > s.max_level_width)
+            s.max_level_width = width[L];
+    free(width);
+    hb__tree_cut_free(&cut);
     *st = s;
     return HB_SUCCESS;
 }
@@ -82,28 +65,15 @@ hb_status hb_morph_tree_level_counts(int64_t n, const int32_t *parent, int64_t c
     if (!counts)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_tree_level_counts: counts is NULL");
     HB_FORWARD(check(n, parent, "hb_morph_tree_level_counts"));
-    int64_t *nc = child_counts(n, parent);
-    int64_t *level = malloc((size_t)n * sizeof *level);
-    if (!nc || !level) {
-        free(nc), free(level);
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_morph_tree_level_counts: out of memory");
-    }
-    node_levels(n, parent, nc, level);
-    int64_t levels = 0;
-    for (int64_t k = 0; k < n; ++k)
-        if (level[k] > levels)
-            levels = level[k];
+    hb__tree_cut cut;
+    HB_FORWARD(hb__tree_cut_make(parent, n, HB__DEPTH_BRANCHES, 0, &cut));
     hb_status st = HB_SUCCESS;
-    if (cap < levels) {
+    if (cap < cut.nlev)
         st = hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_tree_level_counts: cap = %lld < %lld "
-                       "levels", (long long)cap, (long long)levels);
-    } else {
-        memset(counts, 0, (size_t)cap * sizeof *counts);
-        for (int64_t k = 0; k < n; ++k)
-            if (k == 0 || nc[parent[k]] >= 2)
-                ++counts[level[k] - 1];
-    }
-    free(nc), free(level);
+                       "levels", (long long)cap, (long long)cut.nlev);
+    else
+        level_widths(&cut, cap, counts);
+    hb__tree_cut_free(&cut);
     return st;
 }
 
@@ -139,7 +109,7 @@ hb_status hb_morph_tree_order(int64_t n, const int32_t *parent, int32_t *new_of_
         for (;;) {
             map[v] = (int32_t)next++;
             int64_t nch = cstart[v + 1] - cstart[v];
-            if (nch == 1) {
+            if (nch > 0 && !hb__tree_starts_branch(nch, HB__DEPTH_BRANCHES)) {
                 v = child[cstart[v]];
                 continue;
             }
