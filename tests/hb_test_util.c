@@ -40,23 +40,37 @@ int64_t hb_test_range(int64_t lo, int64_t hi)
     return lo + (int64_t)(hb_test_rand() % (uint64_t)(hi - lo + 1));
 }
 
-hb_context *hb_test_context(void)
+/* ---- Contexts ------------------------------------------------------------- */
+
+hb_context *hb_test_backend_context(hb_backend backend)
 {
     hb_context *ctx = NULL;
-    hb_status st = hb_context_create(HB_BACKEND_AUTO, &ctx);
+    hb_status st = hb_context_create(backend, &ctx);
     if (st == HB_SUCCESS) {
         printf("%s: context %s\n", test_name, hb_context_describe(ctx));
         return ctx;
     }
+    char why[1024];
+    snprintf(why, sizeof why, "%s", hb_last_error());
+    /* The backend asked for: AUTO stands for HINESBATCH_BACKEND. */
+    hb_backend want = backend;
+    if (want == HB_BACKEND_AUTO && hb_backend_from_name(getenv("HINESBATCH_BACKEND"), &want))
+        want = HB_BACKEND_AUTO;
     const char *skip = getenv("HB_TEST_ALLOW_SKIP");
-    if (st == HB_ERR_BACKEND_UNAVAILABLE && skip && !strcmp(skip, "1")) {
-        printf("%s: SKIPPED: %s\n", test_name, hb_last_error());
+    if (st == HB_ERR_BACKEND_UNAVAILABLE && skip && !strcmp(skip, "1") &&
+        want != HB_BACKEND_AUTO && hb_backend_compiled(want) && hb_test_failures == 0) {
+        printf("%s: SKIPPED: %s is compiled in but has no device here: %s\n", test_name,
+               hb_backend_name(want), why);
         exit(77);
     }
-    fprintf(stderr, "%s: cannot open the backend under test: %s: %s\n", test_name,
-            hb_status_string(st), hb_last_error());
+    fprintf(stderr, "%s: cannot open the backend %s: %s: %s\n", test_name,
+            hb_backend_name(want), hb_status_string(st), why);
+    if (hb_test_failures)
+        fprintf(stderr, "%s: and %d checks had failed before\n", test_name, hb_test_failures);
     exit(1);
 }
+
+hb_context *hb_test_context(void) { return hb_test_backend_context(HB_BACKEND_AUTO); }
 
 hb_context *hb_test_oracle(void)
 {
@@ -68,14 +82,45 @@ hb_context *hb_test_oracle(void)
     return ctx;
 }
 
-int hb_test_bitwise(const hb_context *ctx)
+int hb_test_host_backend(hb_backend b) { return b == HB_BACKEND_SERIAL || b == HB_BACKEND_OPENMP; }
+
+int hb_test_on_host(const hb_context *ctx) { return hb_test_host_backend(hb_context_backend(ctx)); }
+
+void hb_test_require_sim(hb_context *ctx)
 {
-    hb_backend b = hb_context_backend(ctx);
-    return b == HB_BACKEND_SERIAL || b == HB_BACKEND_OPENMP;
+    int32_t root = -1;
+    hb_morph_cell *cell = NULL;
+    hb_sim *sim = NULL;
+    hb_status st = hb_morph_cell_from_parent(1, &root, 10.0, 10.0, NULL, &cell);
+    const hb_morph_cell *cells[1] = {cell};
+    if (st == HB_SUCCESS)
+        st = hb_sim_create(ctx, cells, 1, NULL, &sim);
+    if (st != HB_SUCCESS) {
+        fprintf(stderr, "FAIL: %s: %s\n", hb_status_string(st), hb_last_error());
+        exit(1);
+    }
+    hb_sim_destroy(sim);
+    hb_morph_cell_destroy(cell);
 }
+
+/* ---- The tolerance policy -------------------------------------------------- */
+
+/* What the comparisons saw, printed by hb_test_finish. */
+static struct {
+    int bitwise, ulp, normwise;
+    int64_t ulp_elements, ulp_differ;
+    double worst_ulp, worst_norm;
+} seen;
 
 int hb_test_finish(void)
 {
+    if (seen.bitwise + seen.ulp + seen.normwise)
+        printf("%s: oracle comparisons: %d bit-identical; %d within %g ulp (largest distance %g "
+               "ulp, %lld of %lld elements not identical); %d normwise (largest %.3g of the "
+               "bound)\n",
+               test_name, seen.bitwise, seen.ulp, HB_TEST_ULP_MAX, seen.worst_ulp,
+               (long long)seen.ulp_differ, (long long)seen.ulp_elements, seen.normwise,
+               seen.worst_norm);
     printf("%s: %d checks\n", test_name, hb_test_checks);
     printf("%d passed, %d failed\n", hb_test_checks - hb_test_failures, hb_test_failures);
     return hb_test_failures == 0 ? 0 : 1;
@@ -85,6 +130,239 @@ static double val(hb_precision p, const void *v, int64_t k)
 {
     return p == HB_DOUBLE ? ((const double *)v)[k] : (double)((const float *)v)[k];
 }
+
+double hb_test_diff_bound(hb_precision p)
+{
+    return p == HB_DOUBLE ? HB_TEST_DIFF_DOUBLE : HB_TEST_DIFF_FLOAT;
+}
+
+/* The largest distance in ulp (of the oracle's element) and where. */
+static double worst_ulp(hb_precision p, int64_t n, const void *x, const void *ref, int64_t *at,
+                        int64_t *differ)
+{
+    double worst = 0, eps = p == HB_DOUBLE ? 0x1p-52 : 0x1p-23;
+    double tiny = p == HB_DOUBLE ? 0x1p-1074 : 0x1p-149;
+    *at = -1;
+    *differ = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        double a = val(p, x, k), b = val(p, ref, k);
+        *differ += !(a == b);
+        double ulp = fabs(b) > 0 ? fmax(eps * pow(2.0, floor(log2(fabs(b)))), tiny) : tiny;
+        double e = fabs(a - b) / ulp;
+        if (!(e <= worst)) { /* NaN counts as the worst */
+            worst = isnan(e) ? INFINITY : e;
+            *at = k;
+        }
+    }
+    return worst;
+}
+
+int hb_test_compare_to_oracle(hb_backend backend, int same_order, hb_precision p, int64_t nsys,
+                              const int64_t *off, const void *x, const void *ref, const char *what)
+{
+    int64_t n = off[nsys];
+    if (same_order && hb_test_host_backend(backend)) {
+        ++seen.bitwise;
+        int ok = hb_test_bitequal(x, ref, (size_t)n * hb_test_esize(p));
+        HB_CHECK(ok, "%s: not bit-identical to the serial oracle on %s (max rel diff %g)", what,
+                 hb_backend_name(backend), hb_test_max_rel_diff(p, nsys, off, x, ref));
+        return ok;
+    }
+    if (same_order) {
+        int64_t at, differ;
+        double w = worst_ulp(p, n, x, ref, &at, &differ);
+        ++seen.ulp;
+        seen.ulp_elements += n;
+        seen.ulp_differ += differ;
+        seen.worst_ulp = fmax(seen.worst_ulp, w);
+        /* One line per comparison: GPU runs count the bit-identical ones (ci/gpu.sh). */
+        printf("%s: %lld of %lld elements differ from the oracle, worst %g ulp\n", what,
+               (long long)differ, (long long)n, w);
+        HB_CHECK(w <= HB_TEST_ULP_MAX,
+                 "%s: %g ulp from the oracle at flat row %lld (%lld of %lld elements differ; "
+                 "bound %g ulp)",
+                 what, w, (long long)at, (long long)differ, (long long)n, HB_TEST_ULP_MAX);
+        return w <= HB_TEST_ULP_MAX;
+    }
+    double diff = hb_test_max_rel_diff(p, nsys, off, x, ref), bound = hb_test_diff_bound(p);
+    ++seen.normwise;
+    seen.worst_norm = fmax(seen.worst_norm, diff / bound);
+    HB_CHECK(diff <= bound, "%s: differs from the oracle (another order) by %g > %g normwise", what,
+             diff, bound);
+    return diff <= bound;
+}
+
+void hb_test_compare_sim(hb_backend backend, int same_order, hb_precision p,
+                         const hb_test_sim_run *x, const hb_test_sim_run *ref, const char *what)
+{
+    HB_CHECK(x->ncells == ref->ncells && x->nsamples == ref->nsamples, "%s: sizes differ", what);
+    if (x->ncells != ref->ncells || x->nsamples != ref->nsamples)
+        return;
+    int64_t ns = x->nsamples;
+    if (same_order && hb_test_host_backend(backend)) {
+        ++seen.bitwise;
+        HB_CHECK(hb_test_bitequal(x->trace, ref->trace, (size_t)(x->ncells * ns) * sizeof(double)),
+                 "%s: traces not bit-identical to the serial backend", what);
+    }
+    double worst_v = 0, worst_t = 0;
+    for (int64_t c = 0; c < x->ncells; ++c) {
+        int64_t nx = x->count[c], nr = ref->count[c];
+        HB_CHECK(nx == nr, "%s: cell %lld: %lld spikes, serial %lld", what, (long long)c,
+                 (long long)nx, (long long)nr);
+        const double *tx = x->times + c * x->max_times, *tr = ref->times + c * ref->max_times;
+        for (int64_t k = 0; k < nx && k < nr && k < x->max_times && k < ref->max_times; ++k)
+            worst_t = fabs(tx[k] - tr[k]) <= worst_t ? worst_t : fabs(tx[k] - tr[k]);
+        for (int64_t j = 0; j < ns; ++j) {
+            int near = 0;
+            for (int64_t k = 0; p == HB_FLOAT && k < nr && k < ref->max_times; ++k)
+                near |= fabs((double)j * ref->dt - tr[k]) <= HB_TEST_SIM_SPIKE_WINDOW;
+            double e = fabs(x->trace[c * ns + j] - ref->trace[c * ns + j]);
+            if (!near && !(e <= worst_v))
+                worst_v = isnan(e) ? INFINITY : e;
+        }
+    }
+    double mv = HB_TEST_SIM_MV(p, same_order), ms = HB_TEST_SIM_MS(p, same_order);
+    printf("%s: largest difference from the serial backend: %g mV, %g ms (bounds %g, %g)\n", what,
+           worst_v, worst_t, mv, ms);
+    HB_CHECK(worst_t <= ms, "%s: spike times differ by %g ms > %g", what, worst_t, ms);
+    HB_CHECK(worst_v <= mv, "%s: soma voltages differ by %g mV > %g (%s order)", what, worst_v, mv,
+             same_order ? "same" : "another");
+}
+
+/* ---- Plans ------------------------------------------------------------------ */
+
+hb_plan_info hb_test_plan_info(const hb_plan *plan)
+{
+    hb_plan_info in;
+    memset(&in, 0, sizeof in);
+    hb_status st = hb_plan_get_info(plan, &in);
+    HB_CHECK(st == HB_SUCCESS, "hb_plan_get_info: %s (%s)", hb_status_string(st), hb_last_error());
+    if (st != HB_SUCCESS)
+        memset(&in, 0, sizeof in);
+    return in;
+}
+
+/* Branches and levels of the batch's trees, counted by hb_morph_tree_stats. */
+static void tree_counts(int64_t nsys, const int64_t *off, const int32_t *parent, int64_t *branches,
+                        int64_t *levels)
+{
+    *branches = *levels = 0;
+    for (int64_t s = 0; s < nsys; ++s) {
+        hb_tree_stats ts;
+        memset(&ts, 0, sizeof ts);
+        HB_CHECK_STATUS(hb_morph_tree_stats(off[s + 1] - off[s], parent + off[s], &ts), HB_SUCCESS);
+        *branches += ts.branches;
+        *levels = ts.levels > *levels ? ts.levels : *levels;
+    }
+}
+
+#define INFO_IS(field, want)                                                                  \
+    HB_CHECK(in.field == (want), "%s: hb_plan_info." #field " = %lld, expected %lld (%s)", what, \
+             (long long)in.field, (long long)(want), hb_plan_describe(plan))
+
+void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision p, int64_t nsys,
+                        const int64_t *off, const int32_t *parent, const hb_plan_options *o,
+                        const char *what)
+{
+    hb_plan_options def;
+    if (!o) {
+        hb_plan_options_init(&def);
+        o = &def;
+    }
+    hb_plan_info in = hb_test_plan_info(plan);
+    int64_t max_rows = 0;
+    int variable = 0, shared = parent != NULL;
+    for (int64_t s = 0; s < nsys; ++s) {
+        int64_t n = off[s + 1] - off[s], n0 = off[1] - off[0];
+        max_rows = n > max_rows ? n : max_rows;
+        variable |= n != n0;
+        shared = shared && n == n0 &&
+                 !memcmp(parent + off[s], parent, (size_t)n0 * sizeof *parent);
+    }
+    INFO_IS(backend, hb_context_backend(ctx));
+    INFO_IS(precision, p);
+    INFO_IS(hines, parent != NULL);
+    INFO_IS(shared_tree, shared);
+    INFO_IS(nsys, nsys);
+    INFO_IS(nrows, off[nsys]);
+    INFO_IS(max_rows, max_rows);
+    INFO_IS(variable, variable);
+    /* AUTO is per-system for tridiagonal plans, with an explicit layout and on
+     * host backends; a GPU may pick a branch strategy (docs/strategies.md). */
+    hb_strategy want = o->strategy != HB_STRATEGY_AUTO ? o->strategy
+                       : !parent || o->layout != HB_LAYOUT_AUTO || hb_test_on_host(ctx)
+                           ? HB_STRATEGY_PER_SYSTEM
+                           : in.strategy;
+    HB_CHECK(in.strategy == want && in.strategy != HB_STRATEGY_AUTO,
+             "%s: strategy %s, expected %s (%s)", what, hb_strategy_name(in.strategy),
+             hb_strategy_name(want), hb_plan_describe(plan));
+    if (in.strategy == HB_STRATEGY_PER_SYSTEM) {
+        int padded = variable && in.layout != HB_LAYOUT_FLAT;
+        int blocky = in.layout == HB_LAYOUT_BLOCK_INTERLEAVED || in.layout == HB_LAYOUT_BLOCK_SHARED;
+        HB_CHECK(o->layout == HB_LAYOUT_AUTO ? in.layout != HB_LAYOUT_AUTO : in.layout == o->layout,
+                 "%s: layout %s, asked for %s (%s)", what, hb_layout_name(in.layout),
+                 hb_layout_name(o->layout), hb_plan_describe(plan));
+        HB_CHECK(blocky ? in.block_size == (o->block_size > 0 ? o->block_size : in.block_size) &&
+                              in.block_size > 0
+                        : in.block_size == 0,
+                 "%s: block_size %d, asked for %d in %s (%s)", what, (int)in.block_size,
+                 (int)o->block_size, hb_layout_name(in.layout), hb_plan_describe(plan));
+        INFO_IS(padding, !padded ? HB_PADDING_AUTO
+                         : o->padding == HB_PADDING_AUTO ? HB_PADDING_SKIP
+                                                         : o->padding);
+        INFO_IS(sorted, padded);
+        /* hb_plan_layout_info tells the same story. */
+        hb_layout_info li;
+        memset(&li, 0, sizeof li);
+        HB_CHECK_STATUS(hb_plan_layout_info(plan, &li), HB_SUCCESS);
+        HB_CHECK(li.layout == in.layout && li.block_size == in.block_size && li.nsys == nsys &&
+                     li.precision == p && li.padded == padded,
+                 "%s: hb_plan_layout_info (%s, bs %d, %lld systems, padded %d) disagrees with "
+                 "hb_plan_get_info (%s, bs %d, padded %d)",
+                 what, hb_layout_name(li.layout), (int)li.block_size, (long long)li.nsys,
+                 (int)li.padded, hb_layout_name(in.layout), (int)in.block_size, padded);
+        INFO_IS(nbranches, 0);
+        INFO_IS(nlevels, 0);
+        INFO_IS(ngroups, 0);
+        INFO_IS(group_size, 0);
+        INFO_IS(rerooted, 0);
+        INFO_IS(split, 0);
+        return;
+    }
+    /* Branch strategies: rows by branch, each chunk of branches padded to its
+     * longest and the padding skipped. */
+    int fine = in.strategy == HB_STRATEGY_FINE_TREE, built = nsys > 0;
+    INFO_IS(layout, HB_LAYOUT_AUTO);
+    INFO_IS(block_size, 0);
+    INFO_IS(padding, HB_PADDING_SKIP);
+    INFO_IS(sorted, 0);
+    INFO_IS(rerooted, built && o->reroot);
+    INFO_IS(split, built && o->split_branches);
+    INFO_IS(group_size, built && fine ? (o->group_size > 0 ? o->group_size : 128) : 0);
+    int64_t branches = 0, levels = 0;
+    if (parent)
+        tree_counts(nsys, off, parent, &branches, &levels);
+    if (!o->reroot && !o->split_branches) {
+        /* The trees as given: the branches and levels hb_morph_tree_stats counts. */
+        INFO_IS(nbranches, branches);
+        INFO_IS(nlevels, fine ? 0 : levels);
+    } else {
+        /* Re-rooting turns branches round, splitting cuts them. */
+        HB_CHECK(in.nbranches >= nsys && in.nbranches <= off[nsys] &&
+                     (fine ? in.nlevels == 0 : in.nlevels >= (nsys > 0)),
+                 "%s: %lld branches, %lld levels for %lld systems of %lld rows (%s)", what,
+                 (long long)in.nbranches, (long long)in.nlevels, (long long)nsys,
+                 (long long)off[nsys], hb_plan_describe(plan));
+        if (o->split_branches && !o->reroot)
+            HB_CHECK(in.nbranches >= branches, "%s: split into %lld branches, fewer than %lld",
+                     what, (long long)in.nbranches, (long long)branches);
+    }
+    HB_CHECK(fine ? in.ngroups >= (nsys > 0) && in.ngroups <= nsys : in.ngroups == 0,
+             "%s: %lld groups for %lld systems (%s)", what, (long long)in.ngroups, (long long)nsys,
+             hb_plan_describe(plan));
+}
+
+/* ---- Comparisons and arrays ------------------------------------------------ */
 
 double hb_test_max_rel_diff(hb_precision p, int64_t nsys, const int64_t *offsets, const void *x,
                             const void *y)
@@ -110,15 +388,9 @@ int hb_test_bitequal(const void *x, const void *y, size_t bytes) { return !memcm
 
 void hb_test_poison(hb_precision p, void *x, int64_t n)
 {
-    for (int64_t k = 0; k < n; ++k) {
-        if (p == HB_DOUBLE)
-            ((double *)x)[k] = NAN;
-        else
-            ((float *)x)[k] = NAN;
-    }
+    for (int64_t k = 0; k < n; ++k)
+        hb_test_put(p, x, k, NAN);
 }
-
-/* ---- Random test batches ------------------------------------------------- */
 
 double hb_test_get(hb_precision p, const void *x, int64_t k) { return val(p, x, k); }
 
@@ -131,6 +403,8 @@ void hb_test_put(hb_precision p, void *x, int64_t k, double v)
 }
 
 size_t hb_test_esize(hb_precision p) { return p == HB_DOUBLE ? sizeof(double) : sizeof(float); }
+
+const char *hb_test_precision_name(hb_precision p) { return p == HB_DOUBLE ? "double" : "float"; }
 
 void *hb_test_xalloc(size_t bytes)
 {
@@ -146,6 +420,8 @@ void *hb_test_alloc(hb_precision p, int64_t n)
 {
     return hb_test_xalloc((size_t)(n > 0 ? n : 1) * hb_test_esize(p));
 }
+
+/* ---- Random test batches ------------------------------------------------- */
 
 int64_t *hb_test_offsets_uniform(int64_t nsys, int64_t n)
 {
@@ -337,77 +613,31 @@ double hb_test_hines_ratio(hb_precision p, int64_t nsys, const int64_t *off, con
     return best;
 }
 
-double hb_test_diff_bound(hb_precision p)
-{
-    return p == HB_DOUBLE ? HB_TEST_DIFF_DOUBLE : HB_TEST_DIFF_FLOAT;
-}
-
+/* Layouts, four to a line: {layout, block size, padding}. */
+#define L_(layout, bs, pad) {HB_LAYOUT_##layout, bs, HB_PADDING_##pad}
 const hb_test_layout hb_test_layouts[] = {
-    {HB_LAYOUT_FLAT, 0, HB_PADDING_AUTO},
-    {HB_LAYOUT_INTERLEAVED, 0, HB_PADDING_COMPUTE},
-    {HB_LAYOUT_INTERLEAVED, 0, HB_PADDING_SKIP},
-    {HB_LAYOUT_BLOCK_INTERLEAVED, 1, HB_PADDING_COMPUTE},
-    {HB_LAYOUT_BLOCK_INTERLEAVED, 7, HB_PADDING_SKIP},
-    {HB_LAYOUT_BLOCK_INTERLEAVED, 7, HB_PADDING_COMPUTE},
-    {HB_LAYOUT_BLOCK_INTERLEAVED, 32, HB_PADDING_COMPUTE},
-    {HB_LAYOUT_BLOCK_INTERLEAVED, 32, HB_PADDING_SKIP},
-    {HB_LAYOUT_BLOCK_INTERLEAVED, 257, HB_PADDING_COMPUTE},
-    {HB_LAYOUT_BLOCK_INTERLEAVED, 257, HB_PADDING_SKIP},
-    {HB_LAYOUT_BLOCK_SHARED, 5, HB_PADDING_COMPUTE},
-    {HB_LAYOUT_BLOCK_SHARED, 16, HB_PADDING_SKIP},
-    {HB_LAYOUT_BLOCK_SHARED, 64, HB_PADDING_COMPUTE},
+    L_(FLAT, 0, AUTO), L_(INTERLEAVED, 0, COMPUTE), L_(INTERLEAVED, 0, SKIP), L_(BLOCK_INTERLEAVED, 1, COMPUTE),
+    L_(BLOCK_INTERLEAVED, 7, SKIP), L_(BLOCK_INTERLEAVED, 7, COMPUTE), L_(BLOCK_INTERLEAVED, 32, COMPUTE),
+    L_(BLOCK_INTERLEAVED, 32, SKIP), L_(BLOCK_INTERLEAVED, 257, COMPUTE), L_(BLOCK_INTERLEAVED, 257, SKIP),
+    L_(BLOCK_SHARED, 5, COMPUTE), L_(BLOCK_SHARED, 16, SKIP), L_(BLOCK_SHARED, 64, COMPUTE),
 };
+#undef L_
 const int hb_test_nlayouts = (int)(sizeof hb_test_layouts / sizeof hb_test_layouts[0]);
 
 const char *hb_test_layout_name(const hb_test_layout *l)
 {
     static char buf[96];
-    const char *name = l->layout == HB_LAYOUT_FLAT              ? "flat"
-                       : l->layout == HB_LAYOUT_INTERLEAVED     ? "interleaved"
-                       : l->layout == HB_LAYOUT_BLOCK_SHARED    ? "block-shared"
-                       : l->layout == HB_LAYOUT_BLOCK_INTERLEAVED ? "block-interleaved"
-                                                                  : "auto";
-    snprintf(buf, sizeof buf, "%s(bs=%d)/%s", name, (int)l->block_size,
-             l->padding == HB_PADDING_COMPUTE ? "compute"
-             : l->padding == HB_PADDING_SKIP  ? "skip"
-                                              : "auto");
+    snprintf(buf, sizeof buf, "%s(bs=%d)/%s", hb_layout_name(l->layout), (int)l->block_size,
+             hb_padding_name(l->padding));
     return buf;
 }
 
-void hb_test_require_sim(hb_context *ctx)
+hb_plan_options hb_test_layout_options(const hb_test_layout *l)
 {
-    int32_t root = -1;
-    hb_morph_cell *cell = NULL;
-    hb_sim *sim = NULL;
-    hb_status st = hb_morph_cell_from_parent(1, &root, 10.0, 10.0, NULL, &cell);
-    const hb_morph_cell *cells[1] = {cell};
-    if (st == HB_SUCCESS)
-        st = hb_sim_create(ctx, cells, 1, NULL, &sim);
-    if (st != HB_SUCCESS) {
-        fprintf(stderr, "FAIL: %s: %s\n", hb_status_string(st), hb_last_error());
-        exit(1);
-    }
-    hb_sim_destroy(sim);
-    hb_morph_cell_destroy(cell);
-}
-
-void hb_test_check_ulp(hb_precision p, int64_t n, const void *x, const void *ref,
-                       const char *what)
-{
-    double worst = 0, eps = p == HB_DOUBLE ? 0x1p-52 : 0x1p-23;
-    int64_t at = -1, differ = 0;
-    for (int64_t k = 0; k < n; ++k) {
-        double a = hb_test_get(p, x, k), b = hb_test_get(p, ref, k);
-        differ += a != b;
-        double ulp = fabs(b) > 0 ? eps * pow(2.0, floor(log2(fabs(b)))) : 0x1p-1074;
-        double e = fabs(a - b) / ulp;
-        if (!(e <= worst)) { /* NaN counts as the worst */
-            worst = isnan(e) ? INFINITY : e;
-            at = k;
-        }
-    }
-    printf("%s: %lld of %lld elements differ from the oracle, worst %g ulp\n", what,
-           (long long)differ, (long long)n, worst);
-    HB_CHECK(worst <= 2.0, "%s: %g ulp from the oracle at flat row %lld (bound 2)", what, worst,
-             (long long)at);
+    hb_plan_options o;
+    hb_plan_options_init(&o);
+    o.layout = l->layout;
+    o.block_size = l->block_size;
+    o.padding = l->padding;
+    return o;
 }

@@ -1,4 +1,4 @@
-/* test_env.c: HINESBATCH_BACKEND (valid in any case, invalid, not compiled, unset) and HINESBATCH_STRATEGY parsing. */
+/* test_env.c: names of backends, layouts, paddings and strategies both ways; HINESBATCH_BACKEND (valid in any case, invalid, unset); backends not compiled in; HINESBATCH_STRATEGY. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv, strdup */
 #include <stdlib.h>
 #include <string.h>
@@ -76,19 +76,6 @@ static void backend_variable(void)
         HB_CHECK(strstr(hb_last_error(), "HINESBATCH_BACKEND") != NULL,
                  "message should name the variable: '%s'", hb_last_error());
     }
-    /* A backend not compiled in: unavailable, with a reason. */
-    int missing = 0;
-    for (int b = HB_BACKEND_SERIAL; b <= HB_BACKEND_CUDA; ++b) {
-        if (hb_backend_compiled((hb_backend)b))
-            continue;
-        missing = 1;
-        HB_CHECK_STATUS(open_with(hb_backend_name((hb_backend)b), &got), HB_ERR_BACKEND_UNAVAILABLE);
-        hb_context *c = NULL;
-        HB_CHECK_STATUS(hb_context_create((hb_backend)b, &c), HB_ERR_BACKEND_UNAVAILABLE);
-        HB_CHECK(c == NULL, "context made for a missing backend");
-    }
-    if (!missing)
-        printf("test_env: note: every backend is compiled in; the not-compiled case is skipped\n");
     HB_CHECK(hb_backend_compiled(HB_BACKEND_SERIAL), "serial must always be compiled");
     /* Unset, empty and "auto" pick something that is compiled in. */
     const char *autos[] = {NULL, "", "auto", "AUTO", "Auto"};
@@ -105,74 +92,222 @@ static void backend_variable(void)
     hb_context_destroy(c);
 }
 
+/* The strategy of a Hines plan made with default options under
+ * HINESBATCH_STRATEGY=value (NULL: unset), read from hb_plan_get_info;
+ * HB_STRATEGY_AUTO when the plan is refused. */
+static hb_strategy strategy_under(hb_context *ctx, const char *value, hb_status *st)
+{
+    static const int32_t parent[6] = {-1, 0, 1, 1, 0, 4};
+    if (value)
+        setenv("HINESBATCH_STRATEGY", value, 1);
+    else
+        unsetenv("HINESBATCH_STRATEGY");
+    hb_plan *plan = NULL;
+    *st = hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 4, 6, parent, NULL, &plan);
+    hb_strategy got = plan ? hb_test_plan_info(plan).strategy : HB_STRATEGY_AUTO;
+    HB_CHECK((*st == HB_SUCCESS) == (plan != NULL), "HINESBATCH_STRATEGY=%s: plan %p with %s",
+             value ? value : "(unset)", (void *)plan, hb_status_string(*st));
+    hb_plan_destroy(plan);
+    return got;
+}
+
 static void strategy_variable(hb_context *ctx)
 {
-    int32_t parent[6] = {-1, 0, 1, 1, 0, 4};
-    hb_plan *plan = NULL;
-    /* What AUTO picks without the variable ("auto" and "" must pick the same). */
-    char auto_pick[64] = "";
-    unsetenv("HINESBATCH_STRATEGY");
-    HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 4, 6, parent, NULL, &plan),
-                    HB_SUCCESS);
-    if (plan) {
-        const char *st = strstr(hb_plan_describe(plan), "strategy=");
-        snprintf(auto_pick, sizeof auto_pick, "%.*s", st ? (int)strcspn(st, " ;") : 0,
-                 st ? st : "");
+    hb_status st;
+    /* What AUTO picks without the variable; "auto" and "" must pick the same. */
+    hb_strategy auto_pick = strategy_under(ctx, NULL, &st);
+    HB_CHECK(st == HB_SUCCESS && auto_pick != HB_STRATEGY_AUTO, "default plan: strategy %s (%s)",
+             hb_strategy_name(auto_pick), hb_status_string(st));
+    const char *autos[] = {"auto", "AUTO", ""};
+    for (size_t i = 0; i < sizeof autos / sizeof autos[0]; ++i) {
+        hb_strategy got = strategy_under(ctx, autos[i], &st);
+        HB_CHECK(st == HB_SUCCESS && got == auto_pick, "HINESBATCH_STRATEGY='%s': %s, expected %s",
+                 autos[i], hb_strategy_name(got), hb_strategy_name(auto_pick));
     }
-    hb_plan_destroy(plan);
-    plan = NULL;
-    HB_CHECK(auto_pick[0] != '\0', "describe names no strategy");
-    const char *good[] = {"per-system", "PER-SYSTEM", "Per-System", "auto", "AUTO", ""};
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
-        setenv("HINESBATCH_STRATEGY", good[i], 1);
-        const char *want = strncmp(good[i], "per", 3) && strncmp(good[i], "PER", 3) &&
-                                   strncmp(good[i], "Per", 3)
-                               ? auto_pick
-                               : "strategy=per-system";
-        HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 4, 6, parent, NULL, &plan),
-                        HB_SUCCESS);
-        if (plan)
-            HB_CHECK(strstr(hb_plan_describe(plan), want) != NULL,
-                     "HINESBATCH_STRATEGY=%s: %s (expected %s)", good[i], hb_plan_describe(plan),
-                     want);
-        hb_plan_destroy(plan);
-        plan = NULL;
-    }
+    /* Every strategy by name, in any case. */
+    for (int s = HB_STRATEGY_PER_SYSTEM; s <= HB_STRATEGY_FINE_TREE; ++s)
+        for (int variant = 0; variant < 3; ++variant) {
+            char v[32];
+            mixed_case(v, hb_strategy_name((hb_strategy)s), variant);
+            hb_strategy got = strategy_under(ctx, v, &st);
+            HB_CHECK(st == HB_SUCCESS && got == (hb_strategy)s,
+                     "HINESBATCH_STRATEGY=%s: %s (%s), expected %s", v, hb_strategy_name(got),
+                     hb_status_string(st), hb_strategy_name((hb_strategy)s));
+            /* It forces Hines plans only: a tridiagonal plan stays per-system. */
+            hb_plan *tri = NULL;
+            HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_FLOAT, 4, 6, NULL, &tri),
+                            HB_SUCCESS);
+            HB_CHECK(tri && hb_test_plan_info(tri).strategy == HB_STRATEGY_PER_SYSTEM,
+                     "tridiagonal plan under HINESBATCH_STRATEGY=%s is not per-system", v);
+            hb_plan_destroy(tri);
+        }
     const char *bad[] = {"bogus", "per_system", "per-system2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
-        setenv("HINESBATCH_STRATEGY", bad[i], 1);
-        HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 4, 6, parent, NULL, &plan),
-                        HB_ERR_INVALID_ARGUMENT);
+        strategy_under(ctx, bad[i], &st);
+        HB_CHECK(st == HB_ERR_INVALID_ARGUMENT, "HINESBATCH_STRATEGY=%s: %s", bad[i],
+                 hb_status_string(st));
         HB_CHECK(strstr(hb_last_error(), "HINESBATCH_STRATEGY") != NULL,
                  "message should name the variable: '%s'", hb_last_error());
-        HB_CHECK(plan == NULL, "plan made under HINESBATCH_STRATEGY=%s", bad[i]);
+        hb_plan *plan = NULL;
         HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_FLOAT, 4, 6, NULL, &plan),
                         HB_ERR_INVALID_ARGUMENT);
+        HB_CHECK(plan == NULL, "tridiagonal plan made under HINESBATCH_STRATEGY=%s", bad[i]);
     }
-    unsetenv("HINESBATCH_STRATEGY");
-    HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 4, 6, parent, NULL, &plan),
-                    HB_SUCCESS);
-    hb_plan_destroy(plan);
+    strategy_under(ctx, NULL, &st);
+    HB_CHECK_STATUS(st, HB_SUCCESS);
+}
+
+/* A backend not compiled in is unavailable, saying so and naming it, whatever
+ * the environment says about devices; a compiled one never says "not
+ * compiled". Backend-specific tests are registered only for built backends
+ * (tests/CMakeLists.txt), so this is where the absent ones are checked. */
+static void not_compiled(void)
+{
+    int missing = 0;
+    setenv("HINESBATCH_DEVICE", "x", 1); /* malformed: must not matter */
+    setenv("HINESBATCH_OPENCL_PLATFORM", "no-such-platform", 1);
+    for (int b = HB_BACKEND_SERIAL; b <= HB_BACKEND_CUDA; ++b) {
+        const char *name = hb_backend_name((hb_backend)b);
+        hb_context *c = (hb_context *)&missing; /* must stay as is on failure */
+        hb_status st = hb_context_create((hb_backend)b, &c);
+        if (hb_backend_compiled((hb_backend)b)) {
+            HB_CHECK(st != HB_ERR_BACKEND_UNAVAILABLE || !strstr(hb_last_error(), "not compiled"),
+                     "%s is compiled in but says: %s", name, hb_last_error());
+            if (st == HB_SUCCESS)
+                hb_context_destroy(c);
+            continue;
+        }
+        missing = 1;
+        HB_CHECK(st == HB_ERR_BACKEND_UNAVAILABLE, "%s (not compiled): %s, expected unavailable",
+                 name, hb_status_string(st));
+        HB_CHECK(strstr(hb_last_error(), "not compiled") && strstr(hb_last_error(), name),
+                 "%s (not compiled): message should say so and name it: '%s'", name,
+                 hb_last_error());
+        HB_CHECK(c == (hb_context *)&missing, "%s (not compiled): output written", name);
+        /* Through HINESBATCH_BACKEND too. */
+        hb_backend got;
+        HB_CHECK_STATUS(open_with(name, &got), HB_ERR_BACKEND_UNAVAILABLE);
+    }
+    if (!missing)
+        printf("test_env: note: every backend is compiled in; the not-compiled case is skipped\n");
+}
+
+/* Adapters from the typed name functions to one signature; the output of a
+ * _from_name call is read back only through the typed variable it wrote. */
+#define NAME_ADAPTERS(T, W)                                                     \
+    static const char *W##_name(int v) { return hb_##W##_name((T)v); }          \
+    static hb_status W##_from(const char *s, int *out)                          \
+    {                                                                           \
+        T t = (T)(out ? *out : 0);                                              \
+        hb_status st = hb_##W##_from_name(s, out ? &t : NULL);                  \
+        if (out)                                                                \
+            *out = (int)t;                                                      \
+        return st;                                                              \
+    }
+NAME_ADAPTERS(hb_backend, backend)
+NAME_ADAPTERS(hb_layout, layout)
+NAME_ADAPTERS(hb_padding, padding)
+NAME_ADAPTERS(hb_strategy, strategy)
+
+typedef struct {
+    const char *what;
+    int count;                /* values 0 .. count-1 */
+    const char *names[6];     /* as documented in hinesbatch.h */
+    const char *(*name)(int);
+    hb_status (*from)(const char *, int *);
+} name_table;
+
+static const name_table tables[] = {
+    {"backend", 5, {"auto", "serial", "openmp", "opencl", "cuda"}, backend_name, backend_from},
+    {"layout", 5, {"auto", "flat", "full-interleaved", "block-interleaved", "block-shared"},
+     layout_name, layout_from},
+    {"padding", 3, {"auto", "compute", "skip"}, padding_name, padding_from},
+    {"strategy", 4, {"auto", "per-system", "branch-level", "fine-tree"}, strategy_name,
+     strategy_from},
+};
+#define NTABLES ((int)(sizeof tables / sizeof tables[0]))
+
+/* Name <-> value both ways, any case; unknown names and values. */
+static void names(void)
+{
+    for (int t = 0; t < NTABLES; ++t) {
+        const name_table *tb = &tables[t];
+        for (int v = 0; v < tb->count; ++v) {
+            const char *n = tb->name(v);
+            HB_CHECK(!strcmp(n, tb->names[v]), "%s %d is named '%s', expected '%s'", tb->what, v,
+                     n, tb->names[v]);
+            for (int variant = 0; variant < 3; ++variant) {
+                char s[64];
+                mixed_case(s, tb->names[v], variant);
+                int out = -7;
+                HB_CHECK(tb->from(s, &out) == HB_SUCCESS && out == v,
+                         "%s_from_name('%s'): %d (%s), expected %d", tb->what, s, out,
+                         hb_last_error(), v);
+            }
+            /* The other tables' names (bar "auto") are not names of this one. */
+            for (int u = 0; u < NTABLES; ++u)
+                for (int w = 1; u != t && w < tables[u].count; ++w) {
+                    int out = 12345;
+                    hb_status st = tb->from(tables[u].names[w], &out);
+                    HB_CHECK(st == HB_ERR_INVALID_ARGUMENT && out == 12345,
+                             "%s_from_name('%s'): %s, output %d", tb->what, tables[u].names[w],
+                             hb_status_string(st), out);
+                }
+        }
+        const int bad_values[] = {-1, tb->count, 99};
+        for (int i = 0; i < 3; ++i)
+            HB_CHECK(!strcmp(tb->name(bad_values[i]), "unknown"), "%s %d is named '%s'", tb->what,
+                     bad_values[i], tb->name(bad_values[i]));
+        char longer[64], shorter[64];
+        snprintf(longer, sizeof longer, "%s ", tb->names[1]);
+        snprintf(shorter, sizeof shorter, "%s", tb->names[1]);
+        shorter[strlen(shorter) - 1] = '\0';
+        const char *bad_names[] = {"bogus", "", "unknown", longer, shorter, NULL};
+        for (size_t i = 0; i < sizeof bad_names / sizeof bad_names[0]; ++i) {
+            int out = 12345;
+            hb_status st = tb->from(bad_names[i], &out);
+            HB_CHECK(st == HB_ERR_INVALID_ARGUMENT && out == 12345,
+                     "%s_from_name('%s'): %s, output %d (must stay 12345)", tb->what,
+                     bad_names[i] ? bad_names[i] : "(null)", hb_status_string(st), out);
+            HB_CHECK(!bad_names[i] || strstr(hb_last_error(), bad_names[i]),
+                     "%s_from_name('%s'): message should name it: '%s'", tb->what,
+                     bad_names[i] ? bad_names[i] : "(null)", hb_last_error());
+        }
+        HB_CHECK_STATUS(tb->from(tb->names[1], NULL), HB_ERR_INVALID_ARGUMENT);
+    }
+}
+
+/* The suite's settings, put back after each part that changes them. */
+static const char *const vars[] = {"HINESBATCH_BACKEND", "HINESBATCH_STRATEGY", "HINESBATCH_DEVICE",
+                                   "HINESBATCH_OPENCL_PLATFORM"};
+#define NVARS ((int)(sizeof vars / sizeof vars[0]))
+static char *saved[NVARS];
+
+static void restore_env(void)
+{
+    for (int i = 0; i < NVARS; ++i)
+        if (saved[i])
+            setenv(vars[i], saved[i], 1);
+        else
+            unsetenv(vars[i]);
 }
 
 int main(void)
 {
     hb_test_begin("test_env");
-    /* The registered HINESBATCH_BACKEND is the backend under test. */
-    const char *env = getenv("HINESBATCH_BACKEND");
-    char *saved = env ? strdup(env) : NULL;
-    char *saved_strategy = getenv("HINESBATCH_STRATEGY") ? strdup(getenv("HINESBATCH_STRATEGY")) : NULL;
+    for (int i = 0; i < NVARS; ++i)
+        saved[i] = getenv(vars[i]) ? strdup(getenv(vars[i])) : NULL;
+    names();
+    not_compiled();
+    restore_env();
     backend_variable();
-    if (saved)
-        setenv("HINESBATCH_BACKEND", saved, 1);
-    else
-        unsetenv("HINESBATCH_BACKEND");
+    restore_env();
+    /* The registered HINESBATCH_BACKEND is the backend under test. */
     hb_context *ctx = hb_test_context();
     strategy_variable(ctx);
-    if (saved_strategy)
-        setenv("HINESBATCH_STRATEGY", saved_strategy, 1);
+    restore_env();
     hb_context_destroy(ctx);
-    free(saved);
-    free(saved_strategy);
+    for (int i = 0; i < NVARS; ++i)
+        free(saved[i]);
     return hb_test_finish();
 }

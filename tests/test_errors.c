@@ -16,6 +16,13 @@ static void check_msg(const char *what, const char *f1, const char *f2)
              f2 ? " and " : "", f2 ? f2 : "");
 }
 
+/* A solve the plan must refuse (HB_ERR_INVALID_ARGUMENT), saying why. */
+static void expect_solve_refused(hb_plan *plan, const char *what, const char *fragment)
+{
+    HB_CHECK_STATUS(hb_plan_solve(plan), HB_ERR_INVALID_ARGUMENT);
+    check_msg(what, fragment, NULL);
+}
+
 /* ---- A small valid batch, rebuilt for each case ---------------------------- */
 #define NSYS 8
 typedef struct {
@@ -26,6 +33,8 @@ typedef struct {
     void *before;        /* copy of x before the call            */
     int64_t nrows;
 } batch;
+
+static void refill(batch *bt, int hines);
 
 static void make(batch *bt, hb_precision p, int hines)
 {
@@ -41,6 +50,13 @@ static void make(batch *bt, hb_precision p, int hines)
     bt->c = hb_test_alloc(p, bt->nrows);
     bt->x = hb_test_alloc(p, bt->nrows);
     bt->before = hb_test_alloc(p, bt->nrows);
+    refill(bt, hines);
+}
+
+/* New random values in the batch's arrays. */
+static void refill(batch *bt, int hines)
+{
+    hb_precision p = bt->p;
     if (hines)
         hb_test_hines_random(p, NSYS, bt->off, bt->parent, bt->a, bt->b, bt->c, bt->x, 1.0);
     else
@@ -80,13 +96,10 @@ static hb_status hin(hb_context *c, hb_precision p, int64_t nsys, const int64_t 
         check_untouched(bt, what);                                                           \
     } while (0)
 
-static void oneshot_arguments(hb_precision p)
+static void oneshot_arguments(hb_precision p, const char *pn, batch *tb, batch *hb)
 {
-    const char *pn = p == HB_DOUBLE ? "double" : "float";
+    batch t = *tb, h = *hb;
     char w[160];
-    batch t, h;
-    make(&t, p, 0);
-    make(&h, p, 1);
     /* NULL pointers, each argument. */
     snprintf(w, sizeof w, "%s tridiag ctx NULL", pn);
     EXPECT_FAIL(&t, tri(NULL, p, NSYS, t.off, t.a, t.b, t.c, t.x), HB_ERR_INVALID_ARGUMENT, w, "ctx", NULL);
@@ -145,14 +158,12 @@ static void oneshot_arguments(hb_precision p)
     bad[6] = bad[5] - 1;
     snprintf(w, sizeof w, "%s hines decreasing offsets at system 5", pn);
     EXPECT_FAIL(&h, hin(ctx, p, NSYS, bad, h.parent, h.a, h.b, h.c, h.x), HB_ERR_INVALID_ARGUMENT, w, "system 5", NULL);
-    unmake(&t);
-    unmake(&h);
 }
 
-static void oneshot_trees(hb_precision p)
+static void oneshot_trees(hb_precision p, const char *pn, batch *tb, batch *hb)
 {
-    batch h;
-    make(&h, p, 1);
+    batch h = *hb;
+    (void)tb;
     struct {
         int sys, row, value;
         const char *what;
@@ -167,7 +178,7 @@ static void oneshot_trees(hb_precision p)
         int32_t keep = h.parent[at];
         h.parent[at] = cases[k].value;
         char w[160], fs[32], fr[32];
-        snprintf(w, sizeof w, "%s hines %s", p == HB_DOUBLE ? "double" : "float", cases[k].what);
+        snprintf(w, sizeof w, "%s hines %s", pn, cases[k].what);
         snprintf(fs, sizeof fs, "system %d ", cases[k].sys);
         snprintf(fr, sizeof fr, "row %d ", cases[k].row);
         EXPECT_FAIL(&h, hin(ctx, p, NSYS, h.off, h.parent, h.a, h.b, h.c, h.x), HB_ERR_INVALID_TREE, w, fs, fr);
@@ -183,18 +194,14 @@ static void oneshot_trees(hb_precision p)
     hb_plan *plan = NULL;
     HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, p, 4, 5, par, NULL, &plan), HB_ERR_INVALID_TREE);
     check_msg("uniform tree parent[3] = 3", "system 0 ", "row 3 ");
-    unmake(&h);
 }
 
 /* Zero pivots and non-finite inputs: HB_ERR_NUMERICAL naming the first failing
  * system (and the row for inputs), output untouched. */
-static void oneshot_numerical(hb_precision p)
+static void oneshot_numerical(hb_precision p, const char *pn, batch *tb, batch *hb)
 {
-    const char *pn = p == HB_DOUBLE ? "double" : "float";
+    batch t = *tb, h = *hb;
     char w[160];
-    batch t, h;
-    make(&t, p, 0);
-    make(&h, p, 1);
     /* Zero first pivot in system 3 and a zero pivot in row 1 of system 6. */
     hb_test_put(p, t.b, t.off[3], 0.0);
     int64_t k6 = t.off[6];
@@ -205,10 +212,9 @@ static void oneshot_numerical(hb_precision p)
     hb_test_put(p, t.b, t.off[3], 4.0);
     snprintf(w, sizeof w, "%s tridiag zero pivot in row 1 of system 6", pn);
     EXPECT_FAIL(&t, tri(ctx, p, NSYS, t.off, t.a, t.b, t.c, t.x), HB_ERR_NUMERICAL, w, "system 6 ", NULL);
-    unmake(&t);
 
     /* Hines: a zero diagonal at a leaf of system 4 (its elimination divides by it). */
-    make(&t, p, 0);
+    refill(&t, 0);
     int64_t leaf = h.off[5] - 1; /* the last row of a system is always a leaf */
     hb_test_put(p, h.c, leaf, 0.0);
     snprintf(w, sizeof w, "%s hines zero pivot in system 4", pn);
@@ -249,8 +255,6 @@ static void oneshot_numerical(hb_precision p)
     hb_test_put(p, h.a, h.off[2], NAN);
     hb_test_put(p, h.b, h.off[5], INFINITY);
     HB_CHECK_STATUS(hin(ctx, p, NSYS, h.off, h.parent, h.a, h.b, h.c, h.x), HB_SUCCESS);
-    unmake(&t);
-    unmake(&h);
 }
 
 /* ---- Plans ------------------------------------------------------------------ */
@@ -306,11 +310,10 @@ static void plan_creation(void)
     HB_CHECK(plan == NULL, "plan written by a failing create");
 }
 
-static void plan_misuse(hb_precision p)
+static void plan_misuse(hb_precision p, const char *pn, batch *tb, batch *hb)
 {
-    batch t, h;
-    make(&t, p, 0);
-    make(&h, p, 1);
+    batch t = *tb, h = *hb;
+    (void)pn;
     hb_plan *tp = NULL, *hp = NULL;
     HB_CHECK_STATUS(hb_plan_create_tridiag(ctx, p, NSYS, t.off, NULL, &tp), HB_SUCCESS);
     HB_CHECK_STATUS(hb_plan_create_hines(ctx, p, NSYS, h.off, h.parent, NULL, &hp), HB_SUCCESS);
@@ -321,8 +324,7 @@ static void plan_misuse(hb_precision p)
     hb_test_poison(p, x, t.nrows);
     memcpy(keep, x, bytes);
     /* Solve and read-back before anything is set. */
-    HB_CHECK_STATUS(hb_plan_solve(tp), HB_ERR_INVALID_ARGUMENT);
-    check_msg("solve before set", "never set", NULL);
+    expect_solve_refused(tp, "solve before set", "never set");
     HB_CHECK_STATUS(hb_plan_get_solution(tp, x), HB_ERR_INVALID_ARGUMENT);
     HB_CHECK(hb_test_bitequal(x, keep, bytes), "get_solution before solve wrote x");
     /* Wrong arrays for the kind, bad enum values, NULL pointers. */
@@ -352,6 +354,14 @@ static void plan_misuse(hb_precision p)
     int64_t bases[NSYS], idx;
     HB_CHECK_STATUS(hb_plan_layout_info(NULL, &info), HB_ERR_INVALID_ARGUMENT);
     HB_CHECK_STATUS(hb_plan_layout_info(tp, NULL), HB_ERR_INVALID_ARGUMENT);
+    hb_plan_info pinfo, pkeep;
+    memset(&pinfo, 0x5a, sizeof pinfo);
+    pkeep = pinfo;
+    HB_CHECK_STATUS(hb_plan_get_info(NULL, &pinfo), HB_ERR_INVALID_ARGUMENT);
+    check_msg("get_info of a NULL plan", "plan", NULL);
+    HB_CHECK(!memcmp(&pinfo, &pkeep, sizeof pinfo), "hb_plan_get_info wrote info on failure");
+    HB_CHECK_STATUS(hb_plan_get_info(tp, NULL), HB_ERR_INVALID_ARGUMENT);
+    check_msg("get_info into NULL", "info", NULL);
     HB_CHECK_STATUS(hb_plan_system_bases(NULL, bases), HB_ERR_INVALID_ARGUMENT);
     HB_CHECK_STATUS(hb_plan_system_bases(tp, NULL), HB_ERR_INVALID_ARGUMENT);
     HB_CHECK_STATUS(hb_plan_index(NULL, 0, 0, &idx), HB_ERR_INVALID_ARGUMENT);
@@ -362,11 +372,9 @@ static void plan_misuse(hb_precision p)
     /* Set all but rhs: solve refuses. */
     HB_CHECK_STATUS(hb_plan_set(tp, HB_ARRAY_A, t.a), HB_SUCCESS);
     HB_CHECK_STATUS(hb_plan_set(tp, HB_ARRAY_B, t.b), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_solve(tp), HB_ERR_INVALID_ARGUMENT);
-    check_msg("solve without c", "'c'", NULL);
+    expect_solve_refused(tp, "solve without c", "'c'");
     HB_CHECK_STATUS(hb_plan_set(tp, HB_ARRAY_C, t.c), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_solve(tp), HB_ERR_INVALID_ARGUMENT);
-    check_msg("solve without rhs", "rhs", NULL);
+    expect_solve_refused(tp, "solve without rhs", "rhs");
     /* A non-finite value leaves the plan's array as it was. */
     void *bad = hb_test_alloc(p, t.nrows);
     memcpy(bad, t.b, bytes);
@@ -380,8 +388,7 @@ static void plan_misuse(hb_precision p)
     HB_CHECK_STATUS(hb_tridiag_residual(p, NSYS, t.off, t.a, t.b, t.c, x, t.x, &r, NULL), HB_SUCCESS);
     HB_CHECK(r < HB_TEST_RATIO_MAX, "plan after a refused set: residual ratio %g (the refused b leaked in?)", r);
     /* Solving twice without a new rhs is refused; reading twice is fine. */
-    HB_CHECK_STATUS(hb_plan_solve(tp), HB_ERR_INVALID_ARGUMENT);
-    check_msg("second solve", "rhs", NULL);
+    expect_solve_refused(tp, "second solve", "rhs");
     HB_CHECK_STATUS(hb_plan_get_solution(tp, x), HB_SUCCESS);
     /* A zero pivot: get_solution names the first failing system, x untouched. */
     memcpy(bad, t.b, bytes);
@@ -402,13 +409,11 @@ static void plan_misuse(hb_precision p)
     HB_CHECK_STATUS(hb_plan_set(hp, HB_ARRAY_U, h.a), HB_SUCCESS);
     HB_CHECK_STATUS(hb_plan_set(hp, HB_ARRAY_L, h.b), HB_SUCCESS);
     HB_CHECK_STATUS(hb_plan_set(hp, HB_ARRAY_RHS, h.x), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_solve(hp), HB_ERR_INVALID_ARGUMENT);
-    check_msg("hines solve without d", "'d'", NULL);
+    expect_solve_refused(hp, "hines solve without d", "'d'");
     HB_CHECK_STATUS(hb_plan_set(hp, HB_ARRAY_D, h.c), HB_SUCCESS);
     HB_CHECK_STATUS(hb_plan_solve(hp), HB_SUCCESS);
     HB_CHECK_STATUS(hb_plan_set(hp, HB_ARRAY_RHS, h.x), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_solve(hp), HB_ERR_INVALID_ARGUMENT);
-    check_msg("hines second solve with stale d", "d not set", NULL);
+    expect_solve_refused(hp, "hines second solve with stale d", "d not set");
     HB_CHECK_STATUS(hb_plan_set(hp, HB_ARRAY_D, h.c), HB_SUCCESS);
     HB_CHECK_STATUS(hb_plan_solve(hp), HB_SUCCESS);
     HB_CHECK_STATUS(hb_plan_get_solution(hp, x), HB_SUCCESS);
@@ -419,8 +424,50 @@ static void plan_misuse(hb_precision p)
 done:
     hb_plan_destroy(tp);
     hb_plan_destroy(hp);
-    unmake(&t);
-    unmake(&h);
+}
+
+/* Every status code: its published value, its name and its message; values
+ * not listed are "unknown hb_status". */
+static void status_names(void)
+{
+    static const struct {
+        hb_status code;
+        int value;
+        const char *name, *message;
+    } codes[] = {
+        {HB_SUCCESS, 0, "HB_SUCCESS", "success"},
+        {HB_ERR_INVALID_ARGUMENT, 1, "HB_ERR_INVALID_ARGUMENT", "invalid argument"},
+        {HB_ERR_INVALID_TREE, 2, "HB_ERR_INVALID_TREE", "invalid tree"},
+        {HB_ERR_NUMERICAL, 3, "HB_ERR_NUMERICAL", "numerical failure"},
+        {HB_ERR_OUT_OF_MEMORY, 4, "HB_ERR_OUT_OF_MEMORY", "out of memory"},
+        {HB_ERR_BACKEND_UNAVAILABLE, 5, "HB_ERR_BACKEND_UNAVAILABLE", "backend unavailable"},
+        {HB_ERR_BACKEND, 6, "HB_ERR_BACKEND", "backend error"},
+        {HB_ERR_IO, 7, "HB_ERR_IO", "I/O error"},
+        {HB_ERR_PARSE, 8, "HB_ERR_PARSE", "parse error"},
+    };
+    const int n = (int)(sizeof codes / sizeof codes[0]);
+#define HB_COUNT_CODE_(code, value, message) +1
+    HB_CHECK(n == 0 HB_STATUS_LIST(HB_COUNT_CODE_),
+             "HB_STATUS_LIST has %d codes, this test knows %d: a new code needs its line here",
+             0 HB_STATUS_LIST(HB_COUNT_CODE_), n);
+#undef HB_COUNT_CODE_
+    for (int i = 0; i < n; ++i) {
+        char full[128];
+        snprintf(full, sizeof full, "%s: %s", codes[i].name, codes[i].message);
+        HB_CHECK((int)codes[i].code == codes[i].value, "%s = %d, published as %d", codes[i].name,
+                 (int)codes[i].code, codes[i].value);
+        HB_CHECK(!strcmp(hb_status_name(codes[i].code), codes[i].name), "hb_status_name(%d) = '%s'",
+                 codes[i].value, hb_status_name(codes[i].code));
+        HB_CHECK(!strcmp(hb_status_string(codes[i].code), full), "hb_status_string(%d) = '%s'",
+                 codes[i].value, hb_status_string(codes[i].code));
+    }
+    const int unknown[] = {-1, n, 99, 1 << 30};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; ++i) {
+        HB_CHECK(!strcmp(hb_status_name((hb_status)unknown[i]), "unknown hb_status"),
+                 "hb_status_name(%d) = '%s'", unknown[i], hb_status_name((hb_status)unknown[i]));
+        HB_CHECK(strstr(hb_status_string((hb_status)unknown[i]), "unknown") != NULL,
+                 "hb_status_string(%d) = '%s'", unknown[i], hb_status_string((hb_status)unknown[i]));
+    }
 }
 
 static void misc(void)
@@ -435,14 +482,6 @@ static void misc(void)
     hb_plan_destroy(NULL);
     HB_CHECK(hb_context_describe(NULL) != NULL, "describe(NULL)");
     HB_CHECK(hb_plan_describe(NULL) != NULL, "plan describe(NULL)");
-    /* Every code has its own name; unknown values are named as such. */
-    for (int a = 0; a <= HB_ERR_PARSE; ++a) {
-        HB_CHECK(hb_status_string((hb_status)a) != NULL, "status %d has no name", a);
-        for (int b = 0; b < a; ++b)
-            HB_CHECK(strcmp(hb_status_string((hb_status)a), hb_status_string((hb_status)b)) != 0,
-                     "status %d and %d share a name", a, b);
-    }
-    HB_CHECK(strstr(hb_status_string((hb_status)99), "unknown") != NULL, "status 99 not 'unknown'");
     /* Residual helpers. */
     int64_t off[3] = {0, 2, 4};
     int32_t par[4] = {-1, 0, 0, 0}; /* system 1 has no root */
@@ -465,19 +504,30 @@ static void misc(void)
     HB_CHECK(ms >= 0 && isfinite(ms), "copy time %g ms", ms);
 }
 
+/* Runs a case in both precisions, on a fresh tridiagonal and Hines batch. */
+static void in_both_precisions(void (*run)(hb_precision, const char *, batch *, batch *))
+{
+    for (int ip = 0; ip < 2; ++ip) {
+        hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
+        batch t, h;
+        make(&t, p, 0);
+        make(&h, p, 1);
+        run(p, hb_test_precision_name(p), &t, &h);
+        unmake(&t);
+        unmake(&h);
+    }
+}
+
 int main(void)
 {
     hb_test_begin("test_errors");
     ctx = hb_test_context();
-    oneshot_arguments(HB_DOUBLE);
-    oneshot_arguments(HB_FLOAT);
-    oneshot_trees(HB_DOUBLE);
-    oneshot_trees(HB_FLOAT);
-    oneshot_numerical(HB_DOUBLE);
-    oneshot_numerical(HB_FLOAT);
+    in_both_precisions(oneshot_arguments);
+    in_both_precisions(oneshot_trees);
+    in_both_precisions(oneshot_numerical);
     plan_creation();
-    plan_misuse(HB_DOUBLE);
-    plan_misuse(HB_FLOAT);
+    in_both_precisions(plan_misuse);
+    status_names();
     misc();
     hb_context_destroy(ctx);
     return hb_test_finish();

@@ -261,7 +261,7 @@ int main(void)
 {
     hb_test_begin("test_layout");
     hb_context *ctx = hb_test_context();
-    int host = hb_test_bitwise(ctx);
+    int host = hb_test_on_host(ctx);
     struct {
         const char *name;
         int64_t nsys, lo, hi;
@@ -283,17 +283,13 @@ int main(void)
                 const hb_test_layout *tl = &hb_test_layouts[il];
                 expect e;
                 expected_layout(&e, tl, nsys, off);
-                hb_plan_options o;
-                hb_plan_options_init(&o);
-                o.layout = tl->layout;
-                o.block_size = tl->block_size;
-                o.padding = tl->padding;
+                hb_plan_options o = hb_test_layout_options(tl);
                 for (int kind = 0; kind < 3; ++kind) {
                     /* 0: tridiagonal with offsets, 1: tridiagonal uniform, 2: Hines */
                     if (kind == 1 && !uniform)
                         continue;
                     char what[256];
-                    snprintf(what, sizeof what, "%s %s %s %s", p == HB_DOUBLE ? "double" : "float",
+                    snprintf(what, sizeof what, "%s %s %s %s", hb_test_precision_name(p),
                              shapes[is].name, hb_test_layout_name(tl),
                              kind == 2 ? "hines" : kind == 1 ? "tridiag(uniform)" : "tridiag");
                     hb_plan *plan = NULL;
@@ -304,6 +300,8 @@ int main(void)
                     HB_CHECK(st == HB_SUCCESS, "%s: create: %s", what, hb_last_error());
                     if (st != HB_SUCCESS)
                         continue;
+                    hb_test_check_info(plan, ctx, p, nsys, off, kind == 2 ? parent : NULL, &o,
+                                       what);
                     check_indexing(plan, tl, nsys, off, uniform, &e, what);
                     check_round_trip(ctx, plan, p, nsys, off, &e, what);
                     if (host)

@@ -3,35 +3,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hb_test_util.h"
-#include "hinesbatch_morph.h"
+#include "hb_oracle_runner.h"
 
 #define PI 3.14159265358979323846
 
-/* Solves one system on the backend under test and on the oracle; checks they agree. */
+/* Solves one system (double) on the backend under test, checked by residual
+ * and against the oracle (hb_oracle_runner.c); the solution into x. */
 static void solve_one(hb_context *ctx, hb_context *oracle, int64_t n, const int32_t *parent,
                       const double *u, const double *l, const double *d, const double *rhs,
                       double *x, const char *what)
 {
     int64_t off[2] = {0, n};
-    double *xo = malloc((size_t)n * sizeof *xo);
-    memcpy(x, rhs, (size_t)n * sizeof *x);
-    memcpy(xo, rhs, (size_t)n * sizeof *x);
-    HB_CHECK_STATUS(hb_dhines_solve(ctx, 1, off, parent, u, l, d, x), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_dhines_solve(oracle, 1, off, parent, u, l, d, xo), HB_SUCCESS);
-    double diff = hb_test_max_rel_diff(HB_DOUBLE, 1, off, x, xo);
-    if (hb_test_bitwise(ctx))
-        HB_CHECK(hb_test_bitequal(x, xo, (size_t)n * sizeof *x), "%s: not bit-identical to the "
-                 "oracle (%g)", what, diff);
-    else
-        HB_CHECK(diff <= hb_test_diff_bound(HB_DOUBLE),
-                 "%s: differs from the oracle by %g (bound %g)", what, diff,
-                 hb_test_diff_bound(HB_DOUBLE));
-    double ratio = 1e30;
-    hb_hines_residual(HB_DOUBLE, 1, off, parent, u, l, d, x, rhs, &ratio, NULL);
-    HB_CHECK(ratio < HB_TEST_RATIO_MAX, "%s: residual ratio %g >= %g", what, ratio,
-             HB_TEST_RATIO_MAX);
-    free(xo);
+    hb_oracle_batch bt;
+    hb_oracle_init(&bt, &hb_oracle_hines, HB_DOUBLE, 1, off, parent, u, l, d, rhs);
+    hb_oracle_reference(&bt, oracle, NULL, what);
+    hb_oracle_oneshot(ctx, &bt, x, what);
+    hb_oracle_free(&bt);
 }
 
 /* A sealed-end cylinder (length L, diameter diam) with current I (nA) injected
@@ -503,32 +490,16 @@ static void test_generators(hb_context *ctx, hb_context *oracle)
             worst = fmax(worst, fabs(rs[k] - bv.cdt[k]) / bv.cdt[k]);
         HB_CHECK(worst < 1e-9, "multi batch: row sums differ from C/dt by %g", worst);
         free(rs);
-        double *rhs = malloc((size_t)bv.rows * sizeof *rhs),
-               *x = malloc((size_t)bv.rows * sizeof *x);
-        double *xo = malloc((size_t)bv.rows * sizeof *xo);
+        double *rhs = malloc((size_t)bv.rows * sizeof *rhs);
         for (int64_t k = 0; k < bv.rows; ++k)
             rhs[k] = bv.cdt[k] * (-70 + 5 * hb_test_unit()) + 0.1 * (hb_test_unit() - 0.5);
-        memcpy(xo, rhs, (size_t)bv.rows * sizeof *xo);
-        hb_test_poison(HB_DOUBLE, x, bv.rows);
-        hb_plan *plan = NULL;
-        HB_CHECK_STATUS(hb_plan_create_hines(ctx, HB_DOUBLE, bv.nsys, bv.offsets, bv.parent, NULL,
-                                             &plan), HB_SUCCESS);
-        if (plan) {
-            HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_U, bv.u), HB_SUCCESS);
-            HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_L, bv.l), HB_SUCCESS);
-            HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_D, bv.d), HB_SUCCESS);
-            HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_RHS, rhs), HB_SUCCESS);
-            HB_CHECK_STATUS(hb_plan_solve(plan), HB_SUCCESS);
-            HB_CHECK_STATUS(hb_plan_get_solution(plan, x), HB_SUCCESS);
-        }
-        HB_CHECK_STATUS(hb_dhines_solve(oracle, bv.nsys, bv.offsets, bv.parent, bv.u, bv.l, bv.d,
-                                        xo), HB_SUCCESS);
-        double diff = hb_test_max_rel_diff(HB_DOUBLE, bv.nsys, bv.offsets, x, xo);
-        HB_CHECK(diff <= hb_test_diff_bound(HB_DOUBLE),
-                 "multi plan differs from the oracle by %g (bound %g)", diff,
-                 hb_test_diff_bound(HB_DOUBLE));
-        hb_plan_destroy(plan);
-        free(rhs), free(x), free(xo);
+        hb_oracle_batch bt;
+        hb_oracle_init(&bt, &hb_oracle_hines, HB_DOUBLE, bv.nsys, bv.offsets, bv.parent, bv.u, bv.l,
+                       bv.d, rhs);
+        hb_oracle_reference(&bt, oracle, NULL, "multi batch of generated cells");
+        hb_oracle_plan(ctx, &bt, NULL, 0, NULL, "multi batch of generated cells, default plan");
+        hb_oracle_free(&bt);
+        free(rhs);
     }
     hb_morph_batch_destroy(b);
     b = NULL;

@@ -7,8 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hb_test_util.h"
-#include "hinesbatch_morph.h"
+#include "hb_oracle_runner.h"
 
 #define PI 3.14159265358979323846
 
@@ -103,43 +102,26 @@ static double sum(const double *x, int64_t n)
     return s;
 }
 
-/* Solves a multi batch of cells on the backend and the oracle; residual and agreement. */
-static void solve_batch(hb_context *ctx, hb_context *oracle, const hb_morph_cell *const *cells,
-                        int64_t ncells, const char *what)
+/* A batch of cells in the view (rhs: a random current balance), solved on
+ * the backend one-shot or through a plan (uniform: the uniform constructor),
+ * checked by residual and against the oracle (hb_oracle_runner.c). */
+static void solve_view(hb_context *ctx, hb_context *oracle, const hb_morph_batch_view *v,
+                       int plan, int uniform, const char *what)
 {
-    hb_morph_batch *b = NULL;
-    HB_CHECK_STATUS(hb_morph_batch_multi(cells, ncells, 0.025, &b), HB_SUCCESS);
-    if (!b)
-        return;
-    hb_morph_batch_view v;
-    hb_morph_batch_get_view(b, &v);
-    double *rhs = malloc((size_t)v.rows * sizeof *rhs), *x = malloc((size_t)v.rows * sizeof *x);
-    double *xo = malloc((size_t)v.rows * sizeof *xo);
-    for (int64_t k = 0; k < v.rows; ++k)
-        rhs[k] = v.cdt[k] * (-65 + 10 * hb_test_unit()) + (hb_test_unit() - 0.5);
-    memcpy(x, rhs, (size_t)v.rows * sizeof *x);
-    memcpy(xo, rhs, (size_t)v.rows * sizeof *x);
-    HB_CHECK_STATUS(hb_dhines_solve(ctx, v.nsys, v.offsets, v.parent, v.u, v.l, v.d, x),
-                    HB_SUCCESS);
-    HB_CHECK_STATUS(hb_dhines_solve(oracle, v.nsys, v.offsets, v.parent, v.u, v.l, v.d, xo),
-                    HB_SUCCESS);
-    double ratio = 1e30;
-    HB_CHECK_STATUS(hb_hines_residual(HB_DOUBLE, v.nsys, v.offsets, v.parent, v.u, v.l, v.d, x,
-                                      rhs, &ratio, NULL), HB_SUCCESS);
-    HB_CHECK(ratio < HB_TEST_RATIO_MAX, "%s: residual ratio %g >= %g", what, ratio,
-             HB_TEST_RATIO_MAX);
-    double diff = hb_test_max_rel_diff(HB_DOUBLE, v.nsys, v.offsets, x, xo);
-    printf("%s: %lld systems, %lld rows: residual ratio %.3g, max rel diff to the oracle %.3g\n",
-           what, (long long)v.nsys, (long long)v.rows, ratio, diff);
-    if (hb_test_bitwise(ctx))
-        HB_CHECK(hb_test_bitequal(x, xo, (size_t)v.rows * sizeof *x), "%s: not bit-identical "
-                 "to the oracle (rel diff %g)", what, diff);
+    double *rhs = malloc((size_t)v->rows * sizeof *rhs);
+    for (int64_t k = 0; k < v->rows; ++k)
+        rhs[k] = v->cdt[k] * (-65 + 10 * hb_test_unit()) + (hb_test_unit() - 0.5);
+    hb_oracle_batch bt;
+    hb_oracle_init(&bt, &hb_oracle_hines, HB_DOUBLE, v->nsys, v->offsets, v->parent, v->u, v->l,
+                   v->d, rhs);
+    hb_oracle_reference(&bt, oracle, NULL, what);
+    if (plan)
+        hb_oracle_plan(ctx, &bt, NULL, uniform, NULL, what);
     else
-        HB_CHECK(diff <= hb_test_diff_bound(HB_DOUBLE),
-                 "%s: differs from the oracle by %g (bound %g)", what, diff,
-                 hb_test_diff_bound(HB_DOUBLE));
-    free(rhs), free(x), free(xo);
-    hb_morph_batch_destroy(b);
+        hb_oracle_oneshot(ctx, &bt, NULL, what);
+    printf("%s: %lld systems, %lld rows\n", what, (long long)v->nsys, (long long)v->rows);
+    hb_oracle_free(&bt);
+    free(rhs);
 }
 
 static void test_shipped(hb_context *ctx, hb_context *oracle)
@@ -233,41 +215,21 @@ static void test_shipped(hb_context *ctx, hb_context *oracle)
     }
     closedir(dir);
     HB_CHECK(files >= 7, "only %d .swc files shipped in %s", files, HB_DATA_DIR "/morphologies");
-    solve_batch(ctx, oracle, (const hb_morph_cell *const *)cells, ncells, "shipped neurons");
+    hb_morph_batch *b = NULL;
+    hb_morph_batch_view v;
+    HB_CHECK_STATUS(hb_morph_batch_multi((const hb_morph_cell *const *)cells, ncells, 0.025, &b),
+                    HB_SUCCESS);
+    if (b && hb_morph_batch_get_view(b, &v) == HB_SUCCESS)
+        solve_view(ctx, oracle, &v, 0, 0, "shipped neurons, one-shot");
+    hb_morph_batch_destroy(b);
     /* Mono: one neuron replicated, through a uniform plan on the backend. */
     if (ncells > 0) {
-        hb_morph_batch *b = NULL;
         int64_t nsys = 37;
+        b = NULL;
         HB_CHECK_STATUS(hb_morph_batch_mono(cells[0], nsys, 0.025, &b), HB_SUCCESS);
-        hb_morph_batch_view v;
         if (b && hb_morph_batch_get_view(b, &v) == HB_SUCCESS) {
             HB_CHECK(v.n > 0 && v.rows == nsys * v.n && v.offsets[nsys] == v.rows, "mono shape");
-            hb_plan *plan = NULL;
-            double *rhs = malloc((size_t)v.rows * sizeof *rhs),
-                   *x = malloc((size_t)v.rows * sizeof *x);
-            double *xo = malloc((size_t)v.rows * sizeof *xo);
-            for (int64_t k = 0; k < v.rows; ++k)
-                rhs[k] = hb_test_unit() - 0.5;
-            memcpy(xo, rhs, (size_t)v.rows * sizeof *xo);
-            hb_test_poison(HB_DOUBLE, x, v.rows);
-            HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, nsys, v.n, v.parent, NULL,
-                                                         &plan), HB_SUCCESS);
-            if (plan) {
-                HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_U, v.u), HB_SUCCESS);
-                HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_L, v.l), HB_SUCCESS);
-                HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_D, v.d), HB_SUCCESS);
-                HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_RHS, rhs), HB_SUCCESS);
-                HB_CHECK_STATUS(hb_plan_solve(plan), HB_SUCCESS);
-                HB_CHECK_STATUS(hb_plan_get_solution(plan, x), HB_SUCCESS);
-            }
-            HB_CHECK_STATUS(hb_dhines_solve(oracle, nsys, v.offsets, v.parent, v.u, v.l, v.d, xo),
-                            HB_SUCCESS);
-            double diff = hb_test_max_rel_diff(HB_DOUBLE, nsys, v.offsets, x, xo);
-            HB_CHECK(diff <= hb_test_diff_bound(HB_DOUBLE),
-                     "mono plan differs from the oracle by %g (bound %g)", diff,
-                     hb_test_diff_bound(HB_DOUBLE));
-            hb_plan_destroy(plan);
-            free(rhs), free(x), free(xo);
+            solve_view(ctx, oracle, &v, 1, 1, "one shipped neuron 37 times, uniform plan");
         }
         hb_morph_batch_destroy(b);
     }

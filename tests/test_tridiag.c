@@ -1,186 +1,21 @@
-/* test_tridiag.c: tridiagonal batches in every layout, via plans and one-shot calls, checked by residual and against the serial oracle. */
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "hb_test_util.h"
+/* test_tridiag.c: tridiagonal batches in every layout, via plans and one-shot calls, checked by residual and against the serial oracle (the runner of hb_oracle_runner.c). */
+#include "hb_oracle_runner.h"
 
 /* Batch shapes: uniform and variable, sizes 1..4000. */
-typedef struct {
-    const char *name;
-    int64_t nsys, lo, hi;
-    int uniform;
-} shape;
-
-static const shape shapes[] = {
-    {"one system of 4000 rows", 1, 4000, 4000, 1},
-    {"300 systems of 1 row", 300, 1, 1, 1},
-    {"200 systems of 37 rows", 200, 37, 37, 1},
+static const hb_oracle_shape shapes[] = {
+    {"one system of 4000 rows", 1, 4000, 4000, 0},
+    {"300 systems of 1 row", 300, 1, 1, 0},
+    {"200 systems of 37 rows", 200, 37, 37, 0},
     {"24 systems of 1..4000 rows", 24, 1, 4000, 0},
     {"500 systems of 1..64 rows", 500, 1, 64, 0},
     {"77 systems of 2..300 rows", 77, 2, 300, 0},
 };
-
-typedef struct {
-    hb_precision p;
-    int64_t nsys, nrows;
-    int64_t *off;
-    int uniform;
-    void *a, *b, *c, *rhs, *xref;
-} batch;
-
-static hb_status oneshot(hb_context *ctx, const batch *bt, void *x)
-{
-    memcpy(x, bt->rhs, (size_t)bt->nrows * hb_test_esize(bt->p));
-    return bt->p == HB_DOUBLE ? hb_dtridiag_solve(ctx, bt->nsys, bt->off, bt->a, bt->b, bt->c, x)
-                              : hb_stridiag_solve(ctx, bt->nsys, bt->off, bt->a, bt->b, bt->c, x);
-}
-
-/* Residual ratios (library and independent long double) under 30, and the
- * solution equal to the oracle's: bit-identical on host backends, else within
- * hb_test_diff_bound (1e-12 double, 1e-4 float normwise per system). */
-static void check_solution(hb_context *ctx, const batch *bt, const void *x, const char *what)
-{
-    double lib = INFINITY;
-    int64_t wl = -1, wi = -1;
-    HB_CHECK_STATUS(hb_tridiag_residual(bt->p, bt->nsys, bt->off, bt->a, bt->b, bt->c, x, bt->rhs,
-                                        &lib, &wl),
-                    HB_SUCCESS);
-    double ind = hb_test_tridiag_ratio(bt->p, bt->nsys, bt->off, bt->a, bt->b, bt->c, x, bt->rhs,
-                                       &wi);
-    HB_CHECK(lib < HB_TEST_RATIO_MAX, "%s: residual ratio %g (system %lld) >= %g", what, lib,
-             (long long)wl, HB_TEST_RATIO_MAX);
-    HB_CHECK(ind < HB_TEST_RATIO_MAX, "%s: long double residual ratio %g (system %lld) >= %g",
-             what, ind, (long long)wi, HB_TEST_RATIO_MAX);
-    if (!bt->xref)
-        return;
-    if (hb_test_bitwise(ctx)) {
-        HB_CHECK(hb_test_bitequal(x, bt->xref, (size_t)bt->nrows * hb_test_esize(bt->p)),
-                 "%s: not bit-identical to the serial oracle (max rel diff %g)", what,
-                 hb_test_max_rel_diff(bt->p, bt->nsys, bt->off, x, bt->xref));
-    } else {
-        double diff = hb_test_max_rel_diff(bt->p, bt->nsys, bt->off, x, bt->xref);
-        HB_CHECK(diff <= hb_test_diff_bound(bt->p), "%s: differs from the oracle by %g > %g",
-                 what, diff, hb_test_diff_bound(bt->p));
-    }
-}
-
-static void make_batch(batch *bt, hb_precision p, const shape *sh, double scale, hb_context *oracle)
-{
-    memset(bt, 0, sizeof *bt);
-    bt->p = p;
-    bt->nsys = sh->nsys;
-    bt->uniform = sh->uniform;
-    bt->off = sh->uniform ? hb_test_offsets_uniform(sh->nsys, sh->lo)
-                          : hb_test_offsets_random(sh->nsys, sh->lo, sh->hi);
-    bt->nrows = bt->off[bt->nsys];
-    bt->a = hb_test_alloc(p, bt->nrows);
-    bt->b = hb_test_alloc(p, bt->nrows);
-    bt->c = hb_test_alloc(p, bt->nrows);
-    bt->rhs = hb_test_alloc(p, bt->nrows);
-    hb_test_tridiag_random(p, bt->nsys, bt->off, bt->a, bt->b, bt->c, bt->rhs, scale);
-    /* The oracle's answer, itself checked by residual. */
-    void *x = hb_test_alloc(p, bt->nrows);
-    char what[200];
-    snprintf(what, sizeof what, "oracle %s %s scale %g", p == HB_DOUBLE ? "double" : "float",
-             sh->name, scale);
-    HB_CHECK_STATUS(oneshot(oracle, bt, x), HB_SUCCESS);
-    check_solution(oracle, bt, x, what);
-    bt->xref = x;
-}
-
-static void free_batch(batch *bt)
-{
-    free(bt->off), free(bt->a), free(bt->b), free(bt->c), free(bt->rhs), free(bt->xref);
-}
-
-/* One plan in one layout: set a, b, c, rhs; solve; read back into a poisoned x. */
-static void run_plan(hb_context *ctx, const batch *bt, const hb_test_layout *tl, int use_uniform,
-                     const char *name)
-{
-    char what[300];
-    snprintf(what, sizeof what, "plan %s %s %s%s", bt->p == HB_DOUBLE ? "double" : "float", name,
-             hb_test_layout_name(tl), use_uniform ? " (uniform create)" : "");
-    hb_plan_options o;
-    hb_plan_options_init(&o);
-    o.layout = tl->layout;
-    o.block_size = tl->block_size;
-    o.padding = tl->padding;
-    hb_plan *plan = NULL;
-    hb_status st = use_uniform ? hb_plan_create_tridiag_uniform(ctx, bt->p, bt->nsys,
-                                                                bt->off[1], &o, &plan)
-                               : hb_plan_create_tridiag(ctx, bt->p, bt->nsys, bt->off, &o, &plan);
-    HB_CHECK(st == HB_SUCCESS, "%s: create: %s (%s)", what, hb_status_string(st), hb_last_error());
-    if (st != HB_SUCCESS)
-        return;
-    hb_layout_info info;
-    HB_CHECK_STATUS(hb_plan_layout_info(plan, &info), HB_SUCCESS);
-    HB_CHECK(info.layout == tl->layout, "%s: layout %d, asked for %d (%s)", what,
-             (int)info.layout, (int)tl->layout, hb_plan_describe(plan));
-    if (tl->block_size > 0)
-        HB_CHECK(info.block_size == tl->block_size, "%s: block size %d (%s)", what,
-                 (int)info.block_size, hb_plan_describe(plan));
-    void *x = hb_test_alloc(bt->p, bt->nrows);
-    hb_test_poison(bt->p, x, bt->nrows);
-    HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_A, bt->a), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_B, bt->b), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_C, bt->c), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_set(plan, HB_ARRAY_RHS, bt->rhs), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_solve(plan), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_synchronize(plan), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_plan_get_solution(plan, x), HB_SUCCESS);
-    check_solution(ctx, bt, x, what);
-    hb_plan_destroy(plan);
-    free(x);
-}
-
-static void run_oneshot(hb_context *ctx, const batch *bt, const char *name)
-{
-    char what[300];
-    snprintf(what, sizeof what, "one-shot %s %s", bt->p == HB_DOUBLE ? "double" : "float", name);
-    void *x = hb_test_alloc(bt->p, bt->nrows);
-    HB_CHECK_STATUS(oneshot(ctx, bt, x), HB_SUCCESS);
-    check_solution(ctx, bt, x, what);
-    free(x);
-}
+/* The variable shapes are also run scaled near underflow and overflow. */
+static const int scaled[] = {3, 4, 5};
 
 int main(void)
 {
-    hb_test_begin("test_tridiag");
-    hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
-    const hb_precision precs[] = {HB_DOUBLE, HB_FLOAT};
-    for (int ip = 0; ip < 2; ++ip) {
-        hb_precision p = precs[ip];
-        for (size_t is = 0; is < sizeof shapes / sizeof shapes[0]; ++is) {
-            batch bt;
-            make_batch(&bt, p, &shapes[is], 1.0, oracle);
-            run_oneshot(ctx, &bt, shapes[is].name);
-            for (int il = 0; il < hb_test_nlayouts; ++il) {
-                run_plan(ctx, &bt, &hb_test_layouts[il], 0, shapes[is].name);
-                /* Uniform batches also through the uniform constructor. */
-                if (bt.uniform)
-                    run_plan(ctx, &bt, &hb_test_layouts[il], 1, shapes[is].name);
-            }
-            free_batch(&bt);
-        }
-        /* Near-underflow and near-overflow: whole systems scaled; the ratio is
-         * scale-invariant, so the same threshold must hold. */
-        const double scales[2] = {p == HB_DOUBLE ? 1e-300 : 1e-30, p == HB_DOUBLE ? 1e300 : 1e30};
-        const int scaled_layouts[] = {0, 1, 4, 11};
-        for (int k = 0; k < 2; ++k) {
-            for (size_t is = 3; is < 6; ++is) {
-                batch bt;
-                char name[120];
-                snprintf(name, sizeof name, "%s scaled by %g", shapes[is].name, scales[k]);
-                make_batch(&bt, p, &shapes[is], scales[k], oracle);
-                run_oneshot(ctx, &bt, name);
-                for (size_t j = 0; j < sizeof scaled_layouts / sizeof scaled_layouts[0]; ++j)
-                    run_plan(ctx, &bt, &hb_test_layouts[scaled_layouts[j]], 0, name);
-                free_batch(&bt);
-            }
-        }
-    }
-    hb_context_destroy(oracle);
-    hb_context_destroy(ctx);
-    return hb_test_finish();
+    return hb_oracle_suite("test_tridiag", &hb_oracle_tridiag, shapes,
+                           (int)(sizeof shapes / sizeof shapes[0]), scaled,
+                           (int)(sizeof scaled / sizeof scaled[0]));
 }

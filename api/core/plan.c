@@ -24,13 +24,15 @@ static int array_in_kind(hb_kind kind, hb_array which)
     return which == HB_ARRAY_U || which == HB_ARRAY_L || which == HB_ARRAY_D;
 }
 
-/* HINESBATCH_STRATEGY forces a strategy when the options leave it AUTO. */
-static hb_status resolve_strategy(hb_strategy opt, hb_strategy *out)
+/* HINESBATCH_STRATEGY forces the strategy of Hines plans whose options leave
+ * it AUTO; a tridiagonal system is one branch, so it keeps its own. A value
+ * that is not a strategy fails every plan: never quietly ignored. */
+static hb_status resolve_strategy(hb_kind kind, hb_strategy opt, hb_strategy *out)
 {
-    *out = opt;
-    if (opt != HB_STRATEGY_AUTO)
-        return HB_SUCCESS;
-    return hb__env_strategy(out);
+    hb_strategy forced;
+    HB_FORWARD(hb__env_strategy(&forced));
+    *out = kind == HB_KIND_HINES && opt == HB_STRATEGY_AUTO ? forced : opt;
+    return HB_SUCCESS;
 }
 
 static hb_status alloc_upload(hb_plan *plan, hb_buffer **buf, const void *src, size_t bytes,
@@ -193,7 +195,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->block_size = %d is negative", fn,
                          (int)opts.block_size);
     hb_strategy strategy;
-    HB_FORWARD(resolve_strategy(opts.strategy, &strategy));
+    HB_FORWARD(resolve_strategy(kind, opts.strategy, &strategy));
     if (kind == HB_KIND_TRIDIAG && strategy != HB_STRATEGY_AUTO &&
         strategy != HB_STRATEGY_PER_SYSTEM)
         return hb__error(HB_ERR_INVALID_ARGUMENT,
