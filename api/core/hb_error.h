@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +48,16 @@ static inline int hb__mul_size(size_t a, size_t b, size_t *out)
         return 0;
     *out = a * b;
     return 1;
+}
+/* n zeroed elements of size bytes (at least one byte), or NULL when n is
+ * negative, the product does not fit an object (PTRDIFF_MAX) or memory runs
+ * out; the caller reports it as HB_ERR_OUT_OF_MEMORY. */
+static inline void *hb__calloc_n(int64_t n, size_t size)
+{
+    size_t bytes;
+    if (n < 0 || !hb__mul_size((size_t)n, size, &bytes) || bytes > (size_t)PTRDIFF_MAX)
+        return NULL;
+    return calloc(bytes ? bytes : 1, 1);
 }
 
 #ifdef __cplusplus

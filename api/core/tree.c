@@ -4,16 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* n zeroed elements of size bytes; NULL when the size does not fit in size_t
- * or memory runs out (the caller reports either as out of memory). */
-static void *array(int64_t n, size_t size)
-{
-    size_t bytes;
-    if (n < 0 || !hb__mul_size((size_t)n, size, &bytes))
-        return NULL;
-    return calloc(bytes ? bytes : 1, 1);
-}
-
 void hb__tree_cut_free(hb__tree_cut *t)
 {
     free(t->nchild), free(t->bid), free(t->bj), free(t->head), free(t->blen), free(t->level);
@@ -29,12 +19,12 @@ static hb_status cut_pass(const int32_t *par, int64_t n, hb__depth depth, const 
 {
     memset(t, 0, sizeof *t);
     t->n = n;
-    int64_t *nch = t->nchild = array(n, sizeof *nch);
-    t->bid = array(n, sizeof *t->bid);
-    t->bj = array(n, sizeof *t->bj);
-    t->head = array(n, sizeof *t->head);
-    t->blen = array(n, sizeof *t->blen);
-    t->level = array(n, sizeof *t->level);
+    int64_t *nch = t->nchild = hb__calloc_n(n, sizeof *nch);
+    t->bid = hb__calloc_n(n, sizeof *t->bid);
+    t->bj = hb__calloc_n(n, sizeof *t->bj);
+    t->head = hb__calloc_n(n, sizeof *t->head);
+    t->blen = hb__calloc_n(n, sizeof *t->blen);
+    t->level = hb__calloc_n(n, sizeof *t->level);
     if (!nch || !t->bid || !t->bj || !t->head || !t->blen || !t->level) {
         hb__tree_cut_free(t);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "branch decomposition of %lld rows", (long long)n);
@@ -72,7 +62,7 @@ hb_status hb__tree_cut_make(const int32_t *par, int64_t n, hb__depth depth, int 
     hb__tree_cut ref = *cut; /* the unsplit cut gives each level's average */
     memset(cut, 0, sizeof *cut);
     int64_t nlev = ref.nlev;
-    int64_t *sum = array(nlev, sizeof *sum), *cnt = array(nlev, sizeof *cnt);
+    int64_t *sum = hb__calloc_n(nlev, sizeof *sum), *cnt = hb__calloc_n(nlev, sizeof *cnt);
     if (!sum || !cnt) {
         free(sum), free(cnt), hb__tree_cut_free(&ref);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "branch splitting");
@@ -100,7 +90,7 @@ hb_status hb__tree_best_root(const int32_t *par, int64_t n, hb__depth depth, hb_
     if (n <= 2)
         return HB_SUCCESS;
     int64_t n6 = 0;
-    int64_t *w = hb__mul_i64(n, 6, &n6) ? array(n6, sizeof *w) : NULL;
+    int64_t *w = hb__mul_i64(n, 6, &n6) ? hb__calloc_n(n6, sizeof *w) : NULL;
     if (!w)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "re-rooting a tree of %lld rows", (long long)n);
     /* far: the heaviest path leaving each node, its own weight excluded (the
@@ -177,9 +167,9 @@ hb_status hb__tree_renumber(const int32_t *par, int64_t n, int64_t root, int32_t
 {
     /* Adjacency lists: start (n + 1), adj (2n), fill (n). */
     int64_t words = 0;
-    int64_t *w = hb__mul_i64(n, 4, &words) ? array(words + 1, sizeof *w) : NULL;
-    int32_t *perm = array(n, sizeof *perm), *inv = array(n, sizeof *inv);
-    int32_t *npar = array(n, sizeof *npar);
+    int64_t *w = hb__mul_i64(n, 4, &words) ? hb__calloc_n(words + 1, sizeof *w) : NULL;
+    int32_t *perm = hb__calloc_n(n, sizeof *perm), *inv = hb__calloc_n(n, sizeof *inv);
+    int32_t *npar = hb__calloc_n(n, sizeof *npar);
     *perm_out = *inv_out = *npar_out = NULL;
     if (!w || !perm || !inv || !npar) {
         free(w), free(perm), free(inv), free(npar);
