@@ -44,7 +44,8 @@ __kernel void HB_KERNEL(hb_hines_shared)(const hb_long nslots, const hb_long str
     __global real *G = r + o;
     for (hb_long i = 0; i < n; ++i)
         sh[i * bs + j] = G[i * stride];
-    HB_HINES_SWEEP(n, stride, parent + poff[t], u + o, l + o, d + o, sh + j, bs);
+    __global const hb_int *P = parent + poff[t]; /* loaded once, not per row */
+    HB_HINES_SWEEP(n, stride, P, u + o, l + o, d + o, sh + j, bs);
     for (hb_long i = 0; i < n; ++i)
         G[i * stride] = sh[i * bs + j];
 }

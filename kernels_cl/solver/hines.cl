@@ -20,5 +20,6 @@ __kernel void HB_KERNEL(hb_hines)(const hb_long nslots, const hb_long stride,
     if (t >= nslots)
         return;
     const hb_long o = base[t];
-    HB_HINES_SWEEP(rows[t], stride, parent + poff[t], u + o, l + o, d + o, r + o, stride);
+    __global const hb_int *P = parent + poff[t]; /* loaded once, not per row */
+    HB_HINES_SWEEP(rows[t], stride, P, u + o, l + o, d + o, r + o, stride);
 }

@@ -37,11 +37,15 @@ HB_FN void HB_KERNEL(hb_branch_backward_one)(const hb_long b, HB_BRANCH_TABLES,
 {
     /* Junctions first, in the child list's fixed order: one work-item owns
      * every update of its branch's nodes, so no atomics and a deterministic sum. */
-    for (hb_long q = chptr[b]; q < chptr[b + 1]; ++q)
-        HB_KERNEL(hb_eliminate)(pos0[chidx[q]], ppos[chidx[q]], u, l, d, r);
+    for (hb_long q = chptr[b]; q < chptr[b + 1]; ++q) {
+        const hb_long c = chidx[q];
+        HB_KERNEL(hb_eliminate)(pos0[c], ppos[c], u, l, d, r);
+    }
     const hb_long o = pos0[b], st = bstride[b];
-    for (hb_long j = len[b] - 1; j >= 1; --j)
-        HB_KERNEL(hb_eliminate)(o + j * st, o + (j - 1) * st, u, l, d, r);
+    for (hb_long j = len[b] - 1; j >= 1; --j) {
+        const hb_long k = o + j * st;
+        HB_KERNEL(hb_eliminate)(k, k - st, u, l, d, r);
+    }
     if (ppos[b] < 0)
         r[o] = r[o] / d[o];
 }
