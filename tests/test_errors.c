@@ -504,6 +504,61 @@ static void misc(void)
     HB_CHECK(ms >= 0 && isfinite(ms), "copy time %g ms", ms);
 }
 
+/* A NaN anywhere in a solution makes its system's residual ratio NaN (never
+ * 0, as fmax would give) and names that system, whatever the systems around it. */
+static void residual_nan(void)
+{
+    const int64_t off[4] = {0, 3, 6, 9};
+    const int32_t par[9] = {-1, 0, 1, -1, 0, 0, -1, 0, 1};
+    double a[9], b[9], c[9], x[9], rhs[9];
+    for (int k = 0; k < 9; ++k)
+        a[k] = c[k] = -1.0, b[k] = 4.0, x[k] = 1.0 + 0.25 * k, rhs[k] = 2.0;
+    for (int bad = 0; bad < 9; ++bad) {
+        double xb = x[bad];
+        x[bad] = NAN;
+        double r = 0;
+        int64_t worst = -7;
+        HB_CHECK_STATUS(hb_tridiag_residual(HB_DOUBLE, 3, off, a, b, c, x, rhs, &r, &worst),
+                        HB_SUCCESS);
+        HB_CHECK(isnan(r) && worst == bad / 3,
+                 "tridiagonal residual with NaN at row %d: ratio %g, worst system %lld", bad, r,
+                 (long long)worst);
+        r = 0, worst = -7;
+        HB_CHECK_STATUS(hb_hines_residual(HB_DOUBLE, 3, off, par, c, a, b, x, rhs, &r, &worst),
+                        HB_SUCCESS);
+        HB_CHECK(isnan(r) && worst == bad / 3,
+                 "Hines residual with NaN at row %d: ratio %g, worst system %lld", bad, r,
+                 (long long)worst);
+        x[bad] = xb;
+    }
+}
+
+/* A backend's allocation failure reaches the caller with both messages: the
+ * plan's context and the backend's own (formatted from hb_last_error()); the
+ * plan handle is left as it was. */
+static void oom_message(void)
+{
+    hb_plan *plan = (hb_plan *)&oom_message; /* must not be touched */
+    /* 2^53 bytes per array: past any 64-bit address space, so even an
+     * overcommitting host refuses it. */
+    hb_status st = hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 1, (int64_t)1 << 50, NULL, &plan);
+    HB_CHECK(st == HB_ERR_OUT_OF_MEMORY, "a plan of 2^50 rows: %s (%s)", hb_status_string(st),
+             hb_last_error());
+    HB_CHECK(plan == (hb_plan *)&oom_message, "plan written on failure");
+    const char *m = hb_last_error();
+    HB_CHECK(strstr(m, "plan") && strstr(m, "9007199254740992"),
+             "out-of-memory message should name the plan array and its bytes: '%s'", m);
+    /* Size products that would wrap are refused before anything is sized. */
+    const int64_t shapes[][2] = {{((int64_t)1 << 61) + 1, 1}, {(int64_t)1 << 40, (int64_t)1 << 40},
+                                 {INT64_MAX, 2}};
+    for (int i = 0; i < 3; ++i) {
+        st = hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, shapes[i][0], shapes[i][1], NULL, &plan);
+        HB_CHECK(st == HB_ERR_OUT_OF_MEMORY, "%lld x %lld rows: %s (%s)", (long long)shapes[i][0],
+                 (long long)shapes[i][1], hb_status_string(st), hb_last_error());
+        HB_CHECK(plan == (hb_plan *)&oom_message, "plan written on failure");
+    }
+}
+
 /* Runs a case in both precisions, on a fresh tridiagonal and Hines batch. */
 static void in_both_precisions(void (*run)(hb_precision, const char *, batch *, batch *))
 {
@@ -529,6 +584,8 @@ int main(void)
     in_both_precisions(plan_misuse);
     status_names();
     misc();
+    residual_nan();
+    oom_message();
     hb_context_destroy(ctx);
     return hb_test_finish();
 }

@@ -3,6 +3,7 @@
 #include "hb_error.h"
 
 #include <stdio.h>
+#include <string.h>
 
 const char *hb_status_name(hb_status status)
 {
@@ -48,10 +49,14 @@ void hb__log(const char *fmt, ...)
 
 hb_status hb__error(hb_status status, const char *fmt, ...)
 {
+    /* Formatted apart first: a caller may pass hb_last_error() itself as an
+     * argument (adding context to a backend's message). */
+    char text[sizeof hb__message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(hb__message, sizeof hb__message, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    memcpy(hb__message, text, sizeof text);
     if (hb__env_verbose())
         fprintf(stderr, "hinesbatch: %s: %s\n", hb_status_string(status), hb__message);
     return status;

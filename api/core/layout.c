@@ -43,7 +43,11 @@ hb_status hb__layout_build(hb_layout_host *lay, hb_layout layout, int32_t block_
     lay->layout = layout;
     lay->padding = padding;
     lay->nslots = nsys;
-    size_t bytes = (size_t)(nsys > 0 ? nsys : 1) * sizeof(int64_t);
+    size_t bytes;
+    if (!hb__mul_size((size_t)(nsys > 0 ? nsys : 1), sizeof(int64_t), &bytes) ||
+        bytes > (size_t)PTRDIFF_MAX)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "layout tables: %lld systems do not fit in memory",
+                         (long long)nsys);
     lay->perm = malloc(bytes);
     lay->slot_of = malloc(bytes);
     lay->base = malloc(bytes);

@@ -162,8 +162,12 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (!offsets && n_uniform <= 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld must be > 0", fn,
                          (long long)n_uniform);
+    int64_t nrows = 0;
     if (offsets)
         HB_FORWARD(hb__check_offsets(nsys, offsets, fn));
+    if (!offsets && !hb__mul_i64(nsys, n_uniform, &nrows))
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: nsys = %lld systems of n = %lld rows overflow",
+                         fn, (long long)nsys, (long long)n_uniform);
     if (kind == HB_KIND_HINES) {
         if (!parent)
             return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: parent is NULL", fn);
@@ -232,7 +236,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     plan->esize = precision == HB_DOUBLE ? sizeof(double) : sizeof(float);
     plan->nsys = nsys;
     plan->n_uniform = offsets ? 0 : n_uniform;
-    plan->nrows = offsets ? offsets[nsys] : nsys * n_uniform;
+    plan->nrows = offsets ? offsets[nsys] : nrows;
     plan->stream = opts.stream;
     hb_status st = HB_SUCCESS;
     if (offsets) {
@@ -279,9 +283,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     dev->block_size = lay->block_size;
     dev->shared_rhs = lay->layout == HB_LAYOUT_BLOCK_SHARED;
     dev->mono = plan->mono;
-    *out = plan;
     if (nsys == 0) {
         describe(plan);
+        *out = plan;
         return HB_SUCCESS; /* nothing to allocate; every operation is a no-op */
     }
     if (plan->by_branch) {
@@ -321,9 +325,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         (st = alloc_upload(plan, &plan->staging, NULL, (size_t)plan->nrows * plan->esize,
                            "staging")))
         goto fail;
+    *out = plan; /* written only on success */
     return HB_SUCCESS;
 fail:
-    *out = NULL;
     hb_plan_destroy(plan);
     return st;
 }

@@ -19,6 +19,15 @@ static double ratio(double rnorm, double anorm, double xnorm, hb_precision p)
     return rnorm / den;
 }
 
+/* max that propagates NaN (fmax drops it): one NaN anywhere in a solution
+ * must make its ratio NaN, never 0. */
+static double max_nan(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return NAN;
+    return a > b ? a : b;
+}
+
 static hb_status check_args(hb_precision p, int64_t nsys, const int64_t *offsets,
                             const void *const *ptrs, int nptr, double *max_ratio, const char *fn)
 {
@@ -51,12 +60,12 @@ hb_status hb_tridiag_residual(hb_precision p, int64_t nsys, const int64_t *offse
                 ax += lo_v * at(p, x, k - 1);
             if (k + 1 < hi)
                 ax += up_v * at(p, x, k + 1);
-            rn = fmax(rn, fabs(at(p, rhs, k) - ax));
-            an = fmax(an, fabs(lo_v) + fabs(at(p, b, k)) + fabs(up_v));
-            xn = fmax(xn, fabs(at(p, x, k)));
+            rn = max_nan(rn, fabs(at(p, rhs, k) - ax));
+            an = max_nan(an, fabs(lo_v) + fabs(at(p, b, k)) + fabs(up_v));
+            xn = max_nan(xn, fabs(at(p, x, k)));
         }
         double r = ratio(rn, an, xn, p);
-        if (!(r <= best)) { /* also catches NaN */
+        if (!isnan(best) && !(r <= best)) { /* a NaN ratio sticks */
             best = r;
             ws = s;
         }
@@ -105,12 +114,12 @@ hb_status hb_hines_residual(hb_precision p, int64_t nsys, const int64_t *offsets
         }
         double rn = 0, an = 0;
         for (int64_t i = 0; i < n; ++i) {
-            rn = fmax(rn, fabs(at(p, rhs, lo + i) - ax[i]));
-            an = fmax(an, arow[i]);
-            xn = fmax(xn, fabs(at(p, x, lo + i)));
+            rn = max_nan(rn, fabs(at(p, rhs, lo + i) - ax[i]));
+            an = max_nan(an, arow[i]);
+            xn = max_nan(xn, fabs(at(p, x, lo + i)));
         }
         double r = ratio(rn, an, xn, p);
-        if (!(r <= best)) {
+        if (!isnan(best) && !(r <= best)) { /* a NaN ratio sticks */
             best = r;
             ws = s;
         }
