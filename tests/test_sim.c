@@ -328,6 +328,9 @@ static void test_errors(hb_context *ctx)
         HB_CHECK_STATUS(hb_sim_record(sim, 0), HB_SUCCESS);
         HB_CHECK_STATUS(hb_sim_record(sim, 0), HB_ERR_INVALID_ARGUMENT);
         HB_CHECK_STATUS(hb_sim_run(sim, NAN), HB_ERR_INVALID_ARGUMENT);
+        /* A step count that does not fit is refused, not run as 0 steps. */
+        HB_CHECK_STATUS(hb_sim_run(sim, 1e30), HB_ERR_INVALID_ARGUMENT);
+        HB_CHECK(strstr(hb_last_error(), "tstop") != NULL, "message: %s", hb_last_error());
         HB_CHECK_STATUS(hb_sim_run(sim, 1.0), HB_SUCCESS);
         HB_CHECK_STATUS(hb_sim_add_iclamp(sim, 0, 0, 0, 1, 1), HB_ERR_INVALID_ARGUMENT);
         HB_CHECK_STATUS(hb_sim_record(sim, 0), HB_ERR_INVALID_ARGUMENT);

@@ -193,6 +193,12 @@ hb_status hb_sim_run(hb_sim *sim, double tstop)
     if (!isfinite(tstop))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_run: tstop = %g ms is not finite", tstop);
     double x = ceil(tstop / sim->prm.dt - 0.5 - 1e-9);
+    /* Steps are counted in int64: a count past 2^62 (or a quotient that is
+     * not finite) would convert to garbage, so it is refused. */
+    if (!(x <= 4611686018427387904.0))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_sim_run: tstop = %g ms at dt = %g ms is %g steps, more than 2^62",
+                         tstop, sim->prm.dt, x);
     int64_t target = x > 0 ? (int64_t)x : 0;
     if (!sim->started)
         HB_FORWARD(start(sim));
