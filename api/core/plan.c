@@ -635,15 +635,21 @@ hb_status hb_plan_index(const hb_plan *plan, int64_t s, int64_t i, int64_t *inde
     return HB_SUCCESS;
 }
 
+/* The buffer of an array check_array has accepted; handing it out counts as
+ * setting it (D and RHS) for the next solve. */
+static hb_status take_array(hb_plan *plan, hb_array which, hb_buffer **buf, const char *fn)
+{
+    if (plan->nsys == 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the plan has no systems", fn);
+    *buf = plan->arrays[which];
+    mark_set(plan, which);
+    return HB_SUCCESS;
+}
+
 hb_status hb__plan_array(hb_plan *plan, hb_array which, hb_buffer **buf)
 {
     HB_FORWARD(check_array(plan, which, "hb__plan_array"));
-    if (plan->nsys == 0)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb__plan_array: the plan has no systems");
-    hb_buffer *b = plan->arrays[(int)which % HB_NUM_ARRAYS]; /* checked above */
-    mark_set(plan, which);
-    *buf = b;
-    return HB_SUCCESS;
+    return take_array(plan, which, buf, "hb__plan_array");
 }
 
 hb_status hb_plan_buffer(hb_plan *plan, hb_array which, void **handle)
@@ -651,10 +657,8 @@ hb_status hb_plan_buffer(hb_plan *plan, hb_array which, void **handle)
     HB_FORWARD(check_array(plan, which, "hb_plan_buffer"));
     if (!handle)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_buffer: handle (output) is NULL");
-    if (plan->nsys == 0)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_buffer: the plan has no systems");
     hb_buffer *b = NULL;
-    HB_FORWARD(hb__plan_array(plan, which, &b));
+    HB_FORWARD(take_array(plan, which, &b, "hb_plan_buffer"));
     *handle = plan->ctx->ops->native(b);
     return HB_SUCCESS;
 }
