@@ -2,18 +2,11 @@
 #include "hb_env.h"
 #include "hb_error.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-static const char *env_value(const char *name)
-{
-    const char *v = getenv(name);
-    return v && v[0] ? v : NULL;
-}
 
 hb_status hb__env_backend(hb_backend *out)
 {
-    const char *env = env_value("HINESBATCH_BACKEND");
+    const char *env = hb__env_value("HINESBATCH_BACKEND");
     *out = HB_BACKEND_AUTO;
     if (!env)
         return HB_SUCCESS;
@@ -26,7 +19,7 @@ hb_status hb__env_backend(hb_backend *out)
 
 hb_status hb__env_device(int *out, const char **text)
 {
-    const char *env = env_value("HINESBATCH_DEVICE");
+    const char *env = hb__env_value("HINESBATCH_DEVICE");
     *out = -1;
     *text = env ? env : "";
     if (!env)
@@ -46,11 +39,11 @@ hb_status hb__env_device(int *out, const char **text)
     return HB_SUCCESS;
 }
 
-const char *hb__env_opencl_platform(void) { return env_value("HINESBATCH_OPENCL_PLATFORM"); }
+const char *hb__env_opencl_platform(void) { return hb__env_value("HINESBATCH_OPENCL_PLATFORM"); }
 
 hb_status hb__env_opencl_disable_fp64(int *off)
 {
-    const char *env = env_value("HINESBATCH_OPENCL_DISABLE_FP64");
+    const char *env = hb__env_value("HINESBATCH_OPENCL_DISABLE_FP64");
     *off = 0;
     if (!env || !strcmp(env, "0"))
         return HB_SUCCESS;
@@ -64,7 +57,7 @@ hb_status hb__env_opencl_disable_fp64(int *off)
 
 hb_status hb__env_strategy(hb_strategy *out)
 {
-    const char *env = env_value("HINESBATCH_STRATEGY");
+    const char *env = hb__env_value("HINESBATCH_STRATEGY");
     *out = HB_STRATEGY_AUTO;
     if (env && hb_strategy_from_name(env, out) != HB_SUCCESS)
         return hb__error(HB_ERR_INVALID_ARGUMENT,

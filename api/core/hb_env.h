@@ -28,12 +28,19 @@ hb_status hb__env_strategy(hb_strategy *out);
  * cl_khr_fp64 (to test float-only devices anywhere); unset, "" or "0" is 0;
  * anything else is HB_ERR_INVALID_ARGUMENT. */
 hb_status hb__env_opencl_disable_fp64(int *off);
+/* A variable's value, NULL when unset or empty (empty counts as unset). */
+static inline const char *hb__env_value(const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] ? v : NULL;
+}
+
 /* HINESBATCH_VERBOSE: 1 when set to anything but "" or "0". Inline, so the
  * error reporter that every other reader calls does not call back here. */
 static inline int hb__env_verbose(void)
 {
-    const char *v = getenv("HINESBATCH_VERBOSE");
-    return v && v[0] && strcmp(v, "0") != 0;
+    const char *v = hb__env_value("HINESBATCH_VERBOSE");
+    return v && strcmp(v, "0") != 0;
 }
 
 #ifdef __cplusplus
