@@ -157,6 +157,15 @@ static hb_status cuda_finish(hb_context *ctx, void *stream)
     return HB_SUCCESS;
 }
 
+static hb_status cuda_mem_available(hb_context *ctx, uint64_t *bytes)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    size_t free_bytes = 0, total = 0;
+    HB_CUDA_CALL(cudaMemGetInfo(&free_bytes, &total));
+    *bytes = free_bytes;
+    return HB_SUCCESS;
+}
+
 /* Filled by name, so a member added to the table stays NULL ("not
  * available") until this backend implements it. */
 static hb_backend_ops make_ops(void)
@@ -184,6 +193,7 @@ static hb_backend_ops make_ops(void)
     o.hines_fine_tree = hb__cuda_hines_fine_tree;
     o.copy = cuda_copy;
     o.finish = cuda_finish;
+    o.mem_available = cuda_mem_available;
     return o;
 }
 

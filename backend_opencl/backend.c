@@ -129,6 +129,18 @@ static hb_status cl_finish(hb_context *ctx, void *stream)
     return HB_SUCCESS;
 }
 
+/* OpenCL 1.2 has no free-memory query: the device's global memory is the
+ * bound (a request past it can never be served). */
+static hb_status cl_mem_available(hb_context *ctx, uint64_t *bytes)
+{
+    cl_ulong total = 0;
+    HB_CL_CHECK(clGetDeviceInfo(hb__cl(ctx)->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof total,
+                                &total, NULL),
+                "clGetDeviceInfo", "CL_DEVICE_GLOBAL_MEM_SIZE");
+    *bytes = total;
+    return HB_SUCCESS;
+}
+
 static const hb_backend_ops opencl_ops = {
     .kind = HB_BACKEND_OPENCL,
     .name = "opencl",
@@ -151,6 +163,7 @@ static const hb_backend_ops opencl_ops = {
     .hines_fine_tree = hb__cl_hines_fine_tree,
     .copy = cl_copy,
     .finish = cl_finish,
+    .mem_available = cl_mem_available,
 };
 
 const hb_backend_ops *hb__opencl_backend(void) { return &opencl_ops; }

@@ -12,6 +12,13 @@ int hb_test_checks = 0;
 static uint64_t state;
 static const char *test_name = "test";
 
+double hb_test_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 uint64_t hb_test_begin(const char *name)
 {
     test_name = name;

@@ -12,6 +12,7 @@ uint64_t hb_test_begin(const char *name);
 uint64_t hb_test_rand(void);            /* splitmix64 on the test seed          */
 double   hb_test_unit(void);            /* uniform in [0, 1)                     */
 int64_t  hb_test_range(int64_t lo, int64_t hi); /* uniform integer in [lo, hi]   */
+double   hb_test_seconds(void);         /* wall clock (C11 timespec_get)         */
 
 /* ---- Contexts -------------------------------------------------------------
  * hb_test_context: the backend under test (HINESBATCH_BACKEND, through

@@ -304,6 +304,21 @@ static void test_errors(hb_context *ctx)
     prm.max_spikes = 0;
     HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_ERR_INVALID_ARGUMENT);
     HB_CHECK(sim == (hb_sim *)&prm, "hb_sim_create wrote its output on failure");
+    /* Spike tables whose size wraps are refused, naming the parameter (the
+     * audit's max_spikes = 2^61 sized a 1-byte buffer that kernels overran);
+     * one that fits the arithmetic but not the memory is out of memory. */
+    const int64_t spikes[2] = {(int64_t)1 << 61, (int64_t)1 << 50};
+    const hb_status spike_st[2] = {HB_ERR_INVALID_ARGUMENT, HB_ERR_OUT_OF_MEMORY};
+    for (int i = 0; i < 2; ++i) {
+        hb_sim_params_init(&prm);
+        prm.max_spikes = spikes[i];
+        HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), spike_st[i]);
+        /* The out-of-memory message quotes the memory check's own (both intact). */
+        HB_CHECK(strstr(hb_last_error(), "max_spikes") != NULL &&
+                     (i == 0 || strstr(hb_last_error(), "hb_sim_create: needs") != NULL),
+                 "message: %s", hb_last_error());
+        HB_CHECK(sim == (hb_sim *)&prm, "hb_sim_create wrote its output on failure");
+    }
     /* A cell with its own membrane conductance in the matrix. */
     hb_cable cab;
     hb_cable_init(&cab);
@@ -316,6 +331,20 @@ static void test_errors(hb_context *ctx)
     HB_CHECK_STATUS(hb_sim_create(ctx, gm_cells, 1, &prm, &sim), HB_ERR_INVALID_ARGUMENT);
     hb_morph_cell_destroy(gm_cell);
 
+    /* The recording buffer likewise, checked at the first run (recordings
+     * are added after creation). */
+    for (int i = 0; i < 2; ++i) {
+        hb_sim_params_init(&prm);
+        prm.record_chunk = spikes[i];
+        sim = NULL;
+        HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_SUCCESS);
+        if (!sim)
+            continue;
+        HB_CHECK_STATUS(hb_sim_record(sim, 0), HB_SUCCESS);
+        HB_CHECK_STATUS(hb_sim_run(sim, 0.1), spike_st[i]);
+        HB_CHECK(strstr(hb_last_error(), "record_chunk") != NULL, "message: %s", hb_last_error());
+        hb_sim_destroy(sim);
+    }
     sim = NULL;
     HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, NULL, &sim), HB_SUCCESS);
     if (sim) {

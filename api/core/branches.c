@@ -70,8 +70,8 @@ static hb_status sort_records(br_rec *rec, int64_t n, int64_t ngroups, int64_t m
         if (rec[i].len > maxlen)
             maxlen = rec[i].len;
     int64_t nkeys = ngroups * nlev > maxlen + 1 ? ngroups * nlev : maxlen + 1;
-    br_rec *tmp = malloc((size_t)(n > 0 ? n : 1) * sizeof *tmp);
-    int64_t *cnt = malloc((size_t)(nkeys + 1) * sizeof *cnt);
+    br_rec *tmp = hb__malloc_n(n > 0 ? n : 1, sizeof *tmp);
+    int64_t *cnt = hb__malloc_n(nkeys + 1, sizeof *cnt);
     if (!tmp || !cnt) {
         free(tmp), free(cnt);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "sorting %lld branch records", (long long)n);
@@ -117,8 +117,8 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
     const int mono = plan->mono;
     const int64_t ntrees = mono ? 1 : nsys;
     hb_status st = HB_SUCCESS;
-    one_tree *trees = calloc((size_t)ntrees, sizeof *trees);
-    int64_t *sys_off = malloc((size_t)(nsys + 1) * sizeof *sys_off); /* first branch of s */
+    one_tree *trees = hb__calloc_n(ntrees, sizeof *trees);
+    int64_t *sys_off = hb__malloc_n(nsys + 1, sizeof *sys_off); /* first branch of s */
     if (!trees || !sys_off) {
         free(trees);
         free(sys_off);
@@ -141,8 +141,8 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
     for (int64_t s = 0; s < nsys; ++s)
         sys_off[s + 1] = sys_off[s] + CUT(s)->nb;
     nbr = sys_off[nsys];
-    rec = malloc((size_t)nbr * sizeof *rec);
-    rank = malloc((size_t)nbr * sizeof *rank);
+    rec = hb__malloc_n(nbr, sizeof *rec);
+    rank = hb__malloc_n(nbr, sizeof *rank);
     if (!rec || !rank) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "%lld branch records", (long long)nbr);
         goto done;
@@ -153,8 +153,8 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
     for (int64_t t = 0; t < ntrees; ++t)
         if (trees[t].cut.nlev - 1 > maxlev)
             maxlev = trees[t].cut.nlev - 1;
-    int64_t *fill = calloc((size_t)maxlev + 1, sizeof *fill);
-    int64_t *mine = calloc((size_t)maxlev + 1, sizeof *mine);
+    int64_t *fill = hb__calloc_n(maxlev + 1, sizeof *fill);
+    int64_t *mine = hb__calloc_n(maxlev + 1, sizeof *mine);
     if (!fill || !mine) {
         free(fill);
         free(mine);
@@ -191,15 +191,15 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
     for (int64_t b = 0; b < nbr; ++b)
         rank[sys_off[rec[b].sys] + rec[b].local] = b;
 
-    pos0 = malloc((size_t)nbr * sizeof *pos0);
-    bst = malloc((size_t)nbr * sizeof *bst);
-    blen = malloc((size_t)nbr * sizeof *blen);
-    ppos = malloc((size_t)nbr * sizeof *ppos);
-    chptr = calloc((size_t)nbr + 1, sizeof *chptr);
-    chidx = malloc((size_t)(nbr > 0 ? nbr : 1) * sizeof *chidx);
-    seg = malloc((size_t)(nbr + 1) * sizeof *seg);
-    grp = malloc((size_t)(nbr + 1) * sizeof *grp);
-    rowmap = malloc((size_t)(plan->nrows > 0 ? plan->nrows : 1) * sizeof *rowmap);
+    pos0 = hb__malloc_n(nbr, sizeof *pos0);
+    bst = hb__malloc_n(nbr, sizeof *bst);
+    blen = hb__malloc_n(nbr, sizeof *blen);
+    ppos = hb__malloc_n(nbr, sizeof *ppos);
+    chptr = hb__calloc_n(nbr + 1, sizeof *chptr);
+    chidx = hb__malloc_n(nbr > 0 ? nbr : 1, sizeof *chidx);
+    seg = hb__malloc_n(nbr + 1, sizeof *seg);
+    grp = hb__malloc_n(nbr + 1, sizeof *grp);
+    rowmap = hb__malloc_n(plan->nrows > 0 ? plan->nrows : 1, sizeof *rowmap);
     if (!pos0 || !bst || !blen || !ppos || !chptr || !chidx || !seg || !grp || !rowmap) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "branch layout of %lld branches", (long long)nbr);
         goto done;
@@ -245,10 +245,10 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
             rowmap[r0 + OLD(tr, i)] = pos0[b] + (int64_t)c->bj[i] * bst[b];
         }
     }
-    owner = malloc((size_t)(nbr > 0 ? nbr : 1) * sizeof *owner);
+    owner = hb__malloc_n(nbr > 0 ? nbr : 1, sizeof *owner);
     if (o->reroot) {
-        cmap_same = malloc((size_t)plan->nrows * sizeof *cmap_same);
-        cmap_swap = malloc((size_t)plan->nrows * sizeof *cmap_swap);
+        cmap_same = hb__malloc_n(plan->nrows, sizeof *cmap_same);
+        cmap_swap = hb__malloc_n(plan->nrows, sizeof *cmap_swap);
     }
     if (!owner || (o->reroot && (!cmap_same || !cmap_swap))) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "branch links of %lld branches", (long long)nbr);
@@ -286,7 +286,7 @@ hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_bran
     {
         /* Children in ascending branch order: a fixed order of the junction
          * updates makes the result deterministic. */
-        int64_t *next = malloc((size_t)(nbr > 0 ? nbr : 1) * sizeof *next);
+        int64_t *next = hb__malloc_n(nbr > 0 ? nbr : 1, sizeof *next);
         if (!next) {
             st = hb__error(HB_ERR_OUT_OF_MEMORY, "child lists");
             goto done;

@@ -134,6 +134,9 @@ typedef struct hb_backend_ops {
                       size_t bytes);
     /* Waits for all work queued on stream. */
     hb_status (*finish)(hb_context *ctx, void *stream);
+    /* Device memory free for new buffers, in bytes; NULL on host backends,
+     * whose buffers are host memory (hb__memory_check). */
+    hb_status (*mem_available)(hb_context *ctx, uint64_t *bytes);
 
     hb_to_layout_fn *to_layout;
     hb_to_flat_fn *to_flat;
@@ -178,6 +181,25 @@ static inline hb_status hb__check_span(const char *backend, const char *op, size
  * local memory (kernel_local) over the device's traits.local_mem. */
 size_t hb__block_shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, size_t esize,
                               size_t kernel_local, size_t kernel_max_group);
+
+/* ---- Memory (api/core/memory.c) ------------------------------------------- */
+/* The machine's physical memory in bytes (UINT64_MAX when unknown). */
+uint64_t hb__host_memory(void);
+/* HB_ERR_OUT_OF_MEMORY, naming fn and the bytes needed and available, when
+ * host_bytes (host tables) or dev_bytes (backend buffers) cannot fit: checked
+ * before a large request allocates or fills anything. Sums saturate, so a
+ * caller may add sizes with hb__add_sat. */
+hb_status hb__memory_check(const hb_context *ctx, uint64_t host_bytes, uint64_t dev_bytes,
+                           const char *fn);
+/* a + b, or UINT64_MAX when it does not fit; a*b likewise. */
+static inline uint64_t hb__add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+static inline uint64_t hb__mul_sat(uint64_t a, uint64_t b)
+{
+    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
 
 /* ---- Plans as the layers above the core see them -------------------------- */
 /* The backend buffer of a plan array and the stream the plan runs on. Asking

@@ -49,15 +49,28 @@ static inline int hb__mul_size(size_t a, size_t b, size_t *out)
     *out = a * b;
     return 1;
 }
-/* n zeroed elements of size bytes (at least one byte), or NULL when n is
- * negative, the product does not fit an object (PTRDIFF_MAX) or memory runs
- * out; the caller reports it as HB_ERR_OUT_OF_MEMORY. */
+/* n elements of size bytes (at least one byte; zeroed by hb__calloc_n), or
+ * NULL when n is negative, the product does not fit an object (PTRDIFF_MAX)
+ * or memory runs out; the caller reports it as HB_ERR_OUT_OF_MEMORY. */
+static inline int hb__bytes_n(int64_t n, size_t size, size_t *bytes)
+{
+    return n >= 0 && (uint64_t)n <= SIZE_MAX && hb__mul_size((size_t)n, size, bytes) &&
+           *bytes <= (size_t)PTRDIFF_MAX;
+}
 static inline void *hb__calloc_n(int64_t n, size_t size)
 {
     size_t bytes;
-    if (n < 0 || !hb__mul_size((size_t)n, size, &bytes) || bytes > (size_t)PTRDIFF_MAX)
-        return NULL;
-    return calloc(bytes ? bytes : 1, 1);
+    return hb__bytes_n(n, size, &bytes) ? calloc(bytes ? bytes : 1, 1) : NULL;
+}
+static inline void *hb__malloc_n(int64_t n, size_t size)
+{
+    size_t bytes;
+    return hb__bytes_n(n, size, &bytes) ? malloc(bytes ? bytes : 1) : NULL;
+}
+static inline void *hb__realloc_n(void *p, int64_t n, size_t size)
+{
+    size_t bytes;
+    return hb__bytes_n(n, size, &bytes) ? realloc(p, bytes ? bytes : 1) : NULL;
 }
 
 #ifdef __cplusplus

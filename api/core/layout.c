@@ -134,7 +134,14 @@ hb_status hb__layout_build(hb_layout_host *lay, hb_layout layout, int32_t block_
                 lay->base[t] = off + (t - b0);
                 lay->rows[t] = padding == HB_PADDING_COMPUTE ? bmax : size[t];
             }
-            off += bmax * block_size;
+            int64_t span;
+            if (!hb__mul_i64(bmax, block_size, &span) || off > INT64_MAX - span) {
+                hb__layout_free(lay);
+                return hb__error(HB_ERR_OUT_OF_MEMORY,
+                                 "layout: %lld systems in blocks of %d overflow the element count",
+                                 (long long)nsys, (int)block_size);
+            }
+            off += span;
         }
         lay->length = off;
         break;

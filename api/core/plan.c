@@ -35,6 +35,20 @@ static hb_status resolve_strategy(hb_kind kind, hb_strategy opt, hb_strategy *ou
     return HB_SUCCESS;
 }
 
+/* Backend bytes of a plan whose arrays hold length elements each: the
+ * arrays (a, b, c, rhs and the scratch of tridiagonal plans; u, l, d, rhs of
+ * Hines plans), staging of one flat array when a layout is not flat, four
+ * per-system tables and, for Hines plans, a parent table. Saturating. */
+static uint64_t plan_device_bytes(hb_kind kind, int64_t length, int64_t nsys, size_t esize,
+                                  int staging)
+{
+    uint64_t arrays = kind == HB_KIND_TRIDIAG ? 5 : 4;
+    uint64_t per_row = hb__add_sat(hb__mul_sat(arrays + (staging ? 1 : 0), esize),
+                                   kind == HB_KIND_HINES ? sizeof(int32_t) : 0);
+    return hb__add_sat(hb__mul_sat((uint64_t)length, per_row),
+                       hb__mul_sat((uint64_t)nsys, 5 * sizeof(int64_t)));
+}
+
 static hb_status alloc_upload(hb_plan *plan, hb_buffer **buf, const void *src, size_t bytes,
                               const char *what)
 {
@@ -56,7 +70,7 @@ static hb_status upload_parents(hb_plan *plan, const int32_t *parent)
 {
     hb_layout_host *lay = &plan->lay;
     int64_t total = 0;
-    int64_t *poff = malloc((size_t)lay->nslots * sizeof *poff);
+    int64_t *poff = hb__malloc_n(lay->nslots, sizeof *poff);
     if (!poff)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "plan parent offsets");
     for (int64_t t = 0; t < lay->nslots; ++t) {
@@ -66,7 +80,7 @@ static hb_status upload_parents(hb_plan *plan, const int32_t *parent)
     }
     if (plan->mono)
         total = lay->max_rows;
-    int32_t *table = malloc((size_t)total * sizeof *table);
+    int32_t *table = hb__malloc_n(total, sizeof *table);
     if (!table) {
         free(poff);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "plan parent table: %lld entries",
@@ -215,6 +229,13 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                          "%s: %s has no double precision support (cl_khr_fp64)", fn,
                          ctx->describe);
 
+    /* Fail fast, before any table is filled: a lower bound of the plan's
+     * memory (padding and strategy tables only add to it). */
+    int64_t total_rows = offsets ? offsets[nsys] : nrows;
+    size_t esize = precision == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    HB_FORWARD(hb__memory_check(ctx, hb__mul_sat((uint64_t)nsys, 7 * sizeof(int64_t)),
+                                plan_device_bytes(kind, total_rows, nsys, esize, 0), fn));
+
     int uniform = offsets == NULL;
     if (offsets) {
         uniform = 1;
@@ -240,7 +261,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     plan->stream = opts.stream;
     hb_status st = HB_SUCCESS;
     if (offsets) {
-        plan->offsets = malloc((size_t)(nsys + 1) * sizeof *plan->offsets);
+        plan->offsets = hb__malloc_n(nsys + 1, sizeof *plan->offsets);
         if (!plan->offsets) {
             free(plan);
             return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: offsets copy", fn);
@@ -297,14 +318,21 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     }
     describe(plan);
 
-    size_t tbytes = (size_t)nsys * sizeof(int64_t);
-    if ((uint64_t)lay->length > SIZE_MAX / plan->esize) {
+    int64_t alen = plan->by_branch ? plan->br.length : lay->length;
+    size_t tbytes, abytes;
+    if (!hb__bytes_n(nsys, sizeof(int64_t), &tbytes) ||
+        !hb__bytes_n(alen > lay->length ? alen : lay->length, plan->esize, &abytes)) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld elements do not fit in memory", fn,
-                       (long long)lay->length);
+                       (long long)(alen > lay->length ? alen : lay->length));
         goto fail;
     }
-    int64_t alen = plan->by_branch ? plan->br.length : lay->length;
-    size_t abytes = (size_t)alen * plan->esize;
+    abytes = (size_t)alen * plan->esize;
+    /* The exact need, now that padding is known. */
+    if ((st = hb__memory_check(ctx, 0,
+                               plan_device_bytes(kind, alen, nsys, plan->esize,
+                                                 lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
+                               fn)))
+        goto fail;
     if ((st = alloc_upload(plan, &dev->base, lay->base, tbytes, "bases")) ||
         (st = alloc_upload(plan, &dev->rows, lay->rows, tbytes, "rows")) ||
         (st = alloc_upload(plan, &dev->nown, lay->nown, tbytes, "sizes")) ||

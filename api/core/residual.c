@@ -29,7 +29,8 @@ static double max_nan(double a, double b)
 }
 
 static hb_status check_args(hb_precision p, int64_t nsys, const int64_t *offsets,
-                            const void *const *ptrs, int nptr, double *max_ratio, const char *fn)
+                            const void *const *ptrs, const char *const *names, int nptr,
+                            double *max_ratio, const char *fn)
 {
     HB_FORWARD(hb__check_batch(p, nsys, fn));
     if (!max_ratio)
@@ -38,7 +39,7 @@ static hb_status check_args(hb_precision p, int64_t nsys, const int64_t *offsets
         return HB_SUCCESS;
     for (int i = 0; i < nptr; ++i)
         if (!ptrs[i])
-            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: array argument %d is NULL", fn, i + 1);
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, names[i]);
     return hb__check_offsets(nsys, offsets, fn);
 }
 
@@ -47,7 +48,8 @@ hb_status hb_tridiag_residual(hb_precision p, int64_t nsys, const int64_t *offse
                               double *max_ratio, int64_t *worst)
 {
     const void *ptrs[] = {a, b, c, x, rhs};
-    HB_FORWARD(check_args(p, nsys, offsets, ptrs, 5, max_ratio, "hb_tridiag_residual"));
+    const char *const names[] = {"a", "b", "c", "x", "rhs"};
+    HB_FORWARD(check_args(p, nsys, offsets, ptrs, names, 5, max_ratio, "hb_tridiag_residual"));
     double best = 0.0;
     int64_t ws = nsys > 0 ? 0 : -1;
     for (int64_t s = 0; s < nsys; ++s) {
@@ -81,7 +83,8 @@ hb_status hb_hines_residual(hb_precision p, int64_t nsys, const int64_t *offsets
                             const void *x, const void *rhs, double *max_ratio, int64_t *worst)
 {
     const void *ptrs[] = {parent, u, l, d, x, rhs};
-    HB_FORWARD(check_args(p, nsys, offsets, ptrs, 6, max_ratio, "hb_hines_residual"));
+    const char *const names[] = {"parent", "u", "l", "d", "x", "rhs"};
+    HB_FORWARD(check_args(p, nsys, offsets, ptrs, names, 6, max_ratio, "hb_hines_residual"));
     int64_t maxn = 0;
     for (int64_t s = 0; s < nsys; ++s) {
         int64_t n = offsets[s + 1] - offsets[s];
@@ -90,7 +93,7 @@ hb_status hb_hines_residual(hb_precision p, int64_t nsys, const int64_t *offsets
             maxn = n;
     }
     /* Row sums of A x and of |A| per system, scattered through the parents. */
-    double *ax = malloc((size_t)(maxn > 0 ? maxn : 1) * 2 * sizeof *ax);
+    double *ax = hb__malloc_n((maxn > 0 ? maxn : 1) * 2, sizeof *ax);
     if (!ax)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_hines_residual: %lld rows",
                          (long long)maxn);

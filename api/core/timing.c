@@ -39,7 +39,7 @@ hb_status hb_context_copy_time(hb_context *ctx, size_t bytes, int reps, double *
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_context_copy_time: ms_median is NULL");
     const hb_backend_ops *ops = ctx->ops;
     hb_buffer *src = NULL, *dst = NULL;
-    double *t = malloc((size_t)reps * sizeof *t);
+    double *t = hb__malloc_n(reps, sizeof *t);
     hb_status st = t ? ops->alloc(ctx, bytes, &src) : hb__error(HB_ERR_OUT_OF_MEMORY, "timings");
     if (st == HB_SUCCESS)
         st = ops->alloc(ctx, bytes, &dst);

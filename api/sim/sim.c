@@ -31,12 +31,41 @@ void hb_sim_params_init(hb_sim_params *p)
 hb_status hb__sim_alloc(hb_sim *sim, hb_buffer **buf, size_t esize, int64_t n, const void *src)
 {
     hb_context *ctx = sim->ctx;
-    size_t bytes = (size_t)(n > 0 ? n : 1) * esize;
+    size_t bytes;
+    if (!hb__bytes_n(n > 0 ? n : 1, esize, &bytes))
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "simulation: %lld elements of %zu bytes do not fit",
+                         (long long)n, esize);
     hb_status st = ctx->ops->alloc(ctx, bytes, buf);
     if (st != HB_SUCCESS)
         return st;
     if (src && n > 0)
-        HB_FORWARD(ctx->ops->write(ctx, sim->prm.plan.stream, *buf, 0, src, (size_t)n * esize));
+        HB_FORWARD(ctx->ops->write(ctx, sim->prm.plan.stream, *buf, 0, src, bytes));
+    return HB_SUCCESS;
+}
+
+hb_status hb__sim_check_buffers(hb_sim *sim, int64_t nrec, const char *fn)
+{
+    const hb_sim_params *p = &sim->prm;
+    int64_t spikes, samples;
+    size_t b;
+    /* The products are checked before anything is sized from them: a wrapped
+     * one would size a small buffer that kernels then write past. */
+    if (!hb__mul_i64(sim->ncells, p->max_spikes, &spikes) || !hb__bytes_n(spikes, sim->esize, &b))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: params->max_spikes = %lld for %lld cells: the spike table's size "
+                         "overflows",
+                         fn, (long long)p->max_spikes, (long long)sim->ncells);
+    if (!hb__mul_i64(nrec, p->record_chunk, &samples) || !hb__bytes_n(samples, sim->esize, &b))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: params->record_chunk = %lld for %lld recordings: the recording "
+                         "buffer's size overflows",
+                         fn, (long long)p->record_chunk, (long long)nrec);
+    uint64_t need = hb__mul_sat((uint64_t)spikes + (uint64_t)samples, sim->esize);
+    hb_status st = hb__memory_check(sim->ctx, 0, need, fn);
+    if (st != HB_SUCCESS)
+        return hb__error(st, "%s (the spike table, params->max_spikes = %lld per cell, and the "
+                             "recording buffer, params->record_chunk = %lld samples)",
+                         hb_last_error(), (long long)p->max_spikes, (long long)p->record_chunk);
     return HB_SUCCESS;
 }
 
@@ -44,7 +73,7 @@ hb_status hb__sim_alloc_real(hb_sim *sim, hb_buffer **buf, int64_t n, const doub
 {
     if (!src || sim->prm.precision == HB_DOUBLE)
         return hb__sim_alloc(sim, buf, sim->esize, n, src);
-    float *tmp = malloc((size_t)(n > 0 ? n : 1) * sizeof *tmp);
+    float *tmp = hb__malloc_n(n > 0 ? n : 1, sizeof *tmp);
     if (!tmp)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "simulation: %lld floats", (long long)n);
     for (int64_t k = 0; k < n; ++k)
@@ -63,7 +92,7 @@ hb_status hb__sim_read_real(hb_sim *sim, hb_buffer *buf, int64_t off, int64_t n,
     if (sim->prm.precision == HB_DOUBLE)
         return ctx->ops->read(ctx, stream, buf, (size_t)off * sizeof(double), dst,
                               (size_t)n * sizeof(double));
-    float *tmp = malloc((size_t)n * sizeof *tmp);
+    float *tmp = hb__malloc_n(n, sizeof *tmp);
     if (!tmp)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "simulation: %lld floats", (long long)n);
     hb_status st = ctx->ops->read(ctx, stream, buf, (size_t)off * sizeof(float), tmp,
@@ -132,10 +161,10 @@ static hb_status build_rows(hb_sim *sim, const hb_morph_cell *const *cells,
 {
     const hb_sim_params *p = &sim->prm;
     int64_t R = sim->nrows;
-    double *gna = calloc((size_t)R, sizeof *gna), *gk = calloc((size_t)R, sizeof *gk);
-    double *gl = malloc((size_t)R * sizeof *gl), *v = malloc((size_t)R * sizeof *v);
-    double *zero = calloc((size_t)R, sizeof *zero);
-    int64_t *pos = malloc((size_t)R * sizeof *pos);
+    double *gna = hb__calloc_n(R, sizeof *gna), *gk = hb__calloc_n(R, sizeof *gk);
+    double *gl = hb__malloc_n(R, sizeof *gl), *v = hb__malloc_n(R, sizeof *v);
+    double *zero = hb__calloc_n(R, sizeof *zero);
+    int64_t *pos = hb__malloc_n(R, sizeof *pos);
     hb_status st = HB_SUCCESS;
     if (!gna || !gk || !gl || !v || !zero || !pos)
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: per-row tables of %lld rows",
@@ -189,7 +218,7 @@ static hb_status set_matrix(hb_sim *sim, const hb_morph_batch_view *bv)
 {
     const double *src[4] = {bv->u, bv->l, bv->d, NULL};
     const hb_array which[4] = {HB_ARRAY_U, HB_ARRAY_L, HB_ARRAY_D, HB_ARRAY_RHS};
-    void *tmp = calloc((size_t)sim->nrows, sim->esize);
+    void *tmp = hb__calloc_n(sim->nrows, sim->esize);
     if (!tmp)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: matrix of %lld rows",
                          (long long)sim->nrows);
@@ -266,10 +295,12 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
                         : hb_morph_batch_multi(cells, ncells, prm.dt, &batch);
     if (st == HB_SUCCESS)
         st = hb_morph_batch_get_view(batch, &bv);
+    if (st == HB_SUCCESS)
+        st = hb__sim_check_buffers(sim, 0, fn);
     if (st == HB_SUCCESS) {
         sim->nrows = bv.rows;
-        sim->offsets = malloc((size_t)(ncells + 1) * sizeof *sim->offsets);
-        sim->soma = malloc((size_t)ncells * sizeof *sim->soma);
+        sim->offsets = hb__malloc_n(ncells + 1, sizeof *sim->offsets);
+        sim->soma = hb__malloc_n(ncells, sizeof *sim->soma);
         if (!sim->offsets || !sim->soma)
             st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: tables of %lld cells", fn,
                            (long long)ncells);

@@ -34,6 +34,11 @@ struct hb_sim {
     char          describe[900];
 };
 
+/* HB_ERR_INVALID_ARGUMENT naming params->max_spikes or params->record_chunk
+ * when the spike table (ncells x max_spikes) or the recording buffer (nrec x
+ * record_chunk) has a size that overflows; HB_ERR_OUT_OF_MEMORY when they
+ * cannot fit the device (api/core/memory.c). */
+hb_status hb__sim_check_buffers(hb_sim *sim, int64_t nrec, const char *fn);
 /* Allocates a backend buffer of n elements of esize bytes (at least one) and
  * fills it from src (NULL: left as is). */
 hb_status hb__sim_alloc(hb_sim *sim, hb_buffer **buf, size_t esize, int64_t n, const void *src);

@@ -32,22 +32,23 @@ static hb_status start(hb_sim *sim)
 {
     hb_sim_dev *d = &sim->dev;
     int64_t nc = sim->nclamps, C = sim->ncells;
-    hb_sim_clamp *cl = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *cl);
-    int64_t *crow = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *crow);
-    int64_t *cptr = malloc((size_t)(nc + 1) * sizeof *cptr);
-    int64_t *con = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *con);
-    int64_t *coff = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *coff);
-    double *camp = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *camp);
-    int64_t *soma = malloc((size_t)C * sizeof *soma), *slot = malloc((size_t)C * sizeof *slot);
-    double *vinit = malloc((size_t)C * sizeof *vinit);
-    int64_t *zero = calloc((size_t)C, sizeof *zero);
+    HB_FORWARD(hb__sim_check_buffers(sim, d->nrec, "hb_sim_run"));
+    hb_sim_clamp *cl = hb__malloc_n(nc > 0 ? nc : 1, sizeof *cl);
+    int64_t *crow = hb__malloc_n(nc > 0 ? nc : 1, sizeof *crow);
+    int64_t *cptr = hb__malloc_n(nc + 1, sizeof *cptr);
+    int64_t *con = hb__malloc_n(nc > 0 ? nc : 1, sizeof *con);
+    int64_t *coff = hb__malloc_n(nc > 0 ? nc : 1, sizeof *coff);
+    double *camp = hb__malloc_n(nc > 0 ? nc : 1, sizeof *camp);
+    int64_t *soma = hb__malloc_n(C, sizeof *soma), *slot = hb__malloc_n(C, sizeof *slot);
+    double *vinit = hb__malloc_n(C, sizeof *vinit);
+    int64_t *zero = hb__calloc_n(C, sizeof *zero);
     hb_status st = HB_SUCCESS;
     if (!cl || !crow || !cptr || !con || !coff || !camp || !soma || !slot || !vinit || !zero)
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: tables of %lld clamps, %lld cells",
                        (long long)nc, (long long)C);
     int64_t nrows_cl = 0;
     if (st == HB_SUCCESS) {
-        row_index *idx = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *idx);
+        row_index *idx = hb__malloc_n(nc > 0 ? nc : 1, sizeof *idx);
         if (!idx)
             st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld clamps", (long long)nc);
         for (int64_t i = 0; idx && i < nc; ++i)
@@ -95,10 +96,10 @@ static hb_status start(hb_sim *sim)
     if (st != HB_SUCCESS)
         return st;
     if (d->nrec > 0) {
-        sim->traces = calloc((size_t)d->nrec, sizeof *sim->traces);
+        sim->traces = hb__calloc_n(d->nrec, sizeof *sim->traces);
         sim->trace_cap = 1024;
         for (int64_t r = 0; sim->traces && r < d->nrec; ++r)
-            if (!(sim->traces[r] = malloc((size_t)sim->trace_cap * sizeof(double))))
+            if (!(sim->traces[r] = hb__malloc_n(sim->trace_cap, sizeof(double))))
                 return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: traces");
         if (!sim->traces)
             return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: traces");
@@ -127,7 +128,7 @@ static hb_status flush(hb_sim *sim)
         while (cap < sim->nsamples + rows)
             cap *= 2;
         for (int64_t r = 0; r < d->nrec; ++r) {
-            double *x = realloc(sim->traces[r], (size_t)cap * sizeof *x);
+            double *x = hb__realloc_n(sim->traces[r], cap, sizeof *x);
             if (!x)
                 return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: traces of %lld samples",
                                  (long long)cap);
@@ -135,7 +136,7 @@ static hb_status flush(hb_sim *sim)
         }
         sim->trace_cap = cap;
     }
-    double *buf = malloc((size_t)(rows * d->nrec) * sizeof *buf);
+    double *buf = hb__malloc_n(rows * d->nrec, sizeof *buf); /* within record_chunk x nrec */
     if (!buf)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld samples", (long long)rows);
     hb_status st = hb__sim_read_real(sim, d->rec, 0, rows * d->nrec, buf);
@@ -155,7 +156,7 @@ static hb_status flush(hb_sim *sim)
  * failing cell and compartment (dt too large, bad parameters). */
 static hb_status check_finite(hb_sim *sim)
 {
-    double *v = malloc((size_t)sim->nrows * sizeof *v);
+    double *v = hb__malloc_n(sim->nrows, sizeof *v);
     if (!v)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld voltages", (long long)sim->nrows);
     hb_status st = hb__sim_read_real(sim, sim->dev.v, 0, sim->nrows, v);
@@ -298,7 +299,7 @@ hb_status hb_sim_get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *time
     if (m > sim->dev.max_spikes)
         m = sim->dev.max_spikes;
     /* Through a private copy, so times is untouched when the read fails. */
-    double *tmp = malloc((size_t)(m > 0 ? m : 1) * sizeof *tmp);
+    double *tmp = hb__malloc_n(m > 0 ? m : 1, sizeof *tmp);
     if (!tmp)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld spike times", fn, (long long)m);
     hb_status st = hb__sim_read_real(sim, sim->dev.tspk, cell * sim->dev.max_spikes, m, tmp);
@@ -326,7 +327,7 @@ hb_status hb_sim_get_state(hb_sim *sim, hb_sim_state which, double *out)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_state: which = %d is not an "
                          "hb_sim_state", (int)which);
     HB_FORWARD(sim->ctx->ops->finish(sim->ctx, sim->prm.plan.stream));
-    double *tmp = malloc((size_t)sim->nrows * sizeof *tmp);
+    double *tmp = hb__malloc_n(sim->nrows, sizeof *tmp);
     if (!tmp)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_get_state: %lld rows", (long long)sim->nrows);
     hb_status st = hb__sim_read_real(sim, b, 0, sim->nrows, tmp);
