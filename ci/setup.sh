@@ -8,9 +8,10 @@ set -euo pipefail
 hb_no_args "$@"
 
 # Compiler, CMake, pkg-config; PoCL (OpenCL on the CPU, so the OpenCL backend is
-# built and tested without a GPU); python3-matplotlib for the plotting scripts.
+# built and tested without a GPU); python3-matplotlib for the plotting scripts;
+# clang with its sanitizer/libFuzzer runtime and OpenMP for ci/sanitize.sh.
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-          clinfo python3 python3-matplotlib)
+          clinfo python3 python3-matplotlib clang libclang-rt-dev libomp-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), then every CTest test; non-zero on any failure.
+# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
 # Usage: bash ci/test.sh   (from the repository root or anywhere; BUILD_DIR overrides build/,
 # HB_CMAKE_ARGS adds CMake arguments, as for ci/setup.sh). The GPU machine's suites: ci/gpu.sh.
 set -euo pipefail
@@ -8,3 +8,6 @@ set -euo pipefail
 hb_no_args "$@"
 hb_setup_build
 ctest --test-dir "$HB_BUILD" --output-on-failure -j"$(hb_jobs)"
+# The host backends again under ASan+UBSan and ThreadSanitizer, and the fuzz
+# targets for a short, fixed time (about 3 minutes on 2 cores in all).
+bash "$HB_ROOT/ci/sanitize.sh"
