@@ -300,6 +300,11 @@ static void test_errors(hb_context *ctx)
     hb_sim_params_init(&prm);
     prm.celsius = NAN;
     HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_ERR_INVALID_ARGUMENT);
+    prm.celsius = 1e300; /* a finite temperature whose rate factor is inf */
+    HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK(strstr(hb_last_error(), "celsius") != NULL, "message: %s", hb_last_error());
+    prm.celsius = -300;
+    HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_ERR_INVALID_ARGUMENT);
     hb_sim_params_init(&prm);
     prm.max_spikes = 0;
     HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_ERR_INVALID_ARGUMENT);
@@ -353,6 +358,9 @@ static void test_errors(hb_context *ctx)
         HB_CHECK_STATUS(hb_sim_add_iclamp(sim, 0, -2, 0, 1, 1), HB_ERR_INVALID_ARGUMENT);
         HB_CHECK_STATUS(hb_sim_add_iclamp(sim, 0, 0, -1, 1, 1), HB_ERR_INVALID_ARGUMENT);
         HB_CHECK_STATUS(hb_sim_add_iclamp(sim, 0, 0, 0, NAN, 1), HB_ERR_INVALID_ARGUMENT);
+        /* Times far past any run are valid (the clamp never turns on), and
+         * their step numbers are computed without overflow (UBSan checks). */
+        HB_CHECK_STATUS(hb_sim_add_iclamp(sim, 0, 0, 1e300, 1e300, 0.0), HB_SUCCESS);
         HB_CHECK_STATUS(hb_sim_record(sim, -1), HB_ERR_INVALID_ARGUMENT);
         HB_CHECK_STATUS(hb_sim_record(sim, 0), HB_SUCCESS);
         HB_CHECK_STATUS(hb_sim_record(sim, 0), HB_ERR_INVALID_ARGUMENT);

@@ -119,6 +119,13 @@ static hb_status check_params(const hb_sim_params *p)
         if (!isfinite(f[i].v) || (f[i].nonneg && f[i].v < 0))
             return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->%s = %g is %s", fn, f[i].name,
                              f[i].v, f[i].nonneg ? "not a finite value >= 0" : "not finite");
+    /* The rate factor 3^((celsius - 6.3)/10) must be a number: past about
+     * 6,400 degrees it is inf and every gate NaN. */
+    if (p->celsius < -273.15 || !isfinite(pow(3.0, (p->celsius - 6.3) / 10.0)))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: params->celsius = %g is below absolute zero or makes the rate "
+                         "factor 3^((celsius - 6.3)/10) overflow",
+                         fn, p->celsius);
     if (p->max_spikes < 1)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->max_spikes = %lld < 1", fn,
                          (long long)p->max_spikes);
@@ -410,7 +417,9 @@ hb_status hb_sim_soma(const hb_sim *sim, int64_t cell, int64_t *compartment)
 static int64_t first_step_at(double t, double dt)
 {
     double x = ceil(t / dt - 0.5 - 1e-9);
-    return x < 0 ? 0 : (int64_t)x;
+    /* Past 2^62 steps is past any run (hb_sim_run refuses longer ones); the
+     * cap keeps the conversion defined. */
+    return x < 0 ? 0 : x >= 0x1p62 ? (int64_t)1 << 62 : (int64_t)x;
 }
 
 /* Room for one more element in a growing array of *cap elements of esize
