@@ -16,6 +16,12 @@ mode=${3:-}
 [ -x "$exe" ] || { echo "check_cli: $exe is not a program"; exit 1; }
 [ -z "$mode" ] || [ "$mode" = --valgrind ] || { echo "check_cli: unknown mode $mode"; exit 1; }
 export HINESBATCH_BACKEND=serial OMP_WAIT_POLICY=passive
+# In a sanitized build (HINESBATCH_SANITIZE) a finding, a leak included, exits
+# with 99, a status no case expects: an error path that leaks fails its case
+# even though it was to fail with 1.
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
+    export "$v=${!v:+${!v}:}exitcode=99"
+done
 unset HINESBATCH_STRATEGY HINESBATCH_VERBOSE
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
