@@ -97,6 +97,9 @@ typedef struct {
 hb_status bench_suite_points(const bench_selection *sel, const bench_config *cfg,
                              bench_point **points, int64_t *npoints);
 const char *bench_suite_names(void);
+/* Every item of every list the user gave, checked (even those a suite does
+ * not use); 0 after a message naming the option. */
+int bench_selection_check(const bench_selection *sel);
 
 /* bench_csv.c */
 void bench_csv_header(FILE *out);

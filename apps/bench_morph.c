@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench_morph.h"
+#include "cli_parse.h"
 
 #define BENCH_DT 0.025 /* ms: a usual NEURON time step */
 #define MIX_CELLS 64   /* distinct synthetic cells in a synthetic mix */
@@ -79,14 +80,91 @@ static hb_status random_cell(uint64_t seed, hb_morph_cell **cell)
     return hb_morph_synth_random(&p, NULL, cell);
 }
 
+/* A morphology spec, parsed: the synthetic kinds with their numbers, or
+ * a shipped name or .swc path. */
+typedef enum { SPEC_FILE, SPEC_MIX_REAL, SPEC_MIX_RANDOM, SPEC_LEVELS, SPEC_RANDOM, SPEC_BRANCHY }
+spec_kind;
+typedef struct {
+    spec_kind kind;
+    int64_t   n;
+    int32_t   levels;
+    double    percent;
+    uint64_t  seed;
+} spec;
+
+#define CMD "bench"
+
+/* The fields of PREFIX:A:B...: exactly nfields of them after the prefix. */
+static int fields(const char *text, const char *form, char *buf, size_t size, const char **f,
+                  int nfields)
+{
+    const char *item[5];
+    int n = cli_split(CMD, "--morphology", text, ':', buf, size, item, 5);
+    if (n == 0)
+        return 0;
+    if (n != nfields + 1) {
+        char what[64];
+        snprintf(what, sizeof what, "is not %s", form);
+        return cli_bad_value(CMD, "--morphology", text, what);
+    }
+    for (int i = 0; i < nfields; ++i)
+        f[i] = item[i + 1];
+    return 1;
+}
+
+/* Strict: a spec that starts like a synthetic one and is not well formed
+ * is an error here, never taken for a file name. */
+static int parse_spec(const char *text, spec *s)
+{
+    char buf[256];
+    const char *f[3] = {NULL, NULL, NULL};
+    memset(s, 0, sizeof *s);
+    if (!strcmp(text, "mix:real"))
+        s->kind = SPEC_MIX_REAL;
+    else if (!strcmp(text, "mix:random"))
+        s->kind = SPEC_MIX_RANDOM;
+    else if (!strncmp(text, "mix:", 4))
+        return cli_bad_value(CMD, "--morphology", text, "is not mix:real or mix:random");
+    else if (!strncmp(text, "levels:", 7)) {
+        s->kind = SPEC_LEVELS;
+        return fields(text, "levels:N:L", buf, sizeof buf, f, 2) &&
+               cli_int(CMD, "--morphology levels:N", f[0], 1, INT32_MAX, &s->n) &&
+               cli_int32(CMD, "--morphology levels:N:L", f[1], 1, 30, &s->levels);
+    } else if (!strncmp(text, "random:", 7)) {
+        s->kind = SPEC_RANDOM;
+        return fields(text, "random:SEED", buf, sizeof buf, f, 1) &&
+               cli_u64(CMD, "--morphology random:SEED", f[0], &s->seed);
+    } else if (!strncmp(text, "branchy:", 8)) {
+        s->kind = SPEC_BRANCHY;
+        return fields(text, "branchy:N:PERCENT:SEED", buf, sizeof buf, f, 3) &&
+               cli_int(CMD, "--morphology branchy:N", f[0], 1, INT32_MAX, &s->n) &&
+               cli_real(CMD, "--morphology branchy:N:PERCENT", f[1], 0, 100, CLI_LO_CLOSED,
+                        &s->percent) &&
+               cli_u64(CMD, "--morphology branchy:N:PERCENT:SEED", f[2], &s->seed);
+    } else
+        s->kind = SPEC_FILE;
+    return 1;
+}
+
+int bench_morph_check(const char *text)
+{
+    spec s;
+    return parse_spec(text, &s);
+}
+
 /* The cells of a morphology spec (see the usage of cmd_bench.c). */
-static hb_status make_cells(const char *spec, const char *dir, uint64_t seed, int64_t nsys,
+static hb_status make_cells(const char *text, const char *dir, uint64_t seed, int64_t nsys,
                             hb_morph_cell ***cells, int *ncells)
 {
     int cap = MIX_CELLS;
     char **names = NULL;
     int nnames = 0;
-    if (!strcmp(spec, "mix:real")) {
+    spec sp;
+    *ncells = 0;
+    *cells = NULL;
+    if (!parse_spec(text, &sp))
+        return HB_ERR_INVALID_ARGUMENT;
+    if (sp.kind == SPEC_MIX_REAL) {
         nnames = bench_morph_list(dir, &names);
         cap = nnames;
         if (nnames == 0) {
@@ -95,30 +173,25 @@ static hb_status make_cells(const char *spec, const char *dir, uint64_t seed, in
         }
     }
     *cells = calloc((size_t)(cap > 0 ? cap : 1), sizeof **cells);
-    *ncells = 0;
     hb_status st = *cells ? HB_SUCCESS : HB_ERR_OUT_OF_MEMORY;
-    long long a = 0, b = 0, c = 0;
-    double pct = 0;
     if (st != HB_SUCCESS) {
-    } else if (nnames > 0) {
+    } else if (sp.kind == SPEC_MIX_REAL) {
         for (int i = 0; i < nnames && st == HB_SUCCESS; ++i)
             if ((st = load_swc(names[i], dir, &(*cells)[*ncells])) == HB_SUCCESS)
                 ++*ncells;
-    } else if (!strcmp(spec, "mix:random")) {
+    } else if (sp.kind == SPEC_MIX_RANDOM) {
         for (int64_t i = 0; i < cap && i < nsys && st == HB_SUCCESS; ++i)
             if ((st = random_cell(seed + (uint64_t)i, &(*cells)[*ncells])) == HB_SUCCESS)
                 ++*ncells;
-    } else if (sscanf(spec, "levels:%lld:%lld", &a, &b) == 2) {
-        st = hb_morph_synth_levels(a, (int32_t)b, NULL, &(*cells)[0]);
-        *ncells = st == HB_SUCCESS;
-    } else if (sscanf(spec, "random:%lld", &a) == 1) {
-        st = random_cell((uint64_t)a, &(*cells)[0]);
-        *ncells = st == HB_SUCCESS;
-    } else if (sscanf(spec, "branchy:%lld:%lf:%lld", &a, &pct, &c) == 3) {
-        st = hb_morph_synth_branchy(a, pct, (uint64_t)c, NULL, &(*cells)[0]);
-        *ncells = st == HB_SUCCESS;
     } else {
-        st = load_swc(spec, dir, &(*cells)[0]);
+        if (sp.kind == SPEC_LEVELS)
+            st = hb_morph_synth_levels(sp.n, sp.levels, NULL, &(*cells)[0]);
+        else if (sp.kind == SPEC_RANDOM)
+            st = random_cell(sp.seed, &(*cells)[0]);
+        else if (sp.kind == SPEC_BRANCHY)
+            st = hb_morph_synth_branchy(sp.n, sp.percent, sp.seed, NULL, &(*cells)[0]);
+        else
+            st = load_swc(text, dir, &(*cells)[0]);
         *ncells = st == HB_SUCCESS;
     }
     for (int i = 0; i < nnames; ++i)

@@ -22,6 +22,11 @@ hb_status bench_cells_make(const char *spec, const char *dir, uint64_t seed, int
                            bench_cells *cells);
 void      bench_cells_free(bench_cells *cells);
 
+/* Whether a spec is well formed (levels:N:L with N >= 1 and L in [1, 30],
+ * random:SEED, branchy:N:PERCENT:SEED, mix:real, mix:random, or a name or
+ * path); 0 after a message naming --morphology. Files are not opened. */
+int bench_morph_check(const char *spec);
+
 /* The shipped SWC files of dir, sorted, without ".swc"; returns the count
  * (names freed by the caller). */
 int bench_morph_list(const char *dir, char ***names);

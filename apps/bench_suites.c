@@ -5,9 +5,13 @@
 #include "bench.h"
 #include "bench_morph.h"
 #include "cli.h"
+#include "cli_parse.h"
 
 #define MAXL 32
 #define ITEM 160 /* characters of one item, its NUL included */
+
+#define CMD "bench"
+#define MAX_SYSTEMS ((int64_t)1 << 40)
 
 /* One dimension of a grid: up to MAXL strings. */
 typedef struct {
@@ -15,39 +19,83 @@ typedef struct {
     char v[MAXL][ITEM];
 } list;
 
-static void list_set(list *l, const char *csv)
+/* A comma-separated list, every item checked for form (cli_split). Only
+ * a suite's default may be empty (no shipped neurons): no points. */
+static int list_set(list *l, const char *csv, const char *flag, int may_be_empty)
 {
+    char buf[MAXL * ITEM];
+    const char *item[MAXL];
     l->n = 0;
-    while (csv && *csv && l->n < MAXL) {
-        size_t len = strcspn(csv, ",");
-        if (len > 0 && len < sizeof l->v[0]) {
-            memcpy(l->v[l->n], csv, len);
-            l->v[l->n++][len] = '\0';
-        }
-        csv += len + (csv[len] == ',');
+    if (!*csv && may_be_empty)
+        return 1;
+    int n = cli_split(CMD, flag, csv, ',', buf, sizeof buf, item, MAXL);
+    for (int i = 0; i < n; ++i) {
+        size_t len = strlen(item[i]);
+        if (len >= ITEM)
+            return cli_bad_value(CMD, flag, item[i], "is too long an item");
+        memcpy(l->v[i], item[i], len + 1);
     }
+    l->n = n;
+    return n > 0;
 }
 
 /* A suite's default, unless the user gave this dimension. */
-static void pick(list *l, const char *user, const char *dflt) { list_set(l, user ? user : dflt); }
+static int pick(list *l, const char *user, const char *dflt, const char *flag)
+{
+    return list_set(l, user ? user : dflt, flag, !user);
+}
+
+/* A --rows item: N or LO-HI, each in [1, 2^31 - 1] (rows are int32 indices). */
+static int parse_rows(const char *s, bench_point *p)
+{
+    char lo[ITEM];
+    const char *dash = strchr(s, '-');
+    if (dash == s)
+        return cli_bad_value(CMD, "--rows", s, "is not N or LO-HI with N, LO, HI >= 1");
+    size_t len = dash ? (size_t)(dash - s) : strlen(s);
+    if (len >= sizeof lo)
+        return cli_bad_value(CMD, "--rows", s, "is too long an item");
+    memcpy(lo, s, len);
+    lo[len] = '\0';
+    p->rows_lo = p->rows_hi = 0;
+    if (!cli_int(CMD, "--rows", lo, 1, INT32_MAX, &p->rows))
+        return 0;
+    if (!dash)
+        return 1;
+    p->rows_lo = p->rows;
+    if (!cli_int(CMD, "--rows LO-HI", dash + 1, 1, INT32_MAX, &p->rows_hi))
+        return 0;
+    if (p->rows_hi < p->rows_lo)
+        return cli_bad_value(CMD, "--rows", s, "has LO > HI (LO-HI)");
+    return 1;
+}
 
 /* A --layout item: NAME[:BS][/PADDING], NAME as cli_layout_from_name takes it. */
-static hb_status parse_layout(const char *s, bench_point *p)
+static int parse_layout(const char *s, bench_point *p)
 {
-    char name[64];
+    char name[ITEM];
     size_t len = strcspn(s, ":/");
     if (len >= sizeof name)
-        return HB_ERR_INVALID_ARGUMENT;
+        return cli_bad_value(CMD, "--layout", s, "is too long an item");
     memcpy(name, s, len);
     name[len] = '\0';
-    if (cli_layout_from_name(name, &p->layout) != HB_SUCCESS)
-        return HB_ERR_INVALID_ARGUMENT;
-    const char *bs = strchr(s, ':'), *pad = strchr(s, '/');
-    p->block_size = bs ? (int32_t)atoi(bs + 1) : 0;
-    if (bs && p->block_size < 1)
-        return HB_ERR_INVALID_ARGUMENT;
+    if (!cli_layout(CMD, "--layout", name, &p->layout))
+        return 0;
+    const char *rest = s + len, *pad = NULL;
+    p->block_size = 0;
+    if (*rest == ':') {
+        char num[ITEM];
+        size_t blen = strcspn(rest + 1, "/");
+        memcpy(num, rest + 1, blen);
+        num[blen] = '\0';
+        if (!cli_int32(CMD, "--layout NAME:BS", num, 1, INT32_MAX, &p->block_size))
+            return 0;
+        rest += 1 + blen;
+    }
+    if (*rest == '/')
+        pad = rest + 1;
     p->padding = HB_PADDING_AUTO;
-    return pad ? hb_padding_from_name(pad + 1, &p->padding) : HB_SUCCESS;
+    return !pad || cli_padding(CMD, "--layout NAME/PADDING", pad, &p->padding);
 }
 
 typedef struct {
@@ -66,12 +114,6 @@ static hb_status push(point_vec *v, const bench_point *pt)
     }
     v->p[v->n++] = *pt;
     return HB_SUCCESS;
-}
-
-static hb_status bad(const char *option, const char *value)
-{
-    fprintf(stderr, "hinesbatch bench: bad %s value '%s'\n", option, value);
-    return HB_ERR_INVALID_ARGUMENT;
 }
 
 /* The six dimensions of a grid, each a comma-separated list. */
@@ -97,12 +139,13 @@ static hb_status grid(point_vec *v, const char *suite, bench_kind kind, const di
                       const dims *dflt)
 {
     list prec, sys, rows, lay, strat, morph;
-    pick(&prec, user->precision, dflt->precision);
-    pick(&sys, user->systems, dflt->systems);
-    pick(&rows, user->rows, dflt->rows);
-    pick(&lay, user->layout, dflt->layout);
-    pick(&strat, user->strategy, dflt->strategy);
-    pick(&morph, user->morph, dflt->morph);
+    if (!pick(&prec, user->precision, dflt->precision, "--precision") ||
+        !pick(&sys, user->systems, dflt->systems, "--systems") ||
+        !pick(&rows, user->rows, dflt->rows, "--rows") ||
+        !pick(&lay, user->layout, dflt->layout, "--layout") ||
+        !pick(&strat, user->strategy, dflt->strategy, "--strategy") ||
+        !pick(&morph, user->morph, dflt->morph, "--morphology"))
+        return HB_ERR_INVALID_ARGUMENT;
     /* Points of one batch (layouts, strategies) come together, so the batch
      * and its serial reference are made once. */
     for (int a = 0; a < prec.n; ++a)
@@ -114,26 +157,13 @@ static hb_status grid(point_vec *v, const char *suite, bench_kind kind, const di
                             bench_point p;
                             memset(&p, 0, sizeof p);
                             p.suite = suite, p.kind = kind;
-                            if (!strcmp(prec.v[a], "double"))
-                                p.precision = HB_DOUBLE;
-                            else if (!strcmp(prec.v[a], "float"))
-                                p.precision = HB_FLOAT;
-                            else
-                                return bad("--precision", prec.v[a]);
-                            p.systems = atoll(sys.v[s]);
-                            const char *dash = strchr(rows.v[r], '-');
-                            p.rows = atoll(rows.v[r]);
-                            if (dash)
-                                p.rows_lo = p.rows, p.rows_hi = atoll(dash + 1);
-                            if (p.systems < 1)
-                                return bad("--systems", sys.v[s]);
-                            if (p.rows < 1 || (dash && p.rows_hi < p.rows_lo))
-                                return bad("--rows", rows.v[r]);
                             snprintf(p.morph, sizeof p.morph, "%s", morph.v[m]);
-                            if (parse_layout(lay.v[l], &p) != HB_SUCCESS)
-                                return bad("--layout", lay.v[l]);
-                            if (hb_strategy_from_name(strat.v[g], &p.strategy) != HB_SUCCESS)
-                                return bad("--strategy", strat.v[g]);
+                            if (!cli_precision(CMD, "--precision", prec.v[a], &p.precision) ||
+                                !cli_int(CMD, "--systems", sys.v[s], 1, MAX_SYSTEMS, &p.systems) ||
+                                !parse_rows(rows.v[r], &p) || !parse_layout(lay.v[l], &p) ||
+                                !cli_strategy(CMD, "--strategy", strat.v[g], &p.strategy) ||
+                                (kind == BENCH_HINES && !bench_morph_check(p.morph)))
+                                return HB_ERR_INVALID_ARGUMENT;
                             hb_status st = push(v, &p);
                             if (st != HB_SUCCESS)
                                 return st;
@@ -162,6 +192,34 @@ static void shipped(const char *dir, char *csv, size_t size)
     if (n == 0)
         fprintf(stderr, "hinesbatch bench: no SWC files in %s; hines-morphologies has no points\n",
                 dir);
+}
+
+int bench_selection_check(const bench_selection *sel)
+{
+    const char *user[] = {sel->precision, sel->systems, sel->rows, sel->layout, sel->strategy,
+                          sel->morph};
+    const char *flag[] = {"--precision", "--systems", "--rows", "--layout", "--strategy",
+                          "--morphology"};
+    for (int d = 0; d < 6; ++d) {
+        list l;
+        l.n = 0;
+        if (user[d] && !list_set(&l, user[d], flag[d], 0))
+            return 0;
+        for (int i = 0; user[d] && i < l.n; ++i) {
+            bench_point p;
+            memset(&p, 0, sizeof p);
+            const char *t = l.v[i];
+            int ok = d == 0   ? cli_precision(CMD, flag[d], t, &p.precision)
+                     : d == 1 ? cli_int(CMD, flag[d], t, 1, MAX_SYSTEMS, &p.systems)
+                     : d == 2 ? parse_rows(t, &p)
+                     : d == 3 ? parse_layout(t, &p)
+                     : d == 4 ? cli_strategy(CMD, flag[d], t, &p.strategy)
+                              : bench_morph_check(t);
+            if (!ok)
+                return 0;
+        }
+    }
+    return 1;
 }
 
 const char *bench_suite_names(void)

@@ -1,4 +1,4 @@
-/* cli.h: what the subcommands share: layout option names, splitmix64 random inputs, a monotonic clock. */
+/* cli.h: what the subcommands share: exit statuses, layout option names, splitmix64 random inputs, a monotonic clock. */
 #ifndef HB_APPS_CLI_H
 #define HB_APPS_CLI_H
 
@@ -9,6 +9,15 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The exit status of every subcommand (docs/cli.md). Usage: the command
+ * line itself is wrong, nothing was run. Failure: the command ran and
+ * something failed: the library, an input file, an output file, a check. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
+/* The line every --help ends with. */
+#define CLI_EXIT_HELP                                                                    \
+    "Exit status: 0 success; 1 failure (library error, unreadable input, unwritable\n"   \
+    "output, failed check); 2 usage error (unknown option, missing or bad value).\n"
 
 /* A --layout value: a library name (hb_layout_from_name) or one of the short
  * names the CLI has always taken, "interleaved" and "block". Returns

@@ -6,11 +6,16 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "cli_opts.h"
+#include "cli_out.h"
+#include "cli_parse.h"
 #include "commands.h"
 
 #ifndef HB_BENCH_DATA_DIR
 #define HB_BENCH_DATA_DIR "data/morphologies"
 #endif
+
+#define CMD "bench"
 
 static void usage(FILE *out)
 {
@@ -36,38 +41,45 @@ static void usage(FILE *out)
         "Time = hb_plan_solve + hb_plan_synchronize on data already in the plan\n"
         "(plan setup is logged on stderr). Reps stop when the timed solves add up to\n"
         "--target-s (0.2) or a backend spent --wall-cap (2) seconds on the point.\n"
-        "One CSV row per point and backend.\n",
+        "One CSV row per point and backend. Every item of every LIST is checked\n"
+        "before anything runs; a list that the chosen points do not use is an error.\n"
+        CLI_EXIT_HELP
+        "A failed point (library error, residual ratio >= 30) is a failure (1).\n",
         bench_suite_names(), HB_BENCH_DATA_DIR);
 }
 
-/* Opens the listed backends (NULL: every compiled one that opens, quietly
- * skipping the rest), and a serial reference when the list lacks it. */
-static int open_backends(const char *list, bench_backend *be, int *nbe)
+/* --backend LIST into want[backend]; 0 after a message. */
+static int parse_backends(const char *list, int *want)
+{
+    char buf[256];
+    const char *item[8];
+    int n = cli_split(CMD, "--backend", list, ',', buf, sizeof buf, item, 8);
+    for (int i = 0; i < n; ++i) {
+        hb_backend b;
+        if (!cli_backend(CMD, "--backend", item[i], 0, &b)) /* a list names backends: no auto */
+            return 0;
+        want[b] = 1;
+    }
+    return n > 0;
+}
+
+/* Opens the backends of want (NULL: every compiled one that opens, quietly
+ * skipping the rest), and a serial reference when want lacks it. Returns 0
+ * when a named backend or the reference does not open; the caller destroys
+ * be[0..*nbe) either way. */
+static int open_backends(const int *want, bench_backend *be, int *nbe)
 {
     *nbe = 0;
-    int want[BENCH_MAX_BACKENDS + 1] = {0};
-    if (list) {
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", list);
-        for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-            hb_backend b = HB_BACKEND_AUTO; /* a list names backends, and auto is none */
-            if (hb_backend_from_name(tok, &b) != HB_SUCCESS || b == HB_BACKEND_AUTO) {
-                fprintf(stderr, "hinesbatch bench: unknown backend '%s'\n", tok);
-                return 0;
-            }
-            want[b] = 1;
-        }
-    }
     for (int k = HB_BACKEND_SERIAL; k <= HB_BACKEND_CUDA; ++k) {
-        int named = list ? want[k] : 0, reference = k == HB_BACKEND_SERIAL;
-        if (list && !named && !reference)
+        int named = want ? want[k] : 0, reference = k == HB_BACKEND_SERIAL;
+        if (want && !named && !reference)
             continue;
-        if (!list && !hb_backend_compiled((hb_backend)k))
+        if (!want && !hb_backend_compiled((hb_backend)k))
             continue;
         bench_backend *e = &be[*nbe];
         memset(e, 0, sizeof *e);
         e->backend = (hb_backend)k;
-        e->print = !list || named;
+        e->print = !want || named;
         hb_status st = hb_context_create(e->backend, &e->ctx);
         if (st != HB_SUCCESS) {
             fprintf(stderr, "hinesbatch bench: backend %s: %s%s\n", hb_backend_name(e->backend),
@@ -159,6 +171,123 @@ static int run_one(FILE *csv, const bench_point *pt, const bench_data *data,
     return 1;
 }
 
+enum {
+    OPT_SUITE = 256, OPT_QUICK, OPT_CSV, OPT_BACKEND, OPT_SYSTEMS, OPT_ROWS, OPT_PRECISION,
+    OPT_LAYOUT, OPT_STRATEGY, OPT_MORPH, OPT_KIND, OPT_SEED, OPT_MAX_SECONDS, OPT_SERIAL_MAX_ROWS,
+    OPT_MAX_ROWS, OPT_MORPH_DIR, OPT_RING_MIB, OPT_MAX_REPS, OPT_TARGET_S, OPT_WALL_CAP
+};
+
+static const struct option opts[] = {
+    {"suite", required_argument, 0, OPT_SUITE},
+    {"quick", no_argument, 0, OPT_QUICK},
+    {"csv", required_argument, 0, OPT_CSV},
+    {"backend", required_argument, 0, OPT_BACKEND},
+    {"systems", required_argument, 0, OPT_SYSTEMS},
+    {"rows", required_argument, 0, OPT_ROWS},
+    {"precision", required_argument, 0, OPT_PRECISION},
+    {"layout", required_argument, 0, OPT_LAYOUT},
+    {"strategy", required_argument, 0, OPT_STRATEGY},
+    {"morphology", required_argument, 0, OPT_MORPH},
+    {"kind", required_argument, 0, OPT_KIND},
+    {"seed", required_argument, 0, OPT_SEED},
+    {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
+    {"serial-max-rows", required_argument, 0, OPT_SERIAL_MAX_ROWS},
+    {"max-rows", required_argument, 0, OPT_MAX_ROWS},
+    {"morph-dir", required_argument, 0, OPT_MORPH_DIR},
+    {"ring-mib", required_argument, 0, OPT_RING_MIB},
+    {"max-reps", required_argument, 0, OPT_MAX_REPS},
+    {"target-s", required_argument, 0, OPT_TARGET_S},
+    {"wall-cap", required_argument, 0, OPT_WALL_CAP},
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0}};
+
+/* What the options give beyond the selection and the settings. */
+typedef struct {
+    const char *csv_path;
+    int want[BENCH_MAX_BACKENDS + 1], backends_given;
+    int64_t ring_mib, max_reps;
+    double target_s, wall_cap;
+} bench_args;
+
+/* One option; 0 after a message. */
+static int take(int c, const cli_opts *a, bench_selection *sel, bench_config *cfg,
+                bench_args *x)
+{
+    static const char *const kinds[] = {"thomas", "hines"};
+    static const char *const suites[] = {"thomas", "thomas-vbatch", "hines-layouts",
+                                         "hines-morphologies", "multi", "all"};
+    const char *f = a->flag;
+    char *v = (char *)a->value; /* the lists of bench_selection are not const */
+    int i = 0;
+    switch (c) {
+    case OPT_SUITE:
+        return cli_choice(CMD, f, v, suites, 6, &i) && (sel->suite = v);
+    case OPT_QUICK:
+        return sel->quick = 1;
+    case OPT_CSV:
+        return (x->csv_path = v) != NULL;
+    case OPT_BACKEND:
+        memset(x->want, 0, sizeof x->want);
+        return x->backends_given = parse_backends(v, x->want);
+    case OPT_SYSTEMS:
+        return (sel->systems = v) != NULL; /* lists: bench_selection_check */
+    case OPT_ROWS:
+        return (sel->rows = v) != NULL;
+    case OPT_PRECISION:
+        return (sel->precision = v) != NULL;
+    case OPT_LAYOUT:
+        return (sel->layout = v) != NULL;
+    case OPT_STRATEGY:
+        return (sel->strategy = v) != NULL;
+    case OPT_MORPH:
+        return (sel->morph = v) != NULL;
+    case OPT_KIND:
+        return cli_choice(CMD, f, v, kinds, 2, &i) && (sel->kind = v);
+    case OPT_SEED:
+        return cli_u64(CMD, f, v, &cfg->seed);
+    case OPT_MAX_SECONDS: /* 0: no budget */
+        return cli_real(CMD, f, v, 0, INFINITY, CLI_LO_CLOSED, &cfg->max_seconds);
+    case OPT_SERIAL_MAX_ROWS:
+        return cli_int(CMD, f, v, 0, (int64_t)1 << 62, &cfg->serial_max_rows);
+    case OPT_MAX_ROWS:
+        return cli_int(CMD, f, v, 1, (int64_t)1 << 62, &cfg->max_rows);
+    case OPT_MORPH_DIR:
+        return (cfg->morph_dir = v) != NULL;
+    case OPT_RING_MIB:
+        return cli_int(CMD, f, v, 1, 1 << 20, &x->ring_mib);
+    case OPT_MAX_REPS:
+        return cli_int(CMD, f, v, 1, 1000000, &x->max_reps);
+    case OPT_TARGET_S:
+        return cli_real(CMD, f, v, 0, 1e6, CLI_LO_OPEN, &x->target_s);
+    case OPT_WALL_CAP:
+        return cli_real(CMD, f, v, 0, 1e6, CLI_LO_OPEN, &x->wall_cap);
+    default:
+        return 0;
+    }
+}
+
+/* Lists that a run would not use are usage errors, not silently dropped. */
+static int check_combination(const bench_selection *sel)
+{
+    const char *why = NULL;
+    const char *s = sel->suite;
+    int thomas_suite = s && (!strcmp(s, "thomas") || !strcmp(s, "thomas-vbatch"));
+    int hines_suite = s && !thomas_suite && strcmp(s, "all");
+    int single = !s && !sel->quick;
+    int hines = sel->kind ? !strcmp(sel->kind, "hines") : sel->morph || sel->strategy;
+    if (sel->kind && !single)
+        why = "--kind chooses single points; it does not apply with --suite or --quick";
+    else if ((single && hines) || hines_suite)
+        why = sel->rows ? "--rows applies to thomas points (Hines cells set their rows)" : NULL;
+    else if (single || thomas_suite)
+        why = sel->morph      ? "--morphology applies to hines points"
+              : sel->strategy ? "--strategy applies to hines points"
+                              : NULL;
+    if (why)
+        fprintf(stderr, "hinesbatch bench: %s\n", why);
+    return !why;
+}
+
 int hb_cmd_bench(int argc, char **argv)
 {
     bench_selection sel;
@@ -167,108 +296,70 @@ int hb_cmd_bench(int argc, char **argv)
                         .serial_max_rows = (int64_t)1 << 25, .max_rows = (int64_t)1 << 28,
                         .ring_bytes = (size_t)128 << 20, .max_ring = 256, .max_seconds = 0,
                         .seed = (uint64_t)time(NULL), .morph_dir = HB_BENCH_DATA_DIR};
-    const char *csv_path = NULL, *backends = NULL;
-    int ring_mib = -1, max_reps = -1;
-    double target_s = -1, wall_cap = -1;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char **lists[] = {&sel.systems, &sel.rows, &sel.precision, &sel.layout, &sel.strategy,
-                          &sel.morph};
-        const char *list_names[] = {"--systems", "--rows", "--precision", "--layout",
-                                    "--strategy", "--morphology"};
-        int done = 0;
-        for (int k = 0; k < 6 && v; ++k)
-            if (!strcmp(a, list_names[k]))
-                *lists[k] = argv[++i], done = 1;
-        if (done)
-            continue;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    bench_args x;
+    memset(&x, 0, sizeof x);
+    cli_opts a;
+    cli_opts_init(&a, CMD, argc, argv, opts);
+    for (int c; (c = cli_opts_next(&a)) != CLI_OPTS_END;) {
+        if (c == 'h') {
             usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--quick")) {
-            sel.quick = 1;
-        } else if (v && !strcmp(a, "--suite")) {
-            sel.suite = argv[++i];
-        } else if (v && !strcmp(a, "--kind")) {
-            sel.kind = argv[++i];
-        } else if (v && !strcmp(a, "--csv")) {
-            csv_path = argv[++i];
-        } else if (v && !strcmp(a, "--backend")) {
-            backends = argv[++i];
-        } else if (v && !strcmp(a, "--seed")) {
-            cfg.seed = strtoull(argv[++i], NULL, 10);
-        } else if (v && !strcmp(a, "--max-seconds")) {
-            cfg.max_seconds = atof(argv[++i]);
-        } else if (v && !strcmp(a, "--serial-max-rows")) {
-            cfg.serial_max_rows = atoll(argv[++i]);
-        } else if (v && !strcmp(a, "--max-rows")) {
-            cfg.max_rows = atoll(argv[++i]);
-        } else if (v && !strcmp(a, "--morph-dir")) {
-            cfg.morph_dir = argv[++i];
-        } else if (v && !strcmp(a, "--ring-mib")) {
-            ring_mib = atoi(argv[++i]);
-        } else if (v && !strcmp(a, "--target-s")) {
-            target_s = atof(argv[++i]);
-        } else if (v && !strcmp(a, "--wall-cap")) {
-            wall_cap = atof(argv[++i]);
-        } else if (v && !strcmp(a, "--max-reps")) {
-            max_reps = atoi(argv[++i]);
-        } else {
-            fprintf(stderr, "hinesbatch bench: unknown or incomplete option '%s'\n\n", a);
-            usage(stderr);
-            return 2;
+            return CLI_EXIT_OK;
         }
+        if (c == CLI_OPTS_BAD || !take(c, &a, &sel, &cfg, &x))
+            return CLI_EXIT_USAGE;
     }
-    if (sel.kind && strcmp(sel.kind, "thomas") && strcmp(sel.kind, "hines")) {
-        fprintf(stderr, "hinesbatch bench: --kind must be thomas or hines\n");
-        return 2;
-    }
+    char **rest;
+    if (cli_opts_operands(&a, &rest, 0) < 0 || !bench_selection_check(&sel) ||
+        !check_combination(&sel))
+        return CLI_EXIT_USAGE;
     if (!sel.suite && !sel.quick && !sel.systems && !sel.rows && !sel.precision && !sel.layout &&
         !sel.strategy && !sel.morph && !sel.kind) {
+        fprintf(stderr, "hinesbatch bench: nothing to run: give --suite, --quick or a point\n");
         usage(stderr);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     if (sel.quick) /* a smoke test: few reps, small rings, little time per point */
         cfg.min_reps = 3, cfg.max_reps = 20, cfg.target_s = 0.02, cfg.wall_cap_s = 0.25,
         cfg.ring_bytes = (size_t)4 << 20, cfg.max_ring = 8;
-    if (ring_mib >= 0)
-        cfg.ring_bytes = (size_t)(ring_mib > 0 ? ring_mib : 1) << 20;
-    if (max_reps > 0)
-        cfg.max_reps = max_reps, cfg.min_reps = cfg.min_reps < max_reps ? cfg.min_reps : max_reps;
-    if (target_s > 0)
-        cfg.target_s = target_s;
-    if (wall_cap > 0)
-        cfg.wall_cap_s = wall_cap;
+    if (x.ring_mib > 0)
+        cfg.ring_bytes = (size_t)x.ring_mib << 20;
+    if (x.max_reps > 0)
+        cfg.max_reps = (int)x.max_reps,
+        cfg.min_reps = cfg.min_reps < cfg.max_reps ? cfg.min_reps : cfg.max_reps;
+    if (x.target_s > 0)
+        cfg.target_s = x.target_s;
+    if (x.wall_cap > 0)
+        cfg.wall_cap_s = x.wall_cap;
     int serial_reps = sel.quick ? 3 : 10;
+    if (x.csv_path && !cli_output_check(CMD, "--csv", x.csv_path))
+        return CLI_EXIT_FAIL;
 
+    /* From here every exit goes through done:, which frees what was made. */
+    int rc = CLI_EXIT_FAIL, nbe = 0;
     bench_point *points = NULL;
     int64_t npoints = 0;
-    if (bench_suite_points(&sel, &cfg, &points, &npoints) != HB_SUCCESS) {
-        fprintf(stderr, "hinesbatch bench: see --help\n");
-        return 2;
-    }
     bench_backend be[BENCH_MAX_BACKENDS];
-    int nbe = 0;
-    if (!open_backends(backends, be, &nbe)) {
-        for (int k = 0; k < nbe; ++k)
-            hb_context_destroy(be[k].ctx);
-        free(points);
-        return 1;
+    FILE *csv = NULL;
+    bench_data data;
+    memset(&data, 0, sizeof data);
+    hb_status st = bench_suite_points(&sel, &cfg, &points, &npoints);
+    if (st != HB_SUCCESS) {
+        rc = st == HB_ERR_INVALID_ARGUMENT ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+        if (st != HB_ERR_INVALID_ARGUMENT)
+            fprintf(stderr, "hinesbatch bench: %s\n", hb_status_string(st));
+        goto done;
     }
-    FILE *csv = csv_path ? fopen(csv_path, "w") : stdout;
-    if (!csv) {
-        fprintf(stderr, "hinesbatch bench: cannot write %s\n", csv_path);
-        free(points);
-        return 1;
-    }
+    if (!open_backends(x.backends_given ? x.want : NULL, be, &nbe))
+        goto done;
+    csv = x.csv_path ? cli_output_open(CMD, "--csv", x.csv_path) : stdout;
+    if (!csv)
+        goto done;
     fprintf(stderr, "bench: seed %llu, %lld points\n", (unsigned long long)cfg.seed,
             (long long)npoints);
     bench_csv_header(csv);
     int failures = 0, rows_out = 0;
     int64_t skipped_big = 0, skipped_time = 0;
     double start = cli_now_s();
-    bench_data data;
-    memset(&data, 0, sizeof data);
     const bench_point *batch = NULL; /* the point whose batch data holds */
     bench_row serial;
     int have_serial = 0;
@@ -287,7 +378,7 @@ int hb_cmd_bench(int argc, char **argv)
             batch = NULL;
             have_serial = 0;
             double t0 = cli_now_s();
-            hb_status st = bench_data_make(pt, &cfg, &data);
+            st = bench_data_make(pt, &cfg, &data);
             if (st != HB_SUCCESS) {
                 fprintf(stderr, "hinesbatch bench: FAILED inputs of %s: %s: %s\n",
                         point_name(pt, name, sizeof name), hb_status_string(st), hb_last_error());
@@ -344,15 +435,17 @@ int hb_cmd_bench(int argc, char **argv)
                                             have_cuda ? &cuda_row : NULL,
                                             have_serial ? &serial : NULL, &failures);
     }
-    bench_data_free(&data);
     fprintf(stderr, "bench: %d rows in %.1f s; %d failures; skipped %lld points over --max-rows, "
                     "%lld over --max-seconds\n",
             rows_out, cli_now_s() - start, failures, (long long)skipped_big,
             (long long)skipped_time);
-    if (csv != stdout)
-        fclose(csv);
+    rc = failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+done:
+    bench_data_free(&data);
+    if (csv && csv != stdout && !cli_output_close(CMD, "--csv", x.csv_path, csv))
+        rc = CLI_EXIT_FAIL;
     for (int k = 0; k < nbe; ++k)
         hb_context_destroy(be[k].ctx);
     free(points);
-    return failures ? 1 : 0;
+    return rc;
 }

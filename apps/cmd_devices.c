@@ -1,12 +1,34 @@
 /* cmd_devices.c: `hinesbatch devices`: which backends are compiled in and what each opens. */
 #include <stdio.h>
 
+#include "cli.h"
+#include "cli_opts.h"
 #include "commands.h"
 #include "hinesbatch.h"
 
+static void usage(void)
+{
+    printf("usage: hinesbatch devices\n"
+           "Lists every backend: not compiled in, unavailable (and why), or the device it\n"
+           "opens; then the backend AUTO picks (HINESBATCH_BACKEND). A backend that does not\n"
+           "open is information here; AUTO finding none (or a bad HINESBATCH_BACKEND) is a\n"
+           "failure.\n" CLI_EXIT_HELP);
+}
+
 int hb_cmd_devices(int argc, char **argv)
 {
-    (void)argc, (void)argv;
+    static const struct option opts[] = {{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    cli_opts o;
+    cli_opts_init(&o, "devices", argc, argv, opts);
+    for (int c; (c = cli_opts_next(&o)) != CLI_OPTS_END;) {
+        if (c != 'h')
+            return CLI_EXIT_USAGE;
+        usage();
+        return CLI_EXIT_OK;
+    }
+    char **rest;
+    if (cli_opts_operands(&o, &rest, 0) < 0)
+        return CLI_EXIT_USAGE;
     for (int b = HB_BACKEND_SERIAL; b <= HB_BACKEND_CUDA; ++b) {
         hb_context *ctx = NULL;
         if (!hb_backend_compiled((hb_backend)b)) {
@@ -21,10 +43,14 @@ int hb_cmd_devices(int argc, char **argv)
         hb_context_destroy(ctx);
     }
     hb_context *ctx = NULL;
+    int rc = CLI_EXIT_OK;
     if (hb_context_create(HB_BACKEND_AUTO, &ctx) == HB_SUCCESS)
         printf("auto -> %s\n", hb_context_describe(ctx));
-    else
+    else {
         printf("auto -> error: %s\n", hb_last_error());
+        fprintf(stderr, "hinesbatch devices: auto: %s\n", hb_last_error());
+        rc = CLI_EXIT_FAIL;
+    }
     hb_context_destroy(ctx);
-    return 0;
+    return rc;
 }

@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+#include "cli_opts.h"
+#include "cli_parse.h"
 #include "commands.h"
 #include "hinesbatch_morph.h"
 
@@ -17,7 +20,7 @@ static void usage(FILE *out)
             "and prints the statistics of the Hines system: nodes, branches, branch points,\n"
             "tips, depth in branches (levels), branches per level and the longest branch.\n"
             "--scale multiplies coordinates and radii (1e-3 for files in nm); --reroot re-roots\n"
-            "at the compartment that minimises the depth.\n");
+            "at the compartment that minimises the depth.\n" CLI_EXIT_HELP);
 }
 
 static const char *soma_name(hb_soma_kind k)
@@ -34,57 +37,93 @@ static const char *soma_name(hb_soma_kind k)
     }
 }
 
-static int number(const char *v, double *x)
-{
-    char *end;
-    *x = strtod(v, &end);
-    return end != v && !*end;
-}
+#define CMD "morph"
+
+enum { OPT_POLICY = 256, OPT_NSEG, OPT_DLAMBDA, OPT_SCALE, OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM };
 
 int hb_cmd_morph(int argc, char **argv)
 {
-    const char *path = NULL;
+    static const struct option opts[] = {
+        {"policy", required_argument, 0, OPT_POLICY}, {"nseg", required_argument, 0, OPT_NSEG},
+        {"d-lambda", required_argument, 0, OPT_DLAMBDA}, {"scale", required_argument, 0, OPT_SCALE},
+        {"repair-radii", no_argument, 0, OPT_REPAIR}, {"reroot", no_argument, 0, OPT_REROOT},
+        {"ra", required_argument, 0, OPT_RA},         {"cm", required_argument, 0, OPT_CM},
+        {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
+    static const char *const policies[] = {"sample", "section"};
     hb_swc_options so;
     hb_discretize_options dopt;
     hb_cable cable;
     hb_swc_options_init(&so);
     hb_discretize_options_init(&dopt);
     hb_cable_init(&cable);
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        double x = 0;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    int policy = -1, nseg_given = 0, dlambda_given = 0;
+    cli_opts o;
+    cli_opts_init(&o, CMD, argc, argv, opts);
+    for (int c; (c = cli_opts_next(&o)) != CLI_OPTS_END;) {
+        int ok = 1;
+        switch (c) {
+        case 'h':
             usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--reroot")) {
-            dopt.reroot = 1;
-        } else if (!strcmp(a, "--repair-radii")) {
+            return CLI_EXIT_OK;
+        case OPT_POLICY:
+            ok = cli_choice(CMD, o.flag, o.value, policies, 2, &policy);
+            break;
+        case OPT_NSEG:
+            ok = cli_int32(CMD, o.flag, o.value, 1, 1000000, &dopt.nseg);
+            nseg_given = 1;
+            break;
+        case OPT_DLAMBDA:
+            ok = cli_real(CMD, o.flag, o.value, 0, 1e6, CLI_LO_OPEN, &dopt.d_lambda);
+            dlambda_given = 1;
+            break;
+        case OPT_SCALE:
+            ok = cli_real(CMD, o.flag, o.value, 0, 1e9, CLI_LO_OPEN, &so.scale);
+            break;
+        case OPT_REPAIR:
             so.repair_radii = 1;
-        } else if (v && !strcmp(a, "--policy") && (!strcmp(v, "sample") || !strcmp(v, "section"))) {
-            dopt.policy = !strcmp(v, "sample") ? HB_POLICY_SAMPLE : HB_POLICY_SECTION, ++i;
-        } else if (v && !strcmp(a, "--nseg") && number(v, &x) && x >= 1 && x <= 1e6 &&
-                   x == (int)x) {
-            dopt.policy = HB_POLICY_SECTION, dopt.nseg = (int32_t)x, ++i;
-        } else if (v && !strcmp(a, "--d-lambda") && number(v, &x) && x > 0) {
-            dopt.policy = HB_POLICY_SECTION, dopt.nseg = 0, dopt.d_lambda = x, ++i;
-        } else if (v && !strcmp(a, "--scale") && number(v, &x) && x > 0) {
-            so.scale = x, ++i;
-        } else if (v && !strcmp(a, "--ra") && number(v, &x) && x > 0) {
-            cable.ra = x, ++i;
-        } else if (v && !strcmp(a, "--cm") && number(v, &x) && x > 0) {
-            cable.cm = x, ++i;
-        } else if (a[0] != '-' && !path) {
-            path = a;
-        } else {
-            fprintf(stderr, "hinesbatch morph: unknown, incomplete or bad option '%s'\n", a);
-            usage(stderr);
-            return 2;
+            break;
+        case OPT_REROOT:
+            dopt.reroot = 1;
+            break;
+        case OPT_RA:
+            ok = cli_real(CMD, o.flag, o.value, 0, 1e12, CLI_LO_OPEN, &cable.ra);
+            break;
+        case OPT_CM:
+            ok = cli_real(CMD, o.flag, o.value, 0, 1e12, CLI_LO_OPEN, &cable.cm);
+            break;
+        default:
+            ok = 0;
         }
+        if (!ok)
+            return CLI_EXIT_USAGE;
     }
-    if (!path) {
+    char **files;
+    int nfiles = cli_opts_operands(&o, &files, 1);
+    if (nfiles < 0)
+        return CLI_EXIT_USAGE;
+    if (nfiles == 0) {
+        fprintf(stderr, "hinesbatch morph: no SWC file given\n");
         usage(stderr);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
+    const char *path = files[0];
+    /* --nseg and --d-lambda choose NEURON-style sections; they contradict
+     * each other and --policy sample. */
+    if (nseg_given && dlambda_given) {
+        fprintf(stderr, "hinesbatch morph: --nseg and --d-lambda exclude each other\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (policy == 0 && (nseg_given || dlambda_given)) {
+        fprintf(stderr, "hinesbatch morph: %s needs --policy section (or no --policy)\n",
+                nseg_given ? "--nseg" : "--d-lambda");
+        return CLI_EXIT_USAGE;
+    }
+    if (policy == 1 || nseg_given || dlambda_given)
+        dopt.policy = HB_POLICY_SECTION;
+    else if (policy == 0)
+        dopt.policy = HB_POLICY_SAMPLE;
+    if (dlambda_given)
+        dopt.nseg = 0; /* nseg 0: the d_lambda rule */
     hb_morph *m = NULL;
     hb_morph_cell *cell = NULL;
     hb_status st = hb_morph_read_swc(path, &so, &m);
@@ -110,7 +149,7 @@ int hb_cmd_morph(int argc, char **argv)
         free(per_level);
         hb_morph_cell_destroy(cell);
         hb_morph_destroy(m);
-        return 1;
+        return CLI_EXIT_FAIL;
     }
     double area = 0;
     for (int64_t k = 0; k < view.n; ++k)
@@ -143,5 +182,5 @@ int hb_cmd_morph(int argc, char **argv)
     free(per_level);
     hb_morph_cell_destroy(cell);
     hb_morph_destroy(m);
-    return 0;
+    return CLI_EXIT_OK;
 }

@@ -6,6 +6,8 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_opts.h"
+#include "cli_parse.h"
 #include "commands.h"
 #include "hinesbatch.h"
 
@@ -22,68 +24,95 @@ static void usage(void)
 {
     printf("usage: hinesbatch solve [--systems N] [--rows N] [--multi] [--precision float|double]\n"
            "                        [--layout auto|flat|interleaved|block|block-shared] [--reps N] [--seed S]\n"
-           "Solves N random Hines systems (a random tree each with --multi, else one tree\n"
-           "shared by all) on the backend chosen by HINESBATCH_BACKEND, and prints the time\n"
-           "per solve, rows per second and the worst LAPACK-style residual ratio.\n");
+           "Solves N random Hines systems (10000 of 256 rows; a random tree each with --multi,\n"
+           "else one tree shared by all) on the backend chosen by HINESBATCH_BACKEND, --reps\n"
+           "times (10), and prints the time per solve, rows per second and the worst\n"
+           "LAPACK-style residual ratio (a ratio of 30 or more is a failure).\n" CLI_EXIT_HELP);
 }
+
+#define CMD "solve"
+#define MAX_ROWS_TOTAL ((int64_t)1 << 56) /* 5 arrays of 8 bytes per row stay far below 2^63 */
+
+enum { OPT_SYSTEMS = 256, OPT_ROWS, OPT_MULTI, OPT_PRECISION, OPT_LAYOUT, OPT_REPS, OPT_SEED };
 
 int hb_cmd_solve(int argc, char **argv)
 {
-    int64_t nsys = 10000, n = 256;
-    int multi = 0, reps = 10;
+    static const struct option opts[] = {
+        {"systems", required_argument, 0, OPT_SYSTEMS}, {"rows", required_argument, 0, OPT_ROWS},
+        {"multi", no_argument, 0, OPT_MULTI},         {"precision", required_argument, 0, OPT_PRECISION},
+        {"layout", required_argument, 0, OPT_LAYOUT}, {"reps", required_argument, 0, OPT_REPS},
+        {"seed", required_argument, 0, OPT_SEED},     {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int64_t nsys = 10000, n = 256, reps64 = 10;
+    int multi = 0;
     uint64_t seed = (uint64_t)time(NULL);
     hb_precision prec = HB_DOUBLE;
-    hb_plan_options opts;
-    hb_plan_options_init(&opts);
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help")) {
+    hb_plan_options opts_plan;
+    hb_plan_options_init(&opts_plan);
+    cli_opts o;
+    cli_opts_init(&o, CMD, argc, argv, opts);
+    for (int c; (c = cli_opts_next(&o)) != CLI_OPTS_END;) {
+        int ok = 1;
+        switch (c) {
+        case 'h':
             usage();
-            return 0;
-        } else if (!strcmp(a, "--multi")) {
+            return CLI_EXIT_OK;
+        case OPT_SYSTEMS:
+            ok = cli_int(CMD, o.flag, o.value, 1, MAX_ROWS_TOTAL, &nsys);
+            break;
+        case OPT_ROWS: /* parent indices are int32 */
+            ok = cli_int(CMD, o.flag, o.value, 1, INT32_MAX, &n);
+            break;
+        case OPT_MULTI:
             multi = 1;
-        } else if (v && !strcmp(a, "--systems")) {
-            nsys = atoll(v), ++i;
-        } else if (v && !strcmp(a, "--rows")) {
-            n = atoll(v), ++i;
-        } else if (v && !strcmp(a, "--reps")) {
-            reps = atoi(v), ++i;
-        } else if (v && !strcmp(a, "--seed")) {
-            seed = strtoull(v, NULL, 10), ++i;
-        } else if (v && !strcmp(a, "--precision")) {
-            prec = !strcmp(v, "float") ? HB_FLOAT : HB_DOUBLE, ++i;
-        } else if (v && !strcmp(a, "--layout")) {
-            /* An unknown name is an error, never a silent AUTO. */
-            if (cli_layout_from_name(v, &opts.layout) != HB_SUCCESS) {
-                fprintf(stderr, "hinesbatch solve: --layout '%s' is not a layout\n", v);
-                usage();
-                return 2;
-            }
-            ++i;
-        } else {
-            fprintf(stderr, "hinesbatch solve: unknown or incomplete option '%s'\n", a);
-            usage();
-            return 2;
+            break;
+        case OPT_PRECISION:
+            ok = cli_precision(CMD, o.flag, o.value, &prec);
+            break;
+        case OPT_LAYOUT:
+            ok = cli_layout(CMD, o.flag, o.value, &opts_plan.layout);
+            break;
+        case OPT_REPS:
+            ok = cli_int(CMD, o.flag, o.value, 1, 1000000, &reps64);
+            break;
+        case OPT_SEED:
+            ok = cli_u64(CMD, o.flag, o.value, &seed);
+            break;
+        default:
+            ok = 0;
         }
+        if (!ok)
+            return CLI_EXIT_USAGE;
     }
-    if (nsys < 1 || n < 1 || reps < 1) {
-        fprintf(stderr, "hinesbatch solve: --systems, --rows and --reps must be >= 1\n");
-        return 2;
+    char **rest;
+    if (cli_opts_operands(&o, &rest, 0) < 0)
+        return CLI_EXIT_USAGE;
+    if (nsys > MAX_ROWS_TOTAL / n) {
+        fprintf(stderr, "hinesbatch solve: --systems %lld x --rows %lld is more than 2^56 rows\n",
+                (long long)nsys, (long long)n);
+        return CLI_EXIT_USAGE;
     }
+    int reps = (int)reps64;
     hb_context *ctx = NULL;
-    if (hb_context_create(HB_BACKEND_AUTO, &ctx) != HB_SUCCESS) {
-        fprintf(stderr, "hinesbatch solve: %s\n", hb_last_error());
-        return 1;
-    }
+    hb_plan *plan = NULL;
+    int64_t *offsets = NULL;
+    int32_t *parent = NULL, *full = NULL;
+    char *buf = NULL;
+    int rc = CLI_EXIT_FAIL;
+    hb_status st = hb_context_create(HB_BACKEND_AUTO, &ctx);
+    if (st != HB_SUCCESS)
+        goto done;
     printf("backend: %s\nseed: %llu\n", hb_context_describe(ctx), (unsigned long long)seed);
     int64_t total = nsys * n;
     size_t es = prec == HB_DOUBLE ? sizeof(double) : sizeof(float);
-    int64_t *offsets = malloc((size_t)(nsys + 1) * sizeof *offsets);
-    int32_t *parent = malloc((size_t)(multi ? total : n) * sizeof *parent);
-    char *buf = malloc((size_t)total * es * 5);
-    if (!offsets || !parent || !buf) {
+    offsets = malloc((size_t)(nsys + 1) * sizeof *offsets);
+    parent = malloc((size_t)(multi ? total : n) * sizeof *parent);
+    buf = malloc((size_t)total * es * 5);
+    /* The residual check wants one parent run per system. */
+    full = multi ? parent : malloc((size_t)total * sizeof *full);
+    if (!offsets || !parent || !buf || !full) {
         fprintf(stderr, "hinesbatch solve: out of host memory for %lld rows\n", (long long)total);
-        return 1;
+        goto done;
     }
     void *u = buf, *l = buf + total * es, *d = buf + 2 * total * es, *rhs = buf + 3 * total * es;
     void *x = buf + 4 * total * es;
@@ -92,6 +121,9 @@ int hb_cmd_solve(int argc, char **argv)
         offsets[s] = s * n;
     for (int64_t s = 0; s < (multi ? nsys : 1); ++s)
         random_tree(parent + s * n, n, &rng);
+    if (!multi)
+        for (int64_t s = 0; s < nsys; ++s)
+            memcpy(full + s * n, parent, (size_t)n * sizeof *parent);
     for (int64_t k = 0; k < total; ++k) {
         /* A cable-like matrix: negative couplings, diagonally dominant. */
         double uu = -(0.1 + cli_unit(&rng)), ll = -(0.1 + cli_unit(&rng));
@@ -104,9 +136,8 @@ int hb_cmd_solve(int argc, char **argv)
             ((float *)rhs)[k] = (float)rr;
         }
     }
-    hb_plan *plan = NULL;
-    hb_status st = multi ? hb_plan_create_hines(ctx, prec, nsys, offsets, parent, &opts, &plan)
-                         : hb_plan_create_hines_uniform(ctx, prec, nsys, n, parent, &opts, &plan);
+    st = multi ? hb_plan_create_hines(ctx, prec, nsys, offsets, parent, &opts_plan, &plan)
+               : hb_plan_create_hines_uniform(ctx, prec, nsys, n, parent, &opts_plan, &plan);
     double best = 1e30, setup = 0;
     if (st == HB_SUCCESS) {
         printf("plan: %s\n", hb_plan_describe(plan));
@@ -132,26 +163,10 @@ int hb_cmd_solve(int argc, char **argv)
     }
     double ratio = 0;
     int64_t worst = -1;
-    if (st == HB_SUCCESS) {
-        /* The residual check wants one parent run per system. */
-        int32_t *full = multi ? parent : malloc((size_t)total * sizeof *full);
-        if (!full) {
-            fprintf(stderr, "hinesbatch solve: out of host memory\n");
-            return 1;
-        }
-        if (!multi)
-            for (int64_t s = 0; s < nsys; ++s)
-                memcpy(full + s * n, parent, (size_t)n * sizeof *parent);
+    if (st == HB_SUCCESS)
         st = hb_hines_residual(prec, nsys, offsets, full, u, l, d, x, rhs, &ratio, &worst);
-        if (!multi)
-            free(full);
-    }
-    if (st != HB_SUCCESS) {
-        fprintf(stderr, "hinesbatch solve: %s: %s\n", hb_status_string(st), hb_last_error());
-        hb_plan_destroy(plan);
-        hb_context_destroy(ctx);
-        return 1;
-    }
+    if (st != HB_SUCCESS)
+        goto done;
     printf("systems: %lld x %lld rows (%s, %s)\n", (long long)nsys, (long long)n,
            multi ? "multi-morphology" : "mono-morphology", prec == HB_DOUBLE ? "double" : "float");
     printf("solve + read-back: %.3f ms best of %d; upload of d and rhs: %.3f ms mean\n",
@@ -159,10 +174,19 @@ int hb_cmd_solve(int argc, char **argv)
     printf("throughput: %.3g rows/s\n", (double)total / best);
     printf("worst residual ratio: %.3g (system %lld; a correct solve stays under 30)\n", ratio,
            (long long)worst);
+    if (ratio < 30)
+        rc = CLI_EXIT_OK;
+    else
+        fprintf(stderr, "hinesbatch solve: FAILED: residual ratio %.3g >= 30\n", ratio);
+done:
+    if (st != HB_SUCCESS)
+        fprintf(stderr, "hinesbatch solve: %s: %s\n", hb_status_string(st), hb_last_error());
     hb_plan_destroy(plan);
     hb_context_destroy(ctx);
+    if (full != parent)
+        free(full);
     free(offsets);
     free(parent);
     free(buf);
-    return ratio < 30 ? 0 : 1;
+    return rc;
 }

@@ -8,8 +8,9 @@
 #include "hinesbatch.h"
 
 /* Usage: perf_thomas [--quick] [output.md]. --quick runs the smallest row of
- * the grid only (for sanitizers). Exit status 1 if any case fails or any
- * residual ratio reaches 30. */
+ * the grid only (for sanitizers). Exit status 1 if any case fails, any
+ * residual ratio reaches 30 or output.md cannot be written; 2 for a bad
+ * command line (the convention of hinesbatch, docs/cli.md). */
 int main(int argc, char **argv)
 {
     const int64_t all_nsys[] = {256, 2560, 25600, 256000};
@@ -19,7 +20,11 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
-        else
+        else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "perf_thomas: unexpected argument '%s' (usage: perf_thomas "
+                            "[--quick] [output.md])\n", argv[i]);
+            return 2;
+        } else
             path = argv[i];
     }
     hb_context *ctx = NULL;
@@ -30,6 +35,7 @@ int main(int argc, char **argv)
     FILE *md = path ? fopen(path, "w") : NULL;
     if (path && !md) {
         fprintf(stderr, "perf_thomas: cannot write %s\n", path);
+        hb_context_destroy(ctx);
         return 1;
     }
     const char *commit = getenv("HB_COMMIT");
@@ -86,8 +92,10 @@ int main(int argc, char **argv)
                 }
             }
     }
-    if (md)
-        fclose(md);
+    if (md && (ferror(md) | fclose(md))) {
+        fprintf(stderr, "perf_thomas: error writing %s\n", path);
+        bad = 1;
+    }
     hb_context_destroy(ctx);
     return bad;
 }

@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# check_cli.sh: hostile command lines against `hinesbatch`: each case's exit status and the words its stderr must hold.
+# Usage: check_cli.sh HINESBATCH SOURCE_DIR [--valgrind]
+#   HINESBATCH   the program (an absolute path); SOURCE_DIR the repository (for data/).
+#   --valgrind   run only the error paths marked `tl` under valgrind, failing on any
+#                definite or indirect leak (valgrind's status 99). Few: valgrind takes
+#                seconds to start a program linked with CUDA's libraries. They are the
+#                paths that fail after something was made (a simulation, the backends).
+# Every case runs in a fresh temporary directory, on the serial backend. The exit
+# statuses are the CLI's convention (docs/cli.md): 0 success, 1 failure while
+# running, 2 usage error. Prints one line per case; exits 1 if any case failed.
+set -u
+exe=$1
+src=$2
+mode=${3:-}
+[ -x "$exe" ] || { echo "check_cli: $exe is not a program"; exit 1; }
+[ -z "$mode" ] || [ "$mode" = --valgrind ] || { echo "check_cli: unknown mode $mode"; exit 1; }
+export HINESBATCH_BACKEND=serial OMP_WAIT_POLICY=passive
+# In a sanitized build (HINESBATCH_SANITIZE) a finding, a leak included, exits
+# with 99, a status no case expects: an error path that leaks fails its case
+# even though it was to fail with 1.
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
+    export "$v=${!v:+${!v}:}exitcode=99"
+done
+unset HINESBATCH_STRATEGY HINESBATCH_VERBOSE
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+swc="$src/data/morphologies/jaxley__morph_ca1_n120_250.swc"
+fails=0 cases=0 n=0
+stdout_to=/dev/null # where the next case's standard output goes
+case_env=()         # VAR=value words for the next case's environment
+
+# run LEAKCHECK RC WANT ARGS...: one case in its own directory $dir.
+run() {
+    local leak=$1 want_rc=$2 want=$3 rc out
+    shift 3
+    n=$((n + 1))
+    if [ "$mode" = --valgrind ] && [ "$leak" = 0 ]; then
+        stdout_to=/dev/null case_env=()
+        return 0
+    fi
+    dir="$root/case$n"
+    mkdir -p "$dir"
+    local pre=()
+    if [ "$mode" = --valgrind ]; then
+        pre=(valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect
+             --show-leak-kinds=definite,indirect --error-exitcode=99)
+    fi
+    cases=$((cases + 1))
+    (cd "$dir" && timeout 60 env "${case_env[@]}" "${pre[@]}" "$exe" "$@" >"$stdout_to" 2>"$dir/stderr")
+    rc=$?
+    out=$(cat "$dir/stderr")
+    if [ "$rc" -eq "$want_rc" ] && [[ "$out" == *"$want"* ]]; then
+        printf 'ok   %d  %shinesbatch %s\n' "$rc" "${case_env[*]:+${case_env[*]} }" "$(printf '%q ' "$@")"
+    else
+        fails=$((fails + 1))
+        printf 'FAIL %shinesbatch %s\n     wanted status %d and stderr holding "%s"; got status %d, stderr:\n' \
+            "${case_env[*]:+${case_env[*]} }" "$(printf '%q ' "$@")" "$want_rc" "$want" "$rc"
+        sed -n '1,8s/^/       | /p' "$dir/stderr"
+    fi
+    stdout_to=/dev/null
+    case_env=()
+}
+t() { run 0 "$@"; }  # a case
+tl() { run 1 "$@"; } # a case whose error path also runs under valgrind
+# check CONDITION MESSAGE: an extra check after the case before it (in $dir).
+check() {
+    [ "$mode" = --valgrind ] && return 0
+    if ! (cd "$dir" && eval "$1"); then
+        fails=$((fails + 1))
+        echo "FAIL   ... $2"
+    else
+        echo "ok     ... $2"
+    fi
+}
+
+sim=(simulate --swc "$swc" --cells 2 --tstop 1)
+
+echo "== the program and its commands"
+t 2 "usage: hinesbatch COMMAND"
+t 2 "unknown command 'frobnicate'" frobnicate
+t 0 "" --help
+t 0 "" --version
+t 2 "unexpected argument 'x'" --version x
+t 0 "" devices
+case_env=(HINESBATCH_BACKEND=bogus)
+t 1 "hinesbatch devices: auto: HINESBATCH_BACKEND='bogus'" devices
+case_env=(HINESBATCH_BACKEND=bogus)
+t 1 "hinesbatch simulate: HB_ERR_INVALID_ARGUMENT: invalid argument: HINESBATCH_BACKEND='bogus'" simulate --swc "$swc" --cells 1 --tstop 1
+t 0 "" devices --help
+t 2 "hinesbatch devices: unexpected argument 'x'" devices x
+t 2 "hinesbatch devices: unknown option '--all'" devices --all
+for c in solve bench morph simulate; do t 0 "" "$c" --help; t 0 "" "$c" -h; done
+stdout_to=/dev/full t 1 "error writing standard output" devices
+stdout_to=/dev/full t 1 "error writing standard output" simulate --help
+
+echo "== options: unknown, abbreviated, missing values, values to switches, stray arguments"
+t 2 "hinesbatch simulate: unknown option '--bogus'" simulate --bogus
+t 2 "hinesbatch simulate: unknown option '--cell'" simulate --cell 5
+t 2 "hinesbatch simulate: unknown option '-x'" simulate -x
+t 2 "hinesbatch simulate: --cells needs a value" simulate --cells
+t 2 "hinesbatch simulate: --csv needs a value (got the option '--plot'" simulate --csv --plot x.png
+t 2 "hinesbatch simulate: this option takes no value: '--mix=1'" simulate --mix=1
+t 2 "hinesbatch simulate: unexpected argument 'stray'" simulate stray
+t 2 "hinesbatch simulate: unexpected argument 'x'" simulate --cells 2 -- x
+t 2 "hinesbatch solve: unknown option '--system'" solve --system 5
+t 2 "hinesbatch solve: --rows needs a value" solve --rows
+t 2 "hinesbatch solve: unexpected argument '5'" solve 5
+t 2 "hinesbatch solve: this option takes no value: '--multi=yes'" solve --multi=yes
+t 2 "hinesbatch bench: unknown option '--sys'" bench --sys 4
+t 2 "hinesbatch bench: --csv needs a value" bench --quick --csv
+t 2 "hinesbatch bench: unexpected argument 'thomas'" bench --quick thomas
+t 2 "hinesbatch bench: nothing to run" bench
+t 2 "hinesbatch morph: no SWC file given" morph
+t 2 "hinesbatch morph: unexpected argument 'b.swc'" morph a.swc b.swc
+t 2 "hinesbatch morph: unknown option '--bogus'" morph "$swc" --bogus
+t 2 "hinesbatch morph: --nseg needs a value" morph "$swc" --nseg
+
+echo "== integers: empty, garbage, floats, overflow, range, sign"
+t 2 "--cells: '1e12' is not an integer in [1, 2147483647]" simulate --cells 1e12
+t 2 "--cells: '' is not an integer" simulate --cells ''
+t 2 "--cells: '5x' is not an integer" simulate --cells 5x
+t 2 "--cells: ' 5' is not an integer" simulate --cells ' 5'
+t 2 "--cells: '0x10' is not an integer" simulate --cells 0x10
+t 2 "--cells: '0' is not an integer in [1," simulate --cells 0
+t 2 "--cells: '-3' is not an integer in [1," simulate --cells -3
+t 2 "--cells: '99999999999999999999' is not an integer" simulate --cells 99999999999999999999
+t 2 "--nseg: 'abc' is not an integer in [0, 1000000]" simulate --policy section --nseg abc
+t 2 "--nseg: '5000000000' is not an integer" simulate --policy section --nseg 5000000000
+t 2 "--nseg: '-1' is not an integer" simulate --policy section --nseg -1
+t 2 "--record: '-1' is not an integer in [0," simulate --record -1
+t 2 "--synthetic: '0' is not an integer in [1," simulate --synthetic 0
+t 2 "--seed: 'abc' is not an integer in [0, 18446744073709551615]" simulate --seed abc
+t 2 "--seed: '-1' is not an integer" simulate --seed -1
+t 2 "--seed: '18446744073709551616' is not an integer" simulate --seed 18446744073709551616
+t 2 "--systems: '0' is not an integer" solve --systems 0
+t 2 "--systems: '1.5' is not an integer" solve --systems 1.5
+t 2 "--rows: '3000000000' is not an integer in [1, 2147483647]" solve --rows 3000000000
+t 2 "--reps: '' is not an integer" solve --reps=
+t 2 "--seed: 'abc' is not an integer" solve --seed abc
+t 2 "is more than 2^56 rows" solve --systems 1099511627776 --rows 2147483647
+t 2 "--nseg: '0' is not an integer in [1, 1000000]" morph "$swc" --nseg 0
+t 2 "--max-rows: '0' is not an integer" bench --quick --max-rows 0
+t 2 "--serial-max-rows: '-1' is not an integer" bench --quick --serial-max-rows -1
+t 2 "--ring-mib: '2000000' is not an integer in [1, 1048576]" bench --quick --ring-mib 2000000
+t 2 "--max-reps: '1e3' is not an integer" bench --quick --max-reps 1e3
+t 2 "--seed: '1.5' is not an integer" bench --quick --seed 1.5
+
+echo "== reals: empty, garbage, nan, inf, overflow, range"
+t 2 "--tstop: 'inf' is not a finite number >= 0" simulate --tstop inf
+t 2 "--tstop: 'nan' is not a finite number" simulate --tstop nan
+t 2 "--tstop: '-1' is not a finite number >= 0" simulate --tstop -1
+t 2 "--tstop: '1e999' is not a finite number" simulate --tstop 1e999
+t 2 "--tstop: '' is not a finite number" simulate --tstop ''
+t 2 "--tstop: '5ms' is not a finite number" simulate --tstop 5ms
+t 2 "--dt: '0' is not a finite number > 0" simulate --dt 0
+t 2 "--dt: '-0.025' is not a finite number > 0" simulate --dt -0.025
+t 2 "--dt: '1e-400' is not a finite number" simulate --dt 1e-400
+t 2 "--celsius: '-300' is not a finite number in [-273.15, 1000]" simulate --celsius -300
+t 2 "--amp-spread: '1.5' is not a finite number in [0, 1]" simulate --amp-spread 1.5
+t 2 "--amp-spread: 'NaN' is not a finite number" simulate --amp-spread NaN
+t 2 "--iclamp: '5,40' is not ONSET,DUR,AMP" simulate --iclamp 5,40
+t 2 "--iclamp: '5,,1' has an empty item" simulate --iclamp 5,,1
+t 2 "--iclamp: '5,40,1,2' has more than 3 items" simulate --iclamp 5,40,1,2
+t 2 "--iclamp AMP: 'nan' is not a finite number" simulate --iclamp 5,40,nan
+t 2 "--iclamp ONSET: '-5' is not a finite number >= 0" simulate --iclamp -5,40,1
+t 2 "--iclamp DUR: 'x' is not a finite number" simulate --iclamp 5,x,1
+t 2 "--d-lambda: '0' is not a finite number in (0," morph "$swc" --d-lambda 0
+t 2 "--scale: 'inf' is not a finite number" morph "$swc" --scale inf
+t 2 "--ra: '-35' is not a finite number" morph "$swc" --ra -35
+t 2 "--cm: '' is not a finite number" morph "$swc" --cm=
+t 2 "--max-seconds: '-1' is not a finite number >= 0" bench --quick --max-seconds -1
+t 2 "--target-s: '0' is not a finite number in (0, 1e+06]" bench --quick --target-s 0
+t 2 "--wall-cap: 'nan' is not a finite number" bench --quick --wall-cap nan
+
+echo "== names: precision, layout, policy, strategy, backend, suite, kind, padding"
+t 2 "hinesbatch solve: --precision: 'half' is not one of double, float" solve --precision half
+t 2 "hinesbatch simulate: --precision: 'half' is not one of double, float" simulate --precision half
+t 2 "hinesbatch solve: --layout: 'bogus' is not one of auto, flat" solve --layout bogus
+t 2 "hinesbatch simulate: --layout: 'bogus' is not one of" simulate --layout bogus
+t 2 "hinesbatch simulate: --layout: '' is not one of" simulate --layout ''
+t 2 "--policy: 'segment' is not one of sample, section" simulate --policy segment
+t 2 "--policy: 'Sample' is not one of sample, section" morph "$swc" --policy Sample
+t 2 "--precision: 'half' is not one of double, float" bench --precision double,half
+t 2 "--layout: 'bogus' is not one of" bench --layout bogus
+t 2 "--layout NAME:BS: '0' is not an integer in [1," bench --layout block:0
+t 2 "--layout NAME:BS: 'x' is not an integer" bench --layout block:x
+t 2 "--layout NAME/PADDING: 'bogus' is not one of auto, compute, skip" bench --layout block/bogus
+t 2 "--strategy: 'bogus' is not one of auto, per-system" bench --kind hines --strategy bogus
+t 2 "--strategy: 'bogus' is not one of" bench --quick --strategy bogus
+t 2 "--backend: 'bogus' is not one of serial, openmp, opencl, cuda" bench --quick --backend bogus
+t 2 "--backend: 'auto' is not one of serial" bench --quick --backend auto
+t 2 "--backend: 'serial,,cuda' has an empty item" bench --quick --backend serial,,cuda
+t 2 "--suite: 'bogus' is not one of thomas" bench --suite bogus
+t 2 "--kind: 'cable' is not one of thomas, hines" bench --kind cable
+
+echo "== bench lists"
+t 2 "--systems: '4x' is not an integer" bench --systems 4x
+t 2 "--systems: '4,,5' has an empty item" bench --systems 4,,5
+t 2 "--systems: '' has an empty item" bench --systems ''
+t 2 "--systems: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,...' has more than 32 items" \
+    bench --systems 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33
+t 2 "--rows: '8-4' has LO > HI" bench --rows 8-4
+t 2 "--rows LO-HI: 'x' is not an integer" bench --rows 5-x
+t 2 "--rows: '-5' is not N or LO-HI" bench --rows -5
+t 2 "--morphology levels:N: 'abc' is not an integer" bench --morphology levels:abc:4
+t 2 "--morphology levels:N:L: '99' is not an integer in [1, 30]" bench --morphology levels:64:99
+t 2 "--morphology: 'levels:64:4:1' is not levels:N:L" bench --morphology levels:64:4:1
+t 2 "--morphology: 'mix:foo' is not mix:real or mix:random" bench --morphology mix:foo
+t 2 "--morphology random:SEED: '-1' is not an integer" bench --morphology random:-1
+t 2 "--morphology branchy:N:PERCENT: '200' is not a finite number in [0, 100]" \
+    bench --morphology branchy:100:200:1
+t 2 "--rows applies to thomas points" bench --kind hines --rows 5
+t 2 "--morphology applies to hines points" bench --kind thomas --morphology mix:real
+t 2 "--strategy applies to hines points" bench --suite thomas --strategy fine-tree
+t 2 "--rows applies to thomas points" bench --suite multi --rows 5
+t 2 "--kind chooses single points" bench --suite thomas --kind hines
+
+echo "== options that contradict each other or would be ignored"
+t 2 "--swc and --synthetic exclude each other" simulate --swc "$swc" --synthetic 64
+t 2 "--mix needs --synthetic" simulate --mix
+t 2 "--policy and --nseg apply to SWC cells" simulate --synthetic 64 --policy section
+t 2 "--nseg needs --policy section" simulate --nseg 3
+t 2 "--nseg needs --policy section" simulate --policy sample --nseg 3
+t 2 "--csv and --plot need --record" simulate --record 0 --csv t.csv
+t 2 "--nseg and --d-lambda exclude each other" morph "$swc" --nseg 2 --d-lambda 0.1
+t 2 "--nseg needs --policy section" morph "$swc" --policy sample --nseg 2
+
+echo "== the library refuses what the CLI cannot know (failure, 1)"
+t 1 "tstop = 1e+30 ms at dt = 0.025 ms is 4e+31 steps, more than 2^62" "${sim[@]}" --tstop 1e30
+t 1 "more than 2^62" "${sim[@]}" --dt 1e-300
+t 1 "cannot open" simulate --swc "$root/none.swc" --cells 2
+t 1 "cannot open" morph "$root/none.swc"
+t 1 "cannot open" bench --backend serial --kind hines --morphology "$root/none.swc" --systems 2
+
+echo "== outputs that cannot be written (failure, 1)"
+t 1 "hinesbatch simulate: --spikes: cannot write '/nonexistent/x'" "${sim[@]}" --spikes /nonexistent/x
+t 1 "hinesbatch simulate: --csv: cannot write '/nonexistent/t.csv'" "${sim[@]}" --csv /nonexistent/t.csv
+t 1 "hinesbatch simulate: --plot: cannot write '/nonexistent/p.png'" "${sim[@]}" --plot /nonexistent/p.png
+t 1 "hinesbatch simulate: --dump-cell: cannot write '/nonexistent/d'" "${sim[@]}" --dump-cell /nonexistent/d
+t 1 "hinesbatch simulate: --csv: cannot write '.': Is a directory" "${sim[@]}" --csv .
+t 1 "hinesbatch simulate: --csv: cannot write '': empty file name" "${sim[@]}" --csv=
+t 1 "hinesbatch simulate: --csv: error writing '/dev/full'" "${sim[@]}" --csv /dev/full
+tl 1 "hinesbatch simulate: --spikes: error writing '/dev/full'" "${sim[@]}" --spikes /dev/full
+t 1 "hinesbatch simulate: --dump-cell: error writing '/dev/full'" "${sim[@]}" --dump-cell /dev/full
+t 1 "hinesbatch bench: --csv: cannot write '/nonexistent/x.csv'" \
+    bench --backend serial --systems 4 --rows 8 --csv /nonexistent/x.csv
+t 1 "hinesbatch bench: --csv: error writing '/dev/full'" \
+    bench --backend serial --systems 4 --rows 8 --max-reps 3 --csv /dev/full
+# A link to a missing directory passes the check before the run; the open
+# fails after the backends are open, and everything made is freed.
+ln -s /nonexistent/dir/x.csv "$root/dangling.csv"
+tl 1 "hinesbatch bench: --csv: cannot write" \
+    bench --backend serial --systems 4 --rows 8 --csv "$root/dangling.csv"
+t 1 "hinesbatch simulate: --spikes: cannot write" "${sim[@]}" --spikes "$root/dangling.csv"
+
+echo "== helper programs: an argument vector, never a shell"
+# Quotes, ';' and $(...) in file names reach python3 as characters: no file
+# PWNED* may appear. Whether the plot is written depends on matplotlib; the
+# run succeeds either way (the plot is optional).
+t 0 "" "${sim[@]}" --plot "x';touch PWNED1;'.png" --spikes "s';touch PWNED2;'.csv"
+check '! ls PWNED* >/dev/null 2>&1' "no command ran from the --plot and --spikes names"
+t 0 "" "${sim[@]}" --plot '$(touch PWNED3).png' --csv '`touch PWNED4`.csv'
+check '! ls PWNED* >/dev/null 2>&1' "no command ran from \$(...) and backquotes"
+check '[ -s "\`touch PWNED4\`.csv" ]' "the traces CSV has the name as given"
+t 0 "" "${sim[@]}" --plot -dash.png --csv=--dash.csv
+check '[ -s ./--dash.csv ]' "--csv=--dash.csv writes a file of that name"
+case_env=(PATH=/nonexistent)
+t 0 "python3 was not found in PATH" "${sim[@]}" --plot p.png
+check '[ ! -e p.png.csv ]' "the plot's temporary CSV is removed"
+if command -v python3 >/dev/null 2>&1; then
+    # A matplotlib that exits with status 3: the script's failure is reported with it.
+    mkdir -p "$root/fakepy/matplotlib"
+    echo 'raise SystemExit(3)' >"$root/fakepy/matplotlib/__init__.py"
+    case_env=(PYTHONPATH="$root/fakepy")
+    t 0 "python3 exited with status 3" "${sim[@]}" --plot p.png
+else
+    echo "skip python3 is not installed: the status-N case is not run"
+fi
+
+echo "== command lines that must still work"
+t 0 "" solve --systems 8 --rows 16 --reps 1 --seed 1
+t 0 "" solve --systems=8 --rows=16 --reps=1 --layout interleaved --precision float --multi
+t 0 "" solve --systems 8 --rows 16 --reps 1 --layout block-shared
+t 0 "" morph "$swc" --policy section --nseg 2 --reroot --repair-radii
+t 0 "" morph --d-lambda 0.1 --ra 100 --cm 1 --scale 1 "$swc"
+t 0 "" "${sim[@]}" --csv t.csv --spikes s.csv --dump-cell d.csv --iclamp 0.5,1,-0.5 --record 2 \
+    --layout flat --precision float --amp-spread 0 --celsius 20 --dt 0.05 --no-split
+check '[ -s t.csv ] && [ -s s.csv ] && [ -s d.csv ]' "traces, spikes and cell dump written"
+t 0 "" "${sim[@]}" --policy section --nseg 0 --hh-everywhere --seed 18446744073709551615
+t 0 "" simulate --synthetic 512 --mix --cells 3 --tstop 1 --seed 7
+t 0 "" bench --backend serial --systems 4 --rows 8,16-32 --layout interleaved/skip,block:16/compute \
+    --precision double,float --max-reps 3 --target-s 0.01 --csv b.csv
+check '[ "$(wc -l <b.csv)" -ge 5 ]' "the bench CSV has its rows"
+t 0 "" bench --backend serial --kind hines --morphology levels:64:2,random:3,branchy:50:10:2 \
+    --strategy per-system,fine-tree --systems 4 --max-reps 3 --target-s 0.01
+
+echo "check_cli: $cases cases, $fails failed${mode:+ ($mode)}"
+[ "$fails" -eq 0 ]
