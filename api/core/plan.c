@@ -231,6 +231,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (!plan)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %zu bytes", fn, sizeof *plan);
     plan->ctx = ctx;
+    hb__context_retain(ctx); /* dropped by hb_plan_destroy, on every path */
     plan->kind = kind;
     plan->precision = precision;
     plan->esize = precision == HB_DOUBLE ? sizeof(double) : sizeof(float);
@@ -242,7 +243,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (offsets) {
         plan->offsets = malloc((size_t)(nsys + 1) * sizeof *plan->offsets);
         if (!plan->offsets) {
-            free(plan);
+            hb_plan_destroy(plan);
             return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: offsets copy", fn);
         }
         memcpy(plan->offsets, offsets, (size_t)(nsys + 1) * sizeof *offsets);
@@ -270,8 +271,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     plan->by_branch = strategy == HB_STRATEGY_BRANCH_LEVEL || strategy == HB_STRATEGY_FINE_TREE;
     st = hb__layout_build(&plan->lay, layout, bs, padding, nsys, offsets, n_uniform);
     if (st != HB_SUCCESS) {
-        free(plan->offsets);
-        free(plan);
+        hb_plan_destroy(plan);
         return st;
     }
     hb_layout_host *lay = &plan->lay;
@@ -385,6 +385,7 @@ void hb_plan_destroy(hb_plan *plan)
     hb__layout_free(&plan->lay);
     free(plan->offsets);
     free(plan);
+    hb__context_release(ctx); /* the backend closes here if the caller let go first */
 }
 
 const char *hb_plan_describe(const hb_plan *plan)

@@ -256,6 +256,7 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
     if (!sim)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %zu bytes", fn, sizeof *sim);
     sim->ctx = ctx;
+    hb__context_retain(ctx); /* dropped by hb_sim_destroy, on every path */
     sim->ops = ops;
     sim->prm = prm;
     sim->ncells = ncells;
@@ -330,7 +331,9 @@ void hb_sim_destroy(hb_sim *sim)
     free(sim->clamps);
     free(sim->offsets);
     free(sim->soma);
+    hb_context *ctx = sim->ctx;
     free(sim);
+    hb__context_release(ctx); /* after the plan and the buffers: they use it */
 }
 
 const char *hb_sim_describe(const hb_sim *sim) { return sim ? sim->describe : "(null simulation)"; }
