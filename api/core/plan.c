@@ -423,14 +423,14 @@ hb_status hb__plan_enter(hb_plan *plan, const char *fn)
 void hb__plan_leave(hb_plan *plan) { atomic_store_explicit(&plan->busy, 0, memory_order_release); }
 
 /* Runs call between enter and leave: the public entry points below. */
-#define HB_PLAN_GUARDED(plan, fn, call)                                  \
-    do {                                                                 \
-        if (!(plan))                                                     \
+#define HB_PLAN_GUARDED(plan, fn, call)                                     \
+    do {                                                                    \
+        if (!(plan))                                                        \
             return hb__error(HB_ERR_INVALID_ARGUMENT, fn ": plan is NULL"); \
-        HB_FORWARD(hb__plan_enter(plan, fn));                            \
-        hb_status hb__guarded_ = (call);                                 \
-        hb__plan_leave(plan);                                            \
-        return hb__guarded_;                                             \
+        HB_FORWARD(hb__plan_enter(plan, fn));                               \
+        hb_status hb__guarded_ = (call);                                    \
+        hb__plan_leave(plan);                                               \
+        return hb__guarded_;                                                \
     } while (0)
 
 static void mark_set(hb_plan *plan, hb_array which)

@@ -46,14 +46,14 @@ struct hb_sim {
  * describe) is read without it. */
 hb_status hb__sim_enter(const hb_sim *sim, const char *fn);
 void hb__sim_leave(const hb_sim *sim);
-#define HB_SIM_GUARDED(sim, fn, call)                                          \
-    do {                                                                       \
-        if (!(sim))                                                            \
-            return hb__error(HB_ERR_INVALID_ARGUMENT, fn ": sim is NULL");     \
-        HB_FORWARD(hb__sim_enter(sim, fn));                                    \
-        hb_status hb__guarded_ = (call);                                       \
-        hb__sim_leave(sim);                                                    \
-        return hb__guarded_;                                                   \
+#define HB_SIM_GUARDED(sim, fn, call)                                      \
+    do {                                                                   \
+        if (!(sim))                                                        \
+            return hb__error(HB_ERR_INVALID_ARGUMENT, fn ": sim is NULL"); \
+        HB_FORWARD(hb__sim_enter(sim, fn));                                \
+        hb_status hb__guarded_ = (call);                                   \
+        hb__sim_leave(sim);                                                \
+        return hb__guarded_;                                               \
     } while (0)
 
 /* Allocates a backend buffer of n elements of esize bytes (at least one) and
