@@ -110,9 +110,10 @@ HB_API const char *hb_last_error(void);                           /* thread-loca
  *   another thread uses it, and hb_context_destroy while another thread is
  *   inside a call that takes the context (creating a plan, a one-shot solve).
  * - hb_last_error() is per thread: the calling thread's last failure.
- * - HINESBATCH_* variables are read when contexts and plans are made;
- *   changing the environment while other threads call the library is a race
- *   of the C library's (setenv against getenv).
+ * - HINESBATCH_* variables are read by the calls (contexts and plans when
+ *   made, HINESBATCH_VERBOSE at every message); changing the environment
+ *   while other threads call the library is a race of the C library's
+ *   (setenv against getenv).
  * - OpenMP backend: each calling thread runs its own parallel regions; a
  *   caller inside a parallel region of its own gets nested ones as its
  *   OpenMP settings allow (OMP_MAX_ACTIVE_LEVELS). Results are the same. */
