@@ -4,17 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static void cl_fini(hb_context *ctx)
 {
     hb_cl *cl = hb__cl(ctx);
     if (!cl)
         return;
     hb__cl_release_programs(cl);
-    if (cl->queue)
-        clReleaseCommandQueue(cl->queue);
-    if (cl->context)
-        clReleaseContext(cl->context);
+    hb__cl_close_device(cl);
+    if (cl->lock_ready)
+        hb__mutex_destroy(&cl->lock);
     free(cl);
     ctx->impl = NULL;
 }
@@ -25,6 +23,12 @@ static hb_status cl_init(hb_context *ctx)
     if (!cl)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "OpenCL: %zu bytes of context state", sizeof *cl);
     ctx->impl = cl;
+    int err = hb__mutex_init(&cl->lock);
+    if (err != 0) {
+        cl_fini(ctx);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "OpenCL: the context's lock: error %d", err);
+    }
+    cl->lock_ready = 1;
     hb_status st = hb__cl_open_device(cl, ctx->device, sizeof ctx->device);
     if (st != HB_SUCCESS) {
         cl_fini(ctx);

@@ -12,6 +12,7 @@
 #endif
 
 #include "hb_backend.h"
+#include "hb_thread.h"
 
 /* Kernels of the embedded program, by index. */
 enum {
@@ -25,8 +26,11 @@ enum {
 };
 
 /* Per-context state (ctx->impl). Programs and kernels are built lazily, once
- * per precision (index HB_DOUBLE or HB_FLOAT). A context, like its plans, is
- * used by one thread at a time: kernels carry their arguments. */
+ * per precision (index HB_DOUBLE or HB_FLOAT). Threads share a context (each
+ * with its own plans), and a cl_kernel carries its arguments from
+ * clSetKernelArg to the enqueue: `lock` covers the lazy build and every
+ * set-arguments-and-enqueue, so one thread's launch never takes another's
+ * arguments. */
 typedef struct {
     cl_platform_id   platform;
     cl_device_id     device;
@@ -41,6 +45,8 @@ typedef struct {
     cl_program       program[2];
     cl_kernel        kernel[2][HB_CLK_COUNT];
     size_t           local[2][HB_CLK_COUNT]; /* work-group size per kernel     */
+    hb__mutex        lock;         /* programs, kernels and their arguments     */
+    int              lock_ready;   /* lock was initialised (fini destroys it)   */
 } hb_cl;
 
 struct hb_buffer {
@@ -62,11 +68,17 @@ hb_status hb__cl_fail(cl_int err, const char *call, const char *what);
             return hb__cl_fail(hb__e_, call, what);      \
     } while (0)
 
-/* device.c: platform and device choice from the environment; fills cl. */
+/* device.c: platform and device choice from the environment; fills cl
+ * (context and queue included). Opening and closing are serialised across
+ * the process: ICDs (PoCL among them) discover platforms and devices on the
+ * first call, and that discovery is not safe from several threads at once. */
 hb_status hb__cl_open_device(hb_cl *cl, char *name, size_t name_size);
+/* Releases the queue and the context hb__cl_open_device made. */
+void hb__cl_close_device(hb_cl *cl);
 
 /* program.c: the kernel `which` of precision p, built on first use, and its
- * work-group size. */
+ * work-group size; for queries only (kernel info): launches set arguments
+ * through hb__cl_launch, under the context's lock. */
 hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k, size_t *local);
 void hb__cl_release_programs(hb_cl *cl);
 

@@ -217,7 +217,13 @@ static hb_status query_device(hb_cl *cl, char *name, size_t name_size)
     return HB_SUCCESS;
 }
 
-hb_status hb__cl_open_device(hb_cl *cl, char *name, size_t name_size)
+/* Platform and device discovery, context creation and release, one thread
+ * at a time in the whole process. Seen without it on PoCL 3.1: four threads
+ * making their first contexts at once crashed inside PoCL's device threads,
+ * or were told there was no device (tests/test_threads.c). */
+static hb__mutex discovery = HB_MUTEX_INIT;
+
+static hb_status open_device(hb_cl *cl, char *name, size_t name_size)
 {
     cl_platform_id plats[HB_CL_MAX_PLATFORMS], owner[HB_CL_MAX_DEVICES];
     cl_device_id devs[HB_CL_MAX_DEVICES];
@@ -234,4 +240,24 @@ hb_status hb__cl_open_device(hb_cl *cl, char *name, size_t name_size)
     cl->queue = clCreateCommandQueue(cl->context, cl->device, 0, &err);
     HB_CL_CHECK(err, "clCreateCommandQueue", name);
     return HB_SUCCESS;
+}
+
+hb_status hb__cl_open_device(hb_cl *cl, char *name, size_t name_size)
+{
+    hb__mutex_lock(&discovery);
+    hb_status st = open_device(cl, name, name_size);
+    hb__mutex_unlock(&discovery);
+    return st;
+}
+
+void hb__cl_close_device(hb_cl *cl)
+{
+    hb__mutex_lock(&discovery);
+    if (cl->queue)
+        clReleaseCommandQueue(cl->queue);
+    if (cl->context)
+        clReleaseContext(cl->context);
+    cl->queue = NULL;
+    cl->context = NULL;
+    hb__mutex_unlock(&discovery);
 }

@@ -92,8 +92,9 @@ static hb_status build(hb_context *ctx, hb_precision p)
 }
 
 /* Kernels are made on first use, so a kernel missing from the sources
- * fails only the operation that needs it. */
-hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k, size_t *local)
+ * fails only the operation that needs it. The caller holds cl->lock. */
+static hb_status kernel_locked(hb_context *ctx, hb_precision p, int which, cl_kernel *k,
+                               size_t *local)
 {
     hb_cl *cl = hb__cl(ctx);
     if (!cl->program[p]) {
@@ -117,6 +118,15 @@ hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k
     return HB_SUCCESS;
 }
 
+hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k, size_t *local)
+{
+    hb_cl *cl = hb__cl(ctx);
+    hb__mutex_lock(&cl->lock);
+    hb_status st = kernel_locked(ctx, p, which, k, local);
+    hb__mutex_unlock(&cl->lock);
+    return st;
+}
+
 static void release_program(hb_cl *cl, int p)
 {
     for (int k = 0; k < HB_CLK_COUNT; ++k) {
@@ -135,16 +145,15 @@ void hb__cl_release_programs(hb_cl *cl)
     release_program(cl, HB_FLOAT);
 }
 
-/* Sets the arguments and enqueues global work-items in groups of local. */
-static hb_status launch(hb_context *ctx, void *stream, hb_precision p, int which,
-                        const hb_cl_arg *args, int nargs, int64_t nitems, int64_t ngroups,
-                        size_t local_want)
+/* Sets the arguments and enqueues global work-items in groups of local; the
+ * caller holds cl->lock (the kernel keeps the arguments until the enqueue). */
+static hb_status launch_locked(hb_context *ctx, cl_command_queue q, hb_precision p, int which,
+                               const hb_cl_arg *args, int nargs, int64_t nitems, int64_t ngroups,
+                               size_t local_want)
 {
-    cl_command_queue q = NULL;
-    cl_kernel k;
-    size_t local;
-    HB_FORWARD(hb__cl_queue(ctx, stream, &q));
-    HB_FORWARD(hb__cl_kernel(ctx, p, which, &k, &local));
+    cl_kernel k = NULL;
+    size_t local = 1;
+    HB_FORWARD(kernel_locked(ctx, p, which, &k, &local));
     for (int i = 0; i < nargs; ++i) {
         cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
         if (err != CL_SUCCESS) {
@@ -169,6 +178,19 @@ static hb_status launch(hb_context *ctx, void *stream, hb_precision p, int which
     HB_CL_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL),
                 "clEnqueueNDRangeKernel", kernel_names[which]);
     return HB_SUCCESS;
+}
+
+static hb_status launch(hb_context *ctx, void *stream, hb_precision p, int which,
+                        const hb_cl_arg *args, int nargs, int64_t nitems, int64_t ngroups,
+                        size_t local_want)
+{
+    hb_cl *cl = hb__cl(ctx);
+    cl_command_queue q = NULL;
+    HB_FORWARD(hb__cl_queue(ctx, stream, &q));
+    hb__mutex_lock(&cl->lock);
+    hb_status st = launch_locked(ctx, q, p, which, args, nargs, nitems, ngroups, local_want);
+    hb__mutex_unlock(&cl->lock);
+    return st;
 }
 
 hb_status hb__cl_launch(hb_context *ctx, void *stream, hb_precision p, int which,

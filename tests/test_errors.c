@@ -444,6 +444,7 @@ static void status_names(void)
         {HB_ERR_BACKEND, 6, "HB_ERR_BACKEND", "backend error"},
         {HB_ERR_IO, 7, "HB_ERR_IO", "I/O error"},
         {HB_ERR_PARSE, 8, "HB_ERR_PARSE", "parse error"},
+        {HB_ERR_BUSY, 9, "HB_ERR_BUSY", "object in use by another thread"},
     };
     const int n = (int)(sizeof codes / sizeof codes[0]);
 #define HB_COUNT_CODE_(code, value, message) +1

@@ -1,10 +1,44 @@
-/* context.c: backend registry, the AUTO backend order and context lifetime. */
+/* context.c: backend registry, the AUTO backend order and context lifetime (a reference count). */
 #include "hb_env.h"
 #include "hb_plan.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A context and the number of its holders: the caller of hb_context_create
+ * until hb_context_destroy, and every plan and simulation made on it, so the
+ * backend closes when the last of them lets go, whatever the order. The
+ * count lives here, not in struct hb_context, which C++ (the CUDA backend)
+ * also compiles; the context is the first member, so the two pointers are
+ * one. */
+typedef struct {
+    hb_context ctx;
+    atomic_long refs;
+} context_box;
+
+static context_box *box_of(hb_context *ctx) { return (context_box *)ctx; }
+
+void hb__context_retain(hb_context *ctx)
+{
+    /* Taken by a holder that already has the context: no ordering needed. */
+    atomic_fetch_add_explicit(&box_of(ctx)->refs, 1, memory_order_relaxed);
+}
+
+void hb__context_release(hb_context *ctx)
+{
+    if (!ctx)
+        return;
+    context_box *box = box_of(ctx);
+    /* acq_rel: the last holder sees every other holder's work before it
+     * closes the backend. */
+    if (atomic_fetch_sub_explicit(&box->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    if (ctx->ops && ctx->ops->fini)
+        ctx->ops->fini(ctx);
+    free(box);
+}
 
 static const hb_backend_ops *ops_for(hb_backend b)
 {
@@ -28,13 +62,15 @@ static hb_status open_backend(hb_backend b, hb_context **out)
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
                          "backend '%s' was not compiled into this hinesbatch build",
                          hb_backend_name(b));
-    hb_context *ctx = calloc(1, sizeof *ctx);
-    if (!ctx)
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_context_create: %zu bytes", sizeof *ctx);
+    context_box *box = calloc(1, sizeof *box);
+    if (!box)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_context_create: %zu bytes", sizeof *box);
+    atomic_init(&box->refs, 1);
+    hb_context *ctx = &box->ctx;
     ctx->ops = ops;
     hb_status st = ops->init(ctx);
     if (st != HB_SUCCESS) {
-        free(ctx);
+        free(box);
         return st;
     }
     snprintf(ctx->describe, sizeof ctx->describe, "%s on %s", ops->name, ctx->device);
@@ -85,14 +121,8 @@ hb_status hb_context_create(hb_backend backend, hb_context **ctx)
     return HB_SUCCESS;
 }
 
-void hb_context_destroy(hb_context *ctx)
-{
-    if (!ctx)
-        return;
-    if (ctx->ops && ctx->ops->fini)
-        ctx->ops->fini(ctx);
-    free(ctx);
-}
+/* Drops the caller's reference; plans and simulations keep theirs. */
+void hb_context_destroy(hb_context *ctx) { hb__context_release(ctx); }
 
 hb_backend hb_context_backend(const hb_context *ctx)
 {

@@ -163,6 +163,14 @@ struct hb_context {
     char describe[400];
 };
 
+/* Context lifetime (api/core/context.c): every object that keeps a context
+ * pointer (plans, simulations) takes a reference when it is made and drops it
+ * when it is destroyed; the backend closes (ops->fini) when the last reference
+ * goes, hb_context_destroy dropping the creator's. Atomic: holders may be on
+ * any threads. */
+void hb__context_retain(hb_context *ctx);
+void hb__context_release(hb_context *ctx);
+
 /* HB_ERR_BACKEND naming the backend and operation unless [off, off + bytes)
  * lies inside a buffer of size bytes (written so that it cannot wrap). */
 static inline hb_status hb__check_span(const char *backend, const char *op, size_t off,

@@ -11,6 +11,8 @@
 #include "hb_backend.h"
 #include "hb_validate.h"
 
+#include <stdatomic.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -91,8 +93,16 @@ struct hb_plan {
     int          d_ready;    /* Hines D set since the last solve                */
     int          solved;     /* a solve ran since RHS was last set             */
     unsigned     set_mask;   /* arrays set at least once (bit per hb_array)    */
+    atomic_int   busy;       /* a thread is inside a call that changes the plan */
     char         describe[640];
 };
+
+/* A plan is used by one thread at a time (hinesbatch.h). The calls that use
+ * its state or buffers (set, solve, synchronize, get_solution, buffer) enter
+ * and leave; a thread that comes while another is inside gets HB_ERR_BUSY
+ * naming fn, and the plan is untouched. */
+hb_status hb__plan_enter(hb_plan *plan, const char *fn);
+void hb__plan_leave(hb_plan *plan);
 
 #ifdef __cplusplus
 }

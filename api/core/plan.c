@@ -252,6 +252,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (!plan)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %zu bytes", fn, sizeof *plan);
     plan->ctx = ctx;
+    hb__context_retain(ctx); /* dropped by hb_plan_destroy, on every path */
+    atomic_init(&plan->busy, 0);
     plan->kind = kind;
     plan->precision = precision;
     plan->esize = precision == HB_DOUBLE ? sizeof(double) : sizeof(float);
@@ -263,7 +265,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (offsets) {
         plan->offsets = hb__malloc_n(nsys + 1, sizeof *plan->offsets);
         if (!plan->offsets) {
-            free(plan);
+            hb_plan_destroy(plan);
             return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: offsets copy", fn);
         }
         memcpy(plan->offsets, offsets, (size_t)(nsys + 1) * sizeof *offsets);
@@ -291,8 +293,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     plan->by_branch = strategy == HB_STRATEGY_BRANCH_LEVEL || strategy == HB_STRATEGY_FINE_TREE;
     st = hb__layout_build(&plan->lay, layout, bs, padding, nsys, offsets, n_uniform);
     if (st != HB_SUCCESS) {
-        free(plan->offsets);
-        free(plan);
+        hb_plan_destroy(plan);
         return st;
     }
     hb_layout_host *lay = &plan->lay;
@@ -413,6 +414,7 @@ void hb_plan_destroy(hb_plan *plan)
     hb__layout_free(&plan->lay);
     free(plan->offsets);
     free(plan);
+    hb__context_release(ctx); /* the backend closes here if the caller let go first */
 }
 
 const char *hb_plan_describe(const hb_plan *plan)
@@ -434,6 +436,31 @@ static hb_status check_array(const hb_plan *plan, hb_array which, const char *fn
     return HB_SUCCESS;
 }
 
+hb_status hb__plan_enter(hb_plan *plan, const char *fn)
+{
+    /* acquire/release: a thread that enters after another left sees all
+     * that the other did to the plan. */
+    if (atomic_exchange_explicit(&plan->busy, 1, memory_order_acquire))
+        return hb__error(HB_ERR_BUSY,
+                         "%s: the plan is in use by another thread (a plan is used by one thread "
+                         "at a time)",
+                         fn);
+    return HB_SUCCESS;
+}
+
+void hb__plan_leave(hb_plan *plan) { atomic_store_explicit(&plan->busy, 0, memory_order_release); }
+
+/* Runs call between enter and leave: the public entry points below. */
+#define HB_PLAN_GUARDED(plan, fn, call)                                     \
+    do {                                                                    \
+        if (!(plan))                                                        \
+            return hb__error(HB_ERR_INVALID_ARGUMENT, fn ": plan is NULL"); \
+        HB_FORWARD(hb__plan_enter(plan, fn));                               \
+        hb_status hb__guarded_ = (call);                                    \
+        hb__plan_leave(plan);                                               \
+        return hb__guarded_;                                                \
+    } while (0)
+
 static void mark_set(hb_plan *plan, hb_array which)
 {
     if (which == HB_ARRAY_RHS) {
@@ -445,7 +472,7 @@ static void mark_set(hb_plan *plan, hb_array which)
     plan->set_mask |= 1u << which;
 }
 
-hb_status hb_plan_set(hb_plan *plan, hb_array which, const void *host)
+static hb_status plan_set(hb_plan *plan, hb_array which, const void *host)
 {
     HB_FORWARD(check_array(plan, which, "hb_plan_set"));
     if (!host)
@@ -520,10 +547,8 @@ static hb_status run_solver(hb_plan *plan)
                             a[HB_ARRAY_RHS]);
 }
 
-hb_status hb_plan_solve(hb_plan *plan)
+static hb_status plan_solve(hb_plan *plan)
 {
-    if (!plan)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_solve: plan is NULL");
     const hb_array need[] = {plan->kind == HB_KIND_TRIDIAG ? HB_ARRAY_A : HB_ARRAY_U,
                              plan->kind == HB_KIND_TRIDIAG ? HB_ARRAY_B : HB_ARRAY_L,
                              plan->kind == HB_KIND_TRIDIAG ? HB_ARRAY_C : HB_ARRAY_D};
@@ -565,10 +590,8 @@ static int64_t first_bad_system(const hb_plan *plan, const void *x, int64_t *row
     return -1;
 }
 
-hb_status hb_plan_get_solution(hb_plan *plan, void *x)
+static hb_status plan_get_solution(hb_plan *plan, void *x)
 {
-    if (!plan)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_get_solution: plan is NULL");
     if (!x)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_get_solution: x (output) is NULL");
     if (!plan->solved)
@@ -680,7 +703,7 @@ hb_status hb__plan_array(hb_plan *plan, hb_array which, hb_buffer **buf)
     return take_array(plan, which, buf, "hb__plan_array");
 }
 
-hb_status hb_plan_buffer(hb_plan *plan, hb_array which, void **handle)
+static hb_status plan_buffer(hb_plan *plan, hb_array which, void **handle)
 {
     HB_FORWARD(check_array(plan, which, "hb_plan_buffer"));
     if (!handle)
@@ -731,4 +754,24 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
     }
     *info = o;
     return HB_SUCCESS;
+}
+
+hb_status hb_plan_set(hb_plan *plan, hb_array which, const void *host)
+{
+    HB_PLAN_GUARDED(plan, "hb_plan_set", plan_set(plan, which, host));
+}
+
+hb_status hb_plan_solve(hb_plan *plan)
+{
+    HB_PLAN_GUARDED(plan, "hb_plan_solve", plan_solve(plan));
+}
+
+hb_status hb_plan_get_solution(hb_plan *plan, void *x)
+{
+    HB_PLAN_GUARDED(plan, "hb_plan_get_solution", plan_get_solution(plan, x));
+}
+
+hb_status hb_plan_buffer(hb_plan *plan, hb_array which, void **handle)
+{
+    HB_PLAN_GUARDED(plan, "hb_plan_buffer", plan_buffer(plan, which, handle));
 }

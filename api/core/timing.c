@@ -11,7 +11,10 @@ hb_status hb_plan_synchronize(hb_plan *plan)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_plan_synchronize: plan is NULL");
     if (plan->nsys == 0)
         return HB_SUCCESS;
-    return plan->ctx->ops->finish(plan->ctx, plan->stream);
+    HB_FORWARD(hb__plan_enter(plan, "hb_plan_synchronize"));
+    hb_status st = plan->ctx->ops->finish(plan->ctx, plan->stream);
+    hb__plan_leave(plan);
+    return st;
 }
 
 static double now_ms(void)

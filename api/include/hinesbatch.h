@@ -26,7 +26,7 @@ extern "C" {
 /* ---- Status codes (values never change once published) ------------------
  * One list makes the enum, hb_status_name and hb_status_string, so they
  * cannot drift apart: X(code, value, message). Bands: 1-3 the caller's
- * input, 4 resources, 5-6 the backend, 7-8 files. */
+ * input, 4 resources, 5-6 the backend, 7-8 files, 9 the caller's threads. */
 #define HB_STATUS_LIST(X)                                                     \
     X(HB_SUCCESS, 0, "success")                                               \
     X(HB_ERR_INVALID_ARGUMENT, 1, "invalid argument")                         \
@@ -36,7 +36,8 @@ extern "C" {
     X(HB_ERR_BACKEND_UNAVAILABLE, 5, "backend unavailable")                   \
     X(HB_ERR_BACKEND, 6, "backend error")                                     \
     X(HB_ERR_IO, 7, "I/O error")                                              \
-    X(HB_ERR_PARSE, 8, "parse error")
+    X(HB_ERR_PARSE, 8, "parse error")                                         \
+    X(HB_ERR_BUSY, 9, "object in use by another thread")
 
 #define HB_STATUS_ENUM_(code, value, message) code = value,
 typedef enum { HB_STATUS_LIST(HB_STATUS_ENUM_) } hb_status;
@@ -60,7 +61,10 @@ HB_API int hb_version(void);
  * (index or name substring), HINESBATCH_VERBOSE=1 prints choices and errors
  * to stderr. */
 HB_API hb_status   hb_context_create(hb_backend backend, hb_context **ctx);
-HB_API void        hb_context_destroy(hb_context *ctx);          /* NULL is fine */
+/* Drops the caller's reference: the context's plans and simulations go on
+ * working, and the backend is released with the last of them (below). NULL
+ * is fine. */
+HB_API void        hb_context_destroy(hb_context *ctx);
 HB_API hb_backend  hb_context_backend(const hb_context *ctx);
 HB_API const char *hb_context_describe(const hb_context *ctx);    /* backend + device */
 HB_API const char *hb_backend_name(hb_backend backend);           /* "serial", ... */
@@ -75,6 +79,44 @@ HB_API const char *hb_status_name(hb_status status);
 /* "HB_ERR_PARSE: parse error" and the like. */
 HB_API const char *hb_status_string(hb_status status);
 HB_API const char *hb_last_error(void);                           /* thread-local detail */
+
+/* ---- Lifetimes and threads ------------------------------------------------
+ * Lifetimes. Every plan and simulation holds a reference to the context it
+ * was made on; hb_context_destroy drops only the caller's. The backend (device
+ * queues, programs, streams) is released when the last of the context, its
+ * plans and its simulations is destroyed, in any order and on any thread. A
+ * destroyed context must not be passed to any function again (its plans and
+ * simulations stay valid). A handle from hb_plan_buffer lives as long as its
+ * plan; hb_last_error's text until the calling thread's next call.
+ *
+ * Threads (the model of cuSPARSE's handles):
+ * - Any function may be called from any thread, and calls on distinct
+ *   objects run concurrently without locks of the caller's.
+ * - One context may be shared by threads that each use their own plans and
+ *   simulations: making, using and destroying them, and the one-shot solves.
+ *   Plans without a stream of their own (opts.stream NULL) queue their work
+ *   on the context's one device queue, so threads sharing a context share
+ *   it; give each thread's plans their own stream where they should overlap.
+ * - A plan or a simulation is used by one thread at a time. A call that
+ *   comes while another thread is inside a call on the same plan (set,
+ *   solve, synchronize, get_solution, buffer) or simulation (every hb_sim_*
+ *   function but describe, rows, cell_rows and soma) fails with HB_ERR_BUSY
+ *   and changes nothing. That is detection, not locking: the caller orders
+ *   the calls of one plan made from several threads (set, then solve, then
+ *   read back), as one thread would. The plan queries that take a const plan
+ *   (describe, get_info, layout_info, system_bases, index) read only what
+ *   was fixed at creation and may run alongside any call but destroy.
+ * - Not detected, and forbidden: destroying a plan or simulation while
+ *   another thread uses it, and hb_context_destroy while another thread is
+ *   inside a call that takes the context (creating a plan, a one-shot solve).
+ * - hb_last_error() is per thread: the calling thread's last failure.
+ * - HINESBATCH_* variables are read by the calls (contexts and plans when
+ *   made, HINESBATCH_VERBOSE at every message); changing the environment
+ *   while other threads call the library is a race of the C library's
+ *   (setenv against getenv).
+ * - OpenMP backend: each calling thread runs its own parallel regions; a
+ *   caller inside a parallel region of its own gets nested ones as its
+ *   OpenMP settings allow (OMP_MAX_ACTIVE_LEVELS). Results are the same. */
 
 /* ---- One-shot solves ------------------------------------------------------
  * One-shot solves on host arrays in flat layout. nsys systems; system s owns

@@ -292,6 +292,8 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
     if (!sim)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %zu bytes", fn, sizeof *sim);
     sim->ctx = ctx;
+    hb__context_retain(ctx); /* dropped by hb_sim_destroy, on every path */
+    atomic_init(&sim->busy, 0);
     sim->ops = ops;
     sim->prm = prm;
     sim->ncells = ncells;
@@ -368,15 +370,31 @@ void hb_sim_destroy(hb_sim *sim)
     free(sim->clamps);
     free(sim->offsets);
     free(sim->soma);
+    hb_context *ctx = sim->ctx;
     free(sim);
+    hb__context_release(ctx); /* after the plan and the buffers: they use it */
+}
+
+hb_status hb__sim_enter(const hb_sim *sim, const char *fn)
+{
+    hb_sim *s = (hb_sim *)sim; /* made by calloc, never const */
+    if (atomic_exchange_explicit(&s->busy, 1, memory_order_acquire))
+        return hb__error(HB_ERR_BUSY,
+                         "%s: the simulation is in use by another thread (a simulation is used "
+                         "by one thread at a time)",
+                         fn);
+    return HB_SUCCESS;
+}
+
+void hb__sim_leave(const hb_sim *sim)
+{
+    atomic_store_explicit(&((hb_sim *)sim)->busy, 0, memory_order_release);
 }
 
 const char *hb_sim_describe(const hb_sim *sim) { return sim ? sim->describe : "(null simulation)"; }
 
 static hb_status check_cell(const hb_sim *sim, int64_t cell, const char *fn)
 {
-    if (!sim)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: sim is NULL", fn);
     if (cell < 0 || cell >= sim->ncells)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld not in [0, %lld)", fn,
                          (long long)cell, (long long)sim->ncells);
@@ -441,7 +459,7 @@ static hb_status grow(void **arr, int64_t *cap, int64_t n, int64_t first, size_t
     return HB_SUCCESS;
 }
 
-hb_status hb_sim_add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, double onset,
+static hb_status add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, double onset,
                             double dur, double amp)
 {
     const char *fn = "hb_sim_add_iclamp";
@@ -468,7 +486,7 @@ hb_status hb_sim_add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, doub
     return HB_SUCCESS;
 }
 
-hb_status hb_sim_record(hb_sim *sim, int64_t cell)
+static hb_status record(hb_sim *sim, int64_t cell)
 {
     const char *fn = "hb_sim_record";
     HB_FORWARD(check_cell(sim, cell, fn));
@@ -483,6 +501,17 @@ hb_status hb_sim_record(hb_sim *sim, int64_t cell)
                     sizeof *sim->rec_cells, "recordings", fn));
     sim->rec_cells[sim->dev.nrec++] = cell;
     return HB_SUCCESS;
+}
+
+hb_status hb_sim_add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, double onset,
+                            double dur, double amp)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_add_iclamp", add_iclamp(sim, cell, compartment, onset, dur, amp));
+}
+
+hb_status hb_sim_record(hb_sim *sim, int64_t cell)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_record", record(sim, cell));
 }
 
 /* The rate helper as the host kernels compute it (hinesbatch_sim.h). */

@@ -5,6 +5,8 @@
 #include "hb_sim_ops.h"
 #include "hinesbatch_sim.h"
 
+#include <stdatomic.h>
+
 typedef struct {
     int64_t row;      /* flat row                                 */
     int64_t on, off;  /* on for steps on <= step < off            */
@@ -31,6 +33,7 @@ struct hb_sim {
     int64_t       steps;
     int64_t       rec_rows;    /* samples waiting in dev.rec                */
     hb_sim_timing timing;
+    atomic_int    busy;        /* a thread is inside a call that uses the state */
     char          describe[900];
 };
 
@@ -39,6 +42,26 @@ struct hb_sim {
  * record_chunk) has a size that overflows; HB_ERR_OUT_OF_MEMORY when they
  * cannot fit the device (api/core/memory.c). */
 hb_status hb__sim_check_buffers(hb_sim *sim, int64_t nrec, const char *fn);
+
+/* A simulation is used by one thread at a time (hinesbatch.h). The calls
+ * that read or change its running state (run, clamps, recordings, traces,
+ * spikes, state, time, timing) enter and leave; a thread that comes while
+ * another is inside gets HB_ERR_BUSY naming fn. The getters of a const sim
+ * enter too: the flag is the one member they write, and a simulation is never
+ * made const. Only what is fixed at creation (rows, cell rows, soma,
+ * describe) is read without it. */
+hb_status hb__sim_enter(const hb_sim *sim, const char *fn);
+void hb__sim_leave(const hb_sim *sim);
+#define HB_SIM_GUARDED(sim, fn, call)                                      \
+    do {                                                                   \
+        if (!(sim))                                                        \
+            return hb__error(HB_ERR_INVALID_ARGUMENT, fn ": sim is NULL"); \
+        HB_FORWARD(hb__sim_enter(sim, fn));                                \
+        hb_status hb__guarded_ = (call);                                   \
+        hb__sim_leave(sim);                                                \
+        return hb__guarded_;                                               \
+    } while (0)
+
 /* Allocates a backend buffer of n elements of esize bytes (at least one) and
  * fills it from src (NULL: left as is). */
 hb_status hb__sim_alloc(hb_sim *sim, hb_buffer **buf, size_t esize, int64_t n, const void *src);

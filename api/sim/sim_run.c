@@ -187,10 +187,8 @@ static hb_status stage(hb_sim *sim, double *t, double *acc)
     return HB_SUCCESS;
 }
 
-hb_status hb_sim_run(hb_sim *sim, double tstop)
+static hb_status run(hb_sim *sim, double tstop)
 {
-    if (!sim)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_run: sim is NULL");
     if (!isfinite(tstop))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_run: tstop = %g ms is not finite", tstop);
     double x = ceil(tstop / sim->prm.dt - 0.5 - 1e-9);
@@ -237,10 +235,8 @@ hb_status hb_sim_run(hb_sim *sim, double tstop)
     return check_finite(sim);
 }
 
-hb_status hb_sim_get_time(const hb_sim *sim, double *t, int64_t *steps)
+static hb_status get_time(const hb_sim *sim, double *t, int64_t *steps)
 {
-    if (!sim)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_time: sim is NULL");
     if (t)
         *t = (double)sim->steps * sim->prm.dt;
     if (steps)
@@ -248,10 +244,8 @@ hb_status hb_sim_get_time(const hb_sim *sim, double *t, int64_t *steps)
     return HB_SUCCESS;
 }
 
-hb_status hb_sim_trace_count(const hb_sim *sim, int64_t *nrec, int64_t *nsamples)
+static hb_status trace_count(const hb_sim *sim, int64_t *nrec, int64_t *nsamples)
 {
-    if (!sim)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_trace_count: sim is NULL");
     if (nrec)
         *nrec = sim->dev.nrec;
     if (nsamples)
@@ -259,10 +253,8 @@ hb_status hb_sim_trace_count(const hb_sim *sim, int64_t *nrec, int64_t *nsamples
     return HB_SUCCESS;
 }
 
-hb_status hb_sim_get_trace(const hb_sim *sim, int64_t r, int64_t *cell, double *v)
+static hb_status get_trace(const hb_sim *sim, int64_t r, int64_t *cell, double *v)
 {
-    if (!sim)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_trace: sim is NULL");
     if (r < 0 || r >= sim->dev.nrec)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_trace: trace %lld not in [0, %lld)",
                          (long long)r, (long long)sim->dev.nrec);
@@ -273,11 +265,9 @@ hb_status hb_sim_get_trace(const hb_sim *sim, int64_t r, int64_t *cell, double *
     return HB_SUCCESS;
 }
 
-hb_status hb_sim_get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *times, int64_t *count)
+static hb_status get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *times, int64_t *count)
 {
     const char *fn = "hb_sim_get_spikes";
-    if (!sim)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: sim is NULL", fn);
     if (cell < 0 || cell >= sim->ncells)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld not in [0, %lld)", fn,
                          (long long)cell, (long long)sim->ncells);
@@ -312,10 +302,8 @@ hb_status hb_sim_get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *time
     return st;
 }
 
-hb_status hb_sim_get_state(hb_sim *sim, hb_sim_state which, double *out)
+static hb_status get_state(hb_sim *sim, hb_sim_state which, double *out)
 {
-    if (!sim)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_state: sim is NULL");
     if (!out)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_state: out is NULL");
     hb_buffer *b = which == HB_SIM_V   ? sim->dev.v
@@ -337,11 +325,47 @@ hb_status hb_sim_get_state(hb_sim *sim, hb_sim_state which, double *out)
     return st;
 }
 
-hb_status hb_sim_get_timing(const hb_sim *sim, hb_sim_timing *timing)
+static hb_status get_timing(const hb_sim *sim, hb_sim_timing *timing)
 {
-    if (!sim || !timing)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_timing: %s is NULL",
-                         !sim ? "sim" : "timing (output)");
+    if (!timing)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_timing: timing (output) is NULL");
     *timing = sim->timing;
     return HB_SUCCESS;
+}
+
+/* ---- Entry points: one thread at a time (sim.h) ---------------------------- */
+
+hb_status hb_sim_run(hb_sim *sim, double tstop)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_run", run(sim, tstop));
+}
+
+hb_status hb_sim_get_time(const hb_sim *sim, double *t, int64_t *steps)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_get_time", get_time(sim, t, steps));
+}
+
+hb_status hb_sim_trace_count(const hb_sim *sim, int64_t *nrec, int64_t *nsamples)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_trace_count", trace_count(sim, nrec, nsamples));
+}
+
+hb_status hb_sim_get_trace(const hb_sim *sim, int64_t r, int64_t *cell, double *v)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_get_trace", get_trace(sim, r, cell, v));
+}
+
+hb_status hb_sim_get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *times, int64_t *count)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_get_spikes", get_spikes(sim, cell, cap, times, count));
+}
+
+hb_status hb_sim_get_state(hb_sim *sim, hb_sim_state which, double *out)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_get_state", get_state(sim, which, out));
+}
+
+hb_status hb_sim_get_timing(const hb_sim *sim, hb_sim_timing *timing)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_get_timing", get_timing(sim, timing));
 }

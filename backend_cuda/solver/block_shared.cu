@@ -7,7 +7,10 @@
 #include "cl_both_precisions.cuh"
 
 /* Dynamic shared memory of one block by the core's rule (0: it does not
- * fit); raises the kernel's limit past the default 48 KiB where needed. */
+ * fit); raises the kernel's limit past the default 48 KiB where needed. The
+ * limit is process-wide state of the kernel: it is raised to the device's
+ * whole opt-in, the same value from every thread, so a plan on another thread
+ * setting its own smaller need can never lower it under this launch. */
 static hb_status shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, hb_precision p,
                               const void *kernel, size_t *bytes)
 {
@@ -16,7 +19,7 @@ static hb_status shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, h
                                     (size_t)impl->max_threads);
     if (*bytes > impl->smem_block)
         HB_CUDA_CALL(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)*bytes));
+                                          (int)impl->smem_optin));
     return HB_SUCCESS;
 }
 
