@@ -37,7 +37,7 @@ host_only=(-DHINESBATCH_WITH_OPENCL=OFF -DHINESBATCH_WITH_CUDA=OFF -DCMAKE_BUILD
 # would (the library must report it); UBSan prints the stack of what it stops on.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:allocator_may_return_null=1}
 export HB_FUZZ_SECONDS=${HB_FUZZ_SECONDS:-30}
 
 # build DIR CMAKE-ARGS...: configures and builds a clang tree.
