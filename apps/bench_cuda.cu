@@ -3,7 +3,8 @@
 #include "cli.h"
 
 #include <cuda_runtime.h>
-#include <cusparse.h>
+#include <cusparse.h> /* types and prototypes only: the library is loaded at run time */
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <math.h>
@@ -13,7 +14,7 @@
 #include <string.h>
 #include <vector>
 
-static char bench_msg[512];
+static char bench_msg[1024];
 
 const char *hb_bench_cuda_error(void) { return bench_msg; }
 
@@ -26,11 +27,67 @@ static hb_status fail(hb_status st, const char *fmt, ...)
     return st;
 }
 
+/* ---- cuSPARSE, loaded when the first comparison runs --------------------
+ * Not linked: the CLI then needs neither libcusparse nor the nvJitLink it
+ * pulls in to solve or simulate; only these rows need them. The soname of
+ * the toolkit built against first (the loader's path), then the toolkit's
+ * own library folder (HB_CUSPARSE_DIR, from CMake). */
+#define HB_CUSPARSE_FUNCTIONS(X)                                                          \
+    X(cusparseCreate) X(cusparseDestroy) X(cusparseSetStream) X(cusparseGetErrorString)   \
+    X(cusparseDgtsvInterleavedBatch_bufferSizeExt)                                        \
+    X(cusparseSgtsvInterleavedBatch_bufferSizeExt)                                        \
+    X(cusparseDgtsvInterleavedBatch) X(cusparseSgtsvInterleavedBatch)                     \
+    X(cusparseDgtsv2StridedBatch_bufferSizeExt) X(cusparseSgtsv2StridedBatch_bufferSizeExt) \
+    X(cusparseDgtsv2StridedBatch) X(cusparseSgtsv2StridedBatch)
+#define HB_CUSPARSE_POINTER(name) static decltype(&name) p_##name;
+HB_CUSPARSE_FUNCTIONS(HB_CUSPARSE_POINTER)
+#undef HB_CUSPARSE_POINTER
+
+#define HB_STR_(x) #x
+#define HB_STR(x) HB_STR_(x)
+#define HB_CUSPARSE_SONAME "libcusparse.so." HB_STR(CUSPARSE_VER_MAJOR)
+
+/* 1 when every function is there, 0 with the reason in load_msg. Tried once. */
+static int cusparse_state = -1;
+static char load_msg[768];
+
+static int load_cusparse(void)
+{
+    if (cusparse_state >= 0)
+        return cusparse_state;
+    const char *names[] = {HB_CUSPARSE_SONAME,
+#ifdef HB_CUSPARSE_DIR
+                           HB_CUSPARSE_DIR "/" HB_CUSPARSE_SONAME
+#endif
+    };
+    void *lib = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !lib; ++i) {
+        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!lib && used < sizeof load_msg) {
+            const char *e = dlerror();
+            used += (size_t)snprintf(load_msg + used, sizeof load_msg - used, "%s%s",
+                                     used ? "; " : "", e ? e : names[i]);
+        }
+    }
+    cusparse_state = 0;
+    if (!lib)
+        return 0;
+#define HB_CUSPARSE_LOAD(name)                                                            \
+    if (!(p_##name = (decltype(&name))dlsym(lib, #name))) {                               \
+        snprintf(load_msg, sizeof load_msg, "%s has no %s", HB_CUSPARSE_SONAME, #name);   \
+        return 0;                                                                         \
+    }
+    HB_CUSPARSE_FUNCTIONS(HB_CUSPARSE_LOAD)
+#undef HB_CUSPARSE_LOAD
+    return cusparse_state = 1; /* kept loaded until the process ends */
+}
+
 /* The text of a failed CUDA or cuSPARSE status; NULL for success. */
 static const char *why(cudaError_t e) { return e == cudaSuccess ? 0 : cudaGetErrorString(e); }
 static const char *why(cusparseStatus_t e)
 {
-    return e == CUSPARSE_STATUS_SUCCESS ? 0 : cusparseGetErrorString(e);
+    return e == CUSPARSE_STATUS_SUCCESS ? 0 : p_cusparseGetErrorString(e);
 }
 
 /* A CUDA or cuSPARSE call that fails names itself in bench_msg and ends the case. */
@@ -55,42 +112,42 @@ static const char *why(cusparseStatus_t e)
 static cusparseStatus_t il_size(cusparseHandle_t h, int m, const double *dl, const double *d,
                                 const double *du, const double *x, int b, size_t *s)
 {
-    return cusparseDgtsvInterleavedBatch_bufferSizeExt(h, 0, m, dl, d, du, x, b, s);
+    return p_cusparseDgtsvInterleavedBatch_bufferSizeExt(h, 0, m, dl, d, du, x, b, s);
 }
 static cusparseStatus_t il_size(cusparseHandle_t h, int m, const float *dl, const float *d,
                                 const float *du, const float *x, int b, size_t *s)
 {
-    return cusparseSgtsvInterleavedBatch_bufferSizeExt(h, 0, m, dl, d, du, x, b, s);
+    return p_cusparseSgtsvInterleavedBatch_bufferSizeExt(h, 0, m, dl, d, du, x, b, s);
 }
 static cusparseStatus_t il_solve(cusparseHandle_t h, int m, double *dl, double *d, double *du,
                                  double *x, int b, void *w)
 {
-    return cusparseDgtsvInterleavedBatch(h, 0, m, dl, d, du, x, b, w);
+    return p_cusparseDgtsvInterleavedBatch(h, 0, m, dl, d, du, x, b, w);
 }
 static cusparseStatus_t il_solve(cusparseHandle_t h, int m, float *dl, float *d, float *du,
                                  float *x, int b, void *w)
 {
-    return cusparseSgtsvInterleavedBatch(h, 0, m, dl, d, du, x, b, w);
+    return p_cusparseSgtsvInterleavedBatch(h, 0, m, dl, d, du, x, b, w);
 }
 static cusparseStatus_t st_size(cusparseHandle_t h, int m, const double *dl, const double *d,
                                 const double *du, const double *x, int b, size_t *s)
 {
-    return cusparseDgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, b, m, s);
+    return p_cusparseDgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, b, m, s);
 }
 static cusparseStatus_t st_size(cusparseHandle_t h, int m, const float *dl, const float *d,
                                 const float *du, const float *x, int b, size_t *s)
 {
-    return cusparseSgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, b, m, s);
+    return p_cusparseSgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, b, m, s);
 }
 static cusparseStatus_t st_solve(cusparseHandle_t h, int m, const double *dl, const double *d,
                                  const double *du, double *x, int b, void *w)
 {
-    return cusparseDgtsv2StridedBatch(h, m, dl, d, du, x, b, m, w);
+    return p_cusparseDgtsv2StridedBatch(h, m, dl, d, du, x, b, m, w);
 }
 static cusparseStatus_t st_solve(cusparseHandle_t h, int m, const float *dl, const float *d,
                                  const float *du, float *x, int b, void *w)
 {
-    return cusparseSgtsv2StridedBatch(h, m, dl, d, du, x, b, m, w);
+    return p_cusparseSgtsv2StridedBatch(h, m, dl, d, du, x, b, m, w);
 }
 
 static double median(std::vector<double> v)
@@ -203,7 +260,7 @@ static hb_status time_cusparse(thomas_case<T> &tc, bool interleaved, const T *co
                             : st_solve(tc.sp, m, w, w + N, w + 2 * N, w + 3 * N, batch, wbuf);
             return e == CUSPARSE_STATUS_SUCCESS
                        ? HB_SUCCESS
-                       : fail(HB_ERR_BACKEND, "%s: %s", name, cusparseGetErrorString(e));
+                       : fail(HB_ERR_BACKEND, "%s: %s", name, p_cusparseGetErrorString(e));
         },
         ms, 0);
     if (st != HB_SUCCESS)
@@ -305,8 +362,8 @@ static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
                             d.data(), &out->res_hb, &worst));
 
     /* ---- cuSPARSE gtsvInterleavedBatch on the plan's interleaved data ---- */
-    CK(cusparseCreate(&tc.sp));
-    CK(cusparseSetStream(tc.sp, tc.tm.s));
+    CK(p_cusparseCreate(&tc.sp));
+    CK(p_cusparseSetStream(tc.sp, tc.tm.s));
     {
         void *hA = 0, *hB = 0, *hC = 0;
         CKH(hb_plan_buffer(plans[0], HB_ARRAY_A, &hA));
@@ -363,7 +420,7 @@ done:
     cudaFree(csrc);
     cudaFree(cdst);
     if (tc.sp)
-        cusparseDestroy(tc.sp);
+        p_cusparseDestroy(tc.sp);
     if (tc.tm.e0)
         cudaEventDestroy(tc.tm.e0);
     if (tc.tm.e1)
@@ -384,6 +441,11 @@ hb_status hb_bench_cuda_thomas(hb_context *ctx, hb_precision p, int64_t nsys, in
                     hb_context_describe(ctx));
     if (nsys * n > INT32_MAX)
         return fail(HB_ERR_INVALID_ARGUMENT, "hb_bench_cuda_thomas: cuSPARSE takes int sizes");
+    if (!load_cusparse())
+        return fail(HB_ERR_BACKEND_UNAVAILABLE,
+                    "cannot load cuSPARSE (%s): the cuSPARSE rows need the CUDA toolkit's "
+                    "%s where the loader finds it (LD_LIBRARY_PATH)",
+                    load_msg, HB_CUSPARSE_SONAME);
     return p == HB_DOUBLE ? bench<double>(ctx, p, nsys, n, seed, out)
                           : bench<float>(ctx, p, nsys, n, seed, out);
 }

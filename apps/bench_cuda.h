@@ -26,7 +26,9 @@ typedef struct {
 } hb_bench_thomas;
 
 /* Runs one case on the CUDA context ctx (HB_BACKEND_CUDA); seed makes the
- * inputs. On failure the message is in hb_bench_cuda_error(). */
+ * inputs. On failure the message is in hb_bench_cuda_error();
+ * HB_ERR_BACKEND_UNAVAILABLE when cuSPARSE could not be loaded (it is opened
+ * at the first call, not linked). */
 hb_status hb_bench_cuda_thomas(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
                                uint64_t seed, hb_bench_thomas *out);
 const char *hb_bench_cuda_error(void);

@@ -9,7 +9,7 @@ function(hb_add_component name)
     C_VISIBILITY_PRESET hidden CUDA_VISIBILITY_PRESET hidden)
   target_compile_definitions(${name} PRIVATE HINESBATCH_BUILDING_SHARED)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/api/include
-                                             ${CMAKE_CURRENT_SOURCE_DIR})
+                                             ${HB_GENERATED_INCLUDE} ${CMAKE_CURRENT_SOURCE_DIR})
   if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra>)
   endif()

@@ -1,7 +1,27 @@
 # hb_toolchains.cmake: finds the toolchain of each optional backend (OpenMP, OpenCL, CUDA) at the top level, where CMake wants languages enabled.
 # Sets HB_OPENMP_ENABLED, HB_OPENCL_ENABLED, HB_CUDA_ENABLED and appends to
-# HB_LINK_LIBS, HB_CONFIG_DEPENDENCIES and HB_PC_PRIVATE_LIBS; the backends'
-# own CMakeLists.txt add their sources.
+# the link lists of CMakeLists.txt (HB_LINK_LIBS, HB_STATIC_LIBS,
+# HB_STATIC_FIND, HB_PC_PRIVATE_LIBS); the backends' own CMakeLists.txt add
+# their sources.
+
+# hb_static_lib(PATH): a library the installed static libhinesbatch.a needs,
+# for its users: by plain name (-lNAME) when the compiler's own search path
+# holds it, so no build machine's path is baked in; else by full path (CMake)
+# and -L (pkg-config).
+function(hb_static_lib path)
+  get_filename_component(dir "${path}" DIRECTORY)
+  get_filename_component(file "${path}" NAME_WE)
+  string(REGEX REPLACE "^lib" "" name "${file}")
+  if(dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+    set(cmake_item ${name})
+    set(pc_item "-l${name}")
+  else()
+    set(cmake_item ${path})
+    set(pc_item "-L${dir} -l${name}")
+  endif()
+  set(HB_STATIC_LIBS ${HB_STATIC_LIBS} ${cmake_item} PARENT_SCOPE)
+  set(HB_PC_PRIVATE_LIBS "${HB_PC_PRIVATE_LIBS} ${pc_item}" PARENT_SCOPE)
+endfunction()
 
 # The AUTO/ON/OFF rule of one backend: enabled when its toolchain was
 # found; ON without it stops the configuration.
@@ -20,8 +40,12 @@ endif()
 hb_backend_rule(HB_OPENMP_ENABLED HINESBATCH_WITH_OPENMP OpenMP_C_FOUND "OpenMP for C")
 if(HB_OPENMP_ENABLED)
   list(APPEND HB_LINK_LIBS OpenMP::OpenMP_C)
-  string(APPEND HB_CONFIG_DEPENDENCIES "find_dependency(OpenMP COMPONENTS C)\n")
-  string(APPEND HB_PC_PRIVATE_LIBS " ${OpenMP_C_FLAGS}")
+  # Static users get the runtime the objects were compiled for (libgomp with
+  # GCC) by name, not OpenMP for C: a C++-only project has no OpenMP_C, and
+  # its compiler's -fopenmp may be another runtime.
+  foreach(lib ${OpenMP_C_LIB_NAMES})
+    hb_static_lib(${OpenMP_${lib}_LIBRARY})
+  endforeach()
 endif()
 
 if(NOT HINESBATCH_WITH_OPENCL STREQUAL "OFF")
@@ -31,8 +55,7 @@ hb_backend_rule(HB_OPENCL_ENABLED HINESBATCH_WITH_OPENCL OpenCL_FOUND
                 "OpenCL (headers and an ICD loader)")
 if(HB_OPENCL_ENABLED)
   list(APPEND HB_LINK_LIBS OpenCL::OpenCL)
-  string(APPEND HB_CONFIG_DEPENDENCIES "find_dependency(OpenCL)\n")
-  string(APPEND HB_PC_PRIVATE_LIBS " -lOpenCL")
+  hb_static_lib(${OpenCL_LIBRARY}) # the ICD loader only: static users need no OpenCL headers
 endif()
 
 # CUDA: AUTO builds it when check_language(CUDA) finds nvcc, ON fails without
@@ -69,7 +92,14 @@ if(CMAKE_CUDA_COMPILER AND NOT HINESBATCH_WITH_CUDA STREQUAL "OFF")
   enable_language(CUDA)
   find_package(CUDAToolkit REQUIRED)
   set(HB_CUDA_ENABLED ON)
+  # The CUDA runtime, linked statically into the shared library and the CLI
+  # (they need only the driver's libcuda.so.1, loaded by the runtime). Static
+  # users link it too, and the C++ runtime the .cu files' host code calls,
+  # through the C or C++ linker: never the CUDA language (docs/api.md, Linking).
   list(APPEND HB_LINK_LIBS CUDA::cudart_static)
-  string(APPEND HB_CONFIG_DEPENDENCIES "find_dependency(CUDAToolkit)\n")
-  string(APPEND HB_PC_PRIVATE_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lpthread")
+  list(APPEND HB_STATIC_LIBS CUDA::cudart_static stdc++)
+  string(APPEND HB_STATIC_FIND "_hb_static_needs(CUDAToolkit \"the CUDA toolkit's "
+    "libcudart_static.a\" ${CUDAToolkit_VERSION_MAJOR}.${CUDAToolkit_VERSION_MINOR})\n")
+  string(APPEND HB_PC_PRIVATE_LIBS
+    " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lpthread -lstdc++")
 endif()

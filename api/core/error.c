@@ -64,6 +64,5 @@ hb_status hb__error(hb_status status, const char *fmt, ...)
 
 int hb_version(void)
 {
-    return HINESBATCH_VERSION_MAJOR * 10000 + HINESBATCH_VERSION_MINOR * 100 +
-           HINESBATCH_VERSION_PATCH;
+    return HB_VERSION;
 }

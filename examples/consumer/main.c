@@ -185,7 +185,13 @@ int main(void)
         printf("no context: %s: %s\n", hb_status_string(st), hb_last_error());
         return st == HB_ERR_BACKEND_UNAVAILABLE && skip && !strcmp(skip, "1") ? 77 : 1;
     }
-    printf("hinesbatch %d on %s\n", hb_version(), hb_context_describe(ctx));
+    /* hb_version() is the library linked, HB_VERSION the headers compiled with. */
+    CHECK(hb_version() == HB_VERSION, "library %d, headers %d", hb_version(), HB_VERSION);
+#ifdef HB_EXPECTED_VERSION /* the version the build system found (CMake package, pkg-config) */
+    CHECK(!strcmp(HB_VERSION_STRING, HB_EXPECTED_VERSION), "headers %s, package %s",
+          HB_VERSION_STRING, HB_EXPECTED_VERSION);
+#endif
+    printf("hinesbatch %s on %s\n", HB_VERSION_STRING, hb_context_describe(ctx));
     tridiag(ctx, 100, 300, 0);
     tridiag(ctx, 64, 128, 1);
     hines(ctx, 50, 400, 1);
