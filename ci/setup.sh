@@ -9,9 +9,10 @@ hb_no_args "$@"
 
 # Compiler, CMake, pkg-config; PoCL (OpenCL on the CPU, so the OpenCL backend is
 # built and tested without a GPU); python3-matplotlib for the plotting scripts;
-# clang with its sanitizer/libFuzzer runtime and OpenMP for ci/sanitize.sh.
+# clang with its sanitizer/libFuzzer runtime and OpenMP for ci/sanitize.sh;
+# file for CPack's Debian dependencies (dpkg-shlibdeps).
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-          clinfo python3 python3-matplotlib clang libclang-rt-dev libomp-dev)
+          clinfo python3 python3-matplotlib clang libclang-rt-dev libomp-dev file)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

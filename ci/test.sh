@@ -8,6 +8,8 @@ set -euo pipefail
 hb_no_args "$@"
 hb_setup_build
 ctest --test-dir "$HB_BUILD" --output-on-failure -j"$(hb_jobs)"
+# In CI (CI=true): the .deb installed into the system, consumers built against it.
+bash "$HB_ROOT/ci/package-check.sh"
 # The host backends again under ASan+UBSan and ThreadSanitizer, and the fuzz
 # targets for a short, fixed time (about 3 minutes on 2 cores in all).
 bash "$HB_ROOT/ci/sanitize.sh"
