@@ -142,7 +142,10 @@ HB_API hb_status hb_context_create_with(const hb_context_options *opts, hb_conte
  * cl_context, cl_device and cl_queue (device and platform -1); host backends:
  * the defaults. The handles are borrowed: valid while the context's backend
  * is open, not retained for the caller. A simulator that let hinesbatch
- * choose makes its own buffers and queues in that cl_context this way. */
+ * choose makes its own buffers and queues in that cl_context this way. A
+ * context made from these options retains the OpenCL objects and may outlive
+ * this one; a CUDA stream cannot be retained, so such a context must not
+ * outlive this one (the stream's owner). */
 HB_API hb_status hb_context_get_options(const hb_context *ctx, hb_context_options *opts);
 
 /* Devices a backend can open: *count devices, numbered 0 .. count-1 as
