@@ -52,6 +52,8 @@ static hb_status wanted_or_current(int want, int *dev)
  * `device`, else the current device. */
 static hb_status stream_device(cudaStream_t s, int want, int *dev)
 {
+    if (s == cudaStreamLegacy || s == cudaStreamPerThread)
+        return wanted_or_current(want, dev);
     unsigned flags = 0;
     cudaError_t err = cudaStreamGetFlags(s, &flags);
     if (err != cudaSuccess) {
@@ -60,8 +62,6 @@ static hb_status stream_device(cudaStream_t s, int want, int *dev)
                          "hb_context_options.cuda_stream is not a CUDA stream: %s (%s)",
                          cudaGetErrorString(err), cudaGetErrorName(err));
     }
-    if (s == cudaStreamLegacy || s == cudaStreamPerThread)
-        return wanted_or_current(want, dev);
 #if CUDART_VERSION >= 12080
     int sdev = -1;
     err = cudaStreamGetDevice(s, &sdev);
