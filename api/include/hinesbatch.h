@@ -59,7 +59,8 @@ HB_API int hb_version(void);
  * an unknown name is HB_ERR_INVALID_ARGUMENT. HINESBATCH_DEVICE picks the
  * device index (GPU backends), HINESBATCH_OPENCL_PLATFORM the OpenCL platform
  * (index or name substring), HINESBATCH_VERBOSE=1 prints choices and errors
- * to stderr. */
+ * to stderr. hb_context_create_with (below) chooses the device in the program
+ * or adopts a simulator's own GPU objects; this is it with default options. */
 HB_API hb_status   hb_context_create(hb_backend backend, hb_context **ctx);
 /* Drops the caller's reference: the context's plans and simulations go on
  * working, and the backend is released with the last of them (below). NULL
@@ -92,7 +93,9 @@ HB_API int         hb_backend_compiled(hb_backend backend);
  * (clRetainContext, clRetainCommandQueue) and releases them when the backend
  * closes (with the last of the context, its plans and its simulations), and
  * never destroys a CUDA stream. The caller keeps an adopted cudaStream_t alive
- * until then. Errors, each naming the field:
+ * until then. The adopted queue or stream is the context's: plans without a
+ * stream of their own, one-shot solves and simulations queue their work
+ * there. Errors, each naming the field:
  *   HB_ERR_INVALID_ARGUMENT: an enum or index out of range; a field of
  *     another backend (cl_* without HB_BACKEND_OPENCL, cuda_stream without
  *     HB_BACKEND_CUDA, platform with a backend other than OpenCL or AUTO,
@@ -101,6 +104,8 @@ HB_API int         hb_backend_compiled(hb_backend backend);
  *     belong together (a queue of another context or device, a device not in
  *     the context, a stream of another device than `device`); an
  *     out-of-order OpenCL queue (the library's steps rely on queue order).
+ *     "Not what they claim" is what OpenCL or CUDA reports for the handle; a
+ *     pointer that is no object at all is undefined behaviour, as there.
  *   HB_ERR_BACKEND_UNAVAILABLE: the backend is not compiled in, or an index
  *     past the devices or platforms there are (as the variables give). */
 typedef struct {
@@ -155,9 +160,9 @@ HB_API hb_status hb_context_get_options(const hb_context *ctx, hb_context_option
  * or finds no driver or platform, is HB_ERR_BACKEND_UNAVAILABLE; an OpenCL
  * platform with no device gives 0. */
 HB_API hb_status hb_backend_device_count(hb_backend backend, int32_t platform, int32_t *count);
-/* The name of device `device` of that list, as hb_context_describe would give
- * it ("NVIDIA H100 (sm_90, device 0)", "pthread-... (Portable Computing
- * Language)"), truncated to size bytes with its terminating NUL. An index
+/* The name of device `device` of that list, as hb_context_describe names the
+ * device after "<backend> on " ("NVIDIA H100 (sm_90, device 0)", "pthread-...
+ * (Portable Computing Language)"), truncated to size bytes with its terminating NUL. An index
  * past the list is HB_ERR_BACKEND_UNAVAILABLE; name is untouched on error. */
 HB_API hb_status hb_backend_device_name(hb_backend backend, int32_t platform, int32_t device,
                                         char *name, size_t size);
