@@ -1,4 +1,4 @@
-/* cmd_devices.c: `hinesbatch devices`: which backends are compiled in and what each opens. */
+/* cmd_devices.c: `hinesbatch devices`: which backends are compiled in, what each opens, and every device of the GPU backends by index. */
 #include <stdio.h>
 
 #include "cli.h"
@@ -10,9 +10,11 @@ static void usage(void)
 {
     printf("usage: hinesbatch devices\n"
            "Lists every backend: not compiled in, unavailable (and why), or the device it\n"
-           "opens; then the backend AUTO picks (HINESBATCH_BACKEND). A backend that does not\n"
-           "open is information here; AUTO finding none (or a bad HINESBATCH_BACKEND) is a\n"
-           "failure.\n" CLI_EXIT_HELP);
+           "opens; under each GPU backend, every device it can open by index (the index of\n"
+           "HINESBATCH_DEVICE and hb_context_options.device; OpenCL: among the platforms\n"
+           "HINESBATCH_OPENCL_PLATFORM allows); then the backend AUTO picks\n"
+           "(HINESBATCH_BACKEND). A backend that does not open is information here; AUTO\n"
+           "finding none (or a bad HINESBATCH_BACKEND) is a failure.\n" CLI_EXIT_HELP);
 }
 
 int hb_cmd_devices(int argc, char **argv)
@@ -41,6 +43,18 @@ int hb_cmd_devices(int argc, char **argv)
         else
             printf("%-7s unavailable: %s\n", hb_backend_name((hb_backend)b), hb_last_error());
         hb_context_destroy(ctx);
+        /* The host backends have one device, the line above. */
+        int32_t n = 0;
+        if ((b == HB_BACKEND_OPENCL || b == HB_BACKEND_CUDA) &&
+            hb_backend_device_count((hb_backend)b, -1, &n) == HB_SUCCESS) {
+            for (int32_t i = 0; i < n; ++i) {
+                char name[256];
+                if (hb_backend_device_name((hb_backend)b, -1, i, name, sizeof name) == HB_SUCCESS)
+                    printf("        device %d: %s\n", (int)i, name);
+                else
+                    printf("        device %d: %s\n", (int)i, hb_last_error());
+            }
+        }
     }
     hb_context *ctx = NULL;
     int rc = CLI_EXIT_OK;

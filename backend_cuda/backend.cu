@@ -1,4 +1,4 @@
-/* backend.cu: the CUDA backend's operations table: device choice, streams, device memory and transfers. */
+/* backend.cu: the CUDA backend's operations table: device choice (options, environment, an adopted stream), the device list, streams, device memory and transfers. */
 #include "cuda_backend.h"
 #include "hb_env.h"
 
@@ -6,31 +6,112 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hb_status cuda_init(hb_context *ctx)
+/* The device count, or HB_ERR_BACKEND_UNAVAILABLE without a driver or a
+ * device (CUDA's own text). */
+static hb_status device_count(int *count)
 {
-    int dev = 0;
-    const char *dev_text = NULL;
-    HB_FORWARD(hb__env_device(&dev, &dev_text));
-    (void)dev_text; /* the messages below give the index */
-    if (dev < 0)
-        dev = 0; /* unset: the first device */
-    int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
+    *count = 0;
+    cudaError_t err = cudaGetDeviceCount(count);
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: no usable device: %s (%s)",
                          cudaGetErrorString(err), cudaGetErrorName(err));
     }
-    if (count == 0)
+    if (*count == 0)
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: the driver reports no CUDA device");
+    return HB_SUCCESS;
+}
+
+/* "NVIDIA H100 (sm_90, device 0)": contexts and the device list name
+ * devices alike. */
+static void device_label(const cudaDeviceProp &prop, int dev, char *name, size_t size)
+{
+    snprintf(name, size, "%.150s (sm_%d%d, device %d)", prop.name, prop.major, prop.minor, dev);
+}
+
+/* `want` when given (>= 0), else the calling thread's current device. */
+static hb_status wanted_or_current(int want, int *dev)
+{
+    if (want >= 0) {
+        *dev = want;
+        return HB_SUCCESS;
+    }
+    cudaError_t err = cudaGetDevice(dev);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return hb__error(HB_ERR_BACKEND, "cuda: cudaGetDevice: %s (%s)", cudaGetErrorString(err),
+                         cudaGetErrorName(err));
+    }
+    return HB_SUCCESS;
+}
+
+/* The device of an adopted stream, checked to be a stream. The default
+ * streams (cudaStreamLegacy, cudaStreamPerThread) exist on every device:
+ * `device`, else the current one. CUDA 12.8 tells another stream's device
+ * (and `device`, when given, must be it); older runtimes cannot, and take
+ * `device`, else the current device. */
+static hb_status stream_device(cudaStream_t s, int want, int *dev)
+{
+    if (s == cudaStreamLegacy || s == cudaStreamPerThread)
+        return wanted_or_current(want, dev);
+    unsigned flags = 0;
+    cudaError_t err = cudaStreamGetFlags(s, &flags);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_context_options.cuda_stream is not a CUDA stream: %s (%s)",
+                         cudaGetErrorString(err), cudaGetErrorName(err));
+    }
+#if CUDART_VERSION >= 12080
+    int sdev = -1;
+    err = cudaStreamGetDevice(s, &sdev);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_context_options.cuda_stream: its device is unknown: %s (%s)",
+                         cudaGetErrorString(err), cudaGetErrorName(err));
+    }
+    if (want >= 0 && sdev != want)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_context_options.cuda_stream is a stream of device %d but "
+                         "hb_context_options.device = %d",
+                         sdev, want);
+    *dev = sdev;
+    return HB_SUCCESS;
+#else
+    return wanted_or_current(want, dev);
+#endif
+}
+
+static hb_status cuda_init(hb_context *ctx, const hb_context_options *opts)
+{
+    /* The device: opts->device, else HINESBATCH_DEVICE (read only then: the
+     * API over the environment), else 0; an adopted stream brings its own. */
+    int dev = opts->device;
+    char what[64] = "";
+    cudaStream_t adopted = (cudaStream_t)opts->cuda_stream;
+    if (dev >= 0) {
+        snprintf(what, sizeof what, "hb_context_options.device = %d", dev);
+    } else if (!adopted) {
+        const char *dev_text = NULL;
+        HB_FORWARD(hb__env_device(&dev, &dev_text));
+        if (dev >= 0)
+            snprintf(what, sizeof what, "HINESBATCH_DEVICE=%d", dev);
+    }
+    int count = 0;
+    HB_FORWARD(device_count(&count));
+    if (adopted)
+        HB_FORWARD(stream_device(adopted, opts->device, &dev));
+    if (dev < 0)
+        dev = 0; /* nothing given: the first device */
     /* A well-formed index past the list names a device this machine lacks:
      * unavailable, as in the OpenCL backend (never a fallback to device 0). */
     if (dev >= count)
-        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
-                         "HINESBATCH_DEVICE=%d but only %d CUDA device%s (0..%d)", dev, count,
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "%s but only %d CUDA device%s (0..%d)",
+                         what[0] ? what : "the adopted stream's device", count,
                          count == 1 ? " is present" : "s are present", count - 1);
     cudaDeviceProp prop;
-    err = cudaGetDeviceProperties(&prop, dev);
+    cudaError_t err = cudaGetDeviceProperties(&prop, dev);
     if (err == cudaSuccess)
         err = cudaSetDevice(dev);
     if (err != cudaSuccess) {
@@ -47,21 +128,31 @@ static hb_status cuda_init(hb_context *ctx)
                            ? prop.sharedMemPerBlockOptin
                            : prop.sharedMemPerBlock;
     impl->max_threads = prop.maxThreadsPerBlock;
-    /* A blocking stream: it orders with the legacy default stream, so a
-     * caller's plain cudaMemcpy into a plan buffer is seen by the next solve. */
-    err = cudaStreamCreate(&impl->stream);
-    if (err != cudaSuccess) {
-        free(impl);
-        (void)cudaGetLastError();
-        return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: cudaStreamCreate on device %d: %s",
-                         dev, cudaGetErrorString(err));
+    if (adopted) {
+        /* The caller's: used, never synchronised or destroyed by us. */
+        impl->stream = adopted;
+        impl->adopted = 1;
+    } else {
+        /* A blocking stream: it orders with the legacy default stream, so a
+         * caller's plain cudaMemcpy into a plan buffer is seen by the next
+         * solve. */
+        err = cudaStreamCreate(&impl->stream);
+        if (err != cudaSuccess) {
+            free(impl);
+            (void)cudaGetLastError();
+            return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: cudaStreamCreate on device %d: %s",
+                             dev, cudaGetErrorString(err));
+        }
     }
     ctx->impl = impl;
     /* Two warps per block: 512-byte rows in double, and a block-shared block
      * of 64 threads. */
     ctx->traits = hb_device_traits{1, 1, 64, impl->smem_optin, (size_t)impl->max_threads};
-    snprintf(ctx->device, sizeof ctx->device, "%.150s (sm_%d%d, device %d)", prop.name, prop.major,
-             prop.minor, dev);
+    device_label(prop, dev, ctx->device, sizeof ctx->device);
+    if (adopted) {
+        size_t len = strlen(ctx->device);
+        snprintf(ctx->device + len, sizeof ctx->device - len, ", the caller's stream");
+    }
     return HB_SUCCESS;
 }
 
@@ -70,13 +161,47 @@ static void cuda_fini(hb_context *ctx)
     hb_cuda_impl *impl = (hb_cuda_impl *)ctx->impl;
     if (!impl)
         return;
-    if (cudaSetDevice(impl->device) == cudaSuccess) {
+    /* An adopted stream is left as it is: the caller may have work of its
+     * own queued there, and every plan buffer was freed (cudaFree waits for
+     * the work using it) before the last reference let go. */
+    if (!impl->adopted && cudaSetDevice(impl->device) == cudaSuccess) {
         cudaStreamSynchronize(impl->stream);
         cudaStreamDestroy(impl->stream);
     }
     (void)cudaGetLastError();
     free(impl);
     ctx->impl = NULL;
+}
+
+static void cuda_get_options(const hb_context *ctx, hb_context_options *opts)
+{
+    const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
+    opts->device = impl->device;
+    opts->cuda_stream = (void *)impl->stream;
+}
+
+static hb_status cuda_devices(int32_t platform, int32_t index, int32_t *count, char *name,
+                              size_t size)
+{
+    (void)platform; /* the core refuses platforms for CUDA */
+    int n = 0;
+    HB_FORWARD(device_count(&n));
+    *count = n;
+    if (!name)
+        return HB_SUCCESS;
+    if (index >= n)
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
+                         "hb_backend_device_name: device = %d but only %d CUDA device%s (0..%d)",
+                         (int)index, n, n == 1 ? " is present" : "s are present", n - 1);
+    cudaDeviceProp prop;
+    cudaError_t err = cudaGetDeviceProperties(&prop, index);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "cuda: device %d cannot be queried: %s (%s)",
+                         (int)index, cudaGetErrorString(err), cudaGetErrorName(err));
+    }
+    device_label(prop, index, name, size);
+    return HB_SUCCESS;
 }
 
 static hb_status cuda_alloc(hb_context *ctx, size_t bytes, hb_buffer **out)
@@ -176,6 +301,8 @@ static hb_backend_ops make_ops(void)
     o.name = "cuda";
     o.init = cuda_init;
     o.fini = cuda_fini;
+    o.get_options = cuda_get_options;
+    o.devices = cuda_devices;
     o.alloc = cuda_alloc;
     o.release = cuda_release;
     o.write = cuda_write;

@@ -14,6 +14,8 @@ struct hb_buffer {
 typedef struct {
     int          device;
     cudaStream_t stream;          /* the context's stream: plans without one use it */
+    int          adopted;         /* stream is the caller's (hb_context_options):
+                                     never synchronised or destroyed by fini     */
     size_t       smem_block;      /* shared memory per block without opt-in          */
     size_t       smem_optin;      /* largest dynamic shared memory per block         */
     int          max_threads;     /* per block                                        */

@@ -12,16 +12,20 @@
  * block-interleaved; one system per core reads flat rows. */
 static const hb_device_traits host_traits = {0, 1, 32, 0, 1};
 
-static hb_status serial_init(hb_context *ctx)
+/* The core refuses device and platform for the host backends: opts has
+ * nothing for them. */
+static hb_status serial_init(hb_context *ctx, const hb_context_options *opts)
 {
+    (void)opts;
     snprintf(ctx->device, sizeof ctx->device, "host CPU (1 thread)");
     ctx->traits = host_traits;
     return HB_SUCCESS;
 }
 
 #ifdef _OPENMP
-static hb_status openmp_init(hb_context *ctx)
+static hb_status openmp_init(hb_context *ctx, const hb_context_options *opts)
 {
+    (void)opts;
     snprintf(ctx->device, sizeof ctx->device, "host CPU (%d OpenMP threads)",
              omp_get_max_threads());
     ctx->traits = host_traits;

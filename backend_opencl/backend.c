@@ -17,7 +17,7 @@ static void cl_fini(hb_context *ctx)
     ctx->impl = NULL;
 }
 
-static hb_status cl_init(hb_context *ctx)
+static hb_status cl_init(hb_context *ctx, const hb_context_options *opts)
 {
     hb_cl *cl = calloc(1, sizeof *cl);
     if (!cl)
@@ -29,7 +29,7 @@ static hb_status cl_init(hb_context *ctx)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "OpenCL: the context's lock: error %d", err);
     }
     cl->lock_ready = 1;
-    hb_status st = hb__cl_open_device(cl, ctx->device, sizeof ctx->device);
+    hb_status st = hb__cl_open_device(cl, opts, ctx->device, sizeof ctx->device);
     if (st != HB_SUCCESS) {
         cl_fini(ctx);
         return st;
@@ -39,6 +39,16 @@ static hb_status cl_init(hb_context *ctx)
     ctx->traits = (hb_device_traits){cl->is_gpu, cl->has_fp64, 32, (size_t)cl->local_mem,
                                      cl->max_wg};
     return HB_SUCCESS;
+}
+
+/* The context's own objects, borrowed: another context made with them
+ * shares this one's queue (and so its order). */
+static void cl_get_options(const hb_context *ctx, hb_context_options *opts)
+{
+    const hb_cl *cl = hb__cl(ctx);
+    opts->cl_context = cl->context;
+    opts->cl_device = cl->device;
+    opts->cl_queue = cl->queue;
 }
 
 static hb_status cl_alloc(hb_context *ctx, size_t bytes, hb_buffer **out)
@@ -150,6 +160,8 @@ static const hb_backend_ops opencl_ops = {
     .name = "opencl",
     .init = cl_init,
     .fini = cl_fini,
+    .get_options = cl_get_options,
+    .devices = hb__cl_devices,
     .alloc = cl_alloc,
     .release = cl_release,
     .write = cl_write,

@@ -68,13 +68,19 @@ hb_status hb__cl_fail(cl_int err, const char *call, const char *what);
             return hb__cl_fail(hb__e_, call, what);      \
     } while (0)
 
-/* device.c: platform and device choice from the environment; fills cl
- * (context and queue included). Opening and closing are serialised across
- * the process: ICDs (PoCL among them) discover platforms and devices on the
- * first call, and that discovery is not safe from several threads at once. */
-hb_status hb__cl_open_device(hb_cl *cl, char *name, size_t name_size);
-/* Releases the queue and the context hb__cl_open_device made. */
+/* device.c: the device opts names (its indices, else the environment), or
+ * the caller's handles in opts, adopted (retained); fills cl (context and
+ * queue included). Opening and closing are serialised across the process:
+ * ICDs (PoCL among them) discover platforms and devices on the first call,
+ * and that discovery is not safe from several threads at once. */
+hb_status hb__cl_open_device(hb_cl *cl, const hb_context_options *opts, char *name,
+                             size_t name_size);
+/* Releases the queue and the context (made or retained by hb__cl_open_device). */
 void hb__cl_close_device(hb_cl *cl);
+/* The device list of hb_backend_ops.devices, in the order hb__cl_open_device
+ * indexes it. */
+hb_status hb__cl_devices(int32_t platform, int32_t index, int32_t *count, char *name,
+                         size_t size);
 
 /* program.c: the kernel `which` of precision p, built on first use, and its
  * work-group size; for queries only (kernel info): launches set arguments

@@ -1,4 +1,4 @@
-/* device.c: OpenCL platform and device choice (HINESBATCH_OPENCL_PLATFORM, HINESBATCH_DEVICE; auto prefers a GPU). */
+/* device.c: OpenCL platform and device choice (options over HINESBATCH_OPENCL_PLATFORM and HINESBATCH_DEVICE; auto prefers a GPU), adoption of a caller's context, device or queue, and the device list. */
 #include "cl_backend.h"
 #include "hb_env.h"
 
@@ -58,9 +58,10 @@ static void list_platforms(const cl_platform_id *ids, cl_uint n, char *out, size
     }
 }
 
-/* The platforms HINESBATCH_OPENCL_PLATFORM allows: all when unset, else the
- * one with that index or the first whose name contains the value. */
-static hb_status choose_platforms(cl_platform_id *ids, cl_uint *n)
+/* The platforms a context searches: the one with index `want` when it is
+ * given (>= 0); else those HINESBATCH_OPENCL_PLATFORM allows: all when unset,
+ * else the one with that index or the first whose name contains the value. */
+static hb_status choose_platforms(int32_t want, cl_platform_id *ids, cl_uint *n)
 {
     cl_uint count = 0;
     cl_int err = clGetPlatformIDs(HB_CL_MAX_PLATFORMS, ids, &count);
@@ -70,13 +71,23 @@ static hb_status choose_platforms(cl_platform_id *ids, cl_uint *n)
     HB_CL_CHECK(err, "clGetPlatformIDs", "listing platforms");
     if (count > HB_CL_MAX_PLATFORMS)
         count = HB_CL_MAX_PLATFORMS;
-    const char *env = hb__env_opencl_platform();
-    if (!env) {
+    const char *env = want >= 0 ? NULL : hb__env_opencl_platform();
+    if (want < 0 && !env) {
         *n = count;
         return HB_SUCCESS;
     }
     char list[512];
     list_platforms(ids, count, list, sizeof list);
+    if (want >= 0) {
+        if (want >= (int32_t)count)
+            return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
+                             "hb_context_options.platform = %d: no platform with that index "
+                             "(platforms: %s)",
+                             (int)want, list);
+        ids[0] = ids[want];
+        *n = 1;
+        return HB_SUCCESS;
+    }
     long idx;
     if (parse_index(env, &idx)) {
         if (idx >= (long)count)
@@ -139,26 +150,33 @@ static int device_available(cl_device_id d)
     return clGetDeviceInfo(d, CL_DEVICE_AVAILABLE, sizeof a, &a, NULL) == CL_SUCCESS && a;
 }
 
-/* HINESBATCH_DEVICE indexes the devices of the allowed platforms; unset, the
- * first available GPU wins, else the first available device. */
-static hb_status choose_device(const cl_device_id *devs, const cl_platform_id *owner,
-                               cl_uint ndev, hb_cl *cl)
+/* The device index `want` (>= 0), else HINESBATCH_DEVICE, indexes the devices
+ * of the searched platforms; neither given, the first available GPU wins,
+ * else the first available device. one_platform: the platforms were narrowed
+ * to one (for messages). */
+static hb_status choose_device(int32_t want_opt, const cl_device_id *devs,
+                               const cl_platform_id *owner, cl_uint ndev, int one_platform,
+                               hb_cl *cl)
 {
-    const char *penv = hb__env_opencl_platform(), *env = NULL;
-    int want = -1;
-    HB_FORWARD(hb__env_device(&want, &env));
+    const char *env = NULL;
+    int want = want_opt;
+    char what[64];
+    if (want_opt >= 0) {
+        snprintf(what, sizeof what, "hb_context_options.device = %d", (int)want_opt);
+    } else {
+        HB_FORWARD(hb__env_device(&want, &env));
+        snprintf(what, sizeof what, "HINESBATCH_DEVICE='%.32s'", env);
+    }
     if (ndev == 0)
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "OpenCL: no device on %s",
-                         penv ? "the platform HINESBATCH_OPENCL_PLATFORM names" : "any platform");
+                         one_platform ? "the chosen platform" : "any platform");
     long idx = want;
     if (want >= 0) {
         if (idx >= (long)ndev)
-            return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
-                             "HINESBATCH_DEVICE='%s': only %u OpenCL device(s)%s", env, ndev,
-                             penv ? " on the chosen platform" : "");
+            return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "%s: only %u OpenCL device(s)%s", what,
+                             ndev, one_platform ? " on the chosen platform" : "");
         if (!device_available(devs[idx]))
-            return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
-                             "HINESBATCH_DEVICE='%s': the device is not available", env);
+            return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "%s: the device is not available", what);
     } else {
         for (cl_uint i = 0; i < ndev && idx < 0; ++i)
             if ((device_type(devs[i]) & CL_DEVICE_TYPE_GPU) && device_available(devs[i]))
@@ -174,14 +192,22 @@ static hb_status choose_device(const cl_device_id *devs, const cl_platform_id *o
     return HB_SUCCESS;
 }
 
-static hb_status query_device(hb_cl *cl, char *name, size_t name_size)
+/* "<device name> (<platform name>)": contexts and the device list name
+ * devices alike. */
+static hb_status device_label(cl_device_id d, cl_platform_id p, char *name, size_t name_size)
 {
     char dev[160], plat[128];
-    HB_CL_CHECK(clGetDeviceInfo(cl->device, CL_DEVICE_NAME, sizeof dev, dev, NULL),
-                "clGetDeviceInfo", "CL_DEVICE_NAME");
+    HB_CL_CHECK(clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof dev, dev, NULL), "clGetDeviceInfo",
+                "CL_DEVICE_NAME");
     dev[sizeof dev - 1] = '\0';
-    platform_name(cl->platform, plat, sizeof plat);
+    platform_name(p, plat, sizeof plat);
     snprintf(name, name_size, "%s (%s)", dev, plat);
+    return HB_SUCCESS;
+}
+
+static hb_status query_device(hb_cl *cl, char *name, size_t name_size)
+{
+    HB_FORWARD(device_label(cl->device, cl->platform, name, name_size));
     cl->is_gpu = (device_type(cl->device) & CL_DEVICE_TYPE_GPU) != 0;
 
     size_t ext_size = 0;
@@ -223,14 +249,123 @@ static hb_status query_device(hb_cl *cl, char *name, size_t name_size)
  * or were told there was no device (tests/test_threads.c). */
 static hb__mutex discovery = HB_MUTEX_INIT;
 
-static hb_status open_device(hb_cl *cl, char *name, size_t name_size)
+/* Adopts the caller's handles (hb_context_options): the queue brings its
+ * context and device, the context its device (its only one, or cl_device),
+ * a device alone gets a context of ours. Each handle is checked to be what it
+ * claims and to belong with the others before anything is retained. */
+static hb_status adopt(hb_cl *cl, const hb_context_options *o, char *name, size_t name_size)
 {
+    cl_context ctx = (cl_context)o->cl_context;
+    cl_device_id dev = (cl_device_id)o->cl_device;
+    cl_command_queue q = (cl_command_queue)o->cl_queue;
+    cl_int err;
+    if (q) {
+        cl_context qc = NULL;
+        cl_device_id qd = NULL;
+        cl_command_queue_properties props = 0;
+        err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+        if (err != CL_SUCCESS)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "hb_context_options.cl_queue is not a cl_command_queue (%s)",
+                             hb__cl_error_name(err));
+        if (ctx && qc != ctx)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "hb_context_options.cl_queue belongs to another cl_context than "
+                             "hb_context_options.cl_context");
+        if (dev && qd != dev)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "hb_context_options.cl_queue is a queue of another device than "
+                             "hb_context_options.cl_device");
+        /* A plan's steps (upload, convert, solve, read back) follow each
+         * other on the queue without events: they need its order. */
+        if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "hb_context_options.cl_queue is an out-of-order queue; hinesbatch "
+                             "needs an in-order one");
+        ctx = qc;
+        dev = qd;
+    }
+    if (ctx) {
+        cl_uint n = 0;
+        cl_device_id devs[HB_CL_MAX_DEVICES];
+        err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof n, &n, NULL);
+        if (err == CL_SUCCESS && n > 0 && n <= HB_CL_MAX_DEVICES)
+            err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, n * sizeof *devs, devs, NULL);
+        if (err != CL_SUCCESS)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "hb_context_options.cl_context is not a cl_context (%s)",
+                             hb__cl_error_name(err));
+        if (n == 0 || n > HB_CL_MAX_DEVICES)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "hb_context_options.cl_context has %u devices (1 to %d expected)", n,
+                             HB_CL_MAX_DEVICES);
+        if (dev) {
+            cl_uint i = 0;
+            while (i < n && devs[i] != dev)
+                ++i;
+            if (i == n)
+                return hb__error(HB_ERR_INVALID_ARGUMENT,
+                                 "hb_context_options.cl_device is not a device of "
+                                 "hb_context_options.cl_context");
+        } else if (n == 1) {
+            dev = devs[0];
+        } else {
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "hb_context_options.cl_context has %u devices: name the one to use "
+                             "in hb_context_options.cl_device (or give cl_queue)",
+                             n);
+        }
+    }
+    cl_platform_id plat = NULL;
+    err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
+    if (err != CL_SUCCESS)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_context_options.cl_device is not a cl_device_id (%s)",
+                         hb__cl_error_name(err));
+    cl->device = dev;
+    cl->platform = plat;
+    HB_FORWARD(query_device(cl, name, name_size));
+    /* From here on cl holds references: hb__cl_close_device releases them,
+     * ours and the caller's alike. */
+    if (ctx) {
+        HB_CL_CHECK(clRetainContext(ctx), "clRetainContext", "hb_context_options.cl_context");
+        cl->context = ctx;
+    } else {
+        cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0};
+        cl->context = clCreateContext(props, 1, &cl->device, NULL, NULL, &err);
+        HB_CL_CHECK(err, "clCreateContext", name);
+    }
+    if (q) {
+        HB_CL_CHECK(clRetainCommandQueue(q), "clRetainCommandQueue", "hb_context_options.cl_queue");
+        cl->queue = q;
+    } else {
+        cl->queue = clCreateCommandQueue(cl->context, cl->device, 0, &err);
+        HB_CL_CHECK(err, "clCreateCommandQueue", name);
+    }
+    /* Said in hb_context_describe, so logs show whose queue the work is on. */
+    size_t len = strlen(name);
+    if (q || ctx)
+        snprintf(name + len, name_size - len, ", the caller's %s",
+                 q ? "cl_command_queue" : "cl_context");
+    return HB_SUCCESS;
+}
+
+static hb_status open_device(hb_cl *cl, const hb_context_options *o, char *name,
+                             size_t name_size)
+{
+    if (o->cl_context || o->cl_device || o->cl_queue)
+        return adopt(cl, o, name, name_size);
     cl_platform_id plats[HB_CL_MAX_PLATFORMS], owner[HB_CL_MAX_DEVICES];
     cl_device_id devs[HB_CL_MAX_DEVICES];
     cl_uint nplat = 0, ndev = 0;
-    HB_FORWARD(choose_platforms(plats, &nplat));
+    HB_FORWARD(choose_platforms(o->platform, plats, &nplat));
     HB_FORWARD(list_devices(plats, nplat, devs, owner, &ndev));
-    HB_FORWARD(choose_device(devs, owner, ndev, cl));
+    HB_FORWARD(choose_device(o->device, devs, owner, ndev,
+                             o->platform >= 0 || hb__env_opencl_platform(), cl));
     HB_FORWARD(query_device(cl, name, name_size));
 
     cl_int err = CL_SUCCESS;
@@ -242,10 +377,42 @@ static hb_status open_device(hb_cl *cl, char *name, size_t name_size)
     return HB_SUCCESS;
 }
 
-hb_status hb__cl_open_device(hb_cl *cl, char *name, size_t name_size)
+hb_status hb__cl_open_device(hb_cl *cl, const hb_context_options *opts, char *name,
+                             size_t name_size)
 {
     hb__mutex_lock(&discovery);
-    hb_status st = open_device(cl, name, name_size);
+    hb_status st = open_device(cl, opts, name, name_size);
+    hb__mutex_unlock(&discovery);
+    return st;
+}
+
+/* The list open_device chooses from without handles: the same platforms and
+ * the same order, so index i here is the device `device = i` opens. */
+static hb_status devices(int32_t platform, int32_t index, int32_t *count, char *name,
+                         size_t size)
+{
+    cl_platform_id plats[HB_CL_MAX_PLATFORMS], owner[HB_CL_MAX_DEVICES];
+    cl_device_id devs[HB_CL_MAX_DEVICES];
+    cl_uint nplat = 0, ndev = 0;
+    HB_FORWARD(choose_platforms(platform, plats, &nplat));
+    HB_FORWARD(list_devices(plats, nplat, devs, owner, &ndev));
+    *count = (int32_t)ndev;
+    if (!name)
+        return HB_SUCCESS;
+    if (index >= (int32_t)ndev)
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
+                         "hb_backend_device_name: device = %d: only %u OpenCL device(s)%s",
+                         (int)index, ndev,
+                         platform >= 0 || hb__env_opencl_platform() ? " on the chosen platform"
+                                                                    : "");
+    return device_label(devs[index], owner[index], name, size);
+}
+
+hb_status hb__cl_devices(int32_t platform, int32_t index, int32_t *count, char *name,
+                         size_t size)
+{
+    hb__mutex_lock(&discovery);
+    hb_status st = devices(platform, index, count, name, size);
     hb__mutex_unlock(&discovery);
     return st;
 }

@@ -118,9 +118,21 @@ typedef hb_status hb_hines_branches_fn(hb_context *ctx, void *stream, hb_precisi
 typedef struct hb_backend_ops {
     hb_backend kind;
     const char *name;
-    /* Opens the backend; fills ctx->impl, ctx->device and ctx->traits. */
-    hb_status (*init)(hb_context *ctx);
+    /* Opens the backend on the device opts names (opts->backend is this one;
+     * the core has refused fields of other backends and bad indices); fills
+     * ctx->impl, ctx->device and ctx->traits. Messages name a field as
+     * "hb_context_options.device" and a variable as HINESBATCH_DEVICE. */
+    hb_status (*init)(hb_context *ctx, const hb_context_options *opts);
     void (*fini)(hb_context *ctx);
+    /* Fills this backend's fields of opts (hb_context_get_options); NULL on
+     * the host backends, which have none. */
+    void (*get_options)(const hb_context *ctx, hb_context_options *opts);
+    /* The devices a context could open with opts->platform (as in
+     * hb_context_options): *count, and, when name is not NULL, the name of
+     * device `index` (HB_ERR_BACKEND_UNAVAILABLE past the list). NULL on the
+     * host backends: one device, named as their init names it. */
+    hb_status (*devices)(int32_t platform, int32_t index, int32_t *count, char *name,
+                         size_t size);
 
     hb_status (*alloc)(hb_context *ctx, size_t bytes, hb_buffer **out);
     void (*release)(hb_context *ctx, hb_buffer *buf);

@@ -59,7 +59,8 @@ HB_API int hb_version(void);
  * an unknown name is HB_ERR_INVALID_ARGUMENT. HINESBATCH_DEVICE picks the
  * device index (GPU backends), HINESBATCH_OPENCL_PLATFORM the OpenCL platform
  * (index or name substring), HINESBATCH_VERBOSE=1 prints choices and errors
- * to stderr. */
+ * to stderr. hb_context_create_with (below) chooses the device in the program
+ * or adopts a simulator's own GPU objects; this is it with default options. */
 HB_API hb_status   hb_context_create(hb_backend backend, hb_context **ctx);
 /* Drops the caller's reference: the context's plans and simulations go on
  * working, and the backend is released with the last of them (below). NULL
@@ -73,6 +74,98 @@ HB_API const char *hb_backend_name(hb_backend backend);           /* "serial", .
 HB_API hb_status   hb_backend_from_name(const char *name, hb_backend *backend);
 /* Whether a backend was compiled into this library (1) or not (0). */
 HB_API int         hb_backend_compiled(hb_backend backend);
+
+/* ---- Choosing and sharing a device ----------------------------------------
+ * hb_context_create_with opens a backend on a device the caller names, or on
+ * a host simulator's own GPU objects, which hinesbatch then shares: its plan
+ * buffers are made in the simulator's cl_context and its work is queued on
+ * the simulator's queue or stream, in order with the simulator's own work.
+ * hb_context_create(backend, &ctx) is create_with of hb_context_options_init's
+ * defaults with that backend.
+ *
+ * Precedence, field by field: the API over the environment. device >= 0
+ * overrides HINESBATCH_DEVICE, platform >= 0 HINESBATCH_OPENCL_PLATFORM, a
+ * named backend HINESBATCH_BACKEND; a variable is read only where its field
+ * is left at the default (-1, HB_BACKEND_AUTO), and adopted handles decide
+ * the device, so no device variable is read then.
+ *
+ * Adopted handles are the caller's: hinesbatch retains OpenCL objects
+ * (clRetainContext, clRetainCommandQueue) and releases them when the backend
+ * closes (with the last of the context, its plans and its simulations), and
+ * never destroys a CUDA stream. The caller keeps an adopted cudaStream_t alive
+ * until then. The adopted queue or stream is the context's: plans without a
+ * stream of their own, one-shot solves and simulations queue their work
+ * there. Errors, each naming the field:
+ *   HB_ERR_INVALID_ARGUMENT: an enum or index out of range; a field of
+ *     another backend (cl_* without HB_BACKEND_OPENCL, cuda_stream without
+ *     HB_BACKEND_CUDA, platform with a backend other than OpenCL or AUTO,
+ *     device with serial or openmp); device or platform together with
+ *     OpenCL handles; handles that are not what they claim, or that do not
+ *     belong together (a queue of another context or device, a device not in
+ *     the context, a stream of another device than `device`); an
+ *     out-of-order OpenCL queue (the library's steps rely on queue order).
+ *     "Not what they claim" is what OpenCL or CUDA reports for the handle; a
+ *     pointer that is no object at all is undefined behaviour, as there.
+ *   HB_ERR_BACKEND_UNAVAILABLE: the backend is not compiled in, or an index
+ *     past the devices or platforms there are (as the variables give). */
+typedef struct {
+    hb_backend backend;     /* HB_BACKEND_AUTO: HINESBATCH_BACKEND, then the
+                               auto order above                                */
+    int32_t    device;      /* GPU backends: CUDA device ordinal, or OpenCL
+                               device index among the devices of the platforms
+                               searched (of `platform` when it is given), as
+                               hb_backend_device_name lists them;
+                               -1: HINESBATCH_DEVICE, else the default         */
+    int32_t    platform;    /* OpenCL platform index; -1:
+                               HINESBATCH_OPENCL_PLATFORM, else every platform */
+    /* OpenCL adoption (backend HB_BACKEND_OPENCL; device and platform -1): */
+    void      *cl_context;  /* cl_context: plan buffers and programs are made
+                               in it. Alone, its only device (name one in
+                               cl_device when it has several) and a queue of
+                               hinesbatch's                                    */
+    void      *cl_device;   /* cl_device_id: alone, a context and queue of
+                               hinesbatch's on that device                     */
+    void      *cl_queue;    /* cl_command_queue (in order): the context's
+                               queue; its context and device are taken with it */
+    /* CUDA adoption (backend HB_BACKEND_CUDA): */
+    void      *cuda_stream; /* cudaStream_t: the context's stream, on its
+                               device (with CUDA 12.8 or newer checked against
+                               `device`; older runtimes take `device`, else the
+                               calling thread's current device). NULL: a stream
+                               of hinesbatch's; for the default streams pass
+                               cudaStreamLegacy or cudaStreamPerThread         */
+} hb_context_options;
+
+/* Fills opts with the defaults: backend AUTO, device and platform -1, no
+ * handles. */
+HB_API void      hb_context_options_init(hb_context_options *opts);
+/* Opens a context as opts say (NULL: the defaults). On error *ctx is left
+ * untouched. */
+HB_API hb_status hb_context_create_with(const hb_context_options *opts, hb_context **ctx);
+/* What the context runs on, as options that open another context on the same
+ * device, queue or stream: the backend; CUDA: device and cuda_stream; OpenCL:
+ * cl_context, cl_device and cl_queue (device and platform -1); host backends:
+ * the defaults. The handles are borrowed: valid while the context's backend
+ * is open, not retained for the caller. A simulator that let hinesbatch
+ * choose makes its own buffers and queues in that cl_context this way. A
+ * context made from these options retains the OpenCL objects and may outlive
+ * this one; a CUDA stream cannot be retained, so such a context must not
+ * outlive this one (the stream's owner). */
+HB_API hb_status hb_context_get_options(const hb_context *ctx, hb_context_options *opts);
+
+/* Devices a backend can open: *count devices, numbered 0 .. count-1 as
+ * hb_context_options.device numbers them (OpenCL: of `platform`, -1 for
+ * HINESBATCH_OPENCL_PLATFORM or every platform, as a context would search).
+ * serial and openmp have one, the host. A backend that is not compiled in,
+ * or finds no driver or platform, is HB_ERR_BACKEND_UNAVAILABLE; an OpenCL
+ * platform with no device gives 0. */
+HB_API hb_status hb_backend_device_count(hb_backend backend, int32_t platform, int32_t *count);
+/* The name of device `device` of that list, as hb_context_describe names the
+ * device after "<backend> on " ("NVIDIA H100 (sm_90, device 0)", "pthread-...
+ * (Portable Computing Language)"), truncated to size bytes with its terminating NUL. An index
+ * past the list is HB_ERR_BACKEND_UNAVAILABLE; name is untouched on error. */
+HB_API hb_status hb_backend_device_name(hb_backend backend, int32_t platform, int32_t device,
+                                        char *name, size_t size);
 
 /* "HB_ERR_PARSE" and the like; "unknown hb_status" for a value not listed. */
 HB_API const char *hb_status_name(hb_status status);

@@ -197,6 +197,19 @@ int main(void)
     hines(ctx, 50, 400, 1);
     hines(ctx, 70, 500, 0);
     errors(ctx);
+    /* The options API from the installed header: the same device again,
+     * through the handles (or defaults) the first context reports. */
+    hb_context_options o;
+    hb_context *again = NULL;
+    CHECK(hb_context_get_options(ctx, &o) == HB_SUCCESS, "hb_context_get_options");
+    CHECK(hb_context_create_with(&o, &again) == HB_SUCCESS, "hb_context_create_with");
+    if (again) {
+        CHECK(!strcmp(hb_context_describe(again), hb_context_describe(ctx)) ||
+                  strstr(hb_context_describe(again), "caller's") != NULL,
+              "create_with opened another device");
+        tridiag(again, 10, 30, 0);
+    }
+    hb_context_destroy(again);
     hb_context_destroy(ctx);
     printf("%s\n", failures ? "FAILED" : "OK");
     return failures ? 1 : 0;
