@@ -321,7 +321,12 @@ static int two_device_handles(const sim_gpu *g, cl_device_id out[2], int *sub)
     }
     cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
     cl_device_id parts[8];
-    if (clCreateSubDevices(g->dev, props, 8, parts, &n) != CL_SUCCESS || n < 2) {
+    /* n still holds the platform's device count: only a successful split
+     * names sub-devices to release (on NVIDIA the split fails, n = 1). */
+    n = 0;
+    if (clCreateSubDevices(g->dev, props, 8, parts, &n) != CL_SUCCESS)
+        return 0;
+    if (n < 2) {
         for (cl_uint i = 0; i < n && i < 8; ++i)
             clReleaseDevice(parts[i]);
         return 0;
