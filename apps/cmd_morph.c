@@ -12,12 +12,14 @@ static void usage(FILE *out)
             "usage: hinesbatch morph FILE.swc [--policy sample|section] [--nseg N | --d-lambda X]\n"
             "                        [--scale S] [--repair-radii] [--reroot] [--ra OHM_CM] [--cm "
             "UF_CM2]\n"
+            "                        [--max-compartments N]\n"
             "Reads an SWC file, cuts it into compartments (one per sample, or NEURON-style\n"
             "sections of N compartments each, or as many as the d_lambda rule at 100 Hz asks)\n"
             "and prints the statistics of the Hines system: nodes, branches, branch points,\n"
             "tips, depth in branches (levels), branches per level and the longest branch.\n"
             "--scale multiplies coordinates and radii (1e-3 for files in nm); --reroot re-roots\n"
-            "at the compartment that minimises the depth.\n");
+            "at the compartment that minimises the depth; a cell of more than\n"
+            "--max-compartments N compartments (default 1000000, at most 2147483647) is refused.\n");
 }
 
 static const char *soma_name(hb_soma_kind k)
@@ -67,6 +69,9 @@ int hb_cmd_morph(int argc, char **argv)
             dopt.policy = HB_POLICY_SECTION, dopt.nseg = (int32_t)x, ++i;
         } else if (v && !strcmp(a, "--d-lambda") && number(v, &x) && x > 0) {
             dopt.policy = HB_POLICY_SECTION, dopt.nseg = 0, dopt.d_lambda = x, ++i;
+        } else if (v && !strcmp(a, "--max-compartments") && number(v, &x) && x >= 1 &&
+                   x <= 2147483647.0 && x == (double)(int64_t)x) {
+            dopt.max_compartments = (int64_t)x, ++i;
         } else if (v && !strcmp(a, "--scale") && number(v, &x) && x > 0) {
             so.scale = x, ++i;
         } else if (v && !strcmp(a, "--ra") && number(v, &x) && x > 0) {

@@ -25,6 +25,7 @@ typedef struct {
     const char *csv, *plot, *spikes, *dump;
     int policy_section;
     int32_t nseg;
+    int64_t max_compartments; /* per cell; 0: the library's default */
     uint64_t seed;
     hb_sim_params prm;
 } options;
@@ -37,7 +38,7 @@ static void usage(void)
         "         [--precision float|double] [--record K] [--csv FILE] [--plot FILE.png]\n"
         "         [--spikes FILE] [--policy sample|section] [--nseg N] [--no-split]\n"
         "         [--layout auto|flat|interleaved|block] [--seed S] [--dump-cell FILE]\n"
-        "         [--amp-spread F]\n"
+        "         [--amp-spread F] [--max-compartments N]\n"
         "Simulates N neurons (default: %d copies of " DEFAULT_SWC ") with a passive\n"
         "leak everywhere and Hodgkin-Huxley channels in the soma (everywhere with\n"
         "--hh-everywhere), a current clamp at every soma (default 5,40,1: onset ms,\n"
@@ -50,7 +51,9 @@ static void usage(void)
         "the waits that split needs), spike counts, and writes the soma voltage of the\n"
         "first K recorded cells (4) to --csv, spike times of every cell to --spikes, a\n"
         "plot of the traces to --plot (python3 with matplotlib, apps/plot_traces.py).\n"
-        "--dump-cell writes cell 0's compartments (for ci/neuron-check.sh).\n",
+        "--dump-cell writes cell 0's compartments (for ci/neuron-check.sh).\n"
+        "An SWC cell of more than --max-compartments N compartments (default 1000000) is\n"
+        "refused.\n",
         200);
 }
 
@@ -124,6 +127,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--nseg"))
             o->nseg = (int32_t)strtol(v, NULL, 10);
+        else if (!strcmp(a, "--max-compartments"))
+            o->max_compartments = strtoll(v, NULL, 10);
         else if (!strcmp(a, "--policy")) {
             if (strcmp(v, "sample") && strcmp(v, "section")) {
                 fprintf(stderr, "simulate: --policy is sample or section, got '%s'\n", v);
@@ -158,6 +163,7 @@ static hb_status make_cells(const options *o, hb_morph_cell **uniq, int64_t *nun
     hb_synth_geometry_init(&geo);
     hb_discretize_options dopt;
     hb_discretize_options_init(&dopt);
+    dopt.max_compartments = o->max_compartments; /* checked by the library */
     if (o->policy_section) {
         dopt.policy = HB_POLICY_SECTION;
         dopt.nseg = o->nseg;
