@@ -15,12 +15,15 @@ static void usage(FILE *out)
             "usage: hinesbatch morph FILE.swc [--policy sample|section] [--nseg N | --d-lambda X]\n"
             "                        [--scale S] [--repair-radii] [--reroot] [--ra OHM_CM] [--cm "
             "UF_CM2]\n"
+            "                        [--max-compartments N]\n"
             "Reads an SWC file, cuts it into compartments (one per sample, or NEURON-style\n"
             "sections of N compartments each, or as many as the d_lambda rule at 100 Hz asks)\n"
             "and prints the statistics of the Hines system: nodes, branches, branch points,\n"
             "tips, depth in branches (levels), branches per level and the longest branch.\n"
             "--scale multiplies coordinates and radii (1e-3 for files in nm); --reroot re-roots\n"
-            "at the compartment that minimises the depth.\n" CLI_EXIT_HELP);
+            "at the compartment that minimises the depth; a cell of more than\n"
+            "--max-compartments N compartments (default 1000000, at most 2147483647) is refused.\n"
+            CLI_EXIT_HELP);
 }
 
 static const char *soma_name(hb_soma_kind k)
@@ -39,7 +42,8 @@ static const char *soma_name(hb_soma_kind k)
 
 #define CMD "morph"
 
-enum { OPT_POLICY = 256, OPT_NSEG, OPT_DLAMBDA, OPT_SCALE, OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM };
+enum { OPT_POLICY = 256, OPT_NSEG, OPT_DLAMBDA, OPT_SCALE, OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM,
+       OPT_MAXCOMP };
 
 int hb_cmd_morph(int argc, char **argv)
 {
@@ -48,6 +52,7 @@ int hb_cmd_morph(int argc, char **argv)
         {"d-lambda", required_argument, 0, OPT_DLAMBDA}, {"scale", required_argument, 0, OPT_SCALE},
         {"repair-radii", no_argument, 0, OPT_REPAIR}, {"reroot", no_argument, 0, OPT_REROOT},
         {"ra", required_argument, 0, OPT_RA},         {"cm", required_argument, 0, OPT_CM},
+        {"max-compartments", required_argument, 0, OPT_MAXCOMP},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     static const char *const policies[] = {"sample", "section"};
     hb_swc_options so;
@@ -90,6 +95,9 @@ int hb_cmd_morph(int argc, char **argv)
             break;
         case OPT_CM:
             ok = cli_real(CMD, o.flag, o.value, 0, 1e12, CLI_LO_OPEN, &cable.cm);
+            break;
+        case OPT_MAXCOMP:
+            ok = cli_int(CMD, o.flag, o.value, 1, INT32_MAX, &dopt.max_compartments);
             break;
         default:
             ok = 0;

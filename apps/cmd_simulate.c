@@ -23,7 +23,7 @@ static void usage(void)
         "         [--precision float|double] [--record K] [--csv FILE] [--plot FILE.png]\n"
         "         [--spikes FILE] [--policy sample|section [--nseg N]] [--no-split]\n"
         "         [--layout auto|flat|interleaved|block|block-shared] [--seed S]\n"
-        "         [--dump-cell FILE] [--amp-spread F]\n"
+        "         [--dump-cell FILE] [--amp-spread F] [--max-compartments N]\n"
         "Simulates N neurons (default: %d copies of " DEFAULT_SWC ") with a passive\n"
         "leak everywhere and Hodgkin-Huxley channels in the soma (everywhere with\n"
         "--hh-everywhere), a current clamp at every soma (default 5,40,1: onset ms,\n"
@@ -38,7 +38,8 @@ static void usage(void)
         "plot of the traces to --plot (python3 with matplotlib, apps/plot_traces.py;\n"
         "without them the run still succeeds and says why the plot was not written).\n"
         "--policy section cuts NEURON-style sections by the d_lambda rule, or into N\n"
-        "compartments each with --nseg N. --dump-cell writes cell 0's compartments (for\n"
+        "compartments each with --nseg N; a cell of more than --max-compartments N\n"
+        "(1000000) is refused. --dump-cell writes cell 0's compartments (for\n"
         "ci/neuron-check.sh).\n"
         CLI_EXIT_HELP,
         200);
@@ -62,7 +63,7 @@ static int parse_clamp(const char *text, sim_options *o)
 enum {
     OPT_SWC = 256, OPT_SYNTHETIC, OPT_CELLS, OPT_MIX, OPT_TSTOP, OPT_DT, OPT_CELSIUS, OPT_ICLAMP,
     OPT_HH, OPT_PRECISION, OPT_RECORD, OPT_CSV, OPT_PLOT, OPT_SPIKES, OPT_POLICY, OPT_NSEG,
-    OPT_NOSPLIT, OPT_LAYOUT, OPT_SEED, OPT_DUMP, OPT_SPREAD
+    OPT_NOSPLIT, OPT_LAYOUT, OPT_SEED, OPT_DUMP, OPT_SPREAD, OPT_MAXCOMP
 };
 
 static const struct option opts[] = {
@@ -77,6 +78,7 @@ static const struct option opts[] = {
     {"no-split", no_argument, 0, OPT_NOSPLIT},      {"layout", required_argument, 0, OPT_LAYOUT},
     {"seed", required_argument, 0, OPT_SEED},       {"dump-cell", required_argument, 0, OPT_DUMP},
     {"amp-spread", required_argument, 0, OPT_SPREAD}, {"help", no_argument, 0, 'h'},
+    {"max-compartments", required_argument, 0, OPT_MAXCOMP},
     {0, 0, 0, 0}};
 
 /* One option into o; 0 after a message. */
@@ -119,6 +121,8 @@ static int take(int c, const cli_opts *a, sim_options *o)
         return cli_u64(CMD, f, v, &o->seed);
     case OPT_SPREAD:
         return cli_real(CMD, f, v, 0, 1, CLI_LO_CLOSED, &o->spread);
+    case OPT_MAXCOMP:
+        return cli_int(CMD, f, v, 1, INT32_MAX, &o->max_compartments);
     case OPT_CSV: /* paths: checked by check_outputs once all options are read */
         o->csv = v;
         return 1;
@@ -186,6 +190,7 @@ static hb_status make_cells(const sim_options *o, hb_morph_cell **uniq, int64_t 
     hb_synth_geometry_init(&geo);
     hb_discretize_options dopt;
     hb_discretize_options_init(&dopt);
+    dopt.max_compartments = o->max_compartments; /* 0: the library's default */
     if (o->policy == 1) {
         dopt.policy = HB_POLICY_SECTION;
         dopt.nseg = o->nseg; /* 0 unless --nseg: the d_lambda rule */

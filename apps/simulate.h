@@ -22,6 +22,7 @@ typedef struct {
     const char *csv, *plot, *spikes, *dump;
     int policy;              /* -1: not given, 0: sample, 1: section          */
     int nseg_given;
+    int64_t max_compartments; /* --max-compartments, 0 = the library default  */
     int32_t nseg;
     uint64_t seed;
     hb_sim_params prm;

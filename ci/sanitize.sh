@@ -55,7 +55,7 @@ for m in "${modes[@]}"; do
         say "ASan+UBSan build (host backends, CLI, fuzz targets) in $parent/build-asan"
         mkdir -p "$parent/build-asan"
         build "$parent/build-asan" "${host_only[@]}" "-DHINESBATCH_SANITIZE=address;undefined" \
-            -DHINESBATCH_FUZZ=ON
+            -DHINESBATCH_FUZZ=ON -DHINESBATCH_FUZZ_SECONDS="$HB_FUZZ_SECONDS"
         ctest --test-dir "$parent/build-asan" --output-on-failure -j"$(hb_jobs)" -LE 'install|fuzz'
         ;;
     tsan)
@@ -66,8 +66,8 @@ for m in "${modes[@]}"; do
         ctest --test-dir "$parent/build-tsan" --output-on-failure -j"$(hb_jobs)" -LE install
         ;;
     fuzz)
-        [ -d "$parent/build-asan" ] || build "$parent/build-asan" "${host_only[@]}" \
-            "-DHINESBATCH_SANITIZE=address;undefined" -DHINESBATCH_FUZZ=ON
+        build "$parent/build-asan" "${host_only[@]}" "-DHINESBATCH_SANITIZE=address;undefined" \
+            -DHINESBATCH_FUZZ=ON -DHINESBATCH_FUZZ_SECONDS="$HB_FUZZ_SECONDS"
         say "fuzzing each target for $HB_FUZZ_SECONDS s"
         ctest --test-dir "$parent/build-asan" --output-on-failure -L fuzz
         ;;

@@ -1,4 +1,4 @@
-# hb_sanitize.cmake: HINESBATCH_SANITIZE (address, undefined, thread) as compile and link flags for C code.
+# hb_sanitize.cmake: HINESBATCH_SANITIZE (address, undefined, thread) as compile and link flags for C code; HINESBATCH_FUZZ's coverage instrumentation.
 # CUDA sources are left alone (nvcc passes no sanitizer); the sanitized build is for
 # the host backends, where every byte the library touches is host memory.
 if(HINESBATCH_SANITIZE)
@@ -20,4 +20,14 @@ if(HINESBATCH_SANITIZE)
   add_compile_options("$<$<COMPILE_LANGUAGE:C>:${hb_san_flags}>")
   add_link_options(${hb_san_flags})
   message(STATUS "hinesbatch sanitizers: ${HINESBATCH_SANITIZE}")
+endif()
+
+# HINESBATCH_FUZZ: every C file (the library above all) gets libFuzzer's coverage
+# instrumentation, so the fuzzers in tests/fuzz see which paths an input opens;
+# only the fuzz targets link libFuzzer's main (tests/fuzz/CMakeLists.txt).
+if(HINESBATCH_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "HINESBATCH_FUZZ=ON needs clang (CC=clang): libFuzzer comes with it")
+  endif()
+  add_compile_options("$<$<COMPILE_LANGUAGE:C>:-fsanitize=fuzzer-no-link>")
 endif()

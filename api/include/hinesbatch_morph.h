@@ -23,7 +23,11 @@ extern "C" {
  * root's radius; a soma of several samples is a chain of frusta like any
  * other. Errors: HB_ERR_IO (cannot read the file), HB_ERR_PARSE with a message
  * "NAME:LINE: ..." naming the line: unparseable line or column, duplicate id,
- * missing parent, cycle, no root or more than one root, non-positive radius. */
+ * missing parent, cycle, no root or more than one root, non-positive radius,
+ * a value that is not finite once scaled, a segment whose length is not
+ * finite (and "NAME: ..." when the total length is not). Untrusted files are
+ * safe to read: memory and time are linear in the file's size, and no value
+ * that is not finite reaches a morphology. */
 typedef struct hb_morph hb_morph;
 
 typedef struct {
@@ -36,8 +40,9 @@ typedef struct {
 HB_API void hb_swc_options_init(hb_swc_options *opts);     /* scale 1, no repair */
 /* Reads an SWC file. opts may be NULL (defaults). */
 HB_API hb_status hb_morph_read_swc(const char *path, const hb_swc_options *opts, hb_morph **morph);
-/* Parses SWC text of len bytes (need not be NUL-terminated); name is used in
- * messages (NULL: "<string>"). */
+/* Parses SWC text of len bytes (need not be NUL-terminated; any bytes are
+ * accepted and checked, as from a file); name is used in messages (NULL:
+ * "<string>"). */
 HB_API hb_status hb_morph_parse_swc(const char *text, size_t len, const char *name,
                                     const hb_swc_options *opts, hb_morph **morph);
 HB_API void hb_morph_destroy(hb_morph *morph);             /* NULL is fine */
@@ -76,12 +81,20 @@ typedef enum {
                               points, type changes and the soma), nseg each        */
 } hb_morph_policy;
 
+/* The most compartments a cell may have when opts.max_compartments is 0:
+ * an untrusted file (a 38-byte SWC with d_lambda 0.1 asks for 21 million)
+ * or option (nseg 1000000) is refused before any compartment is allocated. */
+#define HB_DEFAULT_MAX_COMPARTMENTS 1000000
+
 typedef struct {
     hb_morph_policy policy;
     int32_t nseg;      /* SECTION: compartments per section; 0 = the d_lambda rule  */
     double  d_lambda;  /* fraction of lambda at 100 Hz when nseg == 0 (NEURON 0.1)  */
     int     reroot;    /* 1: re-root at the compartment that minimises the depth in
                           branches (tree balancing); the matrix is the same system  */
+    int64_t max_compartments; /* a cell needing more is HB_ERR_INVALID_ARGUMENT,
+                                 found before allocating; 0: the default
+                                 HB_DEFAULT_MAX_COMPARTMENTS; at most 2^31-1      */
 } hb_discretize_options;
 
 /* Passive cable constants of a cell. */
@@ -91,7 +104,7 @@ typedef struct {
     double gm;  /* passive membrane conductance, S/cm^2, in the matrix diagonal (0) */
 } hb_cable;
 
-/* policy SAMPLE, nseg 1, d_lambda 0.1, no re-rooting. */
+/* policy SAMPLE, nseg 1, d_lambda 0.1, no re-rooting, max_compartments 0 (the default cap). */
 HB_API void hb_discretize_options_init(hb_discretize_options *opts);
 /* ra 35.4, cm 1, gm 0. */
 HB_API void hb_cable_init(hb_cable *cable);
@@ -100,6 +113,12 @@ HB_API void hb_cable_init(hb_cable *cable);
  * contiguous (parent < child; branches numbered breadth-first from the root). */
 typedef struct hb_morph_cell hb_morph_cell;
 
+/* opts and cable may be NULL (defaults). Errors: HB_ERR_INVALID_ARGUMENT for
+ * bad options or cable constants; for a cell of more than max_compartments
+ * compartments (the message names the count, the cap and the section's sample
+ * and line); and for a compartment whose area, axial conductance or distance
+ * is not finite (or a conductance that underflows to 0, or a cell with no
+ * membrane area), naming "NAME:LINE: sample ID". */
 HB_API hb_status hb_morph_cell_create(const hb_morph *morph, const hb_discretize_options *opts,
                                       const hb_cable *cable, hb_morph_cell **cell);
 /* A cell from any tree (parent[k] < k, parent[0] = -1) of n compartments, each a
@@ -141,7 +160,9 @@ HB_API hb_status hb_morph_cell_reroot(hb_morph_cell *cell);
  *    u_k = l_k = -g_axial[k] (k > 0; 0 at the root),
  * and the right-hand side is C_k/dt V_k + I_k (channel currents add to d and
  * rhs per step). dt in ms; dt = INFINITY gives the steady state (no C/dt
- * term). Writes n entries of d, u and l (flat, Hines order). */
+ * term). Writes n entries of d, u and l (flat, Hines order). A dt so small
+ * that an entry would not be finite is HB_ERR_INVALID_ARGUMENT (nothing
+ * written). */
 HB_API hb_status hb_morph_cell_matrix(const hb_morph_cell *cell, double dt, double *d, double *u,
                                       double *l);
 /* C_k/dt in uS (what the rhs needs each step); n entries. */

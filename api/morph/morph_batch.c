@@ -25,12 +25,11 @@ static hb_status batch_alloc(int64_t nsys, int64_t rows, const char *fn, hb_morp
     hb_morph_batch *b = calloc(1, sizeof *b);
     if (b) {
         b->nsys = nsys, b->rows = rows;
-        b->offsets = malloc(((size_t)nsys + 1) * sizeof *b->offsets);
-        b->parent = malloc((size_t)rows * sizeof *b->parent);
-        b->d = malloc((size_t)rows * sizeof(double)), b->u = malloc((size_t)rows * sizeof(double));
-        b->l = malloc((size_t)rows * sizeof(double)),
-        b->cdt = malloc((size_t)rows * sizeof(double));
-        b->area = malloc((size_t)rows * sizeof(double));
+        b->offsets = nsys < INT64_MAX ? hb__calloc_n(nsys + 1, sizeof *b->offsets) : NULL;
+        b->parent = hb__calloc_n(rows, sizeof *b->parent);
+        b->d = hb__calloc_n(rows, sizeof(double)), b->u = hb__calloc_n(rows, sizeof(double));
+        b->l = hb__calloc_n(rows, sizeof(double)), b->cdt = hb__calloc_n(rows, sizeof(double));
+        b->area = hb__calloc_n(rows, sizeof(double));
     }
     if (!b || !b->offsets || !b->parent || !b->d || !b->u || !b->l || !b->cdt || !b->area) {
         hb_morph_batch_destroy(b);
@@ -85,11 +84,12 @@ hb_status hb_morph_batch_mono(const hb_morph_cell *cell, int64_t nsys, double dt
     HB_FORWARD(check_args(cell, "cell", batch, nsys, "nsys", dt, fn));
     hb_morph_cell_view v;
     HB_FORWARD(hb_morph_cell_get_view(cell, &v));
-    if (nsys > INT64_MAX / 8 / v.n)
+    int64_t rows = 0, row_bytes = 0;
+    if (!hb__mul_i64(nsys, v.n, &rows) || !hb__mul_i64(rows, sizeof(double), &row_bytes))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: nsys = %lld systems of %lld rows overflow",
                          fn, (long long)nsys, (long long)v.n);
     hb_morph_batch *b = NULL;
-    HB_FORWARD(batch_alloc(nsys, nsys * v.n, fn, &b));
+    HB_FORWARD(batch_alloc(nsys, rows, fn, &b));
     b->n = v.n;
     hb_status st = fill(b, cell, 0, dt);
     for (int64_t s = 0; s <= nsys; ++s)
@@ -116,6 +116,9 @@ hb_status hb_morph_batch_multi(const hb_morph_cell *const *cells, int64_t ncells
         if (!cells[s])
             return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cells[%lld] is NULL", fn, (long long)s);
         HB_FORWARD(hb_morph_cell_get_view(cells[s], &v));
+        if (v.n > INT64_MAX / 8 - rows)
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %lld cells: the rows overflow", fn,
+                             (long long)ncells);
         rows += v.n;
     }
     hb_morph_batch *b = NULL;

@@ -3,6 +3,7 @@
 #include "hb_tree.h"
 #include "hb_validate.h"
 #include "hinesbatch_morph.h"
+#include "morph_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ void hb_discretize_options_init(hb_discretize_options *o)
         o->nseg = 1;
         o->d_lambda = 0.1;
         o->reroot = 0;
+        o->max_compartments = 0;
     }
 }
 
@@ -55,12 +57,12 @@ static hb_morph_cell *cell_alloc(int64_t n)
     if (!c)
         return NULL;
     c->n = n;
-    c->parent = malloc((size_t)n * sizeof *c->parent);
-    c->type = malloc((size_t)n * sizeof *c->type);
-    c->area = calloc((size_t)n, sizeof *c->area);
-    c->g = calloc((size_t)n, sizeof *c->g);
-    c->dist = calloc((size_t)n, sizeof *c->dist);
-    c->source = malloc((size_t)n * sizeof *c->source);
+    c->parent = hb__calloc_n(n, sizeof *c->parent);
+    c->type = hb__calloc_n(n, sizeof *c->type);
+    c->area = hb__calloc_n(n, sizeof *c->area);
+    c->g = hb__calloc_n(n, sizeof *c->g);
+    c->dist = hb__calloc_n(n, sizeof *c->dist);
+    c->source = hb__calloc_n(n, sizeof *c->source);
     if (!c->parent || !c->type || !c->area || !c->g || !c->dist || !c->source) {
         hb_morph_cell_destroy(c);
         return NULL;
@@ -72,9 +74,9 @@ static hb_morph_cell *cell_alloc(int64_t n)
 static hb_status cell_order(hb_morph_cell *c)
 {
     int64_t n = c->n;
-    int32_t *map = malloc((size_t)n * sizeof *map);
-    int32_t *np = malloc((size_t)n * sizeof *np);
-    void *tmp = malloc((size_t)n * sizeof(double));
+    int32_t *map = hb__calloc_n(n, sizeof *map);
+    int32_t *np = hb__calloc_n(n, sizeof *np);
+    void *tmp = hb__calloc_n(n, sizeof(double));
     if (!map || !np || !tmp) {
         free(map), free(np), free(tmp);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory for %lld compartments",
@@ -143,6 +145,7 @@ static double dist3(const double *x, const double *y, const double *z, int64_t i
 
 /* Host copy of a morphology's samples. */
 typedef struct {
+    const hb_morph *m; /* for messages: name, line and id of a sample */
     int64_t n;
     double *x, *y, *z, *r;
     int32_t *type;
@@ -165,13 +168,13 @@ static hb_status samples_load(const hb_morph *m, samples *s)
     HB_FORWARD(hb_morph_get_info(m, &info));
     int64_t n = info.samples;
     memset(s, 0, sizeof *s);
-    s->n = n;
-    s->x = malloc((size_t)n * sizeof(double)), s->y = malloc((size_t)n * sizeof(double));
-    s->z = malloc((size_t)n * sizeof(double)), s->r = malloc((size_t)n * sizeof(double));
-    s->type = malloc((size_t)n * sizeof(int32_t)), s->parent = malloc((size_t)n * sizeof(int64_t));
-    s->skip = calloc((size_t)n, 1), s->nc = calloc((size_t)n, sizeof(int64_t));
-    s->cstart = calloc((size_t)n + 1, sizeof(int64_t));
-    s->child = malloc((size_t)n * sizeof(int64_t));
+    s->m = m, s->n = n;
+    s->x = hb__calloc_n(n, sizeof(double)), s->y = hb__calloc_n(n, sizeof(double));
+    s->z = hb__calloc_n(n, sizeof(double)), s->r = hb__calloc_n(n, sizeof(double));
+    s->type = hb__calloc_n(n, sizeof(int32_t)), s->parent = hb__calloc_n(n, sizeof(int64_t));
+    s->skip = hb__calloc_n(n, 1), s->nc = hb__calloc_n(n, sizeof(int64_t));
+    s->cstart = hb__calloc_n(n + 1, sizeof(int64_t));
+    s->child = hb__calloc_n(n, sizeof(int64_t));
     if (!s->x || !s->y || !s->z || !s->r || !s->type || !s->parent || !s->skip || !s->nc ||
         !s->cstart || !s->child) {
         samples_free(s);
@@ -180,7 +183,11 @@ static hb_status samples_load(const hb_morph *m, samples *s)
     }
     for (int64_t k = 0; k < n; ++k) {
         hb_swc_sample q;
-        HB_FORWARD(hb_morph_sample(m, k, &q));
+        hb_status st = hb_morph_sample(m, k, &q);
+        if (st != HB_SUCCESS) {
+            samples_free(s);
+            return st;
+        }
         s->x[k] = q.x, s->y[k] = q.y, s->z[k] = q.z, s->r[k] = q.radius;
         s->type[k] = q.type, s->parent[k] = q.parent;
     }
@@ -199,7 +206,7 @@ static hb_status samples_load(const hb_morph *m, samples *s)
             ++s->nc[s->parent[k]], ++s->cstart[s->parent[k] + 1];
     for (int64_t k = 0; k < n; ++k)
         s->cstart[k + 1] += s->cstart[k];
-    int64_t *fill = calloc((size_t)n, sizeof *fill);
+    int64_t *fill = hb__calloc_n(n, sizeof *fill);
     if (!fill) {
         samples_free(s);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory");
@@ -230,20 +237,41 @@ static double seg_length(const samples *s, int64_t k)
     return L;
 }
 
-static hb_status discretize_sample(const samples *s, const hb_cable *cab, hb_morph_cell **out)
+/* Where sample k came from, for messages: "NAME:LINE: sample ID". */
+typedef struct {
+    const char *name;
+    long long line, id;
+} sample_where;
+
+static sample_where where(const hb_morph *m, int64_t k)
+{
+    hb_swc_sample q;
+    sample_where w = {hb__morph_name(m), 0, k};
+    if (hb_morph_sample(m, k, &q) == HB_SUCCESS)
+        w.line = q.line, w.id = q.id;
+    return w;
+}
+
+static hb_status discretize_sample(const samples *s, const hb_discretize_options *o,
+                                   const hb_cable *cab, const char *fn, hb_morph_cell **out)
 {
     int64_t n = s->n, nk = 0;
-    int64_t *comp = malloc((size_t)n * sizeof *comp);
-    if (!comp)
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory");
     for (int64_t k = 0; k < n; ++k)
-        comp[k] = s->skip[k] ? -1 : nk++;
-    hb_morph_cell *c = cell_alloc(nk);
+        nk += !s->skip[k];
+    if (nk > o->max_compartments)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s: %lld compartments (one per sample), "
+                         "more than opts.max_compartments = %lld", fn, hb__morph_name(s->m),
+                         (long long)nk, (long long)o->max_compartments);
+    int64_t *comp = hb__calloc_n(n, sizeof *comp);
+    hb_morph_cell *c = comp ? cell_alloc(nk) : NULL;
     if (!c) {
         free(comp);
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory for %lld compartments",
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld compartments", fn,
                          (long long)nk);
     }
+    nk = 0;
+    for (int64_t k = 0; k < n; ++k)
+        comp[k] = s->skip[k] ? -1 : nk++;
     if (s->sphere)
         c->area[0] = 4 * HB_PI * s->r[0] * s->r[0];
     c->parent[0] = -1, c->type[0] = s->type[0], c->source[0] = 0;
@@ -265,16 +293,58 @@ static hb_status discretize_sample(const samples *s, const hb_cable *cab, hb_mor
     return HB_SUCCESS;
 }
 
-/* NEURON's d_lambda rule at 100 Hz on a section polyline (its lambda_f). */
-static int64_t dlambda_nseg(const double *a, const double *r, int64_t m, double dl,
-                            const hb_cable *cab)
+/* Whether sample k starts a section: a child of the root, of a branch point
+ * or of a sample of another type. */
+static int section_head(const samples *s, int64_t k)
 {
-    double lam = 0;
+    int64_t p = s->parent[k];
+    return !s->skip[k] && (p == 0 || s->nc[p] >= 2 || s->type[p] != s->type[k]);
+}
+
+/* The polyline of the section that sample k starts: arc positions a[0..m]
+ * (0 at its start), radii r and samples smp; *last: its last sample;
+ * *d_surface: where it starts on a sphere soma (path distance from the
+ * centre), else 0. A section of no length becomes a short cylinder. */
+static int64_t section_run(const samples *s, int64_t k, double *a, double *r, int64_t *smp,
+                           int64_t *last, double *d_surface)
+{
+    int64_t p = s->parent[k], m = 0, v = k;
+    *d_surface = 0;
+    if (p == 0 && s->sphere) {
+        double L = dist3(s->x, s->y, s->z, k, 0);
+        *d_surface = L > s->r[0] ? s->r[0] : L; /* starts on the surface */
+    }
+    a[0] = 0, r[0] = start_radius(s, k), smp[0] = k;
+    for (;;) { /* the run: k, then only children of the same type */
+        ++m;
+        a[m] = a[m - 1] + (m == 1 ? seg_length(s, v) : dist3(s->x, s->y, s->z, v, s->parent[v]));
+        r[m] = s->r[v], smp[m] = v;
+        if (s->nc[v] != 1)
+            break;
+        int64_t w = s->child[s->cstart[v]];
+        if (s->type[w] != s->type[v])
+            break;
+        v = w;
+    }
+    if (a[m] < HB_MIN_LENGTH) /* a section of no length: a short cylinder */
+        r[1] = r[m], smp[1] = smp[m], a[1] = HB_MIN_LENGTH, m = 1;
+    *last = v;
+    return m;
+}
+
+/* Compartments of a section of m pieces: opts.nseg, or NEURON's d_lambda
+ * rule at 100 Hz on the polyline (its lambda_f). A double, so that a count
+ * too large for any integer (or infinite) is compared, never converted. */
+static double section_nseg(const double *a, const double *r, int64_t m,
+                           const hb_discretize_options *o, const hb_cable *cab)
+{
+    if (o->nseg > 0)
+        return o->nseg;
+    double lam = 0; /* the section's length in lambdas at 100 Hz */
     for (int64_t i = 0; i < m; ++i)
         lam += (a[i + 1] - a[i]) / sqrt(2 * r[i] + 2 * r[i + 1]);
     lam *= sqrt(2.0) * 1e-5 * sqrt(4 * HB_PI * 100.0 * cab->ra * cab->cm);
-    double half = (lam / dl + 0.9) / 2;
-    return half < 1e9 ? (int64_t)half * 2 + 1 : -1; /* -1: more than a Hines system holds */
+    return floor((lam / o->d_lambda + 0.9) / 2) * 2 + 1;
 }
 
 typedef struct {
@@ -284,90 +354,71 @@ typedef struct {
 } section;
 
 static hb_status discretize_section(const samples *s, const hb_discretize_options *o,
-                                    const hb_cable *cab, hb_morph_cell **out)
+                                    const hb_cable *cab, const char *fn, hb_morph_cell **out)
 {
     int64_t n = s->n;
     hb_status st = HB_SUCCESS;
-    int64_t *sec_of = malloc((size_t)n * sizeof *sec_of); /* last sample -> section */
-    section *sec = malloc((size_t)n * sizeof *sec);
-    double *a = malloc(((size_t)n + 1) * sizeof *a), *r = malloc(((size_t)n + 1) * sizeof *r);
-    int64_t *smp = malloc(((size_t)n + 1) * sizeof *smp);
+    int64_t *sec_of = hb__calloc_n(n, sizeof *sec_of); /* last sample -> section */
+    int64_t *nseg_of = hb__calloc_n(n, sizeof *nseg_of); /* first sample -> its nseg */
+    section *sec = hb__calloc_n(n, sizeof *sec);
+    double *a = hb__calloc_n(n + 1, sizeof *a), *r = hb__calloc_n(n + 1, sizeof *r);
+    int64_t *smp = hb__calloc_n(n + 1, sizeof *smp);
     hb_morph_cell *c = NULL;
-    int64_t cap = 0, nk = 0, nsec = 0, root_sec = -1;
-    if (!sec_of || !sec || !a || !r || !smp) {
-        st = hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory");
+    int64_t nk = 0, nsec = 0, root_sec = -1;
+    if (!sec_of || !nseg_of || !sec || !a || !r || !smp) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld samples", fn,
+                       (long long)n);
         goto done;
     }
-    /* Grows the compartment arrays as sections are cut. */
-#define HB_ENSURE(need)                                                                    \
-    do {                                                                                   \
-        if ((need) > cap) {                                                                \
-            int64_t nc_ = cap ? cap : 1024;                                                \
-            while (nc_ < (need))                                                           \
-                nc_ *= 2;                                                                  \
-            hb_morph_cell *g_ = cell_alloc(nc_);                                           \
-            if (!g_) {                                                                     \
-                st = hb__error(HB_ERR_OUT_OF_MEMORY, "morphology: out of memory for %lld " \
-                               "compartments", (long long)(need));                         \
-                goto done;                                                                 \
-            }                                                                              \
-            if (c) {                                                                       \
-                memcpy(g_->parent, c->parent, (size_t)nk * sizeof *c->parent);             \
-                memcpy(g_->type, c->type, (size_t)nk * sizeof *c->type);                   \
-                memcpy(g_->area, c->area, (size_t)nk * sizeof *c->area);                   \
-                memcpy(g_->g, c->g, (size_t)nk * sizeof *c->g);                            \
-                memcpy(g_->dist, c->dist, (size_t)nk * sizeof *c->dist);                   \
-                memcpy(g_->source, c->source, (size_t)nk * sizeof *c->source);             \
-                hb_morph_cell_destroy(c);                                                  \
-            }                                                                              \
-            c = g_, cap = nc_;                                                             \
-        }                                                                                  \
-    } while (0)
+    /* First pass: count the compartments, against the cap, before allocating
+     * any (an untrusted file or option may ask for billions). */
+    int64_t total = s->sphere ? 1 : 0, last;
+    for (int64_t k = 1; k < n; ++k) {
+        if (!section_head(s, k))
+            continue;
+        double d_surface;
+        int64_t m = section_run(s, k, a, r, smp, &last, &d_surface);
+        sample_where w = where(s->m, k);
+        if (!isfinite(a[m])) {
+            st = hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s:%lld: sample %lld: the section "
+                           "starting here is %g um long, not finite", fn, w.name, w.line, w.id,
+                           a[m]);
+            goto done;
+        }
+        double ns = section_nseg(a, r, m, o, cab);
+        if (!(ns <= (double)(o->max_compartments - total))) {
+            st = hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s:%lld: sample %lld: the section "
+                           "starting here (%g um) takes the cell to %.15g compartments (%s %.15g), "
+                           "more than opts.max_compartments = %lld", fn, w.name, w.line, w.id,
+                           a[m], (double)total + ns, o->nseg > 0 ? "nseg" : "d_lambda",
+                           o->nseg > 0 ? (double)o->nseg : o->d_lambda,
+                           (long long)o->max_compartments);
+            goto done;
+        }
+        nseg_of[k] = (int64_t)ns; /* in [1, 2^31): converting is safe */
+        total += nseg_of[k];
+    }
+    c = cell_alloc(total);
+    if (!c) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld compartments", fn,
+                       (long long)total);
+        goto done;
+    }
     if (s->sphere) {
         /* The soma sphere: one isopotential compartment. */
-        HB_ENSURE(1);
         c->area[0] = 4 * HB_PI * s->r[0] * s->r[0];
         c->parent[0] = -1, c->type[0] = s->type[0], c->source[0] = 0, c->dist[0] = 0;
         sec[0] = (section){0, 1, 0, 0, 0, 0, 0};
         sec_of[0] = 0, nsec = 1, nk = 1, root_sec = 0;
     }
     for (int64_t k = 1; k < n; ++k) {
-        int64_t p = s->parent[k];
-        if (s->skip[k] || !(p == 0 || s->nc[p] >= 2 || s->type[p] != s->type[k]))
-            continue; /* not the head of a section */
-        /* The run: k, then only children of the same type. */
-        int64_t m = 0, v = k;
-        if (p == 0 && s->sphere) {
-            double L = dist3(s->x, s->y, s->z, k, 0);
-            a[0] = L > s->r[0] ? s->r[0] : L; /* starts on the surface; path from the centre */
-        } else {
-            a[0] = 0;
-        }
-        double d_surface = a[0];
-        a[0] = 0, r[0] = start_radius(s, k), smp[0] = k;
-        for (;;) {
-            ++m;
-            a[m] =
-                a[m - 1] + (m == 1 ? seg_length(s, v) : dist3(s->x, s->y, s->z, v, s->parent[v]));
-            r[m] = s->r[v], smp[m] = v;
-            if (s->nc[v] != 1)
-                break;
-            int64_t w = s->child[s->cstart[v]];
-            if (s->type[w] != s->type[v])
-                break;
-            v = w;
-        }
-        if (a[m] < HB_MIN_LENGTH) { /* a section of no length: a short cylinder */
-            r[1] = r[m], smp[1] = smp[m], a[1] = HB_MIN_LENGTH, m = 1;
-        }
+        if (!section_head(s, k))
+            continue;
+        int64_t p = s->parent[k], v;
+        double d_surface;
+        int64_t m = section_run(s, k, a, r, smp, &v, &d_surface);
         double L = a[m];
-        int64_t ns = o->nseg > 0 ? o->nseg : dlambda_nseg(a, r, m, o->d_lambda, cab);
-        if (ns < 0 || nk + ns > INT32_MAX) {
-            st = hb__error(HB_ERR_INVALID_ARGUMENT, "morphology: more than 2^31-1 compartments "
-                           "(section of %g um at sample %lld; d_lambda = %g, nseg = %d)", a[m],
-                           (long long)k, o->d_lambda, (int)o->nseg);
-            goto done;
-        }
+        int64_t ns = nseg_of[k];
         section *S = &sec[nsec];
         S->first = nk, S->nseg = ns, S->L = L, S->h = L / (double)ns;
         poly pl = {a, r, m, 0};
@@ -386,7 +437,6 @@ static hb_status discretize_section(const samples *s, const hb_discretize_option
             section *P = &sec[sec_of[p]];
             pc = P->first + P->nseg - 1, extra = P->r_end, S->d0 = P->d0 + P->L;
         }
-        HB_ENSURE(nk + ns);
         pl.cur = 0;
         poly pr = {a, r, m, 0}; /* resistances between centres, ascending too */
         int64_t piece = 0;
@@ -414,21 +464,53 @@ static hb_status discretize_section(const samples *s, const hb_discretize_option
         nk += ns;
         sec_of[v] = nsec++;
     }
-    if (!c) { /* cannot happen: a morphology has a sample */
-        st = hb__error(HB_ERR_INVALID_TREE, "morphology: no compartments");
-        goto done;
-    }
-    c->n = nk;
-    if (c->parent[0] != -1)
-        st = hb__error(HB_ERR_INVALID_TREE, "morphology: internal error: root compartment");
-#undef HB_ENSURE
+    if (nk != total || c->parent[0] != -1) /* cannot happen: both passes cut the same sections */
+        st = hb__error(HB_ERR_INVALID_TREE, "%s: internal error: %lld compartments of %lld, root "
+                       "parent %d", fn, (long long)nk, (long long)total, (int)c->parent[0]);
 done:
-    free(sec_of), free(sec), free(a), free(r), free(smp);
+    free(sec_of), free(nseg_of), free(sec), free(a), free(r), free(smp);
     if (st != HB_SUCCESS) {
         hb_morph_cell_destroy(c);
         return st;
     }
     *out = c;
+    return HB_SUCCESS;
+}
+
+/* The last check of every new cell: untrusted geometry within finite numbers
+ * can still give values that are not (radii of 1e200 make areas overflow,
+ * radii of 1e-200 make conductances underflow to 0). Every area finite and
+ * >= 0 with a positive total, every conductance below the root positive and
+ * finite, every distance finite. m: the morphology the sources index (names
+ * the sample), or NULL (names the compartment's source node). */
+static hb_status cell_check(const hb_morph_cell *c, const hb_morph *m, const char *fn)
+{
+    double total = 0;
+    for (int64_t k = 0; k < c->n; ++k) {
+        const char *what = NULL;
+        double val = 0;
+        if (!(c->area[k] >= 0) || !isfinite(c->area[k]))
+            what = "membrane area (um^2)", val = c->area[k];
+        else if (k > 0 && (!(c->g[k] > 0) || !isfinite(c->g[k])))
+            what = "axial conductance (uS)", val = c->g[k];
+        else if (!isfinite(c->dist[k]))
+            what = "path distance (um)", val = c->dist[k];
+        if (what && m) {
+            sample_where w = where(m, c->source[k]);
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s:%lld: sample %lld: its compartment's "
+                             "%s is %g, must be positive and finite (radius, length or cable "
+                             "constants out of range)", fn, w.name, w.line, w.id, what, val);
+        }
+        if (what)
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: node %lld: its compartment's %s is %g, "
+                             "must be positive and finite (length, diameter or cable constants "
+                             "out of range)", fn, (long long)c->source[k], what, val);
+        total += c->area[k];
+    }
+    if (!(total > 0) || !isfinite(total))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s: the cell's membrane area is %g um^2, "
+                         "must be positive and finite (every segment of zero length?)", fn,
+                         m ? hb__morph_name(m) : "cell", total);
     return HB_SUCCESS;
 }
 
@@ -467,15 +549,20 @@ hb_status hb_morph_cell_create(const hb_morph *morph, const hb_discretize_option
                          "d_lambda rule (nseg = 0)", fn, o.d_lambda);
     if (o.policy == HB_POLICY_SECTION && o.nseg == 0 && !(cab.cm > 0))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the d_lambda rule needs cable cm > 0", fn);
+    if (o.max_compartments < 0 || o.max_compartments > INT32_MAX)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.max_compartments = %lld outside "
+                         "[0, 2^31-1] (0: the default, %d)", fn, (long long)o.max_compartments,
+                         HB_DEFAULT_MAX_COMPARTMENTS);
+    if (o.max_compartments == 0)
+        o.max_compartments = HB_DEFAULT_MAX_COMPARTMENTS;
     samples s;
     HB_FORWARD(samples_load(morph, &s));
     hb_morph_cell *c = NULL;
-    hb_status st = o.policy == HB_POLICY_SAMPLE ? discretize_sample(&s, &cab, &c)
-                                                : discretize_section(&s, &o, &cab, &c);
+    hb_status st = o.policy == HB_POLICY_SAMPLE ? discretize_sample(&s, &o, &cab, fn, &c)
+                                                : discretize_section(&s, &o, &cab, fn, &c);
     samples_free(&s);
-    if (st == HB_SUCCESS && c->n > INT32_MAX)
-        st = hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %lld compartments, more than 2^31-1", fn,
-                       (long long)c->n);
+    if (st == HB_SUCCESS)
+        st = cell_check(c, morph, fn);
     if (st == HB_SUCCESS) {
         c->cable = cab;
         st = cell_order(c);
@@ -521,7 +608,9 @@ hb_status hb_morph_cell_from_parent(int64_t n, const int32_t *parent, double len
         c->dist[k] = k ? c->dist[parent[k]] + length : 0.5 * length;
     }
     c->cable = cab;
-    hb_status st = cell_order(c);
+    hb_status st = cell_check(c, NULL, fn);
+    if (st == HB_SUCCESS)
+        st = cell_order(c);
     if (st != HB_SUCCESS) {
         hb_morph_cell_destroy(c);
         return st;
@@ -573,7 +662,9 @@ hb_status hb_morph_cell_reroot(hb_morph_cell *c)
         t->dist[i] = t->dist[q] + fabs(c->dist[e] - c->dist[c->parent[e]]);
     }
     t->cable = c->cable;
-    st = cell_order(t);
+    st = cell_check(t, NULL, "hb_morph_cell_reroot"); /* distances are sums again */
+    if (st == HB_SUCCESS)
+        st = cell_order(t);
     if (st == HB_SUCCESS) {
         /* Swap contents so the caller's handle holds the re-rooted cell. */
         hb_morph_cell x = *c;
@@ -586,19 +677,32 @@ done:
 }
 
 /* ---- the implicit Euler matrix ------------------------------------------ */
-static hb_status check_dt(const hb_morph_cell *c, double dt, const char *fn)
+/* dt > 0, and every entry finite at this dt, before anything is written: the
+ * sum of all the non-negative terms (C/dt, G, twice each conductance; only
+ * C/dt for the cdt array) bounds every entry. */
+static hb_status check_dt(const hb_morph_cell *c, double dt, int matrix, const char *fn)
 {
     if (!c)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell is NULL", fn);
     if (!(dt > 0))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: dt = %g ms, must be > 0 (INFINITY for the "
                          "steady state)", fn, dt);
+    double sum = 0;
+    for (int64_t k = 0; k < c->n; ++k) {
+        sum += isinf(dt) ? 0.0 : 1e-5 * c->cable.cm * c->area[k] / dt;
+        if (matrix)
+            sum += 1e-2 * c->cable.gm * c->area[k] + 2 * c->g[k];
+    }
+    if (!isfinite(sum))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: dt = %g ms: %s not finite (cm %g, gm %g)",
+                         fn, dt, matrix ? "the matrix entries (C/dt + G + axial conductances) are"
+                                        : "C/dt is", c->cable.cm, c->cable.gm);
     return HB_SUCCESS;
 }
 
 hb_status hb_morph_cell_cdt(const hb_morph_cell *c, double dt, double *cdt)
 {
-    HB_FORWARD(check_dt(c, dt, "hb_morph_cell_cdt"));
+    HB_FORWARD(check_dt(c, dt, 0, "hb_morph_cell_cdt"));
     if (!cdt)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_cell_cdt: cdt is NULL");
     /* cm [uF/cm^2] * area [um^2] * 1e-8 [cm^2/um^2] / dt [ms] = 1e-5 * ... uS. */
@@ -610,7 +714,7 @@ hb_status hb_morph_cell_cdt(const hb_morph_cell *c, double dt, double *cdt)
 hb_status hb_morph_cell_matrix(const hb_morph_cell *c, double dt, double *d, double *u, double *l)
 {
     const char *fn = "hb_morph_cell_matrix";
-    HB_FORWARD(check_dt(c, dt, fn));
+    HB_FORWARD(check_dt(c, dt, 1, fn));
     if (!d || !u || !l)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !d ? "d" : !u ? "u" : "l");
     HB_FORWARD(hb_morph_cell_cdt(c, dt, d));

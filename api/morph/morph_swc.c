@@ -1,6 +1,7 @@
 /* morph_swc.c: SWC reader: parse, check, sort parents before children, recognise the soma. */
 #include "hb_error.h"
 #include "hinesbatch_morph.h"
+#include "morph_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,6 +15,7 @@ struct hb_morph {
     int32_t *type;
     double *x, *y, *z, *r;
     hb_morph_info info;
+    char *name; /* for the messages of later steps (morph_cell.c) */
 };
 
 /* Raw samples as read, in file order. */
@@ -32,10 +34,16 @@ static void raw_free(swc_raw *w)
 
 static int raw_grow(swc_raw *w)
 {
-    int64_t cap = w->cap ? 2 * w->cap : 1024;
+    int64_t cap = 0;
+    if (!hb__mul_i64(w->cap ? w->cap : 512, 2, &cap))
+        return 0;
 #define HB_GROW(f)                                                     \
     do {                                                               \
-        void *p_ = realloc(w->f, (size_t)cap * sizeof *w->f);          \
+        size_t b_;                                                     \
+        if (!hb__mul_size((size_t)cap, sizeof *w->f, &b_) ||           \
+            b_ > (size_t)PTRDIFF_MAX)                                  \
+            return 0;                                                  \
+        void *p_ = realloc(w->f, b_);                                  \
         if (!p_)                                                       \
             return 0;                                                  \
         w->f = p_;                                                     \
@@ -67,7 +75,13 @@ void hb_morph_destroy(hb_morph *m)
         return;
     free(m->id), free(m->parent), free(m->line), free(m->type);
     free(m->x), free(m->y), free(m->z), free(m->r);
+    free(m->name);
     free(m);
+}
+
+const char *hb__morph_name(const hb_morph *m)
+{
+    return m && m->name ? m->name : "<morphology>";
 }
 
 static int parse_int(const char *tok, int64_t *v)
@@ -137,6 +151,11 @@ static hb_status parse_line(swc_raw *w, char *s, int64_t lineno, const char *nam
     if (pid < -1)
         return hb__error(HB_ERR_PARSE, "%s:%lld: parent %lld: must be -1 (root) or an id",
                          name, (long long)lineno, (long long)pid);
+    /* Finite in the file is not enough: 1e300 times a scale of 1e10 is not. */
+    for (int c = 0; c < 4; ++c)
+        if (!isfinite(v[c] * scale))
+            return hb__error(HB_ERR_PARSE, "%s:%lld: %s %g times scale %g is not finite", name,
+                             (long long)lineno, column_name[2 + c], v[c], scale);
     int64_t k = w->n++;
     w->id[k] = id, w->pid[k] = pid, w->line[k] = lineno, w->type[k] = (int32_t)type;
     w->x[k] = v[0] * scale, w->y[k] = v[1] * scale, w->z[k] = v[2] * scale;
@@ -176,18 +195,22 @@ static hb_status build(swc_raw *w, const char *name, int repair, hb_morph **out)
     if (n == 0)
         return hb__error(HB_ERR_PARSE, "%s: no samples", name);
     hb_status st = HB_SUCCESS;
-    id_key *keys = malloc((size_t)n * sizeof *keys);
-    int64_t *pidx = malloc((size_t)n * sizeof *pidx);
-    int64_t *cstart = calloc((size_t)n + 1, sizeof *cstart);
-    int64_t *child = malloc((size_t)n * sizeof *child);
-    int64_t *order = malloc((size_t)n * sizeof *order);
-    int64_t *pos = malloc((size_t)n * sizeof *pos);
+    id_key *keys = hb__calloc_n(n, sizeof *keys);
+    int64_t *pidx = hb__calloc_n(n, sizeof *pidx);
+    int64_t *cstart = hb__calloc_n(n + 1, sizeof *cstart);
+    int64_t *child = hb__calloc_n(n, sizeof *child);
+    int64_t *order = hb__calloc_n(n, sizeof *order);
+    int64_t *pos = hb__calloc_n(n, sizeof *pos);
     hb_morph *m = calloc(1, sizeof *m);
-    if (!keys || !pidx || !cstart || !child || !order || !pos || !m) {
+    size_t name_len = strlen(name);
+    if (m)
+        m->name = malloc(name_len + 1);
+    if (!keys || !pidx || !cstart || !child || !order || !pos || !m || !m->name) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld samples", name,
                        (long long)n);
         goto done;
     }
+    memcpy(m->name, name, name_len + 1);
     for (int64_t k = 0; k < n; ++k)
         keys[k].id = w->id[k], keys[k].k = k;
     qsort(keys, (size_t)n, sizeof *keys, cmp_id);
@@ -250,7 +273,7 @@ static hb_status build(swc_raw *w, const char *name, int repair, hb_morph **out)
     }
     if (cnt < n) {
         /* Unreached samples hang from a cycle; walk up from the first one. */
-        char *seen = calloc((size_t)n, 1);
+        char *seen = hb__calloc_n(n, 1);
         for (int64_t c = 0; c < cnt; ++c)
             pidx[order[c]] = -2; /* reached: mark */
         int64_t k = 0;
@@ -276,14 +299,14 @@ static hb_status build(swc_raw *w, const char *name, int repair, hb_morph **out)
                 goto done;
             }
     m->n = n;
-    m->id = malloc((size_t)n * sizeof *m->id);
-    m->parent = malloc((size_t)n * sizeof *m->parent);
-    m->line = malloc((size_t)n * sizeof *m->line);
-    m->type = malloc((size_t)n * sizeof *m->type);
-    m->x = malloc((size_t)n * sizeof *m->x);
-    m->y = malloc((size_t)n * sizeof *m->y);
-    m->z = malloc((size_t)n * sizeof *m->z);
-    m->r = malloc((size_t)n * sizeof *m->r);
+    m->id = hb__calloc_n(n, sizeof *m->id);
+    m->parent = hb__calloc_n(n, sizeof *m->parent);
+    m->line = hb__calloc_n(n, sizeof *m->line);
+    m->type = hb__calloc_n(n, sizeof *m->type);
+    m->x = hb__calloc_n(n, sizeof *m->x);
+    m->y = hb__calloc_n(n, sizeof *m->y);
+    m->z = hb__calloc_n(n, sizeof *m->z);
+    m->r = hb__calloc_n(n, sizeof *m->r);
     if (!m->id || !m->parent || !m->line || !m->type || !m->x || !m->y || !m->z || !m->r) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory", name);
         goto done;
@@ -360,7 +383,19 @@ static hb_status build(swc_raw *w, const char *name, int repair, hb_morph **out)
             continue;
         int64_t p = m->parent[c];
         double dx = m->x[c] - m->x[p], dy = m->y[c] - m->y[p], dz = m->z[c] - m->z[p];
-        m->info.total_length += sqrt(dx * dx + dy * dy + dz * dz);
+        double len = sqrt(dx * dx + dy * dy + dz * dz);
+        /* Every later length, area and conductance derives from these. */
+        if (!isfinite(len)) {
+            st = hb__error(HB_ERR_PARSE, "%s:%lld: the segment from sample %lld to its parent %lld "
+                           "has a length that is not finite (%g um)", name, (long long)m->line[c],
+                           (long long)m->id[c], (long long)m->id[p], len);
+            goto done;
+        }
+        m->info.total_length += len;
+    }
+    if (!isfinite(m->info.total_length)) {
+        st = hb__error(HB_ERR_PARSE, "%s: the total length of the segments is not finite", name);
+        goto done;
     }
 done:
     free(keys), free(pidx), free(cstart), free(child), free(order), free(pos);
@@ -439,8 +474,8 @@ hb_status hb_morph_read_swc(const char *path, const hb_swc_options *opts, hb_mor
     size_t len = 0, cap = 0;
     for (;;) {
         if (len == cap) {
-            cap = cap ? 2 * cap : 65536;
-            char *nt = realloc(text, cap);
+            char *nt = hb__mul_size(cap ? cap : 32768, 2, &cap) && cap <= (size_t)PTRDIFF_MAX
+                           ? realloc(text, cap) : NULL;
             if (!nt) {
                 free(text), fclose(f);
                 return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory reading", path);

@@ -36,13 +36,13 @@ static hb_status cell_from_branches(int64_t nb, const int64_t *bparent, const in
     if (geometry)
         g = *geometry;
     int64_t n = 0;
-    for (int64_t b = 0; b < nb; ++b)
-        n += blen[b];
+    for (int64_t b = 0; b < nb && n <= INT32_MAX; ++b)
+        n += blen[b]; /* each blen <= 2^31: stops before it could overflow */
     if (n > INT32_MAX)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %lld nodes, more than 2^31-1", fn,
                          (long long)n);
-    int32_t *parent = malloc((size_t)n * sizeof *parent);
-    int64_t *last = malloc((size_t)nb * sizeof *last);
+    int32_t *parent = hb__calloc_n(n, sizeof *parent);
+    int64_t *last = hb__calloc_n(nb, sizeof *last);
     if (!parent || !last) {
         free(parent), free(last);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld nodes", fn,
@@ -75,8 +75,7 @@ hb_status hb_morph_synth_levels(int64_t n, int32_t levels, const hb_synth_geomet
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n = %lld: %d levels need %lld <= n < 2^31",
                          fn, (long long)n, (int)levels, (long long)nmin);
     int64_t nb = ((int64_t)1 << levels) - 1;
-    int64_t *bparent = malloc((size_t)nb * sizeof *bparent),
-            *blen = malloc((size_t)nb * sizeof *blen);
+    int64_t *bparent = hb__calloc_n(nb, sizeof *bparent), *blen = hb__calloc_n(nb, sizeof *blen);
     if (!bparent || !blen) {
         free(bparent), free(blen);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
@@ -125,9 +124,8 @@ hb_status hb_morph_synth_random(const hb_synth_random_params *p, const hb_synth_
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: geometry length = %g", fn, g.length);
     uint64_t rng = p->seed;
     int64_t cap = 64, nb = 1, nodes = 0;
-    int64_t *bparent = malloc((size_t)cap * sizeof *bparent),
-            *blen = malloc((size_t)cap * sizeof *blen);
-    int32_t *blev = malloc((size_t)cap * sizeof *blev);
+    int64_t *bparent = hb__calloc_n(cap, sizeof *bparent), *blen = hb__calloc_n(cap, sizeof *blen);
+    int32_t *blev = hb__calloc_n(cap, sizeof *blev);
     hb_status st = HB_SUCCESS;
     if (!bparent || !blen || !blev)
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
@@ -139,7 +137,9 @@ hb_status hb_morph_synth_random(const hb_synth_random_params *p, const hb_synth_
         double t = p->levels > 1 ? (double)(j - 1) / (p->levels - 1) : 0.0;
         double len = p->len_start + (p->len_end - p->len_start) * t;
         double pb = p->p_start + (p->p_end - p->p_start) * t;
-        int64_t m = (int64_t)llround(len / g.length);
+        /* Compared as a double first: llround of a value past int64 is unspecified. */
+        double mlen = len / g.length;
+        int64_t m = mlen <= INT32_MAX ? (int64_t)llround(mlen) : (int64_t)INT32_MAX + 1;
         blen[b] = m < 1 ? 1 : m;
         nodes += blen[b];
         if (nodes > INT32_MAX) {
@@ -148,7 +148,7 @@ hb_status hb_morph_synth_random(const hb_synth_random_params *p, const hb_synth_
         }
         if (j < p->levels && rng_unit(&rng) < pb) {
             if (nb + 2 > cap) {
-                cap *= 2;
+                cap *= 2; /* nb <= nodes <= 2^31: no overflow, nor in the sizes below */
                 int64_t *a = realloc(bparent, (size_t)cap * sizeof *a);
                 if (a)
                     bparent = a;
@@ -191,12 +191,11 @@ hb_status hb_morph_synth_branchy(int64_t n, double percent, uint64_t seed,
                          (long long)B, (long long)nb, (long long)n);
     uint64_t rng = seed;
     /* Random binary branch tree: B times split a random leaf branch in two. */
-    int64_t *tparent = malloc((size_t)nb * sizeof *tparent); /* in creation order */
-    int64_t *leaves = malloc((size_t)nb * sizeof *leaves);
-    int64_t *c0 = malloc((size_t)nb * sizeof *c0), *len = malloc((size_t)nb * sizeof *len);
-    int64_t *bparent = malloc((size_t)nb * sizeof *bparent),
-            *blen = malloc((size_t)nb * sizeof *blen);
-    int64_t *map = malloc((size_t)nb * sizeof *map);
+    int64_t *tparent = hb__calloc_n(nb, sizeof *tparent); /* in creation order */
+    int64_t *leaves = hb__calloc_n(nb, sizeof *leaves);
+    int64_t *c0 = hb__calloc_n(nb, sizeof *c0), *len = hb__calloc_n(nb, sizeof *len);
+    int64_t *bparent = hb__calloc_n(nb, sizeof *bparent), *blen = hb__calloc_n(nb, sizeof *blen);
+    int64_t *map = hb__calloc_n(nb, sizeof *map);
     hb_status st = HB_SUCCESS;
     if (!tparent || !leaves || !c0 || !len || !bparent || !blen || !map) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);

@@ -32,8 +32,7 @@ hb_status hb_morph_tree_stats(int64_t n, const int32_t *parent, hb_tree_stats *s
     HB_FORWARD(check(n, parent, "hb_morph_tree_stats"));
     hb__tree_cut cut;
     HB_FORWARD(hb__tree_cut_make(parent, n, HB__DEPTH_BRANCHES, 0, &cut));
-    size_t bytes = 0;
-    int64_t *width = hb__mul_size((size_t)cut.nlev, sizeof *width, &bytes) ? malloc(bytes) : NULL;
+    int64_t *width = hb__calloc_n(cut.nlev, sizeof *width);
     if (!width) {
         hb__tree_cut_free(&cut);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_morph_tree_stats: out of memory");
@@ -84,10 +83,10 @@ hb_status hb_morph_tree_order(int64_t n, const int32_t *parent, int32_t *new_of_
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_tree_order: %s is NULL",
                          !new_of_old ? "new_of_old" : "new_parent");
     HB_FORWARD(check(n, parent, "hb_morph_tree_order"));
-    int64_t *cstart = calloc((size_t)n + 1, sizeof *cstart);
-    int64_t *child = malloc((size_t)n * sizeof *child);
-    int64_t *queue = malloc((size_t)n * sizeof *queue);
-    int32_t *map = malloc((size_t)n * sizeof *map);
+    int64_t *cstart = hb__calloc_n(n + 1, sizeof *cstart);
+    int64_t *child = hb__calloc_n(n, sizeof *child);
+    int64_t *queue = hb__calloc_n(n, sizeof *queue);
+    int32_t *map = hb__calloc_n(n, sizeof *map);
     if (!cstart || !child || !queue || !map) {
         free(cstart), free(child), free(queue), free(map);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_morph_tree_order: out of memory");

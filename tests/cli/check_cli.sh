@@ -140,6 +140,11 @@ t 2 "--reps: '' is not an integer" solve --reps=
 t 2 "--seed: 'abc' is not an integer" solve --seed abc
 t 2 "is more than 2^56 rows" solve --systems 1099511627776 --rows 2147483647
 t 2 "--nseg: '0' is not an integer in [1, 1000000]" morph "$swc" --nseg 0
+# The compartment cap: a bad value is a usage error; a cell past it fails the run.
+t 2 "--max-compartments: '0' is not an integer in [1, 2147483647]" morph "$swc" --max-compartments 0
+t 2 "--max-compartments: '3e9' is not an integer" simulate --max-compartments 3e9
+t 1 "max_compartments" morph "$swc" --max-compartments 5
+t 1 "max_compartments" simulate --swc "$swc" --cells 1 --tstop 0.1 --record 0 --max-compartments 5
 t 2 "--max-rows: '0' is not an integer" bench --quick --max-rows 0
 t 2 "--serial-max-rows: '-1' is not an integer" bench --quick --serial-max-rows -1
 t 2 "--ring-mib: '2000000' is not an integer in [1, 1048576]" bench --quick --ring-mib 2000000
