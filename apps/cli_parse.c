@@ -60,7 +60,7 @@ int cli_int(const char *cmd, const char *flag, const char *text, int64_t lo, int
 int cli_int32(const char *cmd, const char *flag, const char *text, int32_t lo, int32_t hi,
               int32_t *out)
 {
-    int64_t v;
+    int64_t v = 0; /* set on success; zeroed for gcc -O3 -Wmaybe-uninitialized */
     if (!cli_int(cmd, flag, text, lo, hi, &v))
         return 0;
     *out = (int32_t)v;
