@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
+# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, the installed package (CI only), the clang and minimal builds (ci/build-matrix.sh), then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
 # Usage: bash ci/test.sh   (from the repository root or anywhere; BUILD_DIR overrides build/,
 # HB_CMAKE_ARGS adds CMake arguments, as for ci/setup.sh). The GPU machine's suites: ci/gpu.sh.
 set -euo pipefail
@@ -10,6 +10,9 @@ hb_setup_build
 ctest --test-dir "$HB_BUILD" --output-on-failure -j"$(hb_jobs)"
 # In CI (CI=true): the .deb installed into the system, consumers built against it.
 bash "$HB_ROOT/ci/package-check.sh"
+# The other compilers and backend sets: clang with OpenMP and OpenCL, gcc with
+# neither (no warnings allowed), each with the whole suite.
+bash "$HB_ROOT/ci/build-matrix.sh"
 # The host backends again under ASan+UBSan and ThreadSanitizer, and the fuzz
 # targets for a short, fixed time (about 3 minutes on 2 cores in all).
 bash "$HB_ROOT/ci/sanitize.sh"
