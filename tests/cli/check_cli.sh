@@ -285,7 +285,7 @@ if [ $plot_rc = 0 ]; then
     t 0 "" "${sim[@]}" --plot p.png
     check '[ -s p.png ]' "the plot is written with no python3 in PATH"
 else
-    t 1 "--plot: not written: no Python" "${sim[@]}" --plot p.png
+    t 1 "--plot: not written: python3 was not found in PATH" "${sim[@]}" --plot p.png
 fi
 check '[ -z "$(ls -A | grep -v "^stderr$" | grep -v "^p.png$")" ]' "the plot's temporary files are removed"
 case_env=(HINESBATCH_PYTHON=/nonexistent/python3)

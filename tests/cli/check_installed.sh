@@ -35,7 +35,9 @@ grep -q "$share/morphologies" help.txt || { cat help.txt; fail "simulate --help 
 echo "== simulate with no --swc, from $PWD"
 "$hb" simulate --cells 2 --tstop 2 --csv t.csv --spikes s.csv | tee sim.log
 grep -q "rows 1508," sim.log || fail "simulate did not load the shipped nrn__c91662.swc"
-[ -s t.csv ] && [ -s s.csv ] || fail "no traces or spikes written"
+if [ ! -s t.csv ] || [ ! -s s.csv ]; then
+    fail "no traces or spikes written"
+fi
 
 echo "== bench on every shipped neuron (mix:real)"
 "$hb" bench --backend serial --kind hines --morphology mix:real --systems 2 --max-reps 1 \
