@@ -88,6 +88,7 @@ def main():
         from matplotlib.colors import ListedColormap, Normalize
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
+        from matplotlib.ticker import MaxNLocator
     except ImportError as e:
         print(f"plot_traces: {sys.executable} cannot import matplotlib: {e}", file=sys.stderr)
         sys.exit(EXIT_NO_MATPLOTLIB)
@@ -106,9 +107,10 @@ def main():
     norm = Normalize(lo, hi) if graded else None
 
     def colour(cell, index):
-        if graded:
-            return cmap(norm(amplitude(a, ncells, cell)))
-        return plt.get_cmap("tab10")(index % 10)
+        amp = amplitude(a, ncells, cell)
+        if graded and amp is not None:
+            return cmap(norm(amp))
+        return matplotlib.colormaps["tab10"](index % 10)
 
     shown = evenly(traces, MAX_TRACES)
     fig = plt.figure(figsize=(10.5, 6.8), dpi=110)
@@ -141,11 +143,13 @@ def main():
             ax_r.text(0.5, 0.5, "no spikes" + (f" (threshold {mv(a.threshold)} mV)" if a.threshold is not None else ""),
                       transform=ax_r.transAxes, ha="center", va="center", color="0.4")
         ax_r.set_ylim(-0.5, ncells - 0.5)
+        ax_r.yaxis.set_major_locator(MaxNLocator(integer=True))  # cells are whole
         ax_r.set_ylabel("cell (index)")
         ax_r.tick_params(labelbottom=False)
         nspk = len(spike_times)
         firing = len(set(spike_cells))
-        ax_r.set_title(f"spike raster: {nspk:,} spikes in {firing:,} of {ncells:,} cells"
+        ax_r.set_title(f"spike raster: {nspk:,} spike{'s' * (nspk != 1)} in {firing:,} of "
+                       f"{ncells:,} cell{'s' * (ncells != 1)}"
                        + (f" (soma crossing {mv(a.threshold)} mV)" if a.threshold is not None else ""),
                        fontsize=9.5, loc="left", color="0.25")
         # The stimulus of each cell, on the same rows: the side axis.
@@ -187,7 +191,8 @@ def main():
     if a.stim:
         handles.append(Patch(color=stim_colour, alpha=0.3,
                              label=f"stimulus on\n{a.stim[0]:g}\u2013{a.stim[0] + a.stim[1]:g} ms"))
-    ax_t.set_xlim(0, tstop)
+    if tstop > 0:
+        ax_t.set_xlim(0, tstop)
     ax_t.set_xlabel("time (ms)")
     ax_t.set_ylabel("soma membrane potential (mV)")
     ax_t.grid(alpha=0.3)
