@@ -9,13 +9,14 @@
 #include "cli_opts.h"
 #include "cli_out.h"
 #include "cli_parse.h"
+#include "cli_paths.h"
 #include "commands.h"
 
-#ifndef HB_BENCH_DATA_DIR
-#define HB_BENCH_DATA_DIR "data/morphologies"
-#endif
 
 #define CMD "bench"
+
+/* The shipped neurons' folder (cli_paths.h), this program's own. */
+static char morph_dir[4096];
 
 static void usage(FILE *out)
 {
@@ -45,7 +46,7 @@ static void usage(FILE *out)
         "before anything runs; a list that the chosen points do not use is an error.\n"
         CLI_EXIT_HELP
         "A failed point (library error, residual ratio >= 30) is a failure (1).\n",
-        bench_suite_names(), HB_BENCH_DATA_DIR);
+        bench_suite_names(), morph_dir);
 }
 
 /* --backend LIST into want[backend]; 0 after a message. */
@@ -295,7 +296,11 @@ int hb_cmd_bench(int argc, char **argv)
     bench_config cfg = {.min_reps = 5, .max_reps = 200, .target_s = 0.2, .wall_cap_s = 2.0,
                         .serial_max_rows = (int64_t)1 << 25, .max_rows = (int64_t)1 << 28,
                         .ring_bytes = (size_t)128 << 20, .max_ring = 256, .max_seconds = 0,
-                        .seed = (uint64_t)time(NULL), .morph_dir = HB_BENCH_DATA_DIR};
+                        .seed = (uint64_t)time(NULL), .morph_dir = morph_dir};
+    if (!cli_data_dir(CLI_DATA_MORPHOLOGIES, morph_dir, sizeof morph_dir, NULL)) {
+        fprintf(stderr, "hinesbatch bench: the path of the shipped neurons is too long\n");
+        return CLI_EXIT_FAIL;
+    }
     bench_args x;
     memset(&x, 0, sizeof x);
     cli_opts a;

@@ -1,48 +1,77 @@
 /* cmd_simulate.c: `hinesbatch simulate`: options, the batch of neurons with HH channels on the chosen backend, and the run. */
+#define _POSIX_C_SOURCE 200809L /* access */
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_opts.h"
 #include "cli_out.h"
 #include "cli_parse.h"
+#include "cli_paths.h"
 #include "commands.h"
 #include "simulate.h"
 
-#define DEFAULT_SWC "data/morphologies/nrn__c91662.swc"
+#define DEFAULT_SWC "nrn__c91662.swc" /* in the shipped neurons' folder (cli_paths.h) */
 #define CMD SIM_CMD
 
 static void usage(void)
 {
+    char dir[4096], script[4096];
+    cli_python py;
+    cli_python_find(&py);
+    if (!cli_data_dir(CLI_DATA_MORPHOLOGIES, dir, sizeof dir, NULL))
+        snprintf(dir, sizeof dir, "(path too long)");
+    if (!cli_data_file(CLI_DATA_SCRIPTS, "plot_traces.py", script, sizeof script, NULL))
+        snprintf(script, sizeof script, "(path too long)");
     printf(
         "usage: hinesbatch simulate [--swc FILE ...|--synthetic N [--mix]] [--cells N]\n"
-        "         [--tstop MS] [--dt MS] [--celsius C] [--iclamp ONSET,DUR,AMP] [--hh-everywhere]\n"
-        "         [--precision float|double] [--record K] [--csv FILE] [--plot FILE.png]\n"
-        "         [--spikes FILE] [--policy sample|section [--nseg N]] [--no-split]\n"
-        "         [--layout auto|flat|interleaved|block|block-shared] [--seed S]\n"
-        "         [--dump-cell FILE] [--amp-spread F] [--max-compartments N]\n"
-        "Simulates N neurons (default: %d copies of " DEFAULT_SWC ") with a passive\n"
-        "leak everywhere and Hodgkin-Huxley channels in the soma (everywhere with\n"
-        "--hh-everywhere), a current clamp at every soma (default 5,40,1: onset ms,\n"
-        "duration ms, amplitude nA; with --amp-spread F (0.5) the amplitudes run from\n"
-        "amp*(1-F) at cell 0 to amp*(1+F) at the last cell), for tstop ms (50) in steps of dt (0.025 ms), on the\n"
-        "backend chosen by HINESBATCH_BACKEND. Several --swc files are used in turn;\n"
-        "--synthetic N uses synthetic cells of N compartments (with --mix each cell a\n"
-        "different random tree). Prints the performance line (compartment-steps per\n"
-        "second, time split into membrane, assembly, solve and update; --no-split skips\n"
-        "the waits that split needs), spike counts, and writes the soma voltage of the\n"
-        "first K recorded cells (4) to --csv, spike times of every cell to --spikes, a\n"
-        "plot of the traces to --plot (python3 with matplotlib, apps/plot_traces.py;\n"
-        "without them the run still succeeds and says why the plot was not written).\n"
-        "--policy section cuts NEURON-style sections by the d_lambda rule, or into N\n"
-        "compartments each with --nseg N; a cell of more than --max-compartments N\n"
-        "(1000000) is refused. --dump-cell writes cell 0's compartments (for\n"
+        "         [--tstop MS] [--dt MS] [--celsius C] [--iclamp ONSET,DUR,AMP] [--amp-spread F]\n"
+        "         [--hh-everywhere] [--precision float|double] [--record K] [--csv FILE]\n"
+        "         [--plot FILE.png] [--spikes FILE] [--no-split] [--seed S] [--dump-cell FILE]\n"
+        "         [--layout auto|flat|interleaved|block|block-shared]\n"
+        "  SWC:   [--policy sample|section [--nseg N | --d-lambda X]] [--scale S]\n"
+        "         [--repair-radii] [--reroot] [--max-compartments N]\n"
+        "  cable: [--ra OHM_CM] [--cm UF_CM2]\n"
+        "  HH:    [--gnabar S_CM2] [--gkbar S_CM2] [--gl S_CM2] [--el MV] [--ena MV] [--ek MV]\n"
+        "         [--v-init MV] [--threshold MV]\n"
+        "Simulates N neurons (default: %d copies of the shipped " DEFAULT_SWC ") with a\n"
+        "passive leak everywhere and Hodgkin-Huxley channels in the soma (everywhere\n"
+        "with --hh-everywhere), a current clamp at every soma (default 5,40,1:\n"
+        "onset ms, duration ms, amplitude nA; with --amp-spread F (0.5) the amplitudes run\n"
+        "from amp*(1-F) at cell 0 to amp*(1+F) at the last cell), for tstop ms (50) in\n"
+        "steps of dt (0.025 ms), on the backend chosen by HINESBATCH_BACKEND. Several --swc\n"
+        "files are used in turn; --synthetic N uses synthetic cells of N compartments\n"
+        "(with --mix each cell a different random tree). Prints the performance line\n"
+        "(compartment-steps per second, time split into membrane, assembly, solve and\n"
+        "update; --no-split skips the waits that split needs) and spike counts; writes\n"
+        "the soma voltage of K recorded cells (4) to --csv, spike times of every cell to\n"
+        "--spikes, and to --plot a figure of both (a spike raster of every cell and the\n"
+        "recorded traces; apps/plot_traces.py, run by a Python with matplotlib: the one\n"
+        "found when hinesbatch was configured; HINESBATCH_PYTHON overrides).\n"
+        "SWC cells: --policy section cuts NEURON-style sections, into N compartments\n"
+        "each (--nseg N) or by the d_lambda rule (--nseg 0, or --d-lambda X: 0.1);\n"
+        "--scale multiplies coordinates and radii (1e-3 for files in nm); --repair-radii\n"
+        "gives a radius <= 0 its parent's; --reroot re-roots at the compartment that\n"
+        "minimises the depth; a cell of more than --max-compartments N (1000000) is\n"
+        "refused. Cable (every cell): --ra axial resistivity (35.4 ohm*cm), --cm\n"
+        "membrane capacitance (1 uF/cm2). Channels (NEURON's hh.mod): --gnabar 0.12,\n"
+        "--gkbar 0.036, --gl 0.0003 (S/cm2, in [0, 1000]); --el -54.3, --ena 50, --ek -77,\n"
+        "--v-init -65, --threshold -20 (spike threshold at the soma) (mV, in [-1000,\n"
+        "1000]); --celsius 6.3. --dump-cell writes cell 0's compartments (for\n"
         "ci/neuron-check.sh).\n"
-        CLI_EXIT_HELP,
-        200);
+        CLI_EXIT_HELP
+        "A --plot that cannot be made (no Python, no matplotlib, no script) is a failure\n"
+        "(1), after the other outputs are written.\n"
+        "Shipped neurons: %s\n"
+        "Plot script:     %s\n"
+        "run by:          %s (%s)\n",
+        200, dir, script, py.path, py.origin);
 }
 
 /* --iclamp ONSET,DUR,AMP: three finite numbers, onset and duration >= 0. */
@@ -63,7 +92,9 @@ static int parse_clamp(const char *text, sim_options *o)
 enum {
     OPT_SWC = 256, OPT_SYNTHETIC, OPT_CELLS, OPT_MIX, OPT_TSTOP, OPT_DT, OPT_CELSIUS, OPT_ICLAMP,
     OPT_HH, OPT_PRECISION, OPT_RECORD, OPT_CSV, OPT_PLOT, OPT_SPIKES, OPT_POLICY, OPT_NSEG,
-    OPT_NOSPLIT, OPT_LAYOUT, OPT_SEED, OPT_DUMP, OPT_SPREAD, OPT_MAXCOMP
+    OPT_NOSPLIT, OPT_LAYOUT, OPT_SEED, OPT_DUMP, OPT_SPREAD, OPT_MAXCOMP, OPT_DLAMBDA, OPT_SCALE,
+    OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM, OPT_GNABAR, OPT_GKBAR, OPT_GL, OPT_EL, OPT_ENA, OPT_EK,
+    OPT_VINIT, OPT_THRESHOLD
 };
 
 static const struct option opts[] = {
@@ -79,7 +110,20 @@ static const struct option opts[] = {
     {"seed", required_argument, 0, OPT_SEED},       {"dump-cell", required_argument, 0, OPT_DUMP},
     {"amp-spread", required_argument, 0, OPT_SPREAD}, {"help", no_argument, 0, 'h'},
     {"max-compartments", required_argument, 0, OPT_MAXCOMP},
+    {"d-lambda", required_argument, 0, OPT_DLAMBDA}, {"scale", required_argument, 0, OPT_SCALE},
+    {"repair-radii", no_argument, 0, OPT_REPAIR},   {"reroot", no_argument, 0, OPT_REROOT},
+    {"ra", required_argument, 0, OPT_RA},           {"cm", required_argument, 0, OPT_CM},
+    {"gnabar", required_argument, 0, OPT_GNABAR},   {"gkbar", required_argument, 0, OPT_GKBAR},
+    {"gl", required_argument, 0, OPT_GL},           {"el", required_argument, 0, OPT_EL},
+    {"ena", required_argument, 0, OPT_ENA},         {"ek", required_argument, 0, OPT_EK},
+    {"v-init", required_argument, 0, OPT_VINIT},    {"threshold", required_argument, 0, OPT_THRESHOLD},
     {0, 0, 0, 0}};
+
+/* Ranges of the cell parameters: wide enough for any cell, narrow enough that
+ * a value in the wrong unit far off (a conductance in pS/um2 as S/cm2 is
+ * 1e4 times too large) is refused by name rather than blowing up. */
+#define SIM_G_MAX 1000.0   /* S/cm^2 */
+#define SIM_V_MAX 1000.0   /* mV, either sign */
 
 /* One option into o; 0 after a message. */
 static int take(int c, const cli_opts *a, sim_options *o)
@@ -123,6 +167,40 @@ static int take(int c, const cli_opts *a, sim_options *o)
         return cli_real(CMD, f, v, 0, 1, CLI_LO_CLOSED, &o->spread);
     case OPT_MAXCOMP:
         return cli_int(CMD, f, v, 1, INT32_MAX, &o->max_compartments);
+    case OPT_DLAMBDA: /* as morph's */
+        o->swc_only_given = 1;
+        return cli_real(CMD, f, v, 0, 1e6, CLI_LO_OPEN, &o->d_lambda);
+    case OPT_SCALE:
+        o->swc_only_given = 1;
+        return cli_real(CMD, f, v, 0, 1e9, CLI_LO_OPEN, &o->swc_opts.scale);
+    case OPT_REPAIR:
+        o->swc_only_given = 1;
+        o->swc_opts.repair_radii = 1;
+        return 1;
+    case OPT_REROOT:
+        o->swc_only_given = 1;
+        o->reroot = 1;
+        return 1;
+    case OPT_RA:
+        return cli_real(CMD, f, v, 0, 1e12, CLI_LO_OPEN, &o->cable.ra);
+    case OPT_CM:
+        return cli_real(CMD, f, v, 0, 1e12, CLI_LO_OPEN, &o->cable.cm);
+    case OPT_GNABAR:
+        return cli_real(CMD, f, v, 0, SIM_G_MAX, CLI_LO_CLOSED, &o->prm.gnabar);
+    case OPT_GKBAR:
+        return cli_real(CMD, f, v, 0, SIM_G_MAX, CLI_LO_CLOSED, &o->prm.gkbar);
+    case OPT_GL:
+        return cli_real(CMD, f, v, 0, SIM_G_MAX, CLI_LO_CLOSED, &o->prm.gl);
+    case OPT_EL:
+        return cli_real(CMD, f, v, -SIM_V_MAX, SIM_V_MAX, CLI_LO_CLOSED, &o->prm.el);
+    case OPT_ENA:
+        return cli_real(CMD, f, v, -SIM_V_MAX, SIM_V_MAX, CLI_LO_CLOSED, &o->prm.ena);
+    case OPT_EK:
+        return cli_real(CMD, f, v, -SIM_V_MAX, SIM_V_MAX, CLI_LO_CLOSED, &o->prm.ek);
+    case OPT_VINIT:
+        return cli_real(CMD, f, v, -SIM_V_MAX, SIM_V_MAX, CLI_LO_CLOSED, &o->prm.v_init);
+    case OPT_THRESHOLD:
+        return cli_real(CMD, f, v, -SIM_V_MAX, SIM_V_MAX, CLI_LO_CLOSED, &o->prm.threshold);
     case OPT_CSV: /* paths: checked by check_outputs once all options are read */
         o->csv = v;
         return 1;
@@ -164,8 +242,15 @@ static int check_combination(const sim_options *o)
         return conflict("--mix needs --synthetic N");
     if (o->synthetic > 0 && (o->policy >= 0 || o->nseg_given))
         return conflict("--policy and --nseg apply to SWC cells, not to --synthetic");
+    if (o->synthetic > 0 && o->swc_only_given)
+        return conflict("--scale, --repair-radii, --reroot and --d-lambda apply to SWC cells, "
+                        "not to --synthetic");
     if (o->nseg_given && o->policy != 1)
         return conflict("--nseg needs --policy section");
+    if (o->d_lambda > 0 && o->policy != 1)
+        return conflict("--d-lambda needs --policy section");
+    if (o->d_lambda > 0 && o->nseg_given && o->nseg > 0)
+        return conflict("--d-lambda and --nseg N (N > 0) exclude each other");
     if ((o->csv || o->plot) && o->record == 0)
         return conflict("--csv and --plot need --record K with K >= 1");
     return CLI_EXIT_OK;
@@ -191,12 +276,14 @@ static hb_status make_cells(const sim_options *o, hb_morph_cell **uniq, int64_t 
     hb_discretize_options dopt;
     hb_discretize_options_init(&dopt);
     dopt.max_compartments = o->max_compartments; /* 0: the library's default */
+    dopt.reroot = o->reroot;
     if (o->policy == 1) {
         dopt.policy = HB_POLICY_SECTION;
         dopt.nseg = o->nseg; /* 0 unless --nseg: the d_lambda rule */
+        if (o->d_lambda > 0)
+            dopt.d_lambda = o->d_lambda;
     }
-    hb_cable cable;
-    hb_cable_init(&cable);
+    geo.cable = o->cable;
     int64_t nu = o->synthetic > 0 ? (o->mix ? o->ncells : 1) : o->nswc;
     hb_status st = HB_SUCCESS;
     for (int64_t u = 0; u < nu && st == HB_SUCCESS; ++u) {
@@ -210,9 +297,9 @@ static hb_status make_cells(const sim_options *o, hb_morph_cell **uniq, int64_t 
             st = hb_morph_synth_levels(o->synthetic, levels, &geo, &uniq[u]);
         } else {
             hb_morph *m = NULL;
-            st = hb_morph_read_swc(o->swc[u], NULL, &m);
+            st = hb_morph_read_swc(o->swc[u], &o->swc_opts, &m);
             if (st == HB_SUCCESS)
-                st = hb_morph_cell_create(m, &dopt, &cable, &uniq[u]);
+                st = hb_morph_cell_create(m, &dopt, &o->cable, &uniq[u]);
             hb_morph_destroy(m);
         }
         *nuniq = u + 1;
@@ -238,31 +325,59 @@ static void print_performance(const sim_options *o, hb_sim *sim)
         printf("; stage split not measured (--no-split)\n");
 }
 
-/* Traces (to --csv, or to a temporary CSV next to the plot) and the plot. */
-static int write_traces_and_plot(const sim_options *o, hb_sim *sim)
+double sim_amp(const sim_options *o, int64_t c)
 {
-    if (!o->csv && !o->plot)
-        return 1;
-    char *tmp = NULL;
-    const char *csv = o->csv, *flag = "--csv";
-    if (!csv) { /* the plot needs a CSV: a temporary one next to it */
-        size_t len = strlen(o->plot) + 5;
-        if (!(tmp = malloc(len))) {
-            fprintf(stderr, "hinesbatch " CMD ": --plot: out of memory\n");
-            return 0;
-        }
-        snprintf(tmp, len, "%s.csv", o->plot);
-        csv = tmp, flag = "--plot";
+    double f = o->ncells > 1 ? (double)c / (double)(o->ncells - 1) : 0.5;
+    return o->amp * (1 + o->spread * (2 * f - 1));
+}
+
+/* The last part of a path. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+/* printf into buf at *at, as much as fits (a title may be cut, never overrun). */
+static void add(char *buf, size_t size, size_t *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *at, size - *at, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *at = *at + (size_t)n < size ? *at + (size_t)n : size - 1;
+}
+
+/* The plot's title: what was simulated, then where and how ("\xc3\x97" is
+ * the multiplication sign, "\xc2\xb0" the degree sign, in UTF-8). */
+static void describe_run(const sim_options *o, hb_sim *sim, hb_context *ctx, char *buf,
+                         size_t size)
+{
+    int64_t off = 0, n = 0, rows = 0;
+    size_t at = 0;
+    hb_sim_cell_rows(sim, 0, &off, &n);
+    hb_sim_rows(sim, &rows);
+    buf[0] = '\0';
+    if (o->synthetic > 0 && o->mix)
+        add(buf, size, &at, "%lld random synthetic cells (%lld compartments in all)",
+            (long long)o->ncells, (long long)rows);
+    else if (o->synthetic > 0)
+        add(buf, size, &at, "%lld \xc3\x97 synthetic cell (%lld compartments)",
+            (long long)o->ncells, (long long)n);
+    else if (o->nswc == 1)
+        add(buf, size, &at, "%lld \xc3\x97 %s (%lld compartments)", (long long)o->ncells,
+            base_name(o->swc[0]), (long long)n);
+    else {
+        add(buf, size, &at, "%lld cells of %d morphologies (", (long long)o->ncells, o->nswc);
+        for (int i = 0; i < o->nswc && i < 3; ++i)
+            add(buf, size, &at, "%s%s", i ? ", " : "", base_name(o->swc[i]));
+        add(buf, size, &at, "%s; %lld compartments in all)", o->nswc > 3 ? ", ..." : "",
+            (long long)rows);
     }
-    int ok = sim_write_traces(flag, csv, sim, o->prm.dt);
-    if (ok && o->csv)
-        printf("traces: %s\n", csv);
-    if (ok && o->plot)
-        sim_plot(csv, o->plot, o->spikes);
-    if (tmp)
-        remove(tmp);
-    free(tmp);
-    return ok;
+    add(buf, size, &at, ", HH %s\n%s, dt %g ms, %g \xc2\xb0" "C, %s precision",
+        o->prm.hh_everywhere ? "everywhere" : "in the soma", hb_context_describe(ctx), o->prm.dt,
+        o->prm.celsius, o->prm.precision == HB_DOUBLE ? "double" : "float");
 }
 
 int hb_cmd_simulate(int argc, char **argv)
@@ -276,6 +391,8 @@ int hb_cmd_simulate(int argc, char **argv)
     o.record = 4;
     o.seed = 1;
     o.policy = -1;
+    hb_swc_options_init(&o.swc_opts);
+    hb_cable_init(&o.cable);
     hb_sim_params_init(&o.prm);
     o.prm.timing = 1;
     cli_opts a;
@@ -294,8 +411,17 @@ int hb_cmd_simulate(int argc, char **argv)
         return rc;
     if (!check_outputs(&o))
         return CLI_EXIT_FAIL;
-    if (o.synthetic == 0 && o.nswc == 0)
-        o.swc[o.nswc++] = DEFAULT_SWC;
+    if (o.synthetic == 0 && o.nswc == 0) { /* the shipped neuron, wherever the program runs */
+        const char *from;
+        if (!cli_data_file(CLI_DATA_MORPHOLOGIES, DEFAULT_SWC, o.default_swc, sizeof o.default_swc,
+                           &from) || access(o.default_swc, R_OK) != 0) {
+            fprintf(stderr, "hinesbatch " CMD ": the default neuron '%s' cannot be read: %s "
+                    "(%s; HINESBATCH_DATA_DIR=DIR reads DIR/morphologies; or give --swc FILE)\n",
+                    o.default_swc, strerror(errno), from);
+            return CLI_EXIT_FAIL;
+        }
+        o.swc[o.nswc++] = o.default_swc;
+    }
 
     rc = CLI_EXIT_FAIL;
     hb_context *ctx = NULL;
@@ -313,10 +439,8 @@ int hb_cmd_simulate(int argc, char **argv)
         st = hb_context_create(HB_BACKEND_AUTO, &ctx);
     if (st == HB_SUCCESS)
         st = hb_sim_create(ctx, cells, o.ncells, &o.prm, &sim);
-    for (int64_t c = 0; c < o.ncells && st == HB_SUCCESS; ++c) {
-        double f = o.ncells > 1 ? (double)c / (double)(o.ncells - 1) : 0.5;
-        st = hb_sim_add_iclamp(sim, c, -1, o.onset, o.dur, o.amp * (1 + o.spread * (2 * f - 1)));
-    }
+    for (int64_t c = 0; c < o.ncells && st == HB_SUCCESS; ++c)
+        st = hb_sim_add_iclamp(sim, c, -1, o.onset, o.dur, sim_amp(&o, c));
     for (int64_t c = 0; c < o.record && c < o.ncells && st == HB_SUCCESS; ++c)
         st = hb_sim_record(sim, c * (o.ncells / (o.record < o.ncells ? o.record : o.ncells)));
     if (st != HB_SUCCESS)
@@ -333,7 +457,9 @@ int hb_cmd_simulate(int argc, char **argv)
     if ((st = hb_sim_run(sim, o.tstop)) != HB_SUCCESS)
         goto done;
     print_performance(&o, sim);
-    if (sim_write_spikes(&o, sim) && write_traces_and_plot(&o, sim))
+    char title[1024];
+    describe_run(&o, sim, ctx, title, sizeof title);
+    if (sim_write_outputs(&o, sim, title))
         rc = CLI_EXIT_OK;
 done:
     if (st != HB_SUCCESS)

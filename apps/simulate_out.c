@@ -1,5 +1,6 @@
-/* simulate_out.c: the outputs of `hinesbatch simulate`: traces CSV, spike times, cell dump and the plot through python3. */
+/* simulate_out.c: the outputs of `hinesbatch simulate`: traces CSV, spike times, cell dump and the plot (apps/plot_traces.py). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,8 @@ static int library_error(hb_status st)
     return 0;
 }
 
-int sim_write_traces(const char *flag, const char *path, hb_sim *sim, double dt)
+/* t_ms and the soma voltage of every recorded cell. */
+static int write_traces(const char *flag, const char *path, hb_sim *sim, double dt)
 {
     int64_t nrec = 0, ns = 0;
     hb_status st = hb_sim_trace_count(sim, &nrec, &ns);
@@ -50,7 +52,8 @@ int sim_write_traces(const char *flag, const char *path, hb_sim *sim, double dt)
     return f && cli_output_close(SIM_CMD, flag, path, f);
 }
 
-int sim_write_spikes(const sim_options *o, hb_sim *sim)
+/* Every cell's spike times into path (NULL: none) and the summary lines. */
+static int write_spikes(const sim_options *o, hb_sim *sim, const char *flag, const char *path)
 {
     enum { CAP = 4096 }; /* more than params.max_spikes keeps */
     double *times = malloc(CAP * sizeof *times);
@@ -59,7 +62,7 @@ int sim_write_spikes(const sim_options *o, hb_sim *sim)
         fprintf(stderr, "hinesbatch " SIM_CMD ": out of memory for spike times\n");
         return 0;
     }
-    if (o->spikes && !(sf = cli_output_open(SIM_CMD, "--spikes", o->spikes))) {
+    if (path && !(sf = cli_output_open(SIM_CMD, flag, path))) {
         free(times);
         return 0;
     }
@@ -76,19 +79,20 @@ int sim_write_spikes(const sim_options *o, hb_sim *sim)
         for (int64_t j = 0; sf && j < n && j < CAP; ++j)
             fprintf(sf, "%lld,%.6f\n", (long long)c, times[j]);
         if (c == 0) {
-            printf("spikes of cell 0: %lld at", (long long)n);
+            printf("spikes of cell 0: %lld%s", (long long)n, n ? " at" : "\n");
             for (int64_t j = 0; j < n && j < 12; ++j)
                 printf(" %.3f", times[j]);
-            printf("%s ms\n", n > 12 ? " ..." : "");
+            if (n)
+                printf("%s ms\n", n > 12 ? " ..." : "");
         }
     }
     free(times);
-    int ok = !sf || cli_output_close(SIM_CMD, "--spikes", o->spikes, sf);
+    int ok = !sf || cli_output_close(SIM_CMD, flag, path, sf);
     if (st != HB_SUCCESS)
         return library_error(st);
     if (!ok)
         return 0;
-    if (sf)
+    if (o->spikes)
         printf("spike times: %s\n", o->spikes);
     printf("spikes: %lld in %lld of %lld cells (threshold %g mV at the soma)\n", (long long)total,
            (long long)spiking, (long long)o->ncells, o->prm.threshold);
@@ -118,48 +122,90 @@ int sim_dump_cell(const char *path, const hb_morph_cell *cell, hb_sim *sim, int 
     return cli_output_close(SIM_CMD, "--dump-cell", path, f);
 }
 
-/* apps/plot_traces.py next to this source file, else from the current
- * directory; NULL when neither is there (both paths in tried). */
-static const char *plot_script(char *buf, size_t size, char *tried, size_t tsize)
+/* A new empty file "PNG.XXXXXX" next to the plot (mkstemp: never a file
+ * that was there), for an input of the plot the user did not ask for; NULL
+ * after a message. */
+static char *temp_next_to(const char *png)
 {
-    const char *src = __FILE__, *slash = strrchr(src, '/');
-    if (slash) {
-        snprintf(buf, size, "%.*s/plot_traces.py", (int)(slash - src), src);
-        if (access(buf, R_OK) == 0)
-            return buf;
+    size_t len = strlen(png) + 8;
+    char *path = malloc(len);
+    if (!path) {
+        fprintf(stderr, "hinesbatch " SIM_CMD ": --plot: out of memory\n");
+        return NULL;
     }
-    snprintf(tried, tsize, "%s%sapps/plot_traces.py", slash ? buf : "", slash ? " and " : "");
-    snprintf(buf, size, "apps/plot_traces.py");
-    return access(buf, R_OK) == 0 ? buf : NULL;
+    snprintf(path, len, "%s.XXXXXX", png);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        fprintf(stderr, "hinesbatch " SIM_CMD ": --plot: cannot make a temporary file '%s': %s\n",
+                path, strerror(errno));
+        free(path);
+        return NULL;
+    }
+    close(fd);
+    return path;
 }
 
-void sim_plot(const char *csv, const char *png, const char *spikes)
+/* "--name=value", malloc'ed; NULL after a message. */
+static char *named(const char *name, const char *value)
 {
-    char script[4096], tried[8300], why[512];
-    if (!plot_script(script, sizeof script, tried, sizeof tried)) {
-        fprintf(stderr, "hinesbatch " SIM_CMD ": warning: --plot: not written: the plot script "
-                        "was not found (looked for %s)\n", tried);
-        return;
-    }
-    /* Options before "--", file names after it: a name that starts with
-     * '-' stays a file name for the script's argument parser too. */
-    char *spikes_arg = NULL;
-    if (spikes) {
-        size_t len = strlen(spikes) + 10;
-        if (!(spikes_arg = malloc(len))) {
-            fprintf(stderr, "hinesbatch " SIM_CMD ": warning: --plot: not written: out of memory\n");
-            return;
-        }
-        snprintf(spikes_arg, len, "--spikes=%s", spikes);
-    }
-    char *argv[] = {"python3", script, "--", (char *)csv, (char *)png, NULL, NULL};
-    if (spikes_arg) /* in front of "--" */
-        memmove(argv + 3, argv + 2, 4 * sizeof *argv), argv[2] = spikes_arg;
-    int ok = cli_spawn(argv, why, sizeof why);
-    free(spikes_arg);
-    if (ok)
-        printf("plot: %s\n", png);
+    size_t len = strlen(name) + strlen(value) + 4;
+    char *arg = malloc(len);
+    if (arg)
+        snprintf(arg, len, "--%s=%s", name, value);
     else
-        fprintf(stderr, "hinesbatch " SIM_CMD ": warning: --plot: not written: %s (script %s; it "
-                        "needs python3 with matplotlib)\n", why, script);
+        fprintf(stderr, "hinesbatch " SIM_CMD ": --plot: out of memory\n");
+    return arg;
+}
+
+/* apps/plot_traces.py on the traces and spikes; 1, or 0 after the message. */
+static int plot(const sim_options *o, const char *csv, const char *spikes, const char *title)
+{
+    char a_cells[64], a_stim[128], a_amps[128], a_thr[64], a_tstop[64], why[9000];
+    /* --name=value: a value that starts with '-' (a file name, a negative
+     * amplitude) stays a value; the file names come after "--". %.17g: the
+     * numbers exactly. */
+    snprintf(a_cells, sizeof a_cells, "--cells=%lld", (long long)o->ncells);
+    snprintf(a_stim, sizeof a_stim, "--stim=%.17g,%.17g", o->onset, o->dur);
+    snprintf(a_amps, sizeof a_amps, "--amps=%.17g,%.17g", sim_amp(o, 0), sim_amp(o, o->ncells - 1));
+    snprintf(a_thr, sizeof a_thr, "--threshold=%.17g", o->prm.threshold);
+    snprintf(a_tstop, sizeof a_tstop, "--tstop=%.17g", o->tstop);
+    char *a_spikes = named("spikes", spikes), *a_title = named("title", title);
+    int ok = 0;
+    if (a_spikes && a_title) {
+        char *args[] = {a_spikes, a_cells, a_stim, a_amps, a_thr, a_tstop, a_title,
+                        "--", (char *)csv, (char *)o->plot, NULL};
+        if ((ok = cli_run_script("plot_traces.py", args, why, sizeof why)))
+            printf("plot: %s\n", o->plot);
+        else
+            fprintf(stderr, "hinesbatch " SIM_CMD ": --plot: not written: %s\n", why);
+    }
+    free(a_spikes);
+    free(a_title);
+    return ok;
+}
+
+int sim_write_outputs(const sim_options *o, hb_sim *sim, const char *title)
+{
+    /* The plot's inputs: the user's files, else temporary ones. */
+    char *tmp_spikes = NULL, *tmp_csv = NULL;
+    const char *spikes = o->spikes, *csv = o->csv;
+    int ok = 1;
+    if (o->plot && !spikes)
+        ok = (spikes = tmp_spikes = temp_next_to(o->plot)) != NULL;
+    if (ok && o->plot && !csv)
+        ok = (csv = tmp_csv = temp_next_to(o->plot)) != NULL;
+    ok = ok && write_spikes(o, sim, o->spikes ? "--spikes" : "--plot", spikes);
+    if (ok && csv) {
+        ok = write_traces(o->csv ? "--csv" : "--plot", csv, sim, o->prm.dt);
+        if (ok && o->csv)
+            printf("traces: %s\n", csv);
+    }
+    ok = ok && (!o->plot || plot(o, csv, spikes, title));
+    if (tmp_spikes)
+        remove(tmp_spikes);
+    if (tmp_csv)
+        remove(tmp_csv);
+    free(tmp_spikes);
+    free(tmp_csv);
+    return ok;
 }

@@ -66,6 +66,10 @@ got=$(hinesbatch --version)
 say "$got at $(command -v hinesbatch); devices:"
 hinesbatch devices
 [ "$(pkg-config --modversion hinesbatch)" = "$version" ] || die "pkg-config does not find $version"
+# The installed program's shipped neuron and plot script (/usr/share/hinesbatch),
+# from a directory that is not the source tree.
+(cd "$work" && HINESBATCH_BACKEND=serial hinesbatch simulate --cells 3 --tstop 10 \
+    --plot "$work/installed.png") || die "the installed hinesbatch simulate --plot failed"
 check=$HB_ROOT/examples/consumer/check_install.sh
 bash "$check" against system "$work/consumers"
 # Every consumer on each host backend this build has (OpenCL on PoCL).
@@ -76,4 +80,4 @@ for backend in serial openmp opencl; do
     fi
     HINESBATCH_BACKEND=$backend OMP_WAIT_POLICY=passive bash "$check" run "$work/consumers"
 done
-say "OK: $(basename "$deb") installed, consumers built against it and run, CLI runs"
+say "OK: $(basename "$deb") installed, consumers built against it and run, CLI runs and plots"

@@ -89,9 +89,15 @@ else()
   endif()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "${hb_depends}")
 endif()
+set(hb_suggests "")
 if(HB_OPENCL_ENABLED)
   # A device to run OpenCL on (PoCL: the CPU), and the loader's link-time
   # library for static consumers.
-  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "pocl-opencl-icd | opencl-icd, ocl-icd-opencl-dev")
+  list(APPEND hb_suggests "pocl-opencl-icd | opencl-icd" ocl-icd-opencl-dev)
 endif()
+if(HINESBATCH_BUILD_APPS)
+  # `hinesbatch simulate --plot` runs share/hinesbatch/scripts/plot_traces.py.
+  list(APPEND hb_suggests python3-matplotlib)
+endif()
+string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_SUGGESTS "${hb_suggests}")
 include(CPack)

@@ -158,7 +158,8 @@ package() {
                  lib/libhinesbatch.a lib/cmake/hinesbatch/hinesbatchConfig.cmake
                  lib/pkgconfig/hinesbatch.pc share/doc/hinesbatch/LICENSE)
     if [ "${HB_PACKAGE_CLI:-1}" = 1 ]; then
-        files+=(bin/hinesbatch)
+        files+=(bin/hinesbatch share/hinesbatch/morphologies/nrn__c91662.swc
+                share/hinesbatch/scripts/plot_traces.py)
     fi
     for f in "${files[@]}"; do
         [ -e "$root/usr/$f" ] || fail "$deb has no /usr/$f"
@@ -170,6 +171,9 @@ package() {
         [ "$("$root/usr/bin/hinesbatch" --version)" = "hinesbatch $(dpkg-deb -f "$deb" Version)" ] ||
             fail "its hinesbatch --version is not the package's version"
         "$root/usr/bin/hinesbatch" devices
+        # Its shipped neuron from beside it, whatever the working directory.
+        (cd "$work" && "$root/usr/bin/hinesbatch" simulate --cells 1 --tstop 1 --record 0) ||
+            fail "the unpacked hinesbatch simulate (the shipped neuron) failed"
     fi
     against "$root/usr" "$work"
     run "$work"

@@ -2,6 +2,8 @@
 # check_cli.sh: hostile command lines against `hinesbatch`: each case's exit status and the words its stderr must hold.
 # Usage: check_cli.sh HINESBATCH SOURCE_DIR [--valgrind]
 #   HINESBATCH   the program (an absolute path); SOURCE_DIR the repository (for data/).
+#   HB_PLOT_PYTHON (environment): the Python with matplotlib the build found (empty:
+#                none), so whether a --plot is to succeed (0) or fail (1) here.
 #   --valgrind   run only the error paths marked `tl` under valgrind, failing on any
 #                definite or indirect leak (valgrind's status 99). Few: valgrind takes
 #                seconds to start a program linked with CUDA's libraries. They are the
@@ -22,7 +24,9 @@ export HINESBATCH_BACKEND=serial OMP_WAIT_POLICY=passive
 for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
     export "$v=${!v:+${!v}:}exitcode=99"
 done
-unset HINESBATCH_STRATEGY HINESBATCH_VERBOSE
+unset HINESBATCH_STRATEGY HINESBATCH_VERBOSE HINESBATCH_PYTHON HINESBATCH_DATA_DIR
+plot_rc=0 # a --plot that cannot be made fails the run
+[ -n "${HB_PLOT_PYTHON:-}" ] || plot_rc=1
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 swc="$src/data/morphologies/jaxley__morph_ca1_n120_250.swc"
@@ -260,28 +264,100 @@ tl 1 "hinesbatch bench: --csv: cannot write" \
 t 1 "hinesbatch simulate: --spikes: cannot write" "${sim[@]}" --spikes "$root/dangling.csv"
 
 echo "== helper programs: an argument vector, never a shell"
-# Quotes, ';' and $(...) in file names reach python3 as characters: no file
-# PWNED* may appear. Whether the plot is written depends on matplotlib; the
-# run succeeds either way (the plot is optional).
-t 0 "" "${sim[@]}" --plot "x';touch PWNED1;'.png" --spikes "s';touch PWNED2;'.csv"
+# Quotes, ';' and $(...) in file names reach the plot script as characters: no
+# file PWNED* may appear. Whether the plot is written depends on matplotlib
+# ($plot_rc); a plot that cannot be made fails the run after the other outputs.
+t $plot_rc "" "${sim[@]}" --plot "x';touch PWNED1;'.png" --spikes "s';touch PWNED2;'.csv"
 check '! ls PWNED* >/dev/null 2>&1' "no command ran from the --plot and --spikes names"
-t 0 "" "${sim[@]}" --plot '$(touch PWNED3).png' --csv '`touch PWNED4`.csv'
+t $plot_rc "" "${sim[@]}" --plot '$(touch PWNED3).png' --csv '`touch PWNED4`.csv'
 check '! ls PWNED* >/dev/null 2>&1' "no command ran from \$(...) and backquotes"
 check '[ -s "\`touch PWNED4\`.csv" ]' "the traces CSV has the name as given"
-t 0 "" "${sim[@]}" --plot -dash.png --csv=--dash.csv
+t $plot_rc "" "${sim[@]}" --plot -dash.png --csv=--dash.csv --iclamp 1,2,-0.5
 check '[ -s ./--dash.csv ]' "--csv=--dash.csv writes a file of that name"
-case_env=(PATH=/nonexistent)
-t 0 "python3 was not found in PATH" "${sim[@]}" --plot p.png
-check '[ ! -e p.png.csv ]' "the plot's temporary CSV is removed"
-if command -v python3 >/dev/null 2>&1; then
-    # A matplotlib that exits with status 3: the script's failure is reported with it.
-    mkdir -p "$root/fakepy/matplotlib"
-    echo 'raise SystemExit(3)' >"$root/fakepy/matplotlib/__init__.py"
-    case_env=(PYTHONPATH="$root/fakepy")
-    t 0 "python3 exited with status 3" "${sim[@]}" --plot p.png
-else
-    echo "skip python3 is not installed: the status-N case is not run"
+if [ $plot_rc = 0 ]; then
+    check '[ -s ./-dash.png ]' "--plot -dash.png writes a file of that name (negative amplitudes too)"
 fi
+
+echo "== the plot's interpreter and script: each cause named, status 1"
+# The interpreter found at configure time is a path: PATH does not matter to it.
+case_env=(PATH=/nonexistent)
+if [ $plot_rc = 0 ]; then
+    t 0 "" "${sim[@]}" --plot p.png
+    check '[ -s p.png ]' "the plot is written with no python3 in PATH"
+else
+    t 1 "--plot: not written: python3 was not found in PATH" "${sim[@]}" --plot p.png
+fi
+check '[ -z "$(ls -A | grep -v "^stderr$" | grep -v "^p.png$")" ]' "the plot's temporary files are removed"
+case_env=(HINESBATCH_PYTHON=/nonexistent/python3)
+t 1 "--plot: not written: /nonexistent/python3 was not found (set by HINESBATCH_PYTHON)" \
+    "${sim[@]}" --plot p.png --csv t.csv
+check '[ -s t.csv ] && [ ! -e p.png ]' "the traces are written, the plot is not"
+check '[ -z "$(ls -A | grep -v -e "^stderr$" -e "^t.csv$")" ]' "the plot's temporary files are removed"
+case_env=(HINESBATCH_PYTHON=no-such-python-hb)
+t 1 "no-such-python-hb was not found in PATH (set by HINESBATCH_PYTHON)" \
+    "${sim[@]}" --plot p.png
+case_env=(HINESBATCH_DATA_DIR="$root/nodata")
+t 1 "--plot: not written: the script '$root/nodata/scripts/plot_traces.py' is missing" \
+    "${sim[@]}" --plot p.png
+case_env=(HINESBATCH_DATA_DIR="$root/nodata")
+t 1 "the default neuron '$root/nodata/morphologies/nrn__c91662.swc' cannot be read" \
+    simulate --cells 1 --tstop 1
+mkdir -p "$root/data/morphologies"
+cp "$swc" "$root/data/morphologies/nrn__c91662.swc"
+case_env=(HINESBATCH_DATA_DIR="$root/data")
+stdout_to="$root/datadir.out" t 0 "" simulate --cells 1 --tstop 1 --record 0
+check 'grep -q "250 compartments" "$root/datadir.out"' \
+    "HINESBATCH_DATA_DIR's morphologies/ holds the default neuron"
+py=${HB_PLOT_PYTHON:-$(command -v python3 || true)}
+if [ -n "$py" ]; then
+    # A matplotlib that cannot be imported, and a script that fails: each named.
+    mkdir -p "$root/nompl/matplotlib" "$root/fakepy/matplotlib"
+    echo 'raise ImportError("hidden by check_cli")' >"$root/nompl/matplotlib/__init__.py"
+    echo 'raise SystemExit(5)' >"$root/fakepy/matplotlib/__init__.py"
+    case_env=(HINESBATCH_PYTHON="$py" PYTHONPATH="$root/nompl")
+    t 1 "--plot: not written: $py (set by HINESBATCH_PYTHON) cannot import matplotlib" \
+        "${sim[@]}" --plot p.png
+    case_env=(HINESBATCH_PYTHON="$py" PYTHONPATH="$root/fakepy")
+    t 1 "plot_traces.py exited with status 5" "${sim[@]}" --plot p.png
+else
+    echo "skip no Python here: the matplotlib and status-N cases are not run"
+fi
+
+echo "== cell and channel parameters: ranges, each named"
+t 2 "--scale: '0' is not a finite number in (0, 1e+09]" simulate --scale 0
+t 2 "--scale: 'nan' is not a finite number" simulate --scale nan
+t 2 "--ra: '0' is not a finite number in (0, 1e+12]" simulate --ra 0
+t 2 "--cm: '-1' is not a finite number in (0, 1e+12]" simulate --cm -1
+t 2 "--d-lambda: '0' is not a finite number in (0, 1e+06]" simulate --policy section --d-lambda 0
+t 2 "--gnabar: '-0.1' is not a finite number in [0, 1000]" simulate --gnabar -0.1
+t 2 "--gkbar: '1e4' is not a finite number in [0, 1000]" simulate --gkbar 1e4
+t 2 "--gl: 'inf' is not a finite number" simulate --gl inf
+t 2 "--el: '-2000' is not a finite number in [-1000, 1000]" simulate --el -2000
+t 2 "--ena: 'x' is not a finite number" simulate --ena x
+t 2 "--ek: '' is not a finite number" simulate --ek=
+t 2 "--v-init: '1e999' is not a finite number" simulate --v-init 1e999
+t 2 "--threshold: '5000' is not a finite number in [-1000, 1000]" simulate --threshold 5000
+t 2 "this option takes no value: '--repair-radii=1'" simulate --repair-radii=1
+t 2 "hinesbatch simulate: this option takes no value: '--reroot=yes'" simulate --reroot=yes
+t 2 "--scale, --repair-radii, --reroot and --d-lambda apply to SWC cells" simulate --synthetic 64 --scale 2
+t 2 "--scale, --repair-radii, --reroot and --d-lambda apply to SWC cells" simulate --synthetic 64 --reroot
+t 2 "--d-lambda needs --policy section" simulate --d-lambda 0.1
+t 2 "--d-lambda and --nseg N (N > 0) exclude each other" simulate --policy section --nseg 2 --d-lambda 0.1
+# An nm-scaled file with a zero radius: refused as it is, simulated with the options.
+awk '!/^#/ && NF >= 7 { d++; $3 *= 1000; $4 *= 1000; $5 *= 1000; $6 = (d == 5) ? 0 : $6 * 1000 } { print }' \
+    "$swc" >"$root/nm.swc"
+t 1 "radius" simulate --swc "$root/nm.swc" --cells 1 --tstop 1
+stdout_to="$root/nm.out" t 0 "" simulate --swc "$root/nm.swc" --cells 2 --tstop 2 --scale 1e-3 \
+    --repair-radii --record 1 --csv t.csv
+check 'grep -q "rows 250," "$root/nm.out" && [ -s t.csv ]' \
+    "--scale 1e-3 --repair-radii simulate the nm file morph accepts"
+t 0 "" morph "$root/nm.swc" --scale 1e-3 --repair-radii
+stdout_to="$root/params.out" t 0 "" simulate --swc "$swc" --cells 2 --tstop 20 --ra 100 --cm 0.9 \
+    --gnabar 0.2 --gkbar 0.05 --gl 0.0001 --el -65 --ena 55 --ek -90 --v-init -70 --threshold 0 \
+    --celsius 16 --spikes s.csv --iclamp 2,10,2 --record 0
+check 'grep -q "threshold 0 mV" "$root/params.out" && [ -s s.csv ]' "the channel parameters are taken"
+t 0 "" simulate --swc "$swc" --cells 1 --tstop 1 --policy section --d-lambda 0.05 --reroot --record 0
+t 0 "" simulate --synthetic 64 --cells 2 --tstop 1 --ra 70 --cm 2 --record 0
 
 echo "== command lines that must still work"
 t 0 "" solve --systems 8 --rows 16 --reps 1 --seed 1
