@@ -305,11 +305,16 @@ step_bench() {
     blog "bench: bench.csv: $(lines 1 "$csv") rows"
     if [ "$(lines 1 "$csv")" -gt 0 ]; then
         mkdir -p "$logs/figures"
-        python3 "$HB_ROOT/apps/plot_bench.py" "$csv" --out "$logs/figures" --headline "$out/headline.md" \
-            --title "$(date -u +%Y-%m-%d), commit $HB_GPU_COMMIT" >>"$log" 2>&1 || {
+        local py
+        if ! py=$(hb_plot_python 2>>"$log"); then
+            blog "bench: no python3 with matplotlib: no figures (bench.log)"
+            fail=1
+        elif ! "$py" "$HB_ROOT/apps/plot_bench.py" "$csv" --out "$logs/figures" \
+            --headline "$out/headline.md" \
+            --title "$(date -u +%Y-%m-%d), commit $HB_GPU_COMMIT" >>"$log" 2>&1; then
             blog "bench: plot_bench.py failed (its output is in bench.log)"
             fail=1
-        }
+        fi
     fi
     return "$fail"
 }

@@ -151,3 +151,23 @@ hb_setup_build() {
     # shellcheck source=ci/opencl-env.sh
     . "$HB_ROOT/ci/opencl-env.sh" "$HB_BUILD"
 }
+
+# hb_plot_python: prints the interpreter the plot scripts run with: HINESBATCH_PYTHON
+# where set, else the first of /usr/bin/python3 and python3 in PATH that imports
+# matplotlib (the CLI's rule, cmake/hb_python.cmake); returns 1, saying so on stderr,
+# when none does.
+hb_plot_python() {
+    local py
+    if [ -n "${HINESBATCH_PYTHON:-}" ]; then
+        printf '%s\n' "$HINESBATCH_PYTHON"
+        return 0
+    fi
+    for py in /usr/bin/python3 "$(command -v python3 2>/dev/null || true)"; do
+        if [ -n "$py" ] && [ -x "$py" ] && "$py" -c 'import matplotlib' 2>/dev/null; then
+            printf '%s\n' "$py"
+            return 0
+        fi
+    done
+    say "no python3 with matplotlib (/usr/bin/python3, python3 in PATH; HINESBATCH_PYTHON names one)" >&2
+    return 1
+}
