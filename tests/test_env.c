@@ -222,7 +222,7 @@ static const name_table tables[] = {
     {"layout", 5, {"auto", "flat", "full-interleaved", "block-interleaved", "block-shared"},
      layout_name, layout_from},
     {"padding", 3, {"auto", "compute", "skip"}, padding_name, padding_from},
-    {"strategy", 4, {"auto", "per-system", "branch-level", "fine-tree"}, strategy_name,
+    {"strategy", 5, {"auto", "per-system", "branch-level", "fine-tree", "cooperative"}, strategy_name,
      strategy_from},
 };
 #define NTABLES ((int)(sizeof tables / sizeof tables[0]))
