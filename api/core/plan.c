@@ -25,13 +25,16 @@ static int array_in_kind(hb_kind kind, hb_array which)
 }
 
 /* HINESBATCH_STRATEGY forces the strategy of Hines plans whose options leave
- * it AUTO; a tridiagonal system is one branch, so it keeps its own. A value
- * that is not a strategy fails every plan: never quietly ignored. */
+ * it AUTO; a tridiagonal system is one branch, so it keeps its own, except
+ * under "cooperative", which forces tridiagonal plans (left AUTO) and leaves
+ * Hines plans to AUTO. A value that is not a strategy fails every plan: never
+ * quietly ignored. */
 static hb_status resolve_strategy(hb_kind kind, hb_strategy opt, hb_strategy *out)
 {
     hb_strategy forced;
     HB_FORWARD(hb__env_strategy(&forced));
-    *out = kind == HB_KIND_HINES && opt == HB_STRATEGY_AUTO ? forced : opt;
+    const int tri_forced = forced == HB_STRATEGY_COOPERATIVE;
+    *out = opt == HB_STRATEGY_AUTO && (kind == HB_KIND_TRIDIAG) == tri_forced ? forced : opt;
     return HB_SUCCESS;
 }
 
