@@ -357,11 +357,14 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         goto fail;
     }
     abytes = (size_t)alen * plan->esize;
-    /* The exact need, now that padding is known. */
-    if ((st = hb__memory_check(ctx, 0,
-                               plan_device_bytes(kind, alen, nsys, plan->esize,
-                                                 lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
-                               fn)))
+    /* The exact need, now that padding is known (cooperative: a second
+     * scratch array). */
+    if ((st = hb__memory_check(
+             ctx, 0,
+             hb__add_sat(plan_device_bytes(kind, alen, nsys, plan->esize,
+                                           lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
+                         strategy == HB_STRATEGY_COOPERATIVE ? (uint64_t)abytes : 0),
+             fn)))
         goto fail;
     if ((st = alloc_upload(plan, &dev->base, lay->base, tbytes, "bases")) ||
         (st = alloc_upload(plan, &dev->rows, lay->rows, tbytes, "rows")) ||
