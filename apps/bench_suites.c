@@ -121,13 +121,14 @@ typedef struct {
     const char *precision, *systems, *rows, *layout, *strategy, *morph;
 } dims;
 
-/* What the user chose for a kind: thomas points have no strategy or
- * morphology to choose, Hines points no rows (their cells set them). */
+/* What the user chose for a kind: thomas points have no morphology to
+ * choose (their strategy: auto, per-system or cooperative), Hines points no
+ * rows (their cells set them). */
 static dims user_dims(const bench_selection *sel, bench_kind kind)
 {
     dims d = {sel->precision, sel->systems, sel->rows, sel->layout, sel->strategy, sel->morph};
     if (kind == BENCH_THOMAS)
-        d.strategy = d.morph = NULL;
+        d.morph = NULL;
     else
         d.rows = NULL;
     return d;

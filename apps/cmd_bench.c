@@ -31,7 +31,8 @@ static void usage(FILE *out)
         "give single points (thomas unless --morphology, --strategy or --kind hines).\n"
         "LIST is comma-separated. rows: N or LO-HI (sizes drawn uniformly). layout:\n"
         "auto|flat|interleaved|block[:BS]|block-shared[:BS], optionally /compute or\n"
-        "/skip (padding). strategy: auto|per-system|branch-level|fine-tree.\n"
+        "/skip (padding). strategy: auto|per-system|branch-level|fine-tree (hines),\n"
+        "auto|per-system|cooperative (thomas; single thomas points need --kind thomas).\n"
         "morphology: a shipped neuron (name in --morph-dir, default %s) or an .swc\n"
         "path (NEURON-style sections, d_lambda 0.1), levels:N:L, random:SEED,\n"
         "branchy:N:PERCENT:SEED, mix:real (every shipped neuron, cycled), mix:random\n"
@@ -114,13 +115,14 @@ static const char *point_name(const bench_point *p, char *buf, size_t size)
     char lay[64];
     layout_item(p, lay, sizeof lay);
     if (p->kind == BENCH_THOMAS && p->rows_hi)
-        snprintf(buf, size, "%s thomas %s %lld x %lld-%lld rows, layout %s", p->suite,
-                 p->precision == HB_DOUBLE ? "double" : "float", (long long)p->systems,
-                 (long long)p->rows_lo, (long long)p->rows_hi, lay);
+        snprintf(buf, size, "%s thomas %s %lld x %lld-%lld rows, layout %s, strategy %s",
+                 p->suite, p->precision == HB_DOUBLE ? "double" : "float",
+                 (long long)p->systems, (long long)p->rows_lo, (long long)p->rows_hi, lay,
+                 hb_strategy_name(p->strategy));
     else if (p->kind == BENCH_THOMAS)
-        snprintf(buf, size, "%s thomas %s %lld x %lld rows, layout %s", p->suite,
+        snprintf(buf, size, "%s thomas %s %lld x %lld rows, layout %s, strategy %s", p->suite,
                  p->precision == HB_DOUBLE ? "double" : "float", (long long)p->systems,
-                 (long long)p->rows, lay);
+                 (long long)p->rows, lay, hb_strategy_name(p->strategy));
     else
         snprintf(buf, size, "%s hines %s %lld x %s, layout %s, strategy %s", p->suite,
                  p->precision == HB_DOUBLE ? "double" : "float", (long long)p->systems, p->morph,
@@ -268,6 +270,22 @@ static int take(int c, const cli_opts *a, bench_selection *sel, bench_config *cf
 }
 
 /* Lists that a run would not use are usage errors, not silently dropped. */
+/* 1 when the --strategy list names a strategy only Hines plans have. */
+static int hines_only_strategy(const char *list)
+{
+    char item[64];
+    for (const char *s = list; s && *s;) {
+        size_t n = strcspn(s, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), s);
+        hb_strategy st;
+        if (hb_strategy_from_name(item, &st) == HB_SUCCESS &&
+            (st == HB_STRATEGY_BRANCH_LEVEL || st == HB_STRATEGY_FINE_TREE))
+            return 1;
+        s += n + (s[n] == ',');
+    }
+    return 0;
+}
+
 static int check_combination(const bench_selection *sel)
 {
     const char *why = NULL;
@@ -281,9 +299,11 @@ static int check_combination(const bench_selection *sel)
     else if ((single && hines) || hines_suite)
         why = sel->rows ? "--rows applies to thomas points (Hines cells set their rows)" : NULL;
     else if (single || thomas_suite)
-        why = sel->morph      ? "--morphology applies to hines points"
-              : sel->strategy ? "--strategy applies to hines points"
-                              : NULL;
+        why = sel->morph ? "--morphology applies to hines points"
+              : hines_only_strategy(sel->strategy)
+                  ? "--strategy applies to hines points, except auto, per-system and "
+                    "cooperative"
+                  : NULL;
     if (why)
         fprintf(stderr, "hinesbatch bench: %s\n", why);
     return !why;

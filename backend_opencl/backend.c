@@ -177,6 +177,7 @@ static const hb_backend_ops opencl_ops = {
     .map_to_flat = hb__cl_map_to_flat,
     .hines_branch_level = hb__cl_hines_branch_level,
     .hines_fine_tree = hb__cl_hines_fine_tree,
+    .thomas_coop = hb__cl_thomas_coop,
     .copy = cl_copy,
     .finish = cl_finish,
     .mem_available = cl_mem_available,

@@ -336,6 +336,23 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
         INFO_IS(split, 0);
         return;
     }
+    if (in.strategy == HB_STRATEGY_COOPERATIVE) {
+        /* Flat layout, one group per system of (at most) the size asked. */
+        INFO_IS(layout, HB_LAYOUT_FLAT);
+        INFO_IS(block_size, 0);
+        INFO_IS(padding, HB_PADDING_AUTO);
+        INFO_IS(sorted, 0);
+        INFO_IS(nbranches, 0);
+        INFO_IS(nlevels, 0);
+        INFO_IS(ngroups, nsys);
+        HB_CHECK(in.group_size >= 1 && (o->group_size <= 0 || in.group_size <= o->group_size),
+                 "%s: group_size %d, asked for %d (%s)", what, (int)in.group_size,
+                 (int)o->group_size, hb_plan_describe(plan));
+        HB_CHECK(strstr(hb_plan_describe(plan), "cooperative") != NULL,
+                 "%s: the description does not say cooperative (%s)", what,
+                 hb_plan_describe(plan));
+        return;
+    }
     /* Branch strategies: rows by branch, each chunk of branches padded to its
      * longest and the padding skipped. */
     int fine = in.strategy == HB_STRATEGY_FINE_TREE, built = nsys > 0;

@@ -153,6 +153,27 @@ static void strategy_variable(hb_context *ctx)
                         HB_ERR_INVALID_ARGUMENT);
         HB_CHECK(plan == NULL, "tridiagonal plan made under HINESBATCH_STRATEGY=%s", bad[i]);
     }
+    /* cooperative forces tridiagonal plans (left AUTO) instead; Hines plans
+     * keep AUTO's pick. Backends without the solver refuse the plan. */
+    for (int variant = 0; variant < 3; ++variant) {
+        char v[32];
+        mixed_case(v, "cooperative", variant);
+        hb_strategy got = strategy_under(ctx, v, &st);
+        HB_CHECK(st == HB_SUCCESS && got == auto_pick,
+                 "Hines plan under HINESBATCH_STRATEGY=%s: %s, expected %s", v,
+                 hb_strategy_name(got), hb_strategy_name(auto_pick));
+        hb_plan *tri = NULL;
+        st = hb_plan_create_tridiag_uniform(ctx, HB_FLOAT, 4, 6, NULL, &tri);
+        if (hb_test_on_host(ctx))
+            HB_CHECK(st == HB_ERR_BACKEND_UNAVAILABLE && !tri,
+                     "tridiagonal plan under HINESBATCH_STRATEGY=%s on a host backend: %s", v,
+                     hb_status_string(st));
+        else
+            HB_CHECK(st == HB_SUCCESS && tri &&
+                         hb_test_plan_info(tri).strategy == HB_STRATEGY_COOPERATIVE,
+                     "tridiagonal plan under HINESBATCH_STRATEGY=%s: %s", v, hb_status_string(st));
+        hb_plan_destroy(tri);
+    }
     strategy_under(ctx, NULL, &st);
     HB_CHECK_STATUS(st, HB_SUCCESS);
 }
@@ -222,7 +243,7 @@ static const name_table tables[] = {
     {"layout", 5, {"auto", "flat", "full-interleaved", "block-interleaved", "block-shared"},
      layout_name, layout_from},
     {"padding", 3, {"auto", "compute", "skip"}, padding_name, padding_from},
-    {"strategy", 4, {"auto", "per-system", "branch-level", "fine-tree"}, strategy_name,
+    {"strategy", 5, {"auto", "per-system", "branch-level", "fine-tree", "cooperative"}, strategy_name,
      strategy_from},
 };
 #define NTABLES ((int)(sizeof tables / sizeof tables[0]))

@@ -60,3 +60,20 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
      * and coalescing. */
     return HB_STRATEGY_BRANCH_LEVEL;
 }
+
+int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esize,
+                       int32_t requested)
+{
+    int64_t p = requested;
+    if (p <= 0) {
+        const int64_t want = (max_rows + HB_COOP_ROWS_PER_ITEM - 1) / HB_COOP_ROWS_PER_ITEM;
+        p = 1;
+        while (p < want && p < HB_COOP_MAX_GROUP)
+            p *= 2;
+    }
+    if (dev->max_group > 0 && (uint64_t)p > (uint64_t)dev->max_group)
+        p = (int64_t)dev->max_group;
+    while (p > 1 && dev->local_mem > 0 && (uint64_t)p * 6 * esize > dev->local_mem)
+        p /= 2;
+    return (int32_t)(p < 1 ? 1 : p);
+}

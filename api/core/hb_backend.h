@@ -27,6 +27,8 @@ typedef struct {
     int32_t    block_size; /* lanes per block for block layouts, else 0        */
     int32_t    mono;       /* 1: every slot shares parent table at offset 0    */
     int32_t    shared_rhs; /* HB_LAYOUT_BLOCK_SHARED: stage rhs on chip         */
+    int32_t    coop_group; /* cooperative (flat layout): work-items per system,
+                              0 otherwise                                       */
     hb_buffer *base;       /* int64[nslots]                                    */
     hb_buffer *rows;       /* int64[nslots] rows the solver runs (padded or own)*/
     hb_buffer *nown;       /* int64[nslots] the system's own rows              */
@@ -159,6 +161,10 @@ typedef struct hb_backend_ops {
     hb_block_shared_fn *thomas_shared, *hines_shared;
     /* NULL where the backend lacks the strategy. */
     hb_hines_branches_fn *hines_branch_level, *hines_fine_tree;
+    /* Cooperative Thomas (thomas_coop): one work-group of lay->coop_group
+     * work-items per system, flat layout; cw holds 2 x layout length
+     * elements. NULL where the backend lacks it. */
+    hb_thomas_fn *thomas_coop;
 } hb_backend_ops;
 
 /* Each returns its table, or NULL when the backend was not compiled in. */

@@ -63,6 +63,23 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
                               int mono);
 /* The layout for a batch of equal (uniform) or different sizes. */
 hb_layout hb__auto_layout(const hb_device_traits *dev, int uniform);
+/* Cooperative tridiagonal solver: work-items per system. requested > 0 is
+ * taken as asked; else the next power of two >= max_rows/HB_COOP_ROWS_PER_ITEM,
+ * at most HB_COOP_MAX_GROUP. Then capped at the device's work-group limit and
+ * halved until the reduced system (6 reals per work-item) fits local memory. */
+#define HB_COOP_ROWS_PER_ITEM 4
+#define HB_COOP_MAX_GROUP 256
+int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esize,
+                       int32_t requested);
+/* AUTO rule for tridiagonal plans, OFF by default (not measured yet): with
+ * HB_AUTO_COOP_TRIDIAG 1, AUTO picks the cooperative solver on a GPU backend
+ * that has it, for fewer than HB_AUTO_COOP_BELOW_SYSTEMS systems of at least
+ * HB_AUTO_COOP_FROM_ROWS rows, when the layout is left AUTO. */
+#ifndef HB_AUTO_COOP_TRIDIAG
+#define HB_AUTO_COOP_TRIDIAG 0
+#endif
+#define HB_AUTO_COOP_BELOW_SYSTEMS 8192
+#define HB_AUTO_COOP_FROM_ROWS 256
 
 /* ---- Plans ---------------------------------------------------------------- */
 typedef enum { HB_KIND_TRIDIAG = 0, HB_KIND_HINES = 1 } hb_kind;

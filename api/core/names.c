@@ -23,7 +23,8 @@ static const name_entry paddings[] = {
 static const name_entry strategies[] = {{HB_STRATEGY_AUTO, "auto"},
                                         {HB_STRATEGY_PER_SYSTEM, "per-system"},
                                         {HB_STRATEGY_BRANCH_LEVEL, "branch-level"},
-                                        {HB_STRATEGY_FINE_TREE, "fine-tree"}};
+                                        {HB_STRATEGY_FINE_TREE, "fine-tree"},
+                                        {HB_STRATEGY_COOPERATIVE, "cooperative"}};
 
 static const char *name_of(const name_entry *t, int n, int value)
 {

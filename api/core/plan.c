@@ -25,13 +25,16 @@ static int array_in_kind(hb_kind kind, hb_array which)
 }
 
 /* HINESBATCH_STRATEGY forces the strategy of Hines plans whose options leave
- * it AUTO; a tridiagonal system is one branch, so it keeps its own. A value
- * that is not a strategy fails every plan: never quietly ignored. */
+ * it AUTO; a tridiagonal system is one branch, so it keeps its own, except
+ * under "cooperative", which forces tridiagonal plans (left AUTO) and leaves
+ * Hines plans to AUTO. A value that is not a strategy fails every plan: never
+ * quietly ignored. */
 static hb_status resolve_strategy(hb_kind kind, hb_strategy opt, hb_strategy *out)
 {
     hb_strategy forced;
     HB_FORWARD(hb__env_strategy(&forced));
-    *out = kind == HB_KIND_HINES && opt == HB_STRATEGY_AUTO ? forced : opt;
+    const int tri_forced = forced == HB_STRATEGY_COOPERATIVE;
+    *out = opt == HB_STRATEGY_AUTO && (kind == HB_KIND_TRIDIAG) == tri_forced ? forced : opt;
     return HB_SUCCESS;
 }
 
@@ -145,6 +148,9 @@ static void describe(hb_plan *plan)
     else if (in.strategy == HB_STRATEGY_BRANCH_LEVEL)
         snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld levels)",
                  (long long)in.nbranches, (long long)in.nlevels);
+    else if (in.strategy == HB_STRATEGY_COOPERATIVE)
+        snprintf(layout, sizeof layout, "%s(groups of %d)", hb_layout_name(in.layout),
+                 (int)in.group_size);
     else if (in.block_size > 0)
         snprintf(layout, sizeof layout, "%s(bs=%d)", hb_layout_name(in.layout),
                  (int)in.block_size);
@@ -203,7 +209,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (opts.padding < HB_PADDING_AUTO || opts.padding > HB_PADDING_SKIP)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->padding = %d is not an hb_padding",
                          fn, (int)opts.padding);
-    if (opts.strategy < HB_STRATEGY_AUTO || opts.strategy > HB_STRATEGY_FINE_TREE)
+    if (opts.strategy < HB_STRATEGY_AUTO || opts.strategy > HB_STRATEGY_COOPERATIVE)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->strategy = %d is not an hb_strategy",
                          fn, (int)opts.strategy);
     if (opts.group_size < 0)
@@ -215,13 +221,26 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     hb_strategy strategy;
     HB_FORWARD(resolve_strategy(kind, opts.strategy, &strategy));
     if (kind == HB_KIND_TRIDIAG && strategy != HB_STRATEGY_AUTO &&
-        strategy != HB_STRATEGY_PER_SYSTEM)
+        strategy != HB_STRATEGY_PER_SYSTEM && strategy != HB_STRATEGY_COOPERATIVE)
         return hb__error(HB_ERR_INVALID_ARGUMENT,
                          "%s: strategy %s is for Hines plans; a tridiagonal system is a single "
-                         "branch (use per-system)",
+                         "branch (use per-system or cooperative)",
                          fn, hb_strategy_name(strategy));
+    if (kind == HB_KIND_HINES && strategy == HB_STRATEGY_COOPERATIVE)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: strategy cooperative is for tridiagonal plans (Hines plans: "
+                         "per-system, branch-level or fine-tree)",
+                         fn);
+    if (strategy == HB_STRATEGY_COOPERATIVE && opts.layout != HB_LAYOUT_AUTO &&
+        opts.layout != HB_LAYOUT_FLAT)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: opts->layout = %s with opts->strategy = cooperative: the "
+                         "cooperative solver runs on the flat layout (leave the layout auto or "
+                         "flat)",
+                         fn, hb_layout_name(opts.layout));
     if ((strategy == HB_STRATEGY_BRANCH_LEVEL && !ctx->ops->hines_branch_level) ||
-        (strategy == HB_STRATEGY_FINE_TREE && !ctx->ops->hines_fine_tree))
+        (strategy == HB_STRATEGY_FINE_TREE && !ctx->ops->hines_fine_tree) ||
+        (strategy == HB_STRATEGY_COOPERATIVE && !ctx->ops->thomas_coop))
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "%s: strategy %s is not implemented on %s",
                          fn, hb_strategy_name(strategy), ctx->describe);
     if (precision == HB_DOUBLE && !ctx->traits.has_double)
@@ -242,7 +261,18 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         for (int64_t s = 0; s < nsys && uniform; ++s)
             uniform = offsets[s + 1] - offsets[s] == offsets[1] - offsets[0];
     }
-    hb_layout layout = opts.layout != HB_LAYOUT_AUTO
+    int64_t max_rows = n_uniform;
+    for (int64_t s = 0; offsets && s < nsys; ++s)
+        if (offsets[s + 1] - offsets[s] > max_rows)
+            max_rows = offsets[s + 1] - offsets[s];
+#if HB_AUTO_COOP_TRIDIAG
+    if (kind == HB_KIND_TRIDIAG && strategy == HB_STRATEGY_AUTO &&
+        opts.layout == HB_LAYOUT_AUTO && ctx->traits.is_gpu && ctx->ops->thomas_coop &&
+        nsys < HB_AUTO_COOP_BELOW_SYSTEMS && max_rows >= HB_AUTO_COOP_FROM_ROWS)
+        strategy = HB_STRATEGY_COOPERATIVE;
+#endif
+    hb_layout layout = strategy == HB_STRATEGY_COOPERATIVE ? HB_LAYOUT_FLAT
+                       : opts.layout != HB_LAYOUT_AUTO
                            ? opts.layout
                            : hb__auto_layout(&ctx->traits, uniform);
     int32_t bs = opts.block_size > 0 ? opts.block_size : ctx->traits.block_size;
@@ -281,10 +311,6 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     }
     /* A layout asked for explicitly is honoured: only per-system uses it. */
     if (strategy == HB_STRATEGY_AUTO) {
-        int64_t max_rows = n_uniform;
-        for (int64_t s = 0; offsets && s < nsys; ++s)
-            if (offsets[s + 1] - offsets[s] > max_rows)
-                max_rows = offsets[s + 1] - offsets[s];
         strategy = kind == HB_KIND_TRIDIAG || opts.layout != HB_LAYOUT_AUTO
                        ? HB_STRATEGY_PER_SYSTEM
                        : hb__auto_strategy(&ctx->traits, nsys, max_rows, plan->mono);
@@ -305,6 +331,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     dev->block_size = lay->block_size;
     dev->shared_rhs = lay->layout == HB_LAYOUT_BLOCK_SHARED;
     dev->mono = plan->mono;
+    if (strategy == HB_STRATEGY_COOPERATIVE)
+        dev->coop_group = hb__coop_group(&ctx->traits, lay->max_rows, plan->esize,
+                                         opts.group_size);
     if (nsys == 0) {
         describe(plan);
         *out = plan;
@@ -328,11 +357,14 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         goto fail;
     }
     abytes = (size_t)alen * plan->esize;
-    /* The exact need, now that padding is known. */
-    if ((st = hb__memory_check(ctx, 0,
-                               plan_device_bytes(kind, alen, nsys, plan->esize,
-                                                 lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
-                               fn)))
+    /* The exact need, now that padding is known (cooperative: a second
+     * scratch array). */
+    if ((st = hb__memory_check(
+             ctx, 0,
+             hb__add_sat(plan_device_bytes(kind, alen, nsys, plan->esize,
+                                           lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
+                         strategy == HB_STRATEGY_COOPERATIVE ? (uint64_t)abytes : 0),
+             fn)))
         goto fail;
     if ((st = alloc_upload(plan, &dev->base, lay->base, tbytes, "bases")) ||
         (st = alloc_upload(plan, &dev->rows, lay->rows, tbytes, "rows")) ||
@@ -345,7 +377,11 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         if (array_in_kind(kind, (hb_array)w) &&
             (st = alloc_upload(plan, &plan->arrays[w], NULL, abytes, array_names[w])))
             goto fail;
-    if (kind == HB_KIND_TRIDIAG && (st = alloc_upload(plan, &plan->scratch, NULL, abytes, "scratch")))
+    /* The cooperative solver keeps two coefficients per row (a'', c''). */
+    if (kind == HB_KIND_TRIDIAG &&
+        (st = alloc_upload(plan, &plan->scratch, NULL,
+                           strategy == HB_STRATEGY_COOPERATIVE ? 2 * abytes : abytes,
+                           "scratch")))
         goto fail;
     if (!plan->by_branch && lay->variable && lay->layout != HB_LAYOUT_FLAT &&
         (st = fill_identity(plan)))
@@ -526,6 +562,9 @@ static hb_status run_solver(hb_plan *plan)
     void *s = plan->stream;
     int ran = 0;
     if (plan->kind == HB_KIND_TRIDIAG) {
+        if (plan->strategy == HB_STRATEGY_COOPERATIVE)
+            return ops->thomas_coop(ctx, s, p, &plan->dev, a[HB_ARRAY_A], a[HB_ARRAY_B],
+                                    a[HB_ARRAY_C], plan->scratch, a[HB_ARRAY_RHS]);
         if (plan->dev.shared_rhs && ops->thomas_shared)
             HB_FORWARD(ops->thomas_shared(ctx, s, p, &plan->dev, a[HB_ARRAY_A], a[HB_ARRAY_B],
                                           a[HB_ARRAY_C], a[HB_ARRAY_RHS], &ran));
@@ -751,6 +790,10 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
         o.block_size = lay->block_size;
         o.padding = lay->variable && lay->layout != HB_LAYOUT_FLAT ? lay->padding : HB_PADDING_AUTO;
         o.sorted = lay->sorted;
+        if (plan->strategy == HB_STRATEGY_COOPERATIVE) {
+            o.ngroups = plan->nsys;
+            o.group_size = plan->dev.coop_group;
+        }
     }
     *info = o;
     return HB_SUCCESS;

@@ -1,0 +1,30 @@
+/* thomas_coop.cu: launcher of the cooperative Thomas kernel on the GPU, one thread block per system (kernels_cl/solver/thomas_coop.cl). */
+#include "cuda_backend.h"
+
+#include "cl_compat.cuh"
+
+#define HB_CL_FILE "solver/thomas_coop.cl"
+#include "cl_both_precisions.cuh"
+
+/* lay->coop_group threads per system (capped at the device's block limit);
+ * 6 reals per thread of dynamic shared memory, within the default 48 KiB for
+ * every group size the core picks (256 x 6 doubles = 12 KiB). */
+hb_status hb__cuda_thomas_coop(hb_context *ctx, void *stream, hb_precision p,
+                               const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
+                               hb_buffer *c, hb_buffer *cw, hb_buffer *d)
+{
+    const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
+    HB_FORWARD(hb__cuda_use(ctx));
+    int group = lay->coop_group > 0 ? lay->coop_group : 1;
+    if (group > impl->max_threads)
+        group = impl->max_threads;
+    size_t smem = 6 * (size_t)group * (p == HB_DOUBLE ? sizeof(double) : sizeof(float));
+    if (smem > impl->smem_block)
+        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_thomas_coop),
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)impl->smem_optin));
+    return HB_CUDA_LAUNCH(p, hb_thomas_coop, lay->nslots, (unsigned)lay->nslots, group, smem,
+                          hb__cuda_stream(ctx, stream), lay->nslots, lay->length,
+                          hb__dev(lay->base), hb__dev(lay->rows), hb__dev(a), hb__dev(b),
+                          hb__dev(c), hb__dev(cw), hb__dev(d));
+}
