@@ -77,3 +77,18 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
         p /= 2;
     return (int32_t)(p < 1 ? 1 : p);
 }
+
+/* Measured on an H100 (docs/benchmarks/h100-2026-11-24-coop, one run, both
+ * sides timed alike): the cooperative solver beats one work-item per system
+ * at every point with fewer than 65,536 systems of 512 rows or more (256 x
+ * 512: 0.023 ms against 0.54; 25,600 x 512: 0.61 against 0.83; 2,000 x 8,192
+ * within 2%), and loses at 256,000 x 512 (5.6 ms against 3.4), where one
+ * work-item per system already fills the GPU. Shorter systems are not
+ * measured yet: they keep per-system. */
+hb_strategy hb__auto_tridiag_strategy(const hb_device_traits *dev, int has_coop, int64_t nsys,
+                                      int64_t max_rows)
+{
+    if (dev->is_gpu && has_coop && nsys < 65536 && max_rows >= 512)
+        return HB_STRATEGY_COOPERATIVE;
+    return HB_STRATEGY_PER_SYSTEM;
+}

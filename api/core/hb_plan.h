@@ -71,15 +71,11 @@ hb_layout hb__auto_layout(const hb_device_traits *dev, int uniform);
 #define HB_COOP_MAX_GROUP 256
 int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esize,
                        int32_t requested);
-/* AUTO rule for tridiagonal plans, OFF by default (not measured yet): with
- * HB_AUTO_COOP_TRIDIAG 1, AUTO picks the cooperative solver on a GPU backend
- * that has it, for fewer than HB_AUTO_COOP_BELOW_SYSTEMS systems of at least
- * HB_AUTO_COOP_FROM_ROWS rows, when the layout is left AUTO. */
-#ifndef HB_AUTO_COOP_TRIDIAG
-#define HB_AUTO_COOP_TRIDIAG 0
-#endif
-#define HB_AUTO_COOP_BELOW_SYSTEMS 8192
-#define HB_AUTO_COOP_FROM_ROWS 256
+/* AUTO's strategy for a tridiagonal plan whose strategy and layout are both
+ * AUTO: cooperative on a GPU backend that has it (has_coop) for batches
+ * measured to gain (docs/strategies.md), else per-system. */
+hb_strategy hb__auto_tridiag_strategy(const hb_device_traits *dev, int has_coop, int64_t nsys,
+                                      int64_t max_rows);
 
 /* ---- Plans ---------------------------------------------------------------- */
 typedef enum { HB_KIND_TRIDIAG = 0, HB_KIND_HINES = 1 } hb_kind;

@@ -265,12 +265,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     for (int64_t s = 0; offsets && s < nsys; ++s)
         if (offsets[s + 1] - offsets[s] > max_rows)
             max_rows = offsets[s + 1] - offsets[s];
-#if HB_AUTO_COOP_TRIDIAG
-    if (kind == HB_KIND_TRIDIAG && strategy == HB_STRATEGY_AUTO &&
-        opts.layout == HB_LAYOUT_AUTO && ctx->traits.is_gpu && ctx->ops->thomas_coop &&
-        nsys < HB_AUTO_COOP_BELOW_SYSTEMS && max_rows >= HB_AUTO_COOP_FROM_ROWS)
-        strategy = HB_STRATEGY_COOPERATIVE;
-#endif
+    if (kind == HB_KIND_TRIDIAG && strategy == HB_STRATEGY_AUTO && opts.layout == HB_LAYOUT_AUTO)
+        strategy = hb__auto_tridiag_strategy(&ctx->traits, ctx->ops->thomas_coop != NULL, nsys,
+                                             max_rows);
     hb_layout layout = strategy == HB_STRATEGY_COOPERATIVE ? HB_LAYOUT_FLAT
                        : opts.layout != HB_LAYOUT_AUTO
                            ? opts.layout
