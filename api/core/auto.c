@@ -73,7 +73,7 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
     }
     if (dev->max_group > 0 && (uint64_t)p > (uint64_t)dev->max_group)
         p = (int64_t)dev->max_group;
-    while (p > 1 && dev->local_mem > 0 && (uint64_t)p * 6 * esize > dev->local_mem)
+    while (p > 1 && dev->local_mem > 0 && (uint64_t)HB_COOP_LOCAL_REALS(p) * esize > dev->local_mem)
         p /= 2;
     return (int32_t)(p < 1 ? 1 : p);
 }

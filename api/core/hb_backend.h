@@ -167,6 +167,13 @@ typedef struct hb_backend_ops {
     hb_thomas_fn *thomas_coop;
 } hb_backend_ops;
 
+/* Cooperative Thomas: rows of each work-item's chunk staged per block through
+ * local memory (kernels_cl/solver/thomas_coop.cl, HB_COOP_MB, which must
+ * match), and its local memory: 4 arrays of P x (HB_COOP_MB + 1) reals (the
+ * reduced system's 6P reals alias one of them). */
+#define HB_COOP_MB 8
+#define HB_COOP_LOCAL_REALS(P) ((size_t)4 * (size_t)(P) * (HB_COOP_MB + 1))
+
 /* Each returns its table, or NULL when the backend was not compiled in. */
 const hb_backend_ops *hb__serial_backend(void);
 const hb_backend_ops *hb__openmp_backend(void);

@@ -66,7 +66,8 @@ hb_layout hb__auto_layout(const hb_device_traits *dev, int uniform);
 /* Cooperative tridiagonal solver: work-items per system. requested > 0 is
  * taken as asked; else the next power of two >= max_rows/HB_COOP_ROWS_PER_ITEM,
  * at most HB_COOP_MAX_GROUP. Then capped at the device's work-group limit and
- * halved until the reduced system (6 reals per work-item) fits local memory. */
+ * halved until the kernel's local memory (HB_COOP_LOCAL_REALS: staged blocks
+ * of 4 arrays, 36 reals per work-item) fits the device's. */
 #define HB_COOP_ROWS_PER_ITEM 4
 #define HB_COOP_MAX_GROUP 256
 int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esize,

@@ -7,8 +7,10 @@
 #include "cl_both_precisions.cuh"
 
 /* lay->coop_group threads per system (capped at the device's block limit);
- * 6 reals per thread of dynamic shared memory, within the default 48 KiB for
- * every group size the core picks (256 x 6 doubles = 12 KiB). */
+ * HB_COOP_LOCAL_REALS (4 x (HB_COOP_MB + 1) reals per thread) of dynamic
+ * shared memory: 256 x 36 doubles = 72 KiB, past the default 48 KiB, so the
+ * kernel opts in up to the device's limit (the core kept the group within it:
+ * the device's local memory is the opt-in limit). */
 hb_status hb__cuda_thomas_coop(hb_context *ctx, void *stream, hb_precision p,
                                const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
                                hb_buffer *c, hb_buffer *cw, hb_buffer *d)
@@ -18,7 +20,7 @@ hb_status hb__cuda_thomas_coop(hb_context *ctx, void *stream, hb_precision p,
     int group = lay->coop_group > 0 ? lay->coop_group : 1;
     if (group > impl->max_threads)
         group = impl->max_threads;
-    size_t smem = 6 * (size_t)group * (p == HB_DOUBLE ? sizeof(double) : sizeof(float));
+    size_t smem = HB_COOP_LOCAL_REALS(group) * (p == HB_DOUBLE ? sizeof(double) : sizeof(float));
     if (smem > impl->smem_block)
         HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_thomas_coop),
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,

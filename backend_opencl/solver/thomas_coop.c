@@ -2,16 +2,16 @@
 #include "cl_backend.h"
 
 /* One group of lay->coop_group work-items (fewer where the kernel's limit is
- * lower: the kernel reads its group size) per system; 6 reals per work-item
- * of local memory, sized for the group asked (the core kept it within the
- * device's local memory). */
+ * lower: the kernel reads its group size) per system; HB_COOP_LOCAL_REALS
+ * (4 x (HB_COOP_MB + 1) reals per work-item) of local memory, sized for the
+ * group asked (the core kept it within the device's local memory). */
 hb_status hb__cl_thomas_coop(hb_context *ctx, void *stream, hb_precision p,
                              const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b, hb_buffer *c,
                              hb_buffer *cw, hb_buffer *d)
 {
     cl_long nslots = lay->nslots, length = lay->length;
     const size_t group = lay->coop_group > 0 ? (size_t)lay->coop_group : 1;
-    const size_t bytes = 6 * group * (p == HB_DOUBLE ? sizeof(cl_double) : sizeof(cl_float));
+    const size_t bytes = HB_COOP_LOCAL_REALS(group) * (p == HB_DOUBLE ? sizeof(cl_double) : sizeof(cl_float));
     const hb_cl_arg args[] = {HB_CL_LONG(nslots), HB_CL_LONG(length), HB_CL_MEM(lay->base),
                               HB_CL_MEM(lay->rows), HB_CL_MEM(a),       HB_CL_MEM(b),
                               HB_CL_MEM(c),         HB_CL_MEM(cw),      HB_CL_MEM(d),
