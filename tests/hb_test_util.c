@@ -1,4 +1,5 @@
 /* hb_test_util.c: shared test helpers (see hb_test_util.h). */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv, strdup */
 #include "hb_test_util.h"
 
 #include <float.h>
@@ -17,6 +18,36 @@ double hb_test_seconds(void)
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static const char *const env_vars[] = {"HINESBATCH_BACKEND", "HINESBATCH_STRATEGY",
+                                       "HINESBATCH_DEVICE", "HINESBATCH_OPENCL_PLATFORM"};
+#define HB_TEST_NENV ((int)(sizeof env_vars / sizeof env_vars[0]))
+static char *env_saved[HB_TEST_NENV];
+
+void hb_test_env_save(void)
+{
+    for (int i = 0; i < HB_TEST_NENV; ++i) {
+        const char *v = getenv(env_vars[i]);
+        env_saved[i] = v ? strdup(v) : NULL;
+    }
+}
+
+void hb_test_env_restore(void)
+{
+    for (int i = 0; i < HB_TEST_NENV; ++i)
+        if (env_saved[i])
+            setenv(env_vars[i], env_saved[i], 1);
+        else
+            unsetenv(env_vars[i]);
+}
+
+void hb_test_env_free(void)
+{
+    for (int i = 0; i < HB_TEST_NENV; ++i) {
+        free(env_saved[i]);
+        env_saved[i] = NULL;
+    }
 }
 
 uint64_t hb_test_begin(const char *name)

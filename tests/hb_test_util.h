@@ -14,6 +14,13 @@ double   hb_test_unit(void);            /* uniform in [0, 1)                    
 int64_t  hb_test_range(int64_t lo, int64_t hi); /* uniform integer in [lo, hi]   */
 double   hb_test_seconds(void);         /* wall clock (C11 timespec_get)         */
 
+/* The suite's HINESBATCH_* settings (backend, strategy, device, platform):
+ * saved once, put back after each part of a test that changes them, freed
+ * at the end. */
+void hb_test_env_save(void);
+void hb_test_env_restore(void);
+void hb_test_env_free(void);
+
 /* ---- Contexts -------------------------------------------------------------
  * hb_test_context: the backend under test (HINESBATCH_BACKEND, through
  * HB_BACKEND_AUTO); hb_test_backend_context: a named backend (the

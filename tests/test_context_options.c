@@ -5,21 +5,6 @@
 
 #include "hb_oracle_runner.h"
 
-/* The suite's settings, put back after each part that changes them. */
-static const char *const vars[] = {"HINESBATCH_BACKEND", "HINESBATCH_DEVICE",
-                                   "HINESBATCH_OPENCL_PLATFORM"};
-#define NVARS ((int)(sizeof vars / sizeof vars[0]))
-static char *saved[NVARS];
-
-static void restore_env(void)
-{
-    for (int i = 0; i < NVARS; ++i)
-        if (saved[i])
-            setenv(vars[i], saved[i], 1);
-        else
-            unsetenv(vars[i]);
-}
-
 static int is_gpu_backend(hb_backend b) { return b == HB_BACKEND_OPENCL || b == HB_BACKEND_CUDA; }
 
 /* create_with must fail with `want`, leave the output as it was and name
@@ -230,7 +215,7 @@ static void precedence(hb_backend b, const char *ref_describe)
     hb_context_options a;
     hb_context_options_init(&a);
     expect_refused(&a, HB_ERR_INVALID_ARGUMENT, "HINESBATCH_BACKEND", "AUTO under bogus");
-    restore_env();
+    hb_test_env_restore();
 
     /* A malformed HINESBATCH_DEVICE is an error only where it is read: a GPU
      * backend without opts.device. With device 0 it is not read. */
@@ -253,7 +238,7 @@ static void precedence(hb_backend b, const char *ref_describe)
         HB_CHECK(st == HB_SUCCESS, "host backend under HINESBATCH_DEVICE=x: %s (%s)",
                  hb_status_string(st), hb_last_error());
     }
-    restore_env();
+    hb_test_env_restore();
 
     /* AUTO with a device index: the GPU backends take it, the host backends
      * have no choice to make. */
@@ -265,7 +250,7 @@ static void precedence(hb_backend b, const char *ref_describe)
         expect_refused(&a, HB_ERR_BACKEND_UNAVAILABLE, "hb_context_options.device",
                        "AUTO with device 999");
     }
-    restore_env();
+    hb_test_env_restore();
 
     if (b == HB_BACKEND_OPENCL) {
         /* Platform 0 overrides a platform variable that matches nothing. */
@@ -282,7 +267,7 @@ static void precedence(hb_backend b, const char *ref_describe)
                        "platform 97");
         HB_CHECK_STATUS(hb_backend_device_count(b, 97, &n), HB_ERR_BACKEND_UNAVAILABLE);
         o.platform = -1;
-        restore_env();
+        hb_test_env_restore();
     }
 }
 
@@ -339,8 +324,7 @@ static void round_trip(hb_context *ctx, hb_context *oracle, hb_backend b)
 int main(void)
 {
     hb_test_begin("test_context_options");
-    for (int i = 0; i < NVARS; ++i)
-        saved[i] = getenv(vars[i]) ? strdup(getenv(vars[i])) : NULL;
+    hb_test_env_save();
     bad_options(); /* needs no device: before the cuda skip */
     hb_context *ctx = hb_test_context();
     hb_context *oracle = hb_test_oracle();
@@ -362,9 +346,8 @@ int main(void)
     device_list(b, ref);
     precedence(b, ref);
     round_trip(ctx, oracle, b); /* destroys ctx */
-    restore_env();
+    hb_test_env_restore();
     hb_context_destroy(oracle);
-    for (int i = 0; i < NVARS; ++i)
-        free(saved[i]);
+    hb_test_env_free();
     return hb_test_finish();
 }

@@ -206,16 +206,12 @@ static void lifetimes(hb_context *oracle, cudaStream_t s, const hb_context *kind
  * the index, which is past the list here). */
 static void device_choice(cudaStream_t s, int dev)
 {
-    const char *env = getenv("HINESBATCH_DEVICE");
-    char *saved = env ? strdup(env) : NULL;
+    hb_test_env_save();
     setenv("HINESBATCH_DEVICE", "x", 1);
     hb_context *c = adopt(s);
     hb_context_destroy(c);
-    if (saved)
-        setenv("HINESBATCH_DEVICE", saved, 1);
-    else
-        unsetenv("HINESBATCH_DEVICE");
-    free(saved);
+    hb_test_env_restore();
+    hb_test_env_free();
 
     int count = 0;
     CUDA_OK(cudaGetDeviceCount(&count));

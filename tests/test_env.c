@@ -298,37 +298,20 @@ static void names(void)
     }
 }
 
-/* The suite's settings, put back after each part that changes them. */
-static const char *const vars[] = {"HINESBATCH_BACKEND", "HINESBATCH_STRATEGY", "HINESBATCH_DEVICE",
-                                   "HINESBATCH_OPENCL_PLATFORM"};
-#define NVARS ((int)(sizeof vars / sizeof vars[0]))
-static char *saved[NVARS];
-
-static void restore_env(void)
-{
-    for (int i = 0; i < NVARS; ++i)
-        if (saved[i])
-            setenv(vars[i], saved[i], 1);
-        else
-            unsetenv(vars[i]);
-}
-
 int main(void)
 {
     hb_test_begin("test_env");
-    for (int i = 0; i < NVARS; ++i)
-        saved[i] = getenv(vars[i]) ? strdup(getenv(vars[i])) : NULL;
+    hb_test_env_save();
     names();
     not_compiled();
-    restore_env();
+    hb_test_env_restore();
     backend_variable();
-    restore_env();
+    hb_test_env_restore();
     /* The registered HINESBATCH_BACKEND is the backend under test. */
     hb_context *ctx = hb_test_context();
     strategy_variable(ctx);
-    restore_env();
+    hb_test_env_restore();
     hb_context_destroy(ctx);
-    for (int i = 0; i < NVARS; ++i)
-        free(saved[i]);
+    hb_test_env_free();
     return hb_test_finish();
 }

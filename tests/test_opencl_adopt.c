@@ -288,21 +288,13 @@ static void refused(const sim_gpu *g)
     clReleaseContext(other);
 
     /* Environment variables are not read when handles name the device. */
-    const char *env_d = getenv("HINESBATCH_DEVICE"), *env_p = getenv("HINESBATCH_OPENCL_PLATFORM");
-    char *sd = env_d ? strdup(env_d) : NULL, *sp = env_p ? strdup(env_p) : NULL;
+    hb_test_env_save();
     setenv("HINESBATCH_DEVICE", "x", 1);
     setenv("HINESBATCH_OPENCL_PLATFORM", "no-such-platform-xyz", 1);
     hb_context *c = adopt(g, 0, 0, 1);
     hb_context_destroy(c);
-    if (sd)
-        setenv("HINESBATCH_DEVICE", sd, 1);
-    else
-        unsetenv("HINESBATCH_DEVICE");
-    if (sp)
-        setenv("HINESBATCH_OPENCL_PLATFORM", sp, 1);
-    else
-        unsetenv("HINESBATCH_OPENCL_PLATFORM");
-    free(sd), free(sp);
+    hb_test_env_restore();
+    hb_test_env_free();
 }
 
 /* Two distinct devices for a two-device context: two devices of the tested
