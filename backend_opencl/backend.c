@@ -181,6 +181,7 @@ static const hb_backend_ops opencl_ops = {
     .copy = cl_copy,
     .finish = cl_finish,
     .mem_available = cl_mem_available,
+    .check_stream = hb__cl_check_stream,
 };
 
 const hb_backend_ops *hb__opencl_backend(void) { return &opencl_ops; }

@@ -90,6 +90,9 @@ void hb__cl_release_programs(hb_cl *cl);
 
 /* queue.c: the queue of a plan's stream (NULL = the context's queue). */
 hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q);
+/* A plan's stream: a queue of this context and device, in order (else
+ * HB_ERR_INVALID_ARGUMENT); the backend's check_stream. */
+hb_status hb__cl_check_stream(hb_context *ctx, void *stream);
 
 /* One kernel argument: size and address of the value (a cl_mem, cl_long, ...). */
 typedef struct {

@@ -1,16 +1,13 @@
-/* queue.c: the command queue an operation runs on: the plan's stream, checked to belong to the context's cl_context and device and to run in order, or the context's own. */
+/* queue.c: the command queue an operation runs on (the plan's stream, or the context's own), and the one-time check of a plan's stream. */
 #include "cl_backend.h"
 
-hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q)
+hb_status hb__cl_check_stream(hb_context *ctx, void *stream)
 {
     hb_cl *cl = hb__cl(ctx);
-    if (!stream) {
-        *q = cl->queue;
-        return HB_SUCCESS;
-    }
     /* A caller's queue must belong to this context and its device (an
      * adopted cl_context may hold several devices; the programs are built for
-     * one), and run in order: a plan's steps follow each other without events. */
+     * one), and run in order: a plan's steps follow each other without events.
+     * Checked once, when the plan is made, not on every operation. */
     cl_command_queue s = (cl_command_queue)stream;
     cl_context qc = NULL;
     cl_device_id qd = NULL;
@@ -38,6 +35,11 @@ hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q)
         return hb__error(HB_ERR_INVALID_ARGUMENT,
                          "OpenCL: the plan's stream (cl_command_queue) is an out-of-order queue; "
                          "hinesbatch needs an in-order one");
-    *q = s;
+    return HB_SUCCESS;
+}
+
+hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q)
+{
+    *q = stream ? (cl_command_queue)stream : hb__cl(ctx)->queue;
     return HB_SUCCESS;
 }

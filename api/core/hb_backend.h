@@ -151,6 +151,9 @@ typedef struct hb_backend_ops {
     /* Device memory free for new buffers, in bytes; NULL on host backends,
      * whose buffers are host memory (hb__memory_check). */
     hb_status (*mem_available)(hb_context *ctx, uint64_t *bytes);
+    /* Checks a plan's stream once, when the plan is made (a queue of another
+     * context, say); NULL where any stream the backend's API takes will do. */
+    hb_status (*check_stream)(hb_context *ctx, void *stream);
 
     hb_to_layout_fn *to_layout;
     hb_to_flat_fn *to_flat;

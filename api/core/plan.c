@@ -247,6 +247,12 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
                          "%s: %s has no double precision support (cl_khr_fp64)", fn,
                          ctx->describe);
+    /* An empty batch never reaches the backend, so its stream is not used. */
+    if (opts.stream && nsys > 0 && ctx->ops->check_stream) {
+        hb_status st = ctx->ops->check_stream(ctx, opts.stream);
+        if (st != HB_SUCCESS)
+            return hb__error(st, "%s: opts->stream: %s", fn, hb_last_error());
+    }
 
     /* Fail fast, before any table is filled: a lower bound of the plan's
      * memory (padding and strategy tables only add to it). */
