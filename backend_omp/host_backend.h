@@ -27,6 +27,16 @@ hb_map_fn hb__host_map_to_flat;
 hb_hines_branches_fn hb__host_hines_branch_level;
 hb_hines_branches_fn hb__host_hines_fine_tree;
 
+/* Systems one OpenMP thread sweeps side by side (thomas.c, hines.c): a
+ * sweep is a chain of dependent divisions, latency-bound alone; eight chains
+ * keep the divider busy while the rows stream through the caches. */
+#define HB_HOST_LANES 8
+/* Rows of every lane moved through the cache together (thomas.c). */
+#define HB_HOST_TILE 32
+/* Largest tile of HB_HOST_LANES cells gathered for a Hines sweep (hines.c):
+ * within a core's L2. */
+#define HB_HOST_TILE_BYTES ((uint64_t)1 << 20)
+
 #define HB_I64(buf) ((const int64_t *)(buf)->ptr)
 
 /* Runs fn_d or fn_s, the double or float instance of a host loop written

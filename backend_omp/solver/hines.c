@@ -1,5 +1,7 @@
-/* hines.c: Hines elimination over a batch in any layout, one system per iteration (serial / OpenMP). */
+/* hines.c: Hines elimination over a batch in any layout: one cell at a time (serial oracle) or, for cells of one tree, blocks of cells swept side by side (OpenMP). */
 #include "host_backend.h"
+
+#include <stdlib.h>
 
 /* One system: rows at base + i*stride, parents at par[i]. Same operations,
  * in the same order, as kernels_cl/solver/hines.cl. */
@@ -21,16 +23,79 @@
             R[k] = (R[k] - L[k] * R[kp]) / D[k];                                           \
         }                                                                                  \
     }                                                                                      \
+    /* HB_HOST_LANES cells of one tree (slots t0 .. t0 + w - 1, a shared parent               \
+     * table) side by side in the scratch tile s (4 x n x HB_HOST_LANES reals, row             \
+     * i of cell j at i * HB_HOST_LANES + j): w independent chains in flight, each             \
+     * row of the w cells one cache line. The cells are gathered first: in place,              \
+     * w cells of 2^k rows in lockstep all map to the same cache sets (measured 2x             \
+     * slower than one cell at a time at 512 rows). Same operations per cell as                \
+     * hines_##SUFFIX, so the results are bit-identical. */                                   \
+    static void block_##SUFFIX(int64_t w, int64_t n, const int64_t *base, int64_t st,      \
+                               const int32_t *par, const T *u, const T *l, T *d, T *r, T *s) \
+    {                                                                                      \
+        enum { W = HB_HOST_LANES };                                                        \
+        T *U = s, *L = s + n * W, *D = s + 2 * n * W, *R = s + 3 * n * W;                  \
+        for (int64_t j = 0; j < w; ++j)                                                    \
+            for (int64_t i = 0; i < n; ++i) {                                              \
+                const int64_t q = base[j] + i * st, x = i * W + j;                         \
+                U[x] = u[q], L[x] = l[q], D[x] = d[q], R[x] = r[q];                        \
+            }                                                                              \
+        for (int64_t i = n - 1; i >= 1; --i) {                                             \
+            const int64_t k = i * W, kp = (int64_t)par[i] * W;                             \
+            for (int64_t j = 0; j < w; ++j) {                                              \
+                const T f = U[k + j] / D[k + j];                                           \
+                D[kp + j] -= f * L[k + j];                                                 \
+                R[kp + j] -= f * R[k + j];                                                 \
+            }                                                                              \
+        }                                                                                  \
+        for (int64_t j = 0; j < w; ++j)                                                    \
+            R[j] = R[j] / D[j];                                                            \
+        for (int64_t i = 1; i < n; ++i) {                                                  \
+            const int64_t k = i * W, kp = (int64_t)par[i] * W;                             \
+            for (int64_t j = 0; j < w; ++j)                                                \
+                R[k + j] = (R[k + j] - L[k + j] * R[kp + j]) / D[k + j];                   \
+        }                                                                                  \
+        for (int64_t j = 0; j < w; ++j)                                                    \
+            for (int64_t i = 0; i < n; ++i) {                                              \
+                const int64_t q = base[j] + i * st, x = i * W + j;                         \
+                d[q] = D[x], r[q] = R[x];                                                  \
+            }                                                                              \
+    }                                                                                      \
     static void batch_##SUFFIX(const hb_layout_dev *lay, const T *u, const T *l, T *d, T *r, \
                                int par)                                                    \
     {                                                                                      \
         const int64_t *base = HB_I64(lay->base), *rows = HB_I64(lay->rows);                \
         const int64_t *poff = HB_I64(lay->poff);                                           \
         const int32_t *parent = (const int32_t *)lay->parent->ptr;                         \
-        (void)par;                                                                         \
-        _Pragma("omp parallel for schedule(guided) if (par)")                             \
-        for (int64_t t = 0; t < lay->nslots; ++t)                                          \
-            hines_##SUFFIX(rows[t], base[t], lay->stride, parent + poff[t], u, l, d, r);   \
+        const int64_t n = lay->max_rows;                                                   \
+        /* One tile per thread; cells of one tree only, and only where a tile stays        \
+         * in a core's cache (larger ones gain nothing over one cell at a time). */        \
+        const int tiled = par && lay->mono && n > 1 &&                                     \
+                          (uint64_t)n <= HB_HOST_TILE_BYTES / (4 * HB_HOST_LANES * sizeof(T)); \
+        if (!par) { /* the oracle: one cell after another */                               \
+            for (int64_t t = 0; t < lay->nslots; ++t)                                      \
+                hines_##SUFFIX(rows[t], base[t], lay->stride, parent + poff[t], u, l, d, r); \
+            return;                                                                        \
+        }                                                                                  \
+        _Pragma("omp parallel")                                                           \
+        {                                                                                  \
+            /* No tile (no memory): one cell at a time, the same results. */               \
+            T *s = tiled ? (T *)malloc((size_t)n * 4 * HB_HOST_LANES * sizeof(T)) : NULL;  \
+            const int64_t nblocks = (lay->nslots + HB_HOST_LANES - 1) / HB_HOST_LANES;     \
+            _Pragma("omp for schedule(guided)")                                           \
+            for (int64_t g = 0; g < nblocks; ++g) {                                        \
+                const int64_t t0 = g * HB_HOST_LANES;                                      \
+                const int64_t w = lay->nslots - t0 < HB_HOST_LANES ? lay->nslots - t0      \
+                                                                   : HB_HOST_LANES;        \
+                if (s)                                                                     \
+                    block_##SUFFIX(w, n, base + t0, lay->stride, parent, u, l, d, r, s);   \
+                else                                                                       \
+                    for (int64_t t = t0; t < t0 + w; ++t)                                  \
+                        hines_##SUFFIX(rows[t], base[t], lay->stride, parent + poff[t], u, l, \
+                                       d, r);                                              \
+            }                                                                              \
+            free(s);                                                                       \
+        }                                                                                  \
     }
 
 HB_DEFINE_HINES(double, d)
