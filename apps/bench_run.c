@@ -23,7 +23,7 @@ static int cmp_double(const void *a, const void *b)
  * keep the spellings of the recorded CSVs (docs/benchmarks/) that
  * apps/plot_bench.py and apps/strategy_table.py read: "auto:<chosen>" for
  * AUTO points, "thomas" for tridiagonal ones ("thomas-cooperative" for the
- * cooperative solver); the layout as
+ * cooperative solver; "auto:thomas..." for AUTO points); the layout as
  * "<name>(bs=N)/pad-<padding>", or "by-branch" for branch strategies (their
  * counts vary per batch). */
 static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row)
@@ -32,7 +32,8 @@ static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row
     memset(&in, 0, sizeof in);
     (void)hb_plan_get_info(plan, &in); /* fails for a NULL plan only */
     if (pt->kind == BENCH_THOMAS)
-        snprintf(row->strategy, sizeof row->strategy, "%s",
+        snprintf(row->strategy, sizeof row->strategy, "%s%s",
+                 pt->strategy == HB_STRATEGY_AUTO ? "auto:" : "",
                  in.strategy == HB_STRATEGY_COOPERATIVE ? "thomas-cooperative" : "thomas");
     else
         snprintf(row->strategy, sizeof row->strategy, "%s%s",
