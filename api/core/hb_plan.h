@@ -81,8 +81,13 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
  * memory, 4 x S x P x LD reals (LD: the longest chunk, at least 3, odd),
  * fits HB_COOP_RESIDENT_BUDGET and the device's local memory (several groups
  * per multiprocessor; 48 KiB is also the K80/P100 limit per group). */
+/* Both may be set at build time (-DHB_COOP_RESIDENT_ITEMS=256) for a sweep. */
+#ifndef HB_COOP_RESIDENT_ITEMS
 #define HB_COOP_RESIDENT_ITEMS 128
+#endif
+#ifndef HB_COOP_RESIDENT_BUDGET
 #define HB_COOP_RESIDENT_BUDGET ((size_t)48 * 1024)
+#endif
 typedef struct {
     int32_t group;       /* P: work-items per system                         */
     int32_t systems;     /* S: systems per work-group                        */

@@ -362,7 +362,8 @@ typedef struct {
     /* Cooperative only (0 otherwise): */
     int32_t      resident;     /* 1: whole systems in local memory, several per
                                   group; 0: staged through it, one per group   */
-    int32_t      systems_per_group; /* systems one work-group solves          */
+    int32_t      systems_per_group; /* systems one work-group solves (the most:
+                                  a kernel's lower work-group limit lowers it) */
     int64_t      local_bytes;  /* local memory of one work-group               */
 } hb_plan_info;
 
