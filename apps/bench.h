@@ -57,6 +57,8 @@ typedef struct {
     double  max_seconds;      /* whole-run budget; remaining points skipped     */
     uint64_t seed;
     const char *morph_dir;
+    int64_t group_size;       /* hb_plan_options.group_size of every plan (0:
+                                 the library's rule)                           */
 } bench_config;
 
 /* One open backend. */
@@ -74,6 +76,7 @@ typedef struct {
     double  time_median_ms, time_min_ms, gbps, copy_gbps, fraction, speedup, max_ratio;
     double  setup_ms;         /* logged on stderr, not a column                 */
     int     ring;             /* plans cycled                                   */
+    char    variant[96];      /* cooperative: which kernel and its groups (logged) */
 } bench_row;
 
 /* bench_data.c (Hines cells from bench_morph.c, which knows nothing of batches) */

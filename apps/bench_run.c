@@ -38,6 +38,11 @@ static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row
     else
         snprintf(row->strategy, sizeof row->strategy, "%s%s",
                  pt->strategy == HB_STRATEGY_AUTO ? "auto:" : "", hb_strategy_name(in.strategy));
+    if (in.strategy == HB_STRATEGY_COOPERATIVE)
+        snprintf(row->variant, sizeof row->variant,
+                 in.resident ? "resident, %d systems x %d work-items per group, %lld B local"
+                             : "staged, %d system x %d work-items per group, %lld B local",
+                 (int)in.systems_per_group, (int)in.group_size, (long long)in.local_bytes);
     if (in.strategy == HB_STRATEGY_BRANCH_LEVEL || in.strategy == HB_STRATEGY_FINE_TREE) {
         snprintf(row->layout, sizeof row->layout, "by-branch");
         return;
@@ -64,11 +69,12 @@ static hb_status arm(hb_plan *plan, const bench_data *data, int *set)
     return st == HB_SUCCESS ? hb_plan_synchronize(plan) : st;
 }
 
-static hb_status create_plan(const bench_point *pt, const bench_data *data, bench_backend *be,
-                             hb_plan **plan)
+static hb_status create_plan(const bench_point *pt, const bench_data *data,
+                             const bench_config *cfg, bench_backend *be, hb_plan **plan)
 {
     hb_plan_options o;
     hb_plan_options_init(&o);
+    o.group_size = (int32_t)cfg->group_size;
     o.layout = pt->layout;
     o.block_size = pt->block_size;
     o.padding = pt->padding;
@@ -163,7 +169,7 @@ hb_status bench_run_point(const bench_point *pt, const bench_data *data, const b
     double w0 = cli_now_s();
     for (int k = 0; k < ring; ++k) {
         set[k] = k % BENCH_RHS_SETS;
-        CHECK(create_plan(pt, data, be, &plans[k]));
+        CHECK(create_plan(pt, data, cfg, be, &plans[k]));
         CHECK(arm(plans[k], data, &set[k]));
         if (k == 0)
             row->setup_ms = (cli_now_s() - w0) * 1e3;

@@ -26,6 +26,7 @@ static void usage(FILE *out)
         "         [--strategy LIST] [--morphology LIST] [--kind thomas|hines] [--seed S]\n"
         "         [--max-seconds S] [--serial-max-rows N] [--max-rows N] [--morph-dir DIR]\n"
         "         [--ring-mib M] [--max-reps N] [--target-s S] [--wall-cap S]\n"
+        "         [--group-size N]\n"
         "Suites: %s (all: every suite). --quick: a small version of every suite\n"
         "(or of --suite), a correctness smoke test. Without --suite, the selections\n"
         "give single points (thomas unless --morphology, --strategy or --kind hines).\n"
@@ -33,6 +34,8 @@ static void usage(FILE *out)
         "auto|flat|interleaved|block[:BS]|block-shared[:BS], optionally /compute or\n"
         "/skip (padding). strategy: auto|per-system|branch-level|fine-tree (hines),\n"
         "auto|per-system|cooperative (thomas; single thomas points need --kind thomas).\n"
+        "--group-size N: every plan's group_size (cooperative: work-items per system;\n"
+        "fine tree: per group; default 0, the library's rule).\n"
         "morphology: a shipped neuron (name in --morph-dir, default %s) or an .swc\n"
         "path (NEURON-style sections, d_lambda 0.1), levels:N:L, random:SEED,\n"
         "branchy:N:PERCENT:SEED, mix:real (every shipped neuron, cycled), mix:random\n"
@@ -166,9 +169,10 @@ static int run_one(FILE *csv, const bench_point *pt, const bench_data *data,
         ++*failures;
     }
     fprintf(stderr, "bench: %-7s %s: setup %.3g ms (plan + first upload), %d plan(s) cycled, "
-                    "%lld reps, median %.4g ms; %.1f s in all\n",
+                    "%lld reps, median %.4g ms; %.1f s in all%s%s%s\n",
             hb_backend_name(be->backend), point_name(pt, name, sizeof name), row->setup_ms,
-            row->ring, (long long)row->reps, row->time_median_ms, wall);
+            row->ring, (long long)row->reps, row->time_median_ms, wall,
+            row->variant[0] ? " (" : "", row->variant, row->variant[0] ? ")" : "");
     if (be->print)
         bench_csv_row(csv, pt, data, row);
     return 1;
@@ -177,7 +181,8 @@ static int run_one(FILE *csv, const bench_point *pt, const bench_data *data,
 enum {
     OPT_SUITE = 256, OPT_QUICK, OPT_CSV, OPT_BACKEND, OPT_SYSTEMS, OPT_ROWS, OPT_PRECISION,
     OPT_LAYOUT, OPT_STRATEGY, OPT_MORPH, OPT_KIND, OPT_SEED, OPT_MAX_SECONDS, OPT_SERIAL_MAX_ROWS,
-    OPT_MAX_ROWS, OPT_MORPH_DIR, OPT_RING_MIB, OPT_MAX_REPS, OPT_TARGET_S, OPT_WALL_CAP
+    OPT_MAX_ROWS, OPT_MORPH_DIR, OPT_RING_MIB, OPT_MAX_REPS, OPT_TARGET_S, OPT_WALL_CAP,
+    OPT_GROUP_SIZE
 };
 
 static const struct option opts[] = {
@@ -201,6 +206,7 @@ static const struct option opts[] = {
     {"max-reps", required_argument, 0, OPT_MAX_REPS},
     {"target-s", required_argument, 0, OPT_TARGET_S},
     {"wall-cap", required_argument, 0, OPT_WALL_CAP},
+    {"group-size", required_argument, 0, OPT_GROUP_SIZE},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
@@ -264,6 +270,8 @@ static int take(int c, const cli_opts *a, bench_selection *sel, bench_config *cf
         return cli_real(CMD, f, v, 0, 1e6, CLI_LO_OPEN, &x->target_s);
     case OPT_WALL_CAP:
         return cli_real(CMD, f, v, 0, 1e6, CLI_LO_OPEN, &x->wall_cap);
+    case OPT_GROUP_SIZE: /* 0: the library's rule */
+        return cli_int(CMD, f, v, 0, INT32_MAX, &cfg->group_size);
     default:
         return 0;
     }

@@ -365,23 +365,35 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
         INFO_IS(group_size, 0);
         INFO_IS(rerooted, 0);
         INFO_IS(split, 0);
+        INFO_IS(resident, 0);
+        INFO_IS(systems_per_group, 0);
+        INFO_IS(local_bytes, 0);
         return;
     }
     if (in.strategy == HB_STRATEGY_COOPERATIVE) {
-        /* Flat layout, one group per system of (at most) the size asked. */
+        /* Flat layout; staged: one group per system of (at most) the size
+         * asked; resident: systems_per_group systems of that size per group. */
         INFO_IS(layout, HB_LAYOUT_FLAT);
         INFO_IS(block_size, 0);
         INFO_IS(padding, HB_PADDING_AUTO);
         INFO_IS(sorted, 0);
         INFO_IS(nbranches, 0);
         INFO_IS(nlevels, 0);
-        INFO_IS(ngroups, nsys);
+        HB_CHECK(in.systems_per_group >= 1 && (in.resident || in.systems_per_group == 1),
+                 "%s: %d systems per group, resident %d (%s)", what, (int)in.systems_per_group,
+                 (int)in.resident, hb_plan_describe(plan));
+        INFO_IS(ngroups, in.systems_per_group >= 1
+                             ? (nsys + in.systems_per_group - 1) / in.systems_per_group
+                             : nsys);
+        HB_CHECK(in.local_bytes > 0, "%s: local_bytes %lld (%s)", what,
+                 (long long)in.local_bytes, hb_plan_describe(plan));
         HB_CHECK(in.group_size >= 1 && (o->group_size <= 0 || in.group_size <= o->group_size),
                  "%s: group_size %d, asked for %d (%s)", what, (int)in.group_size,
                  (int)o->group_size, hb_plan_describe(plan));
-        HB_CHECK(strstr(hb_plan_describe(plan), "cooperative") != NULL,
-                 "%s: the description does not say cooperative (%s)", what,
-                 hb_plan_describe(plan));
+        HB_CHECK(strstr(hb_plan_describe(plan), "cooperative") != NULL &&
+                     strstr(hb_plan_describe(plan), in.resident ? "resident" : "staged") != NULL,
+                 "%s: the description does not say cooperative, %s (%s)", what,
+                 in.resident ? "resident" : "staged", hb_plan_describe(plan));
         return;
     }
     /* Branch strategies: rows by branch, each chunk of branches padded to its

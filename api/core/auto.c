@@ -78,6 +78,53 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
     return (int32_t)(p < 1 ? 1 : p);
 }
 
+int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, size_t esize,
+                      int32_t requested, hb_coop_resident *out)
+{
+    if (max_rows < 1 || nsys < 1 || dev->local_mem == 0)
+        return 0;
+    int64_t p = requested;
+    if (p <= 0) {
+        const int64_t want = (max_rows + HB_COOP_ROWS_PER_ITEM - 1) / HB_COOP_ROWS_PER_ITEM;
+        p = 1;
+        while (p < want && p < HB_COOP_MAX_GROUP)
+            p *= 2;
+    }
+    if (dev->max_group > 0 && (uint64_t)p > (uint64_t)dev->max_group)
+        p = (int64_t)dev->max_group;
+    /* The longest chunk: q = min(P, n/2) chunks of ceil(n/q) rows at most,
+     * which is at most 3 while n < 2P; odd so that work-items walking their
+     * chunks side by side hit different banks; at least 3 for the reduced rows
+     * (thomas_coop_local.cl). */
+    int64_t ld = (max_rows + p - 1) / p;
+    if (ld < 3)
+        ld = 3;
+    ld |= 1;
+    int64_t s = HB_COOP_RESIDENT_ITEMS / p;
+    if (s < 1)
+        s = 1;
+    if (s > nsys)
+        s = nsys;
+    if (dev->max_group > 0)
+        while (s > 1 && (uint64_t)(s * p) > (uint64_t)dev->max_group)
+            s /= 2;
+    const size_t budget =
+        dev->local_mem < HB_COOP_RESIDENT_BUDGET ? dev->local_mem : HB_COOP_RESIDENT_BUDGET;
+    for (; s >= 1; s /= 2) {
+        size_t reals = 0, bytes = 0;
+        if (hb__mul_size((size_t)4 * (size_t)s, (size_t)p, &reals) &&
+            hb__mul_size(reals, (size_t)ld, &reals) && hb__mul_size(reals, esize, &bytes) &&
+            bytes <= budget && ld <= INT32_MAX && s * p <= INT32_MAX) {
+            out->group = (int32_t)p;
+            out->systems = (int32_t)s;
+            out->ld = (int32_t)ld;
+            out->local_bytes = bytes;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Measured on an H100 (docs/benchmarks/h100-2026-11-24-coop, one run, both
  * sides timed alike): the cooperative solver beats one work-item per system
  * at every point with fewer than 65,536 systems of 512 rows or more (256 x

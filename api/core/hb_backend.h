@@ -29,6 +29,9 @@ typedef struct {
     int32_t    shared_rhs; /* HB_LAYOUT_BLOCK_SHARED: stage rhs on chip         */
     int32_t    coop_group; /* cooperative (flat layout): work-items per system,
                               0 otherwise                                       */
+    int32_t    coop_systems; /* resident cooperative: systems per work-group;
+                              0: the staged kernel runs                         */
+    int32_t    coop_ld;    /* resident cooperative: local stride of a chunk     */
     hb_buffer *base;       /* int64[nslots]                                    */
     hb_buffer *rows;       /* int64[nslots] rows the solver runs (padded or own)*/
     hb_buffer *nown;       /* int64[nslots] the system's own rows              */
@@ -168,6 +171,11 @@ typedef struct hb_backend_ops {
      * work-items per system, flat layout; cw holds 2 x layout length
      * elements. NULL where the backend lacks it. */
     hb_thomas_fn *thomas_coop;
+    /* Resident cooperative Thomas (thomas_coop_local): lay->coop_systems
+     * systems of lay->coop_group work-items each per work-group, whole
+     * systems in local memory; cw unused. NULL where the backend lacks it
+     * (the core then plans the staged kernel). */
+    hb_thomas_fn *thomas_coop_local;
 } hb_backend_ops;
 
 /* Cooperative Thomas: rows of each work-item's chunk staged per block through
@@ -176,6 +184,10 @@ typedef struct hb_backend_ops {
  * reduced system's 6P reals alias one of them). */
 #define HB_COOP_MB 8
 #define HB_COOP_LOCAL_REALS(P) ((size_t)4 * (size_t)(P) * (HB_COOP_MB + 1))
+/* Resident cooperative Thomas (kernels_cl/solver/thomas_coop_local.cl): a, b,
+ * c, d of S systems, P chunks of LD reals each (the reduced system aliases
+ * them). The core checked the product for overflow when it planned it. */
+#define HB_COOP_RESIDENT_REALS(S, P, LD) ((size_t)4 * (size_t)(S) * (size_t)(P) * (size_t)(LD))
 
 /* Each returns its table, or NULL when the backend was not compiled in. */
 const hb_backend_ops *hb__serial_backend(void);

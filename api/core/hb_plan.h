@@ -72,6 +72,32 @@ hb_layout hb__auto_layout(const hb_device_traits *dev, int uniform);
 #define HB_COOP_MAX_GROUP 256
 int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esize,
                        int32_t requested);
+/* Resident cooperative solver (whole systems in local memory), planned when
+ * the backend has it and the longest system fits: P work-items per system
+ * (requested > 0 is taken as asked, else as for the staged kernel: the next
+ * power of two >= max_rows / HB_COOP_ROWS_PER_ITEM, at most HB_COOP_MAX_GROUP,
+ * capped at the device's work-group limit), S systems per group so that the
+ * group has about HB_COOP_RESIDENT_ITEMS work-items, halved until the local
+ * memory, 4 x S x P x LD reals (LD: the longest chunk, at least 3, odd),
+ * fits HB_COOP_RESIDENT_BUDGET and the device's local memory (several groups
+ * per multiprocessor; 48 KiB is also the K80/P100 limit per group). */
+/* Both may be set at build time (-DHB_COOP_RESIDENT_ITEMS=256) for a sweep. */
+#ifndef HB_COOP_RESIDENT_ITEMS
+#define HB_COOP_RESIDENT_ITEMS 128
+#endif
+#ifndef HB_COOP_RESIDENT_BUDGET
+#define HB_COOP_RESIDENT_BUDGET ((size_t)48 * 1024)
+#endif
+typedef struct {
+    int32_t group;       /* P: work-items per system                         */
+    int32_t systems;     /* S: systems per work-group                        */
+    int32_t ld;          /* LD: local stride of a chunk                      */
+    size_t  local_bytes; /* local memory of one work-group                   */
+} hb_coop_resident;
+/* 1 and *out filled when every system fits (max_rows rows, nsys systems);
+ * 0 when even one system of max_rows rows does not (the staged kernel). */
+int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, size_t esize,
+                      int32_t requested, hb_coop_resident *out);
 /* AUTO's strategy for a tridiagonal plan whose strategy and layout are both
  * AUTO: cooperative on a GPU backend that has it (has_coop) for batches
  * measured to gain (docs/strategies.md), else per-system. */

@@ -140,7 +140,7 @@ static void describe(hb_plan *plan)
 {
     hb_plan_info in;
     (void)hb_plan_get_info(plan, &in);
-    char layout[96];
+    char layout[128];
     const char *pad = in.padding == HB_PADDING_AUTO ? "none" : hb_padding_name(in.padding);
     if (in.strategy == HB_STRATEGY_FINE_TREE)
         snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld groups of %d)",
@@ -148,9 +148,14 @@ static void describe(hb_plan *plan)
     else if (in.strategy == HB_STRATEGY_BRANCH_LEVEL)
         snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld levels)",
                  (long long)in.nbranches, (long long)in.nlevels);
+    else if (in.strategy == HB_STRATEGY_COOPERATIVE && in.resident)
+        snprintf(layout, sizeof layout,
+                 "%s(resident: %d systems x %d work-items per group, %.3g KiB local)",
+                 hb_layout_name(in.layout), (int)in.systems_per_group, (int)in.group_size,
+                 (double)in.local_bytes / 1024);
     else if (in.strategy == HB_STRATEGY_COOPERATIVE)
-        snprintf(layout, sizeof layout, "%s(groups of %d)", hb_layout_name(in.layout),
-                 (int)in.group_size);
+        snprintf(layout, sizeof layout, "%s(staged: %d work-items per system, %.3g KiB local)",
+                 hb_layout_name(in.layout), (int)in.group_size, (double)in.local_bytes / 1024);
     else if (in.block_size > 0)
         snprintf(layout, sizeof layout, "%s(bs=%d)", hb_layout_name(in.layout),
                  (int)in.block_size);
@@ -334,9 +339,21 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     dev->block_size = lay->block_size;
     dev->shared_rhs = lay->layout == HB_LAYOUT_BLOCK_SHARED;
     dev->mono = plan->mono;
-    if (strategy == HB_STRATEGY_COOPERATIVE)
-        dev->coop_group = hb__coop_group(&ctx->traits, lay->max_rows, plan->esize,
-                                         opts.group_size);
+    if (strategy == HB_STRATEGY_COOPERATIVE) {
+        /* Whole systems in local memory where the longest fits, else staged. */
+        hb_coop_resident res;
+        if (ctx->ops->thomas_coop_local &&
+            hb__coop_resident(&ctx->traits, nsys, lay->max_rows, plan->esize, opts.group_size,
+                              &res)) {
+            dev->coop_group = res.group;
+            dev->coop_systems = res.systems;
+            dev->coop_ld = res.ld;
+        } else {
+            dev->coop_group = hb__coop_group(&ctx->traits, lay->max_rows, plan->esize,
+                                             opts.group_size);
+        }
+    }
+    const int resident = dev->coop_systems > 0;
     if (nsys == 0) {
         describe(plan);
         *out = plan;
@@ -366,7 +383,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
              ctx, 0,
              hb__add_sat(plan_device_bytes(kind, alen, nsys, plan->esize,
                                            lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
-                         strategy == HB_STRATEGY_COOPERATIVE ? (uint64_t)abytes : 0),
+                         strategy == HB_STRATEGY_COOPERATIVE && !resident ? (uint64_t)abytes
+                                                                          : 0),
              fn)))
         goto fail;
     if ((st = alloc_upload(plan, &dev->base, lay->base, tbytes, "bases")) ||
@@ -380,10 +398,12 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         if (array_in_kind(kind, (hb_array)w) &&
             (st = alloc_upload(plan, &plan->arrays[w], NULL, abytes, array_names[w])))
             goto fail;
-    /* The cooperative solver keeps two coefficients per row (a'', c''). */
+    /* The staged cooperative solver keeps two coefficients per row (a'', c'');
+     * the resident one none (the array is still made: every tridiagonal
+     * plan has one). */
     if (kind == HB_KIND_TRIDIAG &&
         (st = alloc_upload(plan, &plan->scratch, NULL,
-                           strategy == HB_STRATEGY_COOPERATIVE ? 2 * abytes : abytes,
+                           strategy == HB_STRATEGY_COOPERATIVE && !resident ? 2 * abytes : abytes,
                            "scratch")))
         goto fail;
     if (!plan->by_branch && lay->variable && lay->layout != HB_LAYOUT_FLAT &&
@@ -565,6 +585,9 @@ static hb_status run_solver(hb_plan *plan)
     void *s = plan->stream;
     int ran = 0;
     if (plan->kind == HB_KIND_TRIDIAG) {
+        if (plan->strategy == HB_STRATEGY_COOPERATIVE && plan->dev.coop_systems > 0)
+            return ops->thomas_coop_local(ctx, s, p, &plan->dev, a[HB_ARRAY_A], a[HB_ARRAY_B],
+                                          a[HB_ARRAY_C], plan->scratch, a[HB_ARRAY_RHS]);
         if (plan->strategy == HB_STRATEGY_COOPERATIVE)
             return ops->thomas_coop(ctx, s, p, &plan->dev, a[HB_ARRAY_A], a[HB_ARRAY_B],
                                     a[HB_ARRAY_C], plan->scratch, a[HB_ARRAY_RHS]);
@@ -794,8 +817,16 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
         o.padding = lay->variable && lay->layout != HB_LAYOUT_FLAT ? lay->padding : HB_PADDING_AUTO;
         o.sorted = lay->sorted;
         if (plan->strategy == HB_STRATEGY_COOPERATIVE) {
-            o.ngroups = plan->nsys;
-            o.group_size = plan->dev.coop_group;
+            const hb_layout_dev *dv = &plan->dev;
+            o.group_size = dv->coop_group;
+            o.resident = dv->coop_systems > 0;
+            o.systems_per_group = o.resident ? dv->coop_systems : 1;
+            o.ngroups = (plan->nsys + o.systems_per_group - 1) / o.systems_per_group;
+            o.local_bytes = (int64_t)(o.resident ? HB_COOP_RESIDENT_REALS(dv->coop_systems,
+                                                                          dv->coop_group,
+                                                                          dv->coop_ld)
+                                                 : HB_COOP_LOCAL_REALS(dv->coop_group)) *
+                            (int64_t)plan->esize;
         }
     }
     *info = o;

@@ -352,13 +352,19 @@ typedef struct {
     /* Branch strategies and cooperative only (0 otherwise): */
     int64_t      nbranches;
     int64_t      nlevels;      /* branch-level: levels; fine tree: 0             */
-    int64_t      ngroups;      /* fine tree: work-groups; cooperative: systems;
+    int64_t      ngroups;      /* fine tree, cooperative: work-groups;
                                   branch-level: 0                                */
     int32_t      group_size;   /* fine tree: work-items per group; cooperative:
                                   work-items per system (the most one launch
                                   uses; the backend may cap it)                */
     int32_t      rerooted;     /* trees eliminated from another root              */
     int32_t      split;        /* long branches were cut                          */
+    /* Cooperative only (0 otherwise): */
+    int32_t      resident;     /* 1: whole systems in local memory, several per
+                                  group; 0: staged through it, one per group   */
+    int32_t      systems_per_group; /* systems one work-group solves (the most:
+                                  a kernel's lower work-group limit lowers it) */
+    int64_t      local_bytes;  /* local memory of one work-group               */
 } hb_plan_info;
 
 HB_API hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info);

@@ -181,6 +181,7 @@ t 2 "--cm: '' is not a finite number" morph "$swc" --cm=
 t 2 "--max-seconds: '-1' is not a finite number >= 0" bench --quick --max-seconds -1
 t 2 "--target-s: '0' is not a finite number in (0, 1e+06]" bench --quick --target-s 0
 t 2 "--wall-cap: 'nan' is not a finite number" bench --quick --wall-cap nan
+t 2 "--group-size: '-1' is not an integer in [0, 2147483647]" bench --quick --group-size -1
 
 echo "== names: precision, layout, policy, strategy, backend, suite, kind, padding"
 t 2 "hinesbatch solve: --precision: 'half' is not one of double, float" solve --precision half
@@ -379,6 +380,8 @@ t 0 "" bench --backend serial --kind hines --morphology levels:64:2,random:3,bra
 # backend, as on any host backend: reported, not a failure; serial is in every build).
 t 0 "" bench --backend serial --kind thomas --strategy per-system,cooperative --systems 2 \
     --rows 100 --max-reps 3 --target-s 0.01
+t 0 "" bench --backend serial --kind thomas --strategy per-system,cooperative --systems 3 \
+    --rows 64 --group-size 8 --max-reps 3 --target-s 0.01
 
 echo "check_cli: $cases cases, $fails failed${mode:+ ($mode)}"
 [ "$fails" -eq 0 ]

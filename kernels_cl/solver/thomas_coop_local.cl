@@ -1,0 +1,214 @@
+/* thomas_coop_local.cl: resident cooperative Thomas (the Thomas-PCR hybrid with whole systems in local memory): one work-group per S consecutive systems of the flat layout, Pper work-items per system. */
+#ifndef HB_PRELUDE_CL
+#include "hb_prelude.cl"
+#endif
+
+/* Local offsets of reduced row I's sub-diagonal, super-diagonal and
+ * right-hand side (system arrays at sa, sb, sc, sd; chunks ld apart). Row 2j
+ * lives in chunk j's first three b slots, row 2j+1 in chunk j's row-0 slots
+ * of a, c and d: neither is read again once the backward pass is done (row 0
+ * of a chunk is back-substituted from the reduced solution), so the reduced
+ * system needs no local memory of its own (hence ld >= 3). */
+#define HB_COOPL_RA(I) (((I) & 1) ? sa + ((I) >> 1) * ld : sb + ((I) >> 1) * ld)
+#define HB_COOPL_RC(I) (((I) & 1) ? sc + ((I) >> 1) * ld : sb + ((I) >> 1) * ld + 1)
+#define HB_COOPL_RD(I) (((I) & 1) ? sd + ((I) >> 1) * ld : sb + ((I) >> 1) * ld + 2)
+
+/* One PCR step (stride s, N rows) for reduced row I: the new sub-diagonal,
+ * super-diagonal and right-hand side, divided by the new diagonal. The same
+ * step as thomas_coop.cl's HB_COOP_PCR_ROW over this file's row addresses. */
+#define HB_COOPL_PCR_ROW(I, NA, NC, ND)                                                     \
+    do {                                                                                    \
+        const hb_int hb_i = (I);                                                            \
+        const real hb_a = sh[HB_COOPL_RA(hb_i)], hb_c = sh[HB_COOPL_RC(hb_i)];              \
+        real hb_b = (real)1, hb_d = sh[HB_COOPL_RD(hb_i)], hb_an = (real)0, hb_cn = (real)0; \
+        if (hb_i - s >= 0) {                                                                \
+            const hb_int hb_k = hb_i - s;                                                   \
+            hb_b -= hb_a * sh[HB_COOPL_RC(hb_k)];                                           \
+            hb_d -= hb_a * sh[HB_COOPL_RD(hb_k)];                                           \
+            hb_an = -hb_a * sh[HB_COOPL_RA(hb_k)];                                          \
+        }                                                                                   \
+        if (hb_i + s < N) {                                                                 \
+            const hb_int hb_k = hb_i + s;                                                   \
+            hb_b -= hb_c * sh[HB_COOPL_RA(hb_k)];                                           \
+            hb_d -= hb_c * sh[HB_COOPL_RD(hb_k)];                                           \
+            hb_cn = -hb_c * sh[HB_COOPL_RC(hb_k)];                                          \
+        }                                                                                   \
+        const real hb_r = (real)1 / hb_b;                                                   \
+        (NA) = hb_an * hb_r;                                                                \
+        (NC) = hb_cn * hb_r;                                                                \
+        (ND) = hb_d * hb_r;                                                                 \
+    } while (0)
+
+/* Global row g of the system (0 .. n-1) as local index chunk * ld + row: the
+ * first rem chunks have m + 1 rows, the others m (32-bit arithmetic: local
+ * memory is small). */
+#define HB_COOPL_LOCAL_ROW(g)                                                               \
+    ((g) < split ? ((g) / (m + 1)) * ld + (g) % (m + 1)                                     \
+                 : (rem + ((g) - split) / m) * ld + ((g) - split) % m)
+
+/* Group g solves slots g*S .. g*S + S-1 (S = local size / pper, the host
+ * launches a multiple of pper), pper work-items per system; ld is the local
+ * stride of a chunk (odd, >= 3, >= the longest chunk). The host sizes local
+ * memory as 4 x S x pper x ld reals (HB_COOP_RESIDENT_REALS).
+ *
+ * Each system of n rows is cut into q = min(pper, n/2) chunks (n = 1: one
+ * chunk of one row), m = n/q rows each, one more for the first n - q*m; the
+ * system's work-item j < q owns chunk j. Local memory is array-major: array
+ * X (a, b, c, d) of system k at X*S*W + k*W (W = pper*ld), chunk j at j*ld
+ * within it, so the S*pper work-items of a group walking their chunks side by
+ * side read addresses ld apart: ld odd puts them in different banks, for
+ * float (one bank per real) and double (two).
+ *
+ * 1. Load a, b, c, d: the system's work-items stride over its rows (coalesced,
+ *    contiguous in the flat layout).
+ * 2. Forward: every row i >= 1 of the chunk as a'_i x_0 + x_i + c'_i x_{i+1}
+ *    = d'_i (x_0: the chunk's first row), over a, c, d in local memory.
+ * 3. Backward over rows L-2 .. 1: the first row then couples only to the
+ *    previous chunk's last row and to x_{L-1}. The two end rows of every chunk
+ *    form the reduced system of 2q rows (unit diagonal).
+ * 4. PCR on it, log2(2 pper) steps for every system of the group (a system
+ *    with fewer chunks is solved sooner; further steps leave it unchanged),
+ *    two rows per work-item.
+ * 5. Back-substitution x_i = d'_i - a'_i x_0 - c'_i x_{i+1} in local memory,
+ *    then a coalesced store of x to d.
+ * Global traffic: a, b, c, d read once, x written once; no scratch.
+ *
+ * No early return and every barrier reached by every work-item (PoCL): slots
+ * past the batch and work-items past their system's chunks run with no rows.
+ * No pivoting, like Thomas: for diagonally dominant systems. */
+__kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int pper,
+                                              const hb_int ld, __global const hb_long *base,
+                                              __global const hb_long *rows,
+                                              __global const real *a, __global const real *b,
+                                              __global const real *c, __global real *d
+                                                  HB_DYNAMIC_LOCAL_ARG(real, sh))
+{
+    HB_DYNAMIC_LOCAL(real, sh);
+    const hb_int lid = (hb_int)get_local_id(0);
+    const hb_int S = (hb_int)get_local_size(0) / pper;
+    const hb_int k = lid / pper, j = lid - k * pper;
+    const hb_long t = (hb_long)get_group_id(0) * S + k;
+    const int on = k < S; /* a work-item past S x pper (never launched) idles */
+    const hb_long o = on && t < nslots ? base[t] : 0;
+    const hb_int n = on && t < nslots ? (hb_int)rows[t] : 0;
+    hb_int q = n / 2;
+    if (q > pper)
+        q = pper;
+    if (q < 1)
+        q = 1;
+    const hb_int N = 2 * q, m = n / q, rem = n - q * m, split = rem * (m + 1);
+    const hb_int W = pper * ld, kk = on ? k : 0;
+    const hb_int sa = kk * W, sb = (S + kk) * W, sc = (2 * S + kk) * W, sd = (3 * S + kk) * W;
+    const hb_int L = j < q ? m + (j < rem ? 1 : 0) : 0;
+    const hb_int lj = j * ld; /* this chunk's rows within an array */
+    __global const real *A = a + o, *B = b + o, *C = c + o;
+    __global real *D = d + o;
+
+    /* 1. Load. */
+    for (hb_int g = j; g < n; g += pper) {
+        const hb_int l = HB_COOPL_LOCAL_ROW(g);
+        sh[sa + l] = A[g];
+        sh[sb + l] = B[g];
+        sh[sc + l] = C[g];
+        sh[sd + l] = D[g];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* 2. Forward. Row 0 is kept as x_0 (a0, c0, d0: it over b0); row 1 starts
+     * from ap = -1, cp = dp = 0, which gives a'_1 = a_1/b_1. */
+    real a0 = (real)0, c0 = (real)0, d0 = (real)0;
+    real ap = (real)-1, cp = (real)0, dp = (real)0;
+    if (L >= 1) {
+        const real r = (real)1 / sh[sb + lj];
+        a0 = sh[sa + lj] * r;
+        c0 = sh[sc + lj] * r;
+        d0 = sh[sd + lj] * r;
+    }
+    for (hb_int i = 1; i < L; ++i) {
+        const hb_int l = lj + i;
+        const real ak = sh[sa + l];
+        const real r = (real)1 / (sh[sb + l] - ak * cp);
+        ap = -ak * ap * r;
+        cp = sh[sc + l] * r;
+        dp = (sh[sd + l] - ak * dp) * r;
+        sh[sa + l] = ap;
+        sh[sc + l] = cp;
+        sh[sd + l] = dp;
+    }
+
+    /* 3. Backward over rows L-2 .. 1: x_1 = d2 - a2 x_0 - c2 x_{L-1}
+     * (starting from a2 = d2 = 0, c2 = -1 at row L-1). */
+    real a2 = (real)0, c2 = (real)-1, d2 = (real)0;
+    for (hb_int i = L - 2; i >= 1; --i) {
+        const hb_int l = lj + i;
+        const real ci = sh[sc + l];
+        a2 = sh[sa + l] - ci * a2;
+        c2 = -ci * c2;
+        d2 = sh[sd + l] - ci * d2;
+    }
+    /* The chunk's two reduced rows, into slots only this work-item used. */
+    if (on && j < q) {
+        real ra0 = (real)0, rc0 = (real)0, rd0 = d0, ra1 = (real)0, rc1 = (real)0, rd1 = d0;
+        if (L >= 2) {
+            /* The first row with x_1 = d2 - a2 x_first - c2 x_last put in. */
+            const real r = (real)1 / ((real)1 - c0 * a2);
+            ra0 = j == 0 ? (real)0 : a0 * r;
+            rc0 = -c0 * c2 * r;
+            rd0 = (d0 - c0 * d2) * r;
+            /* The last row: a' x_first + x_last + c' x_{next first} = d'. */
+            ra1 = ap;
+            rc1 = j == q - 1 ? (real)0 : cp;
+            rd1 = dp;
+        } /* else n <= 1: both reduced rows are the one row (or identity rows) */
+        sh[HB_COOPL_RA(2 * j)] = ra0;
+        sh[HB_COOPL_RC(2 * j)] = rc0;
+        sh[HB_COOPL_RD(2 * j)] = rd0;
+        sh[HB_COOPL_RA(2 * j + 1)] = ra1;
+        sh[HB_COOPL_RC(2 * j + 1)] = rc1;
+        sh[HB_COOPL_RD(2 * j + 1)] = rd1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* 4. PCR: row i keeps a unit diagonal and couples to i - s and i + s;
+     * work-item j computes rows j and j + pper, and all write after all read.
+     * The step count is the group's (2 pper rows at most), uniform. */
+    for (hb_int s = 1; s < 2 * pper; s *= 2) {
+        real na0 = (real)0, nc0 = (real)0, nd0 = (real)0;
+        real na1 = (real)0, nc1 = (real)0, nd1 = (real)0;
+        const int r0 = on && j < N, r1 = on && j + pper < N;
+        if (r0)
+            HB_COOPL_PCR_ROW(j, na0, nc0, nd0);
+        if (r1)
+            HB_COOPL_PCR_ROW(j + pper, na1, nc1, nd1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (r0) {
+            sh[HB_COOPL_RA(j)] = na0;
+            sh[HB_COOPL_RC(j)] = nc0;
+            sh[HB_COOPL_RD(j)] = nd0;
+        }
+        if (r1) {
+            sh[HB_COOPL_RA(j + pper)] = na1;
+            sh[HB_COOPL_RC(j + pper)] = nc1;
+            sh[HB_COOPL_RD(j + pper)] = nd1;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* 5. Back-substitution over this chunk (its end rows from the reduced
+     * solution; row 0's d slot, which held reduced row 2j+1, is written
+     * last), then the store. */
+    if (L >= 1) {
+        const real xf = sh[HB_COOPL_RD(2 * j)], xl = sh[HB_COOPL_RD(2 * j + 1)];
+        real xn = xl;
+        for (hb_int i = L - 2; i >= 1; --i) {
+            const hb_int l = lj + i;
+            xn = sh[sd + l] - sh[sa + l] * xf - sh[sc + l] * xn;
+            sh[sd + l] = xn;
+        }
+        sh[sd + lj + L - 1] = xl;
+        sh[sd + lj] = xf;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (hb_int g = j; g < n; g += pper)
+        D[g] = sh[sd + HB_COOPL_LOCAL_ROW(g)];
+}
