@@ -21,7 +21,8 @@ double hb_test_seconds(void)
 }
 
 static const char *const env_vars[] = {"HINESBATCH_BACKEND", "HINESBATCH_STRATEGY",
-                                       "HINESBATCH_DEVICE", "HINESBATCH_OPENCL_PLATFORM"};
+                                       "HINESBATCH_DEVICE", "HINESBATCH_OPENCL_PLATFORM",
+                                       "HINESBATCH_COOP_SPAN"};
 #define HB_TEST_NENV ((int)(sizeof env_vars / sizeof env_vars[0]))
 static char *env_saved[HB_TEST_NENV];
 
@@ -375,7 +376,14 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
         INFO_IS(sorted, 0);
         INFO_IS(nbranches, 0);
         INFO_IS(nlevels, 0);
-        INFO_IS(ngroups, nsys);
+        /* nsys x G groups: G > 1 is the span variant, which the description
+         * names. */
+        HB_CHECK(nsys == 0 ? in.ngroups == 0 : in.ngroups >= nsys && in.ngroups % nsys == 0,
+                 "%s: %lld groups for %lld systems (%s)", what, (long long)in.ngroups,
+                 (long long)nsys, hb_plan_describe(plan));
+        HB_CHECK((in.ngroups > nsys) == (strstr(hb_plan_describe(plan), "span:") != NULL),
+                 "%s: %lld groups for %lld systems, and the description (%s)", what,
+                 (long long)in.ngroups, (long long)nsys, hb_plan_describe(plan));
         HB_CHECK(in.group_size >= 1 && (o->group_size <= 0 || in.group_size <= o->group_size),
                  "%s: group_size %d, asked for %d (%s)", what, (int)in.group_size,
                  (int)o->group_size, hb_plan_describe(plan));

@@ -72,6 +72,15 @@ hb_layout hb__auto_layout(const hb_device_traits *dev, int uniform);
 #define HB_COOP_MAX_GROUP 256
 int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esize,
                        int32_t requested);
+/* Cooperative: work-groups per system (G, the span). requested > 0 is taken
+ * as asked; else 1 (the staged kernel) unless nsys groups leave the device's
+ * compute units idle: then the smallest power of two G with nsys x G >=
+ * HB_COOP_SPAN_FILL x compute_units, while segments of max_rows / G keep at
+ * least HB_COOP_SPAN_MIN_ROWS rows. Unmeasured defaults (docs/strategies.md). */
+#define HB_COOP_SPAN_FILL 2
+#define HB_COOP_SPAN_MIN_ROWS 256
+int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
+                      int32_t requested);
 /* AUTO's strategy for a tridiagonal plan whose strategy and layout are both
  * AUTO: cooperative on a GPU backend that has it (has_coop) for batches
  * measured to gain (docs/strategies.md), else per-system. */

@@ -67,6 +67,47 @@ static hb_status alloc_upload(hb_plan *plan, hb_buffer **buf, const void *src, s
     return HB_SUCCESS;
 }
 
+/* The span's buffers (hb_layout_dev): reduced arrays of rlen elements
+ * (rbytes), span_one filled with ones, span_base with s x span_stride
+ * (tbytes: one int64 per system); span_rows is the reduce kernel's. */
+static hb_status alloc_span(hb_plan *plan, int64_t rlen, size_t rbytes, size_t tbytes)
+{
+    hb_layout_dev *dev = &plan->dev;
+    hb_status st = HB_SUCCESS;
+    int64_t *rbase = hb__malloc_n(dev->nslots, sizeof *rbase);
+    void *ones = hb__malloc_n(rlen, plan->esize);
+    if (!rbase || !ones) {
+        free(rbase);
+        free(ones);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "plan span tables: %zu bytes", rbytes);
+    }
+    for (int64_t s = 0; s < dev->nslots; ++s)
+        rbase[s] = s * dev->span_stride;
+    for (int64_t k = 0; k < rlen; ++k) {
+        if (plan->precision == HB_DOUBLE)
+            ((double *)ones)[k] = 1.0;
+        else
+            ((float *)ones)[k] = 1.0f;
+    }
+    const struct {
+        hb_buffer **buf;
+        const void *src;
+        size_t bytes;
+        const char *what;
+    } bufs[] = {{&dev->span_a, NULL, rbytes, "span sub-diagonal"},
+                {&dev->span_c, NULL, rbytes, "span super-diagonal"},
+                {&dev->span_d, NULL, rbytes, "span right-hand side"},
+                {&dev->span_cw, NULL, 2 * rbytes, "span scratch"},
+                {&dev->span_one, ones, rbytes, "span diagonal"},
+                {&dev->span_base, rbase, tbytes, "span bases"},
+                {&dev->span_rows, NULL, tbytes, "span sizes"}};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0] && st == HB_SUCCESS; ++i)
+        st = alloc_upload(plan, bufs[i].buf, bufs[i].src, bufs[i].bytes, bufs[i].what);
+    free(rbase);
+    free(ones);
+    return st;
+}
+
 /* Parent table in slot order: one copy for mono batches, else one run per
  * slot; padded rows hang off the row before (with zero couplings). */
 static hb_status upload_parents(hb_plan *plan, const int32_t *parent)
@@ -148,6 +189,9 @@ static void describe(hb_plan *plan)
     else if (in.strategy == HB_STRATEGY_BRANCH_LEVEL)
         snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld levels)",
                  (long long)in.nbranches, (long long)in.nlevels);
+    else if (in.strategy == HB_STRATEGY_COOPERATIVE && plan->dev.coop_span > 1)
+        snprintf(layout, sizeof layout, "%s(span: %d groups x %d work-items per system)",
+                 hb_layout_name(in.layout), (int)plan->dev.coop_span, (int)in.group_size);
     else if (in.strategy == HB_STRATEGY_COOPERATIVE)
         snprintf(layout, sizeof layout, "%s(groups of %d)", hb_layout_name(in.layout),
                  (int)in.group_size);
@@ -334,9 +378,20 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     dev->block_size = lay->block_size;
     dev->shared_rhs = lay->layout == HB_LAYOUT_BLOCK_SHARED;
     dev->mono = plan->mono;
-    if (strategy == HB_STRATEGY_COOPERATIVE)
-        dev->coop_group = hb__coop_group(&ctx->traits, lay->max_rows, plan->esize,
-                                         opts.group_size);
+    if (strategy == HB_STRATEGY_COOPERATIVE) {
+        /* G groups per system (HINESBATCH_COOP_SPAN, else the rule), then
+         * the group size for a segment of max_rows / G rows. */
+        int32_t span = 0;
+        if ((st = hb__env_coop_span(&span)))
+            goto fail;
+        dev->coop_span = hb__coop_span(&ctx->traits, lay->nslots, lay->max_rows, span);
+        const int64_t seg = (lay->max_rows + dev->coop_span - 1) / dev->coop_span;
+        dev->coop_group = hb__coop_group(&ctx->traits, dev->coop_span > 1 ? seg : lay->max_rows,
+                                         plan->esize, opts.group_size);
+        /* Both at most 1024 here: no overflow. */
+        dev->span_stride =
+            dev->coop_span > 1 ? 2 * (int64_t)dev->coop_group * dev->coop_span : 0;
+    }
     if (nsys == 0) {
         describe(plan);
         *out = plan;
@@ -360,13 +415,30 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         goto fail;
     }
     abytes = (size_t)alen * plan->esize;
+    /* Span: each system's reduced system of span_stride rows, in 6 arrays of
+     * rbytes (a, c, d, ones, 2 of scratch), and 2 per-system tables. */
+    size_t rbytes = 0;
+    int64_t rlen = 0;
+    if (dev->coop_span > 1 && (!hb__mul_i64(lay->nslots, dev->span_stride, &rlen) ||
+                               !hb__bytes_n(rlen, 2 * plan->esize, &rbytes))) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY,
+                       "%s: the span's reduced systems (%lld systems x %lld rows) do not fit in "
+                       "memory",
+                       fn, (long long)lay->nslots, (long long)dev->span_stride);
+        goto fail;
+    }
+    rbytes /= 2;
     /* The exact need, now that padding is known (cooperative: a second
-     * scratch array). */
+     * scratch array; span: its reduced systems). */
     if ((st = hb__memory_check(
              ctx, 0,
-             hb__add_sat(plan_device_bytes(kind, alen, nsys, plan->esize,
-                                           lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
-                         strategy == HB_STRATEGY_COOPERATIVE ? (uint64_t)abytes : 0),
+             hb__add_sat(
+                 hb__add_sat(plan_device_bytes(kind, alen, nsys, plan->esize,
+                                               lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
+                             strategy == HB_STRATEGY_COOPERATIVE ? (uint64_t)abytes : 0),
+                 hb__add_sat(hb__mul_sat(6, rbytes),
+                             dev->coop_span > 1 ? hb__mul_sat((uint64_t)nsys, 2 * sizeof(int64_t))
+                                                : 0)),
              fn)))
         goto fail;
     if ((st = alloc_upload(plan, &dev->base, lay->base, tbytes, "bases")) ||
@@ -385,6 +457,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         (st = alloc_upload(plan, &plan->scratch, NULL,
                            strategy == HB_STRATEGY_COOPERATIVE ? 2 * abytes : abytes,
                            "scratch")))
+        goto fail;
+    if (dev->coop_span > 1 && (st = alloc_span(plan, rlen, rbytes, tbytes)))
         goto fail;
     if (!plan->by_branch && lay->variable && lay->layout != HB_LAYOUT_FLAT &&
         (st = fill_identity(plan)))
@@ -442,7 +516,10 @@ void hb_plan_destroy(hb_plan *plan)
     hb_context *ctx = plan->ctx;
     hb_buffer *bufs[] = {plan->dev.base, plan->dev.rows,  plan->dev.nown,
                          plan->dev.flat, plan->dev.poff,  plan->dev.parent,
-                         plan->scratch,  plan->staging};
+                         plan->scratch,  plan->staging,
+                         plan->dev.span_a, plan->dev.span_c, plan->dev.span_d,
+                         plan->dev.span_one, plan->dev.span_cw, plan->dev.span_base,
+                         plan->dev.span_rows};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
             ctx->ops->release(ctx, bufs[i]);
@@ -794,7 +871,8 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
         o.padding = lay->variable && lay->layout != HB_LAYOUT_FLAT ? lay->padding : HB_PADDING_AUTO;
         o.sorted = lay->sorted;
         if (plan->strategy == HB_STRATEGY_COOPERATIVE) {
-            o.ngroups = plan->nsys;
+            /* Span: nsys x G groups (ngroups / nsys = G). */
+            o.ngroups = plan->dev.coop_span > 1 ? plan->nsys * plan->dev.coop_span : plan->nsys;
             o.group_size = plan->dev.coop_group;
         }
     }
