@@ -32,6 +32,7 @@ typedef struct {
     int32_t    coop_span;  /* cooperative: work-groups per system G (<= 1: one,
                               the staged kernel; else the span kernels)         */
     int64_t    span_stride; /* span: reduced rows per system, 2 x coop_group x G */
+    int32_t    span_group; /* span: work-items per reduced system's group       */
     hb_buffer *base;       /* int64[nslots]                                    */
     hb_buffer *rows;       /* int64[nslots] rows the solver runs (padded or own)*/
     hb_buffer *nown;       /* int64[nslots] the system's own rows              */

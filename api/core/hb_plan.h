@@ -79,6 +79,10 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
  * least HB_COOP_SPAN_MIN_ROWS rows. Unmeasured defaults (docs/strategies.md). */
 #define HB_COOP_SPAN_FILL 2
 #define HB_COOP_SPAN_MIN_ROWS 256
+/* Span: rows per work-item's chunk that the group size aims at (one staged
+ * block, HB_COOP_MB): the reduced system is then about n/4 rows, not n/2 as
+ * with HB_COOP_ROWS_PER_ITEM. */
+#define HB_COOP_SPAN_ROWS_PER_ITEM 8
 int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
                       int32_t requested);
 /* AUTO's strategy for a tridiagonal plan whose strategy and layout are both

@@ -386,11 +386,20 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
             goto fail;
         dev->coop_span = hb__coop_span(&ctx->traits, lay->nslots, lay->max_rows, span);
         const int64_t seg = (lay->max_rows + dev->coop_span - 1) / dev->coop_span;
-        dev->coop_group = hb__coop_group(&ctx->traits, dev->coop_span > 1 ? seg : lay->max_rows,
-                                         plan->esize, opts.group_size);
-        /* Both at most 1024 here: no overflow. */
-        dev->span_stride =
-            dev->coop_span > 1 ? 2 * (int64_t)dev->coop_group * dev->coop_span : 0;
+        /* hb__coop_group aims at HB_COOP_ROWS_PER_ITEM rows per work-item;
+         * a segment at HB_COOP_SPAN_ROWS_PER_ITEM. */
+        dev->coop_group = hb__coop_group(
+            &ctx->traits,
+            dev->coop_span > 1
+                ? seg / (HB_COOP_SPAN_ROWS_PER_ITEM / HB_COOP_ROWS_PER_ITEM) + 1
+                : lay->max_rows,
+            plan->esize, opts.group_size);
+        if (dev->coop_span > 1) {
+            /* Both at most 1024 here: no overflow. The reduced systems get
+             * the group size of the rule for their size. */
+            dev->span_stride = 2 * (int64_t)dev->coop_group * dev->coop_span;
+            dev->span_group = hb__coop_group(&ctx->traits, dev->span_stride, plan->esize, 0);
+        }
     }
     if (nsys == 0) {
         describe(plan);

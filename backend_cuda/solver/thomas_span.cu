@@ -44,6 +44,7 @@ hb_status hb__cuda_thomas_span(hb_context *ctx, void *stream, hb_precision p,
                               hb__dev(lay->span_rows)));
     hb_layout_dev rl = *lay;
     rl.coop_span = 1;
+    rl.coop_group = lay->span_group;
     rl.length = lay->nslots * lay->span_stride; /* the plan checked the product */
     rl.base = lay->span_base;
     rl.rows = lay->span_rows;

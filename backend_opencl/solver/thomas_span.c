@@ -51,6 +51,7 @@ hb_status hb__cl_thomas_span(hb_context *ctx, void *stream, hb_precision p,
                                     (int)(sizeof red / sizeof *red), ngroups, group));
     hb_layout_dev rl = *lay;
     rl.coop_span = 1;
+    rl.coop_group = lay->span_group;
     rl.length = lay->nslots * lay->span_stride; /* the plan checked the product */
     rl.base = lay->span_base;
     rl.rows = lay->span_rows;
