@@ -5,7 +5,7 @@
  * back-substitution kernels must cut segments into the same chunks, so they
  * run with the same group size (the launch would otherwise cap each at its
  * own kernel limit). */
-static hb_status span_group(hb_context *ctx, hb_precision p, size_t want, size_t *group)
+static hb_status span_local(hb_context *ctx, hb_precision p, size_t want, size_t *group)
 {
     const int which[2] = {HB_CLK_THOMAS_SPAN_REDUCE, HB_CLK_THOMAS_SPAN_BACK};
     size_t g = want > 0 ? want : 1;
@@ -38,7 +38,7 @@ hb_status hb__cl_thomas_span(hb_context *ctx, void *stream, hb_precision p,
         return hb__error(HB_ERR_INVALID_ARGUMENT, "opencl: %lld systems x %d groups overflow",
                          (long long)lay->nslots, (int)lay->coop_span);
     size_t group = 1;
-    HB_FORWARD(span_group(ctx, p, lay->coop_group > 0 ? (size_t)lay->coop_group : 1, &group));
+    HB_FORWARD(span_local(ctx, p, lay->coop_group > 0 ? (size_t)lay->coop_group : 1, &group));
     const size_t bytes =
         HB_COOP_LOCAL_REALS(group) * (p == HB_DOUBLE ? sizeof(cl_double) : sizeof(cl_float));
     const hb_cl_arg red[] = {HB_CL_LONG(nslots),    HB_CL_LONG(length),    HB_CL_LONG(G),
