@@ -24,7 +24,8 @@ static int cmp_double(const void *a, const void *b)
  * apps/plot_bench.py and apps/strategy_table.py read: "auto:<chosen>" for
  * AUTO points, "thomas" for tridiagonal ones ("thomas-cooperative" for the
  * cooperative solver; "auto:thomas..." for AUTO points); the layout as
- * "<name>(bs=N)/pad-<padding>", or "by-branch" for branch strategies (their
+ * "<name>(bs=N)/pad-<padding>", "flat(span=G)" for cooperative plans whose
+ * systems span G work-groups, or "by-branch" for branch strategies (their
  * counts vary per batch). */
 static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row)
 {
@@ -51,6 +52,10 @@ static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row
     if (in.block_size > 0 && n > 0 && (size_t)n < sizeof row->layout)
         n += snprintf(row->layout + n, sizeof row->layout - (size_t)n, "(bs=%d)",
                       (int)in.block_size);
+    if (in.strategy == HB_STRATEGY_COOPERATIVE && in.nsys > 0 && in.ngroups > in.nsys &&
+        n > 0 && (size_t)n < sizeof row->layout)
+        n += snprintf(row->layout + n, sizeof row->layout - (size_t)n, "(span=%lld)",
+                      (long long)(in.ngroups / in.nsys));
     if (in.padding != HB_PADDING_AUTO && n > 0 && (size_t)n < sizeof row->layout)
         snprintf(row->layout + n, sizeof row->layout - (size_t)n, "/pad-%s",
                  hb_padding_name(in.padding));

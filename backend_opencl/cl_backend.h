@@ -21,7 +21,8 @@ enum {
     HB_CLK_BRANCH_BACKWARD, HB_CLK_BRANCH_FORWARD, HB_CLK_FINE_TREE,
     HB_CLK_THOMAS_SHARED, HB_CLK_HINES_SHARED,
     HB_CLK_SIM_MEMBRANE, HB_CLK_SIM_CLAMP, HB_CLK_SIM_ASSEMBLE, HB_CLK_SIM_UPDATE_V,
-    HB_CLK_SIM_SOMA, HB_CLK_THOMAS_COOP, HB_CLK_THOMAS_COOP_LOCAL,
+    HB_CLK_SIM_SOMA, HB_CLK_THOMAS_COOP, HB_CLK_THOMAS_COOP_LOCAL, HB_CLK_THOMAS_SPAN_REDUCE,
+    HB_CLK_THOMAS_SPAN_BACK,
     HB_CLK_COUNT
 };
 
@@ -42,6 +43,7 @@ typedef struct {
     cl_ulong         max_alloc;    /* CL_DEVICE_MAX_MEM_ALLOC_SIZE              */
     size_t           max_wg;       /* CL_DEVICE_MAX_WORK_GROUP_SIZE             */
     cl_ulong         local_mem;    /* CL_DEVICE_LOCAL_MEM_SIZE                  */
+    cl_uint          compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS              */
     cl_program       program[2];
     cl_kernel        kernel[2][HB_CLK_COUNT];
     size_t           local[2][HB_CLK_COUNT]; /* work-group size per kernel     */
@@ -125,6 +127,9 @@ hb_block_shared_fn hb__cl_hines_shared;
 hb_thomas_fn hb__cl_thomas_coop;
 /* thomas_coop_local.c: the resident cooperative solver (hb_backend_ops.thomas_coop_local). */
 hb_thomas_fn hb__cl_thomas_coop_local;
+/* thomas_span.c: the span variant, called by hb__cl_thomas_coop when
+ * lay->coop_span > 1 (same arguments). */
+hb_thomas_fn hb__cl_thomas_span;
 /* rowmap.c, hines_branches.c: the branch strategies. */
 hb_map_fn hb__cl_map_to_layout;
 hb_map_fn hb__cl_map_to_flat;

@@ -240,6 +240,9 @@ static hb_status query_device(hb_cl *cl, char *name, size_t name_size)
     HB_CL_CHECK(clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof cl->max_wg,
                                 &cl->max_wg, NULL),
                 "clGetDeviceInfo", "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+    HB_CL_CHECK(clGetDeviceInfo(cl->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cl->compute_units,
+                                &cl->compute_units, NULL),
+                "clGetDeviceInfo", "CL_DEVICE_MAX_COMPUTE_UNITS");
     return HB_SUCCESS;
 }
 

@@ -21,7 +21,8 @@ double hb_test_seconds(void)
 }
 
 static const char *const env_vars[] = {"HINESBATCH_BACKEND", "HINESBATCH_STRATEGY",
-                                       "HINESBATCH_DEVICE", "HINESBATCH_OPENCL_PLATFORM"};
+                                       "HINESBATCH_DEVICE", "HINESBATCH_OPENCL_PLATFORM",
+                                       "HINESBATCH_COOP_SPAN"};
 #define HB_TEST_NENV ((int)(sizeof env_vars / sizeof env_vars[0]))
 static char *env_saved[HB_TEST_NENV];
 
@@ -382,18 +383,25 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
         HB_CHECK(in.systems_per_group >= 1 && (in.resident || in.systems_per_group == 1),
                  "%s: %d systems per group, resident %d (%s)", what, (int)in.systems_per_group,
                  (int)in.resident, hb_plan_describe(plan));
-        INFO_IS(ngroups, in.systems_per_group >= 1
-                             ? (nsys + in.systems_per_group - 1) / in.systems_per_group
-                             : nsys);
+        /* Resident: ceil(nsys / S) groups; else nsys x G groups, G > 1 being
+         * the span variant, which the description names. */
+        const int span = strstr(hb_plan_describe(plan), "span:") != NULL;
+        if (in.resident || !span)
+            INFO_IS(ngroups, (nsys + in.systems_per_group - 1) / in.systems_per_group);
+        else
+            HB_CHECK(nsys > 0 && in.ngroups > nsys && in.ngroups % nsys == 0,
+                     "%s: %lld groups for %lld systems (%s)", what, (long long)in.ngroups,
+                     (long long)nsys, hb_plan_describe(plan));
         HB_CHECK(in.local_bytes > 0, "%s: local_bytes %lld (%s)", what,
                  (long long)in.local_bytes, hb_plan_describe(plan));
         HB_CHECK(in.group_size >= 1 && (o->group_size <= 0 || in.group_size <= o->group_size),
                  "%s: group_size %d, asked for %d (%s)", what, (int)in.group_size,
                  (int)o->group_size, hb_plan_describe(plan));
+        const char *variant = in.resident ? "resident" : span ? "span" : "staged";
         HB_CHECK(strstr(hb_plan_describe(plan), "cooperative") != NULL &&
-                     strstr(hb_plan_describe(plan), in.resident ? "resident" : "staged") != NULL,
-                 "%s: the description does not say cooperative, %s (%s)", what,
-                 in.resident ? "resident" : "staged", hb_plan_describe(plan));
+                     strstr(hb_plan_describe(plan), variant) != NULL,
+                 "%s: the description does not say cooperative, %s (%s)", what, variant,
+                 hb_plan_describe(plan));
         return;
     }
     /* Branch strategies: rows by branch, each chunk of branches padded to its

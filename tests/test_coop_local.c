@@ -1,4 +1,5 @@
 /* test_coop_local.c: the resident cooperative tridiagonal solver (whole systems in local memory, several per work-group) against the serial oracle: forced and default group sizes, many systems per group, uniform and variable batches down to 1 row, badly scaled and near-singular rows, float and double; and that hb_plan_get_info/hb_plan_describe name the variant that runs (resident for short systems, staged for long ones). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "hb_oracle_runner.h"
 
 #include <math.h>
@@ -151,6 +152,9 @@ static void variant_only(hb_context *ctx, hb_precision p, int64_t nsys, int64_t 
 int main(void)
 {
     hb_test_begin("test_coop_local");
+    /* One group per system: the variants here are resident and staged
+     * (test_coop_span covers systems spanning several groups). */
+    HB_CHECK(setenv("HINESBATCH_COOP_SPAN", "1", 1) == 0, "setenv");
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
     hb_plan *probe = NULL;
     hb_plan_options po = coop_options(0);

@@ -125,6 +125,20 @@ int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_row
     return 0;
 }
 
+int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
+                      int32_t requested)
+{
+    if (requested > 0)
+        return requested;
+    if (dev->compute_units <= 0 || nsys <= 0)
+        return 1;
+    const int64_t target = (int64_t)HB_COOP_SPAN_FILL * dev->compute_units;
+    int64_t g = 1;
+    while (nsys * g < target && max_rows / (2 * g) >= HB_COOP_SPAN_MIN_ROWS)
+        g *= 2;
+    return (int32_t)g;
+}
+
 /* Measured on an H100 (docs/benchmarks/h100-2026-11-24-coop, one run, both
  * sides timed alike): the cooperative solver beats one work-item per system
  * at every point with fewer than 65,536 systems of 512 rows or more (256 x

@@ -66,3 +66,25 @@ hb_status hb__env_strategy(hb_strategy *out)
                          env);
     return HB_SUCCESS;
 }
+
+hb_status hb__env_coop_span(int32_t *out)
+{
+    const char *env = hb__env_value("HINESBATCH_COOP_SPAN");
+    *out = 0;
+    if (!env)
+        return HB_SUCCESS;
+    long v = 0;
+    for (const char *c = env; *c; ++c) {
+        if (*c < '0' || *c > '9' || v > HB_ENV_COOP_SPAN_MAX) {
+            v = -1;
+            break;
+        }
+        v = v * 10 + (*c - '0');
+    }
+    if (v < 1 || v > HB_ENV_COOP_SPAN_MAX)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "HINESBATCH_COOP_SPAN='%s' is not a whole number from 1 to %d", env,
+                         HB_ENV_COOP_SPAN_MAX);
+    *out = (int32_t)v;
+    return HB_SUCCESS;
+}

@@ -32,12 +32,22 @@ typedef struct {
     int32_t    coop_systems; /* resident cooperative: systems per work-group;
                               0: the staged kernel runs                         */
     int32_t    coop_ld;    /* resident cooperative: local stride of a chunk     */
+    int32_t    coop_span;  /* cooperative: work-groups per system G (<= 1: one,
+                              the staged kernel; else the span kernels)         */
+    int64_t    span_stride; /* span: reduced rows per system, 2 x coop_group x G */
+    int32_t    span_group; /* span: work-items per reduced system's group       */
     hb_buffer *base;       /* int64[nslots]                                    */
     hb_buffer *rows;       /* int64[nslots] rows the solver runs (padded or own)*/
     hb_buffer *nown;       /* int64[nslots] the system's own rows              */
     hb_buffer *flat;       /* int64[nslots] offset of the system in flat arrays */
     hb_buffer *poff;       /* int64[nslots] offset into parent (Hines only)     */
     hb_buffer *parent;     /* int32[] local parent indices, padded rows i-1    */
+    /* Span (coop_span > 1): each system's reduced system, at s x span_stride
+     * in span_a, span_c, span_d (sub-, super-diagonal, rhs then solution),
+     * span_one (ones: its diagonal), span_cw (2 x nslots x span_stride: the
+     * cooperative solve's scratch); span_base int64[nslots] = s x
+     * span_stride, span_rows int64[nslots] written by the reduce kernel. */
+    hb_buffer *span_a, *span_c, *span_d, *span_one, *span_cw, *span_base, *span_rows;
 } hb_layout_dev;
 
 /* What a conversion writes in rows a system does not own, and whether it
@@ -82,6 +92,8 @@ typedef struct {
     size_t  local_mem;   /* on-chip bytes one work-group may use (opt-in
                             included; 0: none)                                 */
     size_t  max_group;   /* work-items per work-group                          */
+    int32_t compute_units; /* multiprocessors (0: unknown): the cooperative
+                              solver spans systems over groups to fill them   */
 } hb_device_traits;
 
 /* The operations a backend implements, as function types: the table below
@@ -169,7 +181,11 @@ typedef struct hb_backend_ops {
     hb_hines_branches_fn *hines_branch_level, *hines_fine_tree;
     /* Cooperative Thomas (thomas_coop): one work-group of lay->coop_group
      * work-items per system, flat layout; cw holds 2 x layout length
-     * elements. NULL where the backend lacks it. */
+     * elements. With lay->coop_span = G > 1 the same entry runs the span
+     * variant instead (kernels_cl/solver/thomas_span.cl): G groups per
+     * system reduce their segments into lay->span_*, one cooperative solve
+     * of those reduced systems, then G groups per system back-substitute;
+     * three launches on the stream. NULL where the backend lacks it. */
     hb_thomas_fn *thomas_coop;
     /* Resident cooperative Thomas (thomas_coop_local): lay->coop_systems
      * systems of lay->coop_group work-items each per work-group, whole

@@ -28,6 +28,12 @@ hb_status hb__env_strategy(hb_strategy *out);
  * cl_khr_fp64 (to test float-only devices anywhere); unset, "" or "0" is 0;
  * anything else is HB_ERR_INVALID_ARGUMENT. */
 hb_status hb__env_opencl_disable_fp64(int *off);
+/* HINESBATCH_COOP_SPAN: work-groups per system of cooperative plans (a
+ * test and measurement knob); 0 when unset or empty (the core's rule), else
+ * a decimal 1 .. HB_ENV_COOP_SPAN_MAX (1: one group per system, the staged
+ * kernel); anything else is HB_ERR_INVALID_ARGUMENT naming the value. */
+#define HB_ENV_COOP_SPAN_MAX 1024
+hb_status hb__env_coop_span(int32_t *out);
 /* A variable's value, NULL when unset or empty (empty counts as unset). */
 static inline const char *hb__env_value(const char *name)
 {

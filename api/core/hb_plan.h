@@ -98,6 +98,19 @@ typedef struct {
  * 0 when even one system of max_rows rows does not (the staged kernel). */
 int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, size_t esize,
                       int32_t requested, hb_coop_resident *out);
+/* Cooperative: work-groups per system (G, the span). requested > 0 is taken
+ * as asked; else 1 (the staged kernel) unless nsys groups leave the device's
+ * compute units idle: then the smallest power of two G with nsys x G >=
+ * HB_COOP_SPAN_FILL x compute_units, while segments of max_rows / G keep at
+ * least HB_COOP_SPAN_MIN_ROWS rows. Unmeasured defaults (docs/strategies.md). */
+#define HB_COOP_SPAN_FILL 2
+#define HB_COOP_SPAN_MIN_ROWS 256
+/* Span: rows per work-item's chunk that the group size aims at (one staged
+ * block, HB_COOP_MB): the reduced system is then about n/4 rows, not n/2 as
+ * with HB_COOP_ROWS_PER_ITEM. */
+#define HB_COOP_SPAN_ROWS_PER_ITEM 8
+int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
+                      int32_t requested);
 /* AUTO's strategy for a tridiagonal plan whose strategy and layout are both
  * AUTO: cooperative on a GPU backend that has it (has_coop) for batches
  * measured to gain (docs/strategies.md), else per-system. */

@@ -67,6 +67,47 @@ static hb_status alloc_upload(hb_plan *plan, hb_buffer **buf, const void *src, s
     return HB_SUCCESS;
 }
 
+/* The span's buffers (hb_layout_dev): reduced arrays of rlen elements
+ * (rbytes), span_one filled with ones, span_base with s x span_stride
+ * (tbytes: one int64 per system); span_rows is the reduce kernel's. */
+static hb_status alloc_span(hb_plan *plan, int64_t rlen, size_t rbytes, size_t tbytes)
+{
+    hb_layout_dev *dev = &plan->dev;
+    hb_status st = HB_SUCCESS;
+    int64_t *rbase = hb__malloc_n(dev->nslots, sizeof *rbase);
+    void *ones = hb__malloc_n(rlen, plan->esize);
+    if (!rbase || !ones) {
+        free(rbase);
+        free(ones);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "plan span tables: %zu bytes", rbytes);
+    }
+    for (int64_t s = 0; s < dev->nslots; ++s)
+        rbase[s] = s * dev->span_stride;
+    for (int64_t k = 0; k < rlen; ++k) {
+        if (plan->precision == HB_DOUBLE)
+            ((double *)ones)[k] = 1.0;
+        else
+            ((float *)ones)[k] = 1.0f;
+    }
+    const struct {
+        hb_buffer **buf;
+        const void *src;
+        size_t bytes;
+        const char *what;
+    } bufs[] = {{&dev->span_a, NULL, rbytes, "span sub-diagonal"},
+                {&dev->span_c, NULL, rbytes, "span super-diagonal"},
+                {&dev->span_d, NULL, rbytes, "span right-hand side"},
+                {&dev->span_cw, NULL, 2 * rbytes, "span scratch"},
+                {&dev->span_one, ones, rbytes, "span diagonal"},
+                {&dev->span_base, rbase, tbytes, "span bases"},
+                {&dev->span_rows, NULL, tbytes, "span sizes"}};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0] && st == HB_SUCCESS; ++i)
+        st = alloc_upload(plan, bufs[i].buf, bufs[i].src, bufs[i].bytes, bufs[i].what);
+    free(rbase);
+    free(ones);
+    return st;
+}
+
 /* Parent table in slot order: one copy for mono batches, else one run per
  * slot; padded rows hang off the row before (with zero couplings). */
 static hb_status upload_parents(hb_plan *plan, const int32_t *parent)
@@ -153,6 +194,9 @@ static void describe(hb_plan *plan)
                  "%s(resident: %d systems x %d work-items per group, %.3g KiB local)",
                  hb_layout_name(in.layout), (int)in.systems_per_group, (int)in.group_size,
                  (double)in.local_bytes / 1024);
+    else if (in.strategy == HB_STRATEGY_COOPERATIVE && plan->dev.coop_span > 1)
+        snprintf(layout, sizeof layout, "%s(span: %d groups x %d work-items per system)",
+                 hb_layout_name(in.layout), (int)plan->dev.coop_span, (int)in.group_size);
     else if (in.strategy == HB_STRATEGY_COOPERATIVE)
         snprintf(layout, sizeof layout, "%s(staged: %d work-items per system, %.3g KiB local)",
                  hb_layout_name(in.layout), (int)in.group_size, (double)in.local_bytes / 1024);
@@ -340,17 +384,36 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     dev->shared_rhs = lay->layout == HB_LAYOUT_BLOCK_SHARED;
     dev->mono = plan->mono;
     if (strategy == HB_STRATEGY_COOPERATIVE) {
-        /* Whole systems in local memory where the longest fits, else staged. */
+        /* G groups per system (HINESBATCH_COOP_SPAN, else the rule); with one
+         * group per system, whole systems in local memory where the longest
+         * fits (resident), else the staged kernel. */
+        int32_t span = 0;
+        if ((st = hb__env_coop_span(&span)))
+            goto fail;
+        dev->coop_span = hb__coop_span(&ctx->traits, lay->nslots, lay->max_rows, span);
         hb_coop_resident res;
-        if (ctx->ops->thomas_coop_local &&
+        if (dev->coop_span <= 1 && ctx->ops->thomas_coop_local &&
             hb__coop_resident(&ctx->traits, nsys, lay->max_rows, plan->esize, opts.group_size,
                               &res)) {
             dev->coop_group = res.group;
             dev->coop_systems = res.systems;
             dev->coop_ld = res.ld;
         } else {
-            dev->coop_group = hb__coop_group(&ctx->traits, lay->max_rows, plan->esize,
-                                             opts.group_size);
+            const int64_t seg = (lay->max_rows + dev->coop_span - 1) / dev->coop_span;
+            /* hb__coop_group aims at HB_COOP_ROWS_PER_ITEM rows per work-item;
+             * a segment at HB_COOP_SPAN_ROWS_PER_ITEM. */
+            dev->coop_group = hb__coop_group(
+                &ctx->traits,
+                dev->coop_span > 1
+                    ? seg / (HB_COOP_SPAN_ROWS_PER_ITEM / HB_COOP_ROWS_PER_ITEM) + 1
+                    : lay->max_rows,
+                plan->esize, opts.group_size);
+        }
+        if (dev->coop_span > 1) {
+            /* Both at most 1024 here: no overflow. The reduced systems get
+             * the group size of the rule for their size. */
+            dev->span_stride = 2 * (int64_t)dev->coop_group * dev->coop_span;
+            dev->span_group = hb__coop_group(&ctx->traits, dev->span_stride, plan->esize, 0);
         }
     }
     const int resident = dev->coop_systems > 0;
@@ -377,14 +440,31 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         goto fail;
     }
     abytes = (size_t)alen * plan->esize;
+    /* Span: each system's reduced system of span_stride rows, in 6 arrays of
+     * rbytes (a, c, d, ones, 2 of scratch), and 2 per-system tables. */
+    size_t rbytes = 0;
+    int64_t rlen = 0;
+    if (dev->coop_span > 1 && (!hb__mul_i64(lay->nslots, dev->span_stride, &rlen) ||
+                               !hb__bytes_n(rlen, 2 * plan->esize, &rbytes))) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY,
+                       "%s: the span's reduced systems (%lld systems x %lld rows) do not fit in "
+                       "memory",
+                       fn, (long long)lay->nslots, (long long)dev->span_stride);
+        goto fail;
+    }
+    rbytes /= 2;
     /* The exact need, now that padding is known (cooperative: a second
-     * scratch array). */
+     * scratch array; span: its reduced systems). */
     if ((st = hb__memory_check(
              ctx, 0,
-             hb__add_sat(plan_device_bytes(kind, alen, nsys, plan->esize,
-                                           lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
-                         strategy == HB_STRATEGY_COOPERATIVE && !resident ? (uint64_t)abytes
-                                                                          : 0),
+             hb__add_sat(
+                 hb__add_sat(plan_device_bytes(kind, alen, nsys, plan->esize,
+                                               lay->layout != HB_LAYOUT_FLAT || plan->by_branch),
+                             strategy == HB_STRATEGY_COOPERATIVE && !resident ? (uint64_t)abytes
+                                                                              : 0),
+                 hb__add_sat(hb__mul_sat(6, rbytes),
+                             dev->coop_span > 1 ? hb__mul_sat((uint64_t)nsys, 2 * sizeof(int64_t))
+                                                : 0)),
              fn)))
         goto fail;
     if ((st = alloc_upload(plan, &dev->base, lay->base, tbytes, "bases")) ||
@@ -405,6 +485,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         (st = alloc_upload(plan, &plan->scratch, NULL,
                            strategy == HB_STRATEGY_COOPERATIVE && !resident ? 2 * abytes : abytes,
                            "scratch")))
+        goto fail;
+    if (dev->coop_span > 1 && (st = alloc_span(plan, rlen, rbytes, tbytes)))
         goto fail;
     if (!plan->by_branch && lay->variable && lay->layout != HB_LAYOUT_FLAT &&
         (st = fill_identity(plan)))
@@ -462,7 +544,10 @@ void hb_plan_destroy(hb_plan *plan)
     hb_context *ctx = plan->ctx;
     hb_buffer *bufs[] = {plan->dev.base, plan->dev.rows,  plan->dev.nown,
                          plan->dev.flat, plan->dev.poff,  plan->dev.parent,
-                         plan->scratch,  plan->staging};
+                         plan->scratch,  plan->staging,
+                         plan->dev.span_a, plan->dev.span_c, plan->dev.span_d,
+                         plan->dev.span_one, plan->dev.span_cw, plan->dev.span_base,
+                         plan->dev.span_rows};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
             ctx->ops->release(ctx, bufs[i]);
@@ -821,7 +906,10 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
             o.group_size = dv->coop_group;
             o.resident = dv->coop_systems > 0;
             o.systems_per_group = o.resident ? dv->coop_systems : 1;
-            o.ngroups = (plan->nsys + o.systems_per_group - 1) / o.systems_per_group;
+            /* Span: nsys x G groups (ngroups / nsys = G). */
+            o.ngroups = dv->coop_span > 1
+                            ? plan->nsys * dv->coop_span
+                            : (plan->nsys + o.systems_per_group - 1) / o.systems_per_group;
             o.local_bytes = (int64_t)(o.resident ? HB_COOP_RESIDENT_REALS(dv->coop_systems,
                                                                           dv->coop_group,
                                                                           dv->coop_ld)

@@ -352,8 +352,9 @@ typedef struct {
     /* Branch strategies and cooperative only (0 otherwise): */
     int64_t      nbranches;
     int64_t      nlevels;      /* branch-level: levels; fine tree: 0             */
-    int64_t      ngroups;      /* fine tree, cooperative: work-groups;
-                                  branch-level: 0                                */
+    int64_t      ngroups;      /* fine tree: work-groups; cooperative:
+                                  work-groups (systems x G when systems span G
+                                  groups); branch-level: 0                       */
     int32_t      group_size;   /* fine tree: work-items per group; cooperative:
                                   work-items per system (the most one launch
                                   uses; the backend may cap it)                */

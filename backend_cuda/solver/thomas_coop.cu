@@ -10,11 +10,14 @@
  * HB_COOP_LOCAL_REALS (4 x (HB_COOP_MB + 1) reals per thread) of dynamic
  * shared memory: 256 x 36 doubles = 72 KiB, past the default 48 KiB, so the
  * kernel opts in up to the device's limit (the core kept the group within it:
- * the device's local memory is the opt-in limit). */
+ * the device's local memory is the opt-in limit). With lay->coop_span > 1,
+ * the span variant (thomas_span.cu) instead. */
 hb_status hb__cuda_thomas_coop(hb_context *ctx, void *stream, hb_precision p,
                                const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
                                hb_buffer *c, hb_buffer *cw, hb_buffer *d)
 {
+    if (lay->coop_span > 1)
+        return hb__cuda_thomas_span(ctx, stream, p, lay, a, b, c, cw, d);
     const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
     HB_FORWARD(hb__cuda_use(ctx));
     int group = lay->coop_group > 0 ? lay->coop_group : 1;

@@ -4,11 +4,14 @@
 /* One group of lay->coop_group work-items (fewer where the kernel's limit is
  * lower: the kernel reads its group size) per system; HB_COOP_LOCAL_REALS
  * (4 x (HB_COOP_MB + 1) reals per work-item) of local memory, sized for the
- * group asked (the core kept it within the device's local memory). */
+ * group asked (the core kept it within the device's local memory). With
+ * lay->coop_span > 1, the span variant (thomas_span.c) instead. */
 hb_status hb__cl_thomas_coop(hb_context *ctx, void *stream, hb_precision p,
                              const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b, hb_buffer *c,
                              hb_buffer *cw, hb_buffer *d)
 {
+    if (lay->coop_span > 1)
+        return hb__cl_thomas_span(ctx, stream, p, lay, a, b, c, cw, d);
     cl_long nslots = lay->nslots, length = lay->length;
     const size_t group = lay->coop_group > 0 ? (size_t)lay->coop_group : 1;
     const size_t bytes = HB_COOP_LOCAL_REALS(group) * (p == HB_DOUBLE ? sizeof(cl_double) : sizeof(cl_float));

@@ -3,57 +3,9 @@
 #include "hb_prelude.cl"
 #endif
 
-/* One PCR step for reduced row I (stride s, N rows, arrays in sh at oa, oc,
- * od): the new sub-diagonal, super-diagonal and right-hand side, divided by
- * the new diagonal, into NA, NC, ND. */
-#define HB_COOP_PCR_ROW(I, NA, NC, ND)                                                      \
-    do {                                                                                    \
-        const hb_long hb_i = (I);                                                           \
-        const real hb_a = sh[oa + hb_i], hb_c = sh[oc + hb_i];                                   \
-        real hb_b = (real)1, hb_d = sh[od + hb_i], hb_an = (real)0, hb_cn = (real)0;        \
-        if (hb_i - s >= 0) {                                                                \
-            hb_b -= hb_a * sh[oc + hb_i - s];                                               \
-            hb_d -= hb_a * sh[od + hb_i - s];                                               \
-            hb_an = -hb_a * sh[oa + hb_i - s];                                                   \
-        }                                                                                   \
-        if (hb_i + s < N) {                                                                 \
-            hb_b -= hb_c * sh[oa + hb_i + s];                                                    \
-            hb_d -= hb_c * sh[od + hb_i + s];                                               \
-            hb_cn = -hb_c * sh[oc + hb_i + s];                                              \
-        }                                                                                   \
-        const real hb_r = (real)1 / hb_b;                                                   \
-        (NA) = hb_an * hb_r;                                                                \
-        (NC) = hb_cn * hb_r;                                                                \
-        (ND) = hb_d * hb_r;                                                                 \
-    } while (0)
-
-/* Rows of each chunk staged per block through local memory: must match
- * HB_COOP_MB in api/core/hb_backend.h (the launchers size local memory by
- * it). Each staged array holds P chunks x HB_COOP_LD reals (one pad real per
- * chunk: work-items walking their chunks side by side hit different banks). */
-#ifndef HB_COOP_MB
-#define HB_COOP_MB 8
+#ifndef HB_COOP_PHASES_CL
+#include "solver/hb_coop_phases.cl"
 #endif
-#define HB_COOP_LD (HB_COOP_MB + 1)
-
-/* Block jb (rows jb*MB .. jb*MB + MB-1 of every chunk) between global array G
- * and local offset OFF (STMT: the copy, with hb_g the global index and hb_l
- * the local one): flattened (chunk, row) index f = j + P*i, so consecutive
- * work-items touch consecutive rows of one chunk. */
-#define HB_COOP_STAGE_(STMT)                                                                \
-    do {                                                                                    \
-        for (hb_long hb_f = j; hb_f < q * HB_COOP_MB; hb_f += P) {                          \
-            const hb_long hb_cc = hb_f / HB_COOP_MB, hb_t = hb_f % HB_COOP_MB;              \
-            const hb_long hb_r = jb * HB_COOP_MB + hb_t;                                    \
-            if (hb_r < m + (hb_cc < rem ? 1 : 0)) {                                         \
-                const hb_long hb_g = hb_cc * m + (hb_cc < rem ? hb_cc : rem) + hb_r;        \
-                const hb_long hb_l = hb_cc * HB_COOP_LD + hb_t;                             \
-                STMT;                                                                       \
-            }                                                                               \
-        }                                                                                   \
-    } while (0)
-#define HB_COOP_LOAD(G, OFF) HB_COOP_STAGE_(sh[(OFF) + hb_l] = (G)[hb_g])
-#define HB_COOP_STORE(G, OFF) HB_COOP_STAGE_((G)[hb_g] = sh[(OFF) + hb_l])
 
 /* Group t solves system t (rows base[t] .. base[t] + rows[t], stride 1) with
  * P = get_local_size(0) work-items. The system is cut into q = min(P, n/2)
@@ -119,83 +71,14 @@ __kernel void HB_KERNEL(hb_thomas_coop)(const hb_long nslots, const hb_long leng
      * from ap = -1, cp = dp = 0, which gives a'_1 = a_1/b_1. */
     real a0 = (real)0, c0 = (real)0, d0 = (real)0;
     real ap = (real)-1, cp = (real)0, dp = (real)0;
-    for (hb_long jb = 0; jb < nb; ++jb) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        HB_COOP_LOAD(A, sa);
-        HB_COOP_LOAD(B, sb);
-        HB_COOP_LOAD(C, sc);
-        HB_COOP_LOAD(D, sd);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const hb_long i0 = jb * HB_COOP_MB;
-        hb_long i1 = i0 + HB_COOP_MB;
-        if (i1 > L)
-            i1 = L;
-        for (hb_long i = i0; i < i1; ++i) {
-            const hb_long l = lj + i - i0;
-            const real ak = sh[sa + l];
-            if (i == 0) {
-                const real r = (real)1 / sh[sb + l];
-                a0 = ak * r;
-                c0 = sh[sc + l] * r;
-                d0 = sh[sd + l] * r;
-                sh[sd + l] = d0;
-            } else {
-                const real r = (real)1 / (sh[sb + l] - ak * cp);
-                ap = -ak * ap * r;
-                cp = sh[sc + l] * r;
-                dp = (sh[sd + l] - ak * dp) * r;
-                sh[sa + l] = ap;
-                sh[sc + l] = cp;
-                sh[sd + l] = dp;
-            }
-        }
-        if (nb > 1) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            HB_COOP_STORE(AW, sa);
-            HB_COOP_STORE(CW, sc);
-            HB_COOP_STORE(D, sd);
-        }
-    }
+    HB_COOP_FORWARD(0);
 
     /* 2. Backward over rows L-2 .. 1: x_1 = d2 - a2 x_0 - c2 x_{L-1}
      * (starting from a2 = d2 = 0, c2 = -1 at row L-1). */
     real a2 = (real)0, c2 = (real)-1, d2 = (real)0;
-    for (hb_long jb = nb - 1; jb >= 0; --jb) {
-        if (jb != nb - 1) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            HB_COOP_LOAD(AW, sa);
-            HB_COOP_LOAD(CW, sc);
-            HB_COOP_LOAD(D, sd);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const hb_long i0 = jb * HB_COOP_MB;
-        hb_long i1 = i0 + HB_COOP_MB;
-        if (i1 > L - 1)
-            i1 = L - 1;
-        for (hb_long i = i1 - 1; i >= i0 && i >= 1; --i) {
-            const hb_long l = lj + i - i0;
-            const real ci = sh[sc + l];
-            a2 = sh[sa + l] - ci * a2;
-            c2 = -ci * c2;
-            d2 = sh[sd + l] - ci * d2;
-        }
-    }
+    HB_COOP_BACKWARD();
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (L == 1) { /* n == 1: both reduced rows are the one row */
-        sh[oa + 0] = sh[oa + 1] = (real)0;
-        sh[oc + 0] = sh[oc + 1] = (real)0;
-        sh[od + 0] = sh[od + 1] = d0;
-    } else if (L >= 2) {
-        /* The last row: a' x_first + x_last + c' x_{next first} = d'. */
-        sh[oa + 2 * j + 1] = ap;
-        sh[oc + 2 * j + 1] = j == q - 1 ? (real)0 : cp;
-        sh[od + 2 * j + 1] = dp;
-        /* The first row with x_1 = d2 - a2 x_first - c2 x_last put in. */
-        const real r = (real)1 / ((real)1 - c0 * a2);
-        sh[oa + 2 * j] = j == 0 ? (real)0 : a0 * r;
-        sh[oc + 2 * j] = -c0 * c2 * r;
-        sh[od + 2 * j] = (d0 - c0 * d2) * r;
-    }
+    HB_COOP_REDUCED_ROWS(sh, oa, sh, oc, sh, od, j == 0, j == q - 1);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* 3. PCR: row i keeps a unit diagonal and couples to i - s and i + s;
@@ -227,32 +110,5 @@ __kernel void HB_KERNEL(hb_thomas_coop)(const hb_long nslots, const hb_long leng
         xf = sh[od + 2 * j];
         xl = sh[od + 2 * j + 1];
     }
-    real xn = xl;
-    for (hb_long jb = nb - 1; jb >= 0; --jb) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (nb > 1) {
-            HB_COOP_LOAD(AW, sa);
-            HB_COOP_LOAD(CW, sc);
-            HB_COOP_LOAD(D, sd);
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        const hb_long i0 = jb * HB_COOP_MB;
-        hb_long i1 = i0 + HB_COOP_MB;
-        if (i1 > L)
-            i1 = L;
-        for (hb_long i = i1 - 1; i >= i0; --i) {
-            const hb_long l = lj + i - i0;
-            real x;
-            if (i == L - 1)
-                x = xl;
-            else if (i == 0)
-                x = xf;
-            else
-                x = sh[sd + l] - sh[sa + l] * xf - sh[sc + l] * xn;
-            sh[sd + l] = x;
-            xn = x;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        HB_COOP_STORE(D, sd);
-    }
+    HB_COOP_BACKSUB(0, xf, xl);
 }
