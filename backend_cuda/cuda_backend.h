@@ -89,6 +89,7 @@ hb_hines_fn hb__cuda_hines;
 hb_block_shared_fn hb__cuda_thomas_shared;
 hb_block_shared_fn hb__cuda_hines_shared;
 hb_thomas_fn hb__cuda_thomas_coop;
+hb_hines_fn hb__cuda_hines_cell;
 hb_hines_branches_fn hb__cuda_hines_branch_level;
 hb_hines_branches_fn hb__cuda_hines_fine_tree;
 

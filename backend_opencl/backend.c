@@ -178,6 +178,7 @@ static const hb_backend_ops opencl_ops = {
     .hines_branch_level = hb__cl_hines_branch_level,
     .hines_fine_tree = hb__cl_hines_fine_tree,
     .thomas_coop = hb__cl_thomas_coop,
+    .hines_cell = hb__cl_hines_cell,
     .copy = cl_copy,
     .finish = cl_finish,
     .mem_available = cl_mem_available,

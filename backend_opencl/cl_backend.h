@@ -21,7 +21,7 @@ enum {
     HB_CLK_BRANCH_BACKWARD, HB_CLK_BRANCH_FORWARD, HB_CLK_FINE_TREE,
     HB_CLK_THOMAS_SHARED, HB_CLK_HINES_SHARED,
     HB_CLK_SIM_MEMBRANE, HB_CLK_SIM_CLAMP, HB_CLK_SIM_ASSEMBLE, HB_CLK_SIM_UPDATE_V,
-    HB_CLK_SIM_SOMA, HB_CLK_THOMAS_COOP,
+    HB_CLK_SIM_SOMA, HB_CLK_THOMAS_COOP, HB_CLK_HINES_CELL,
     HB_CLK_COUNT
 };
 
@@ -123,6 +123,8 @@ hb_block_shared_fn hb__cl_thomas_shared;
 hb_block_shared_fn hb__cl_hines_shared;
 /* thomas_coop.c: the cooperative tridiagonal solver (hb_backend_ops.thomas_coop). */
 hb_thomas_fn hb__cl_thomas_coop;
+/* hines_cell.c: the cell-group Hines solver (hb_backend_ops.hines_cell). */
+hb_hines_fn hb__cl_hines_cell;
 /* rowmap.c, hines_branches.c: the branch strategies. */
 hb_map_fn hb__cl_map_to_layout;
 hb_map_fn hb__cl_map_to_flat;

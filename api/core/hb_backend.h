@@ -29,13 +29,40 @@ typedef struct {
     int32_t    shared_rhs; /* HB_LAYOUT_BLOCK_SHARED: stage rhs on chip         */
     int32_t    coop_group; /* cooperative (flat layout): work-items per system,
                               0 otherwise                                       */
+    int32_t    cell_group; /* cell-group (flat layout): work-items per cell, 0
+                              otherwise                                         */
     hb_buffer *base;       /* int64[nslots]                                    */
     hb_buffer *rows;       /* int64[nslots] rows the solver runs (padded or own)*/
     hb_buffer *nown;       /* int64[nslots] the system's own rows              */
     hb_buffer *flat;       /* int64[nslots] offset of the system in flat arrays */
     hb_buffer *poff;       /* int64[nslots] offset into parent (Hines only)     */
     hb_buffer *parent;     /* int32[] local parent indices, padded rows i-1    */
+    /* Cell-group: each tree's elimination schedule (api/core/cell_schedule.c,
+     * HB_CELL_* below); slot t's starts at sched[soff[t]] (0 for every slot
+     * of a batch that shares one tree). NULL otherwise. */
+    hb_buffer *soff;       /* int64[nslots]                                    */
+    hb_buffer *sched;      /* int32[]                                          */
 } hb_layout_dev;
+
+/* A tree's cell-group schedule, int32 values from its start S: a header of
+ * HB_CELL_HDR values (S[HB_CELL_N] rows, S[HB_CELL_NE] elimination levels,
+ * S[HB_CELL_NB] back-substitution levels, then the offsets from S of the
+ * tables that follow), then the tables:
+ * - eptr[NE + 1], eorder: level e (node heights, leaves 0, a node one more
+ *   than its highest child) holds the nodes eorder[eptr[e] .. eptr[e+1]),
+ *   the nodes with children and the root (the only entry of the last level);
+ * - bptr[NB + 1], border: back-substitution level b holds the nodes of depth
+ *   b + 1 (the root's children first), border[bptr[b] .. bptr[b+1]);
+ * - cptr[N + 1], cidx: node p's children cidx[cptr[p] .. cptr[p+1]), highest
+ *   index first (the serial sweep's order of updates to p);
+ * - parent[N].
+ * Indices into eorder and border are from those tables' starts. */
+enum {
+    HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_BPTR, HB_CELL_BORDER,
+    HB_CELL_CPTR, HB_CELL_CIDX, HB_CELL_PARENT, HB_CELL_HDR
+};
+/* Cell-group local memory: u, l, d and rhs of the largest cell. */
+#define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows))
 
 /* What a conversion writes in rows a system does not own, and whether it
  * zeroes the ignored entry of the first or last row. */
@@ -168,6 +195,11 @@ typedef struct hb_backend_ops {
      * work-items per system, flat layout; cw holds 2 x layout length
      * elements. NULL where the backend lacks it. */
     hb_thomas_fn *thomas_coop;
+    /* Cell-group Hines (hines_cell): one work-group of lay->cell_group
+     * work-items per cell, flat layout, schedule in lay->sched; u, l and d
+     * kept (d is not overwritten, unlike hines), rhs in, x out. NULL where
+     * the backend lacks it. */
+    hb_hines_fn *hines_cell;
 } hb_backend_ops;
 
 /* Cooperative Thomas: rows of each work-item's chunk staged per block through

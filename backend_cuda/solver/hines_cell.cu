@@ -1,0 +1,34 @@
+/* hines_cell.cu: launcher of the cell-group Hines kernel on the GPU, one thread block per cell (kernels_cl/solver/hines_cell.cl). */
+#include "cuda_backend.h"
+
+#include "cl_compat.cuh"
+
+#define HB_CL_FILE "solver/hines_cell.cl"
+#include "cl_both_precisions.cuh"
+
+/* lay->cell_group threads per cell (capped at the device's block limit);
+ * HB_CELL_LOCAL_REALS(max_rows) of dynamic shared memory (u, l, d, rhs of
+ * the largest cell: 4 x 1,508 doubles = 47 KiB for the CA1 cell), opted in
+ * past the default 48 KiB up to the device's limit (the core ran the fine
+ * tree instead where a cell does not fit: the device's local memory is the
+ * opt-in limit). */
+hb_status hb__cuda_hines_cell(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
+                              hb_buffer *d, hb_buffer *rhs)
+{
+    const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
+    HB_FORWARD(hb__cuda_use(ctx));
+    int group = lay->cell_group > 0 ? lay->cell_group : 1;
+    if (group > impl->max_threads)
+        group = impl->max_threads;
+    size_t smem = HB_CELL_LOCAL_REALS(lay->max_rows) *
+                  (p == HB_DOUBLE ? sizeof(double) : sizeof(float));
+    if (smem > impl->smem_block)
+        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_hines_cell),
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)impl->smem_optin));
+    return HB_CUDA_LAUNCH(p, hb_hines_cell, lay->nslots, (unsigned)lay->nslots, group, smem,
+                          hb__cuda_stream(ctx, stream), lay->nslots, lay->max_rows,
+                          hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->soff),
+                          hb__dev(lay->sched), hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs));
+}

@@ -1,0 +1,100 @@
+/* hines_cell.cl: cell-group Hines solver: one work-group per cell in the flat layout, the cell's u, l, d and rhs in local memory, rows eliminated level by level from a plan-time schedule. */
+#ifndef HB_PRELUDE_CL
+#include "hb_prelude.cl"
+#endif
+
+/* Indices of a schedule's header: must match HB_CELL_* in
+ * api/core/hb_backend.h (the schedule's layout is described there). */
+#define HB_CELL_K_N 0
+#define HB_CELL_K_NE 1
+#define HB_CELL_K_NB 2
+#define HB_CELL_K_EORDER 3
+#define HB_CELL_K_BPTR 4
+#define HB_CELL_K_BORDER 5
+#define HB_CELL_K_CPTR 6
+#define HB_CELL_K_CIDX 7
+#define HB_CELL_K_PARENT 8
+#define HB_CELL_K_HDR 9
+
+/* Group t solves the cell of slot t (rows base[t] .. base[t] + rows[t],
+ * stride 1) with its tree's schedule at sched + soff[t]. Local memory: 4
+ * arrays of ld = max_rows reals (u, l, d, rhs). Each elimination level
+ * gathers, for each of its nodes p, the updates of p's children in the order
+ * the serial sweep applies them (highest child first), so the result rounds
+ * exactly as the per-system sweep does; no two work-items write one node. d
+ * is read, never written: the caller's d stays as it was. */
+__kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
+                                       __global const hb_long *base,
+                                       __global const hb_long *rows,
+                                       __global const hb_long *soff,
+                                       __global const hb_int *sched,
+                                       __global const real *u, __global const real *l,
+                                       __global const real *d, __global real *r
+                                       HB_DYNAMIC_LOCAL_ARG(real, sh))
+{
+    HB_DYNAMIC_LOCAL(real, sh);
+    /* No early return: every work-item must reach every barrier (PoCL's
+     * work-group loops require it). The launch has exactly nslots groups. */
+    const hb_long t = (hb_long)get_group_id(0);
+    const hb_int j = (hb_int)get_local_id(0), P = (hb_int)get_local_size(0);
+    const hb_long o = t < nslots ? base[t] : 0;
+    __global const hb_int *S = sched + (t < nslots ? soff[t] : 0);
+    const hb_int n = t < nslots ? (hb_int)rows[t] : 0;
+    const hb_int ne = t < nslots ? S[HB_CELL_K_NE] : 0;
+    const hb_int nb = t < nslots ? S[HB_CELL_K_NB] : 0;
+    __global const hb_int *eptr = S + HB_CELL_K_HDR;
+    __global const hb_int *eorder = S + S[HB_CELL_K_EORDER];
+    __global const hb_int *bptr = S + S[HB_CELL_K_BPTR];
+    __global const hb_int *border = S + S[HB_CELL_K_BORDER];
+    __global const hb_int *cptr = S + S[HB_CELL_K_CPTR];
+    __global const hb_int *cidx = S + S[HB_CELL_K_CIDX];
+    __global const hb_int *par = S + S[HB_CELL_K_PARENT];
+    __local real *su = sh;
+    __local real *sl = sh + ld;
+    __local real *sd = sh + 2 * ld;
+    __local real *sr = sh + 3 * ld;
+
+    /* Coalesced: consecutive work-items on consecutive rows. */
+    for (hb_int k = j; k < n; k += P) {
+        su[k] = u[o + k];
+        sl[k] = l[o + k];
+        sd[k] = d[o + k];
+        sr[k] = r[o + k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* Elimination by height: a node's children are final before its level.
+     * The root is alone in the last level; its work-item also divides. */
+    for (hb_int e = 0; e < ne; ++e) {
+        const hb_int hi = eptr[e + 1];
+        for (hb_int q = eptr[e] + j; q < hi; q += P) {
+            const hb_int p = eorder[q];
+            real dp = sd[p], rp = sr[p];
+            const hb_int cend = cptr[p + 1];
+            for (hb_int m = cptr[p]; m < cend; ++m) {
+                const hb_int c = cidx[m];
+                const real f = su[c] / sd[c];
+                dp -= f * sl[c];
+                rp -= f * sr[c];
+            }
+            if (p == 0)
+                rp = rp / dp;
+            sd[p] = dp;
+            sr[p] = rp;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* Back-substitution by depth from the root's children. */
+    for (hb_int b = 0; b < nb; ++b) {
+        const hb_int hi = bptr[b + 1];
+        for (hb_int q = bptr[b] + j; q < hi; q += P) {
+            const hb_int i = border[q];
+            sr[i] = (sr[i] - sl[i] * sr[par[i]]) / sd[i];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (hb_int k = j; k < n; k += P)
+        r[o + k] = sr[k];
+}
