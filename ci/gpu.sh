@@ -401,7 +401,7 @@ step_strategies() {
             rm -f "$part"
             rc=0
             "$cli" bench --kind hines --backend "$backends" --precision double \
-                --strategy per-system,branch-level,fine-tree,auto --max-seconds "$left" --wall-cap 0.4 \
+                --strategy per-system,branch-level,fine-tree,cell-group,auto --max-seconds "$left" --wall-cap 0.4 \
                 --target-s 0.1 --serial-max-rows 1 --max-rows 2147483648 --seed "${HB_BENCH_SEED:-20261122}" \
                 --systems "$sys" --morphology "$morph" --csv "$part" 2>>"$log" || rc=$?
             slog "strategies: $sys x $morph: rc $rc, $(lines 1 "$part") rows"

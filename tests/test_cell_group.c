@@ -185,6 +185,7 @@ static void fallback(hb_context *ctx, hb_context *oracle, hb_precision p)
     hb_plan *plan = NULL;
     if (hb_oracle_plan_create(ctx, &bt, &o, 0, &plan) == HB_SUCCESS) {
         const char *desc = hb_plan_describe(plan);
+        printf("%s: %s\n", name, desc);
         HB_CHECK(strstr(desc, "strategy=fine-tree") && strstr(desc, "cell-group: a cell of") &&
                      strstr(desc, "local memory"),
                  "%s: describe does not give the fall-back and its reason: %s", name, desc);
