@@ -39,26 +39,15 @@ static hb_plan_options cell_options(int32_t group)
     return o;
 }
 
-/* The solver does the oracle's operations in its order (children gathered
- * highest first): the same-order tier of the policy, not only the normwise
- * one hb_oracle_plan applies to another strategy. */
-static void same_order(const hb_context *ctx, const hb_oracle_batch *bt, const void *x,
-                       const char *what)
-{
-    hb_test_compare_to_oracle(hb_context_backend(ctx), 1, bt->p, bt->nsys, bt->off, x, bt->xref,
-                              what);
-}
-
-/* A forced solve through hb_oracle_plan (info, residual, oracle), then the
- * same-order check on its solution. */
+/* A forced solve through hb_oracle_plan: its info, residual ratios, and the
+ * oracle under the policy's "another order" tier (the elimination is the
+ * serial sweep's, operation for operation; back-substitution multiplies by
+ * precomputed quotients where the sweep divides). */
 static void forced(hb_context *ctx, const hb_oracle_batch *bt, int32_t group, int uni,
                    const char *what)
 {
     hb_plan_options o = cell_options(group);
-    void *x = hb_test_alloc(bt->p, bt->nrows);
-    hb_oracle_plan(ctx, bt, &o, uni, x, what);
-    same_order(ctx, bt, x, what);
-    free(x);
+    hb_oracle_plan(ctx, bt, &o, uni, NULL, what);
 }
 
 /* Diagonally dominant cable-like values; rows scaled by 10^k, k in [-kmax,
@@ -331,8 +320,8 @@ int main(void)
             hb_oracle_reference(&bt, oracle, NULL, name);
             snprintf(what, sizeof what, "cell-group %s", name);
             if (weak) {
-                /* Bit-for-bit the oracle's operations: the oracle's result,
-                 * whose residual hb_oracle_reference has checked. */
+                /* By residual only: the policy's difference bound is for
+                 * well-conditioned systems. */
                 hb_plan_options o = cell_options(0);
                 hb_plan *plan = NULL;
                 if (hb_oracle_plan_create(ctx, &bt, &o, 0, &plan) == HB_SUCCESS) {
@@ -344,7 +333,6 @@ int main(void)
                                                    bt.m[1], bt.m[2], x, bt.rhs, &worst);
                     HB_CHECK(r < HB_TEST_RATIO_MAX, "%s: residual ratio %g (system %lld)",
                              what, r, (long long)worst);
-                    same_order(ctx, &bt, x, what);
                     hb_plan_destroy(plan);
                     free(x);
                 }

@@ -62,8 +62,8 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     for (int32_t i = 0; i < n; ++i)
         ecount += h[i] >= minh;
     const int32_t nback = n > 0 ? n - 1 : 0;
-    const int64_t total = (int64_t)HB_CELL_HDR + (ne + 1) + ecount + (nb + 1) + nback + (n + 1) +
-                          nback + n;
+    const int64_t total = (int64_t)HB_CELL_HDR + (ne + 1) + ecount + (ecount + 1) + nback +
+                          (nb + 1) + nback + nback;
     if (!words_reserve(v, total))
         return 0;
     int32_t *S = v->w + v->len;
@@ -73,25 +73,25 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     S[HB_CELL_EORDER] = o;
     int32_t *eorder = S + o;
     o += ecount;
+    S[HB_CELL_ECS] = o;
+    int32_t *ecs = S + o;
+    o += ecount + 1;
+    S[HB_CELL_CIDX] = o;
+    int32_t *cidx = S + o;
+    o += nback;
     S[HB_CELL_BPTR] = o;
     int32_t *bptr = S + o;
     o += nb + 1;
     S[HB_CELL_BORDER] = o;
     int32_t *border = S + o;
     o += nback;
-    S[HB_CELL_CPTR] = o;
-    int32_t *cptr = S + o;
-    o += n + 1;
-    S[HB_CELL_CIDX] = o;
-    int32_t *cidx = S + o;
-    o += nback;
-    S[HB_CELL_PARENT] = o;
-    int32_t *parent = S + o;
+    S[HB_CELL_BPAR] = o;
+    int32_t *bpar = S + o;
     S[HB_CELL_N] = n;
     S[HB_CELL_NE] = ne;
     S[HB_CELL_NB] = nb;
 
-    /* Levels by counting sort, nodes of a level in index order. */
+    /* Elimination levels by counting sort, nodes of a level in index order. */
     for (int32_t e = 0; e <= ne; ++e)
         eptr[e] = 0;
     for (int32_t i = 0; i < n; ++i)
@@ -107,6 +107,21 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     for (int32_t i = 0; i < n; ++i)
         if (h[i] >= minh)
             eorder[pos[h[i] - minh]++] = i;
+    /* Children per entry, highest index first: the serial sweep (i from n-1
+     * down) updates a parent in that order, so the gather rounds as it does.
+     * cnt: children per node; pos: where a node's run starts in cidx. */
+    for (int32_t i = 0; i < n; ++i)
+        cnt[i] = 0;
+    for (int32_t i = 1; i < n; ++i)
+        ++cnt[par[i]];
+    ecs[0] = 0;
+    for (int32_t q = 0; q < ecount; ++q) {
+        pos[eorder[q]] = ecs[q];
+        ecs[q + 1] = ecs[q] + cnt[eorder[q]];
+    }
+    for (int32_t i = n - 1; i >= 1; --i)
+        cidx[pos[par[i]]++] = i;
+    /* Back-substitution levels by depth, with each entry's parent. */
     for (int32_t b = 0; b <= nb; ++b)
         bptr[b] = 0;
     for (int32_t i = 1; i < n; ++i)
@@ -118,24 +133,11 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     }
     for (int32_t b = 0; b < nb; ++b)
         pos[b] = bptr[b];
-    for (int32_t i = 1; i < n; ++i)
-        border[pos[dep[i] - 1]++] = i;
-
-    /* Children, highest index first: the serial sweep (i from n-1 down)
-     * updates a parent in that order, so the gather rounds as it does. */
-    for (int32_t i = 0; i < n; ++i)
-        cnt[i] = 0;
-    for (int32_t i = 1; i < n; ++i)
-        ++cnt[par[i]];
-    cptr[0] = 0;
-    for (int32_t i = 0; i < n; ++i) {
-        cptr[i + 1] = cptr[i] + cnt[i];
-        pos[i] = cptr[i];
+    for (int32_t i = 1; i < n; ++i) {
+        const int32_t q = pos[dep[i] - 1]++;
+        border[q] = i;
+        bpar[q] = par[i];
     }
-    for (int32_t i = n - 1; i >= 1; --i)
-        cidx[pos[par[i]]++] = i;
-    for (int32_t i = 0; i < n; ++i)
-        parent[i] = par[i];
     if (ne > *levels)
         *levels = ne;
     v->len += total;

@@ -47,19 +47,20 @@ typedef struct {
 /* A tree's cell-group schedule, int32 values from its start S: a header of
  * HB_CELL_HDR values (S[HB_CELL_N] rows, S[HB_CELL_NE] elimination levels,
  * S[HB_CELL_NB] back-substitution levels, then the offsets from S of the
- * tables that follow), then the tables:
- * - eptr[NE + 1], eorder: level e (node heights, leaves 0, a node one more
- *   than its highest child) holds the nodes eorder[eptr[e] .. eptr[e+1]),
- *   the nodes with children and the root (the only entry of the last level);
- * - bptr[NB + 1], border: back-substitution level b holds the nodes of depth
- *   b + 1 (the root's children first), border[bptr[b] .. bptr[b+1]);
- * - cptr[N + 1], cidx: node p's children cidx[cptr[p] .. cptr[p+1]), highest
- *   index first (the serial sweep's order of updates to p);
- * - parent[N].
- * Indices into eorder and border are from those tables' starts. */
+ * tables that follow), then the tables, all indexed by entry so that a
+ * work-item's loads of one entry do not wait on each other:
+ * - eptr[NE + 1], eorder, ecs, cidx: elimination level e (node heights,
+ *   leaves 0, a node one more than its highest child) holds the entries
+ *   eptr[e] .. eptr[e+1]; entry q is node eorder[q] (the nodes with children
+ *   and the root, alone in the last level), whose children are
+ *   cidx[ecs[q] .. ecs[q+1]), highest index first (the serial sweep's order
+ *   of updates to a node);
+ * - bptr[NB + 1], border, bpar: back-substitution level b holds the nodes of
+ *   depth b + 1, entries bptr[b] .. bptr[b+1]; entry q is node border[q]
+ *   with parent bpar[q]. */
 enum {
-    HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_BPTR, HB_CELL_BORDER,
-    HB_CELL_CPTR, HB_CELL_CIDX, HB_CELL_PARENT, HB_CELL_HDR
+    HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_ECS, HB_CELL_CIDX,
+    HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_HDR
 };
 /* Cell-group local memory: u, l, d and rhs of the largest cell. */
 #define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows))

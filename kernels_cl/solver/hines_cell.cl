@@ -5,24 +5,31 @@
 
 /* Indices of a schedule's header: must match HB_CELL_* in
  * api/core/hb_backend.h (the schedule's layout is described there). */
-#define HB_CELL_K_N 0
 #define HB_CELL_K_NE 1
 #define HB_CELL_K_NB 2
 #define HB_CELL_K_EORDER 3
-#define HB_CELL_K_BPTR 4
-#define HB_CELL_K_BORDER 5
-#define HB_CELL_K_CPTR 6
-#define HB_CELL_K_CIDX 7
-#define HB_CELL_K_PARENT 8
+#define HB_CELL_K_ECS 4
+#define HB_CELL_K_CIDX 5
+#define HB_CELL_K_BPTR 6
+#define HB_CELL_K_BORDER 7
+#define HB_CELL_K_BPAR 8
 #define HB_CELL_K_HDR 9
 
 /* Group t solves the cell of slot t (rows base[t] .. base[t] + rows[t],
  * stride 1) with its tree's schedule at sched + soff[t]. Local memory: 4
- * arrays of ld = max_rows reals (u, l, d, rhs). Each elimination level
- * gathers, for each of its nodes p, the updates of p's children in the order
- * the serial sweep applies them (highest child first), so the result rounds
- * exactly as the per-system sweep does; no two work-items write one node. d
- * is read, never written: the caller's d stays as it was. */
+ * arrays of ld = max_rows reals (u, l, d, rhs).
+ * Elimination, level by level: each entry's work-item gathers the updates of
+ * its node p's children in the order the serial sweep applies them (highest
+ * child first), so d' and r' round exactly as the per-system sweep's; no two
+ * work-items write one node. A child c is final then, and read by p's
+ * work-item alone, which also stores what back-substitution needs in c's
+ * dead slots: r'_c / d'_c in u's, l_c / d'_c in l's (divisions off the
+ * critical path, beside the gather's own).
+ * Back-substitution, level by level by depth: x_i = r'_i/d'_i - (l_i/d'_i)
+ * x_parent, one multiply-add per level instead of the serial sweep's
+ * (r'_i - l_i x_parent) / d'_i (a dependent division per level): the same
+ * solution up to rounding.
+ * d is read, never written: the caller's d stays as it was. */
 __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
                                        __global const hb_long *base,
                                        __global const hb_long *rows,
@@ -44,11 +51,11 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
     const hb_int nb = t < nslots ? S[HB_CELL_K_NB] : 0;
     __global const hb_int *eptr = S + HB_CELL_K_HDR;
     __global const hb_int *eorder = S + S[HB_CELL_K_EORDER];
+    __global const hb_int *ecs = S + S[HB_CELL_K_ECS];
+    __global const hb_int *cidx = S + S[HB_CELL_K_CIDX];
     __global const hb_int *bptr = S + S[HB_CELL_K_BPTR];
     __global const hb_int *border = S + S[HB_CELL_K_BORDER];
-    __global const hb_int *cptr = S + S[HB_CELL_K_CPTR];
-    __global const hb_int *cidx = S + S[HB_CELL_K_CIDX];
-    __global const hb_int *par = S + S[HB_CELL_K_PARENT];
+    __global const hb_int *bpar = S + S[HB_CELL_K_BPAR];
     __local real *su = sh;
     __local real *sl = sh + ld;
     __local real *sd = sh + 2 * ld;
@@ -64,18 +71,20 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* Elimination by height: a node's children are final before its level.
-     * The root is alone in the last level; its work-item also divides. */
+     * The root is alone in the last level; its work-item also solves x_0. */
     for (hb_int e = 0; e < ne; ++e) {
         const hb_int hi = eptr[e + 1];
         for (hb_int q = eptr[e] + j; q < hi; q += P) {
-            const hb_int p = eorder[q];
+            const hb_int p = eorder[q], cbeg = ecs[q], cend = ecs[q + 1];
             real dp = sd[p], rp = sr[p];
-            const hb_int cend = cptr[p + 1];
-            for (hb_int m = cptr[p]; m < cend; ++m) {
+            for (hb_int m = cbeg; m < cend; ++m) {
                 const hb_int c = cidx[m];
-                const real f = su[c] / sd[c];
-                dp -= f * sl[c];
-                rp -= f * sr[c];
+                const real dc = sd[c], rc = sr[c], lc = sl[c];
+                const real f = su[c] / dc;
+                dp -= f * lc;
+                rp -= f * rc;
+                su[c] = rc / dc;
+                sl[c] = lc / dc;
             }
             if (p == 0)
                 rp = rp / dp;
@@ -85,12 +94,12 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    /* Back-substitution by depth from the root's children. */
+    /* Back-substitution by depth from the root's children; x in sr. */
     for (hb_int b = 0; b < nb; ++b) {
         const hb_int hi = bptr[b + 1];
         for (hb_int q = bptr[b] + j; q < hi; q += P) {
-            const hb_int i = border[q];
-            sr[i] = (sr[i] - sl[i] * sr[par[i]]) / sd[i];
+            const hb_int i = border[q], pa = bpar[q];
+            sr[i] = su[i] - sl[i] * sr[pa];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
