@@ -56,17 +56,16 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
     __global const hb_int *bptr = S + S[HB_CELL_K_BPTR];
     __global const hb_int *border = S + S[HB_CELL_K_BORDER];
     __global const hb_int *bpar = S + S[HB_CELL_K_BPAR];
-    __local real *su = sh;
-    __local real *sl = sh + ld;
-    __local real *sd = sh + 2 * ld;
-    __local real *sr = sh + 3 * ld;
+    /* The four arrays as offsets into sh, not __local pointers (CUDA's
+     * __shared__ cannot qualify a pointer variable). */
+    const hb_int oL = (hb_int)ld, oD = 2 * (hb_int)ld, oR = 3 * (hb_int)ld;
 
     /* Coalesced: consecutive work-items on consecutive rows. */
     for (hb_int k = j; k < n; k += P) {
-        su[k] = u[o + k];
-        sl[k] = l[o + k];
-        sd[k] = d[o + k];
-        sr[k] = r[o + k];
+        sh[k] = u[o + k];
+        sh[oL + k] = l[o + k];
+        sh[oD + k] = d[o + k];
+        sh[oR + k] = r[o + k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -76,34 +75,34 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
         const hb_int hi = eptr[e + 1];
         for (hb_int q = eptr[e] + j; q < hi; q += P) {
             const hb_int p = eorder[q], cbeg = ecs[q], cend = ecs[q + 1];
-            real dp = sd[p], rp = sr[p];
+            real dp = sh[oD + p], rp = sh[oR + p];
             for (hb_int m = cbeg; m < cend; ++m) {
                 const hb_int c = cidx[m];
-                const real dc = sd[c], rc = sr[c], lc = sl[c];
-                const real f = su[c] / dc;
+                const real dc = sh[oD + c], rc = sh[oR + c], lc = sh[oL + c];
+                const real f = sh[c] / dc;
                 dp -= f * lc;
                 rp -= f * rc;
-                su[c] = rc / dc;
-                sl[c] = lc / dc;
+                sh[c] = rc / dc;
+                sh[oL + c] = lc / dc;
             }
             if (p == 0)
                 rp = rp / dp;
-            sd[p] = dp;
-            sr[p] = rp;
+            sh[oD + p] = dp;
+            sh[oR + p] = rp;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    /* Back-substitution by depth from the root's children; x in sr. */
+    /* Back-substitution by depth from the root's children; x in the rhs array. */
     for (hb_int b = 0; b < nb; ++b) {
         const hb_int hi = bptr[b + 1];
         for (hb_int q = bptr[b] + j; q < hi; q += P) {
             const hb_int i = border[q], pa = bpar[q];
-            sr[i] = su[i] - sl[i] * sr[pa];
+            sh[oR + i] = sh[i] - sh[oL + i] * sh[oR + pa];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
     for (hb_int k = j; k < n; k += P)
-        r[o + k] = sr[k];
+        r[o + k] = sh[oR + k];
 }
