@@ -131,6 +131,46 @@ static void refusals(hb_context *ctx)
              hb_strategy_name(HB_STRATEGY_CELL_GROUP));
 }
 
+/* Elimination levels are node heights: a chain of n rows has n - 1 (one
+ * node per level), a star 1, a complete binary tree of 2^k - 1 rows k - 1,
+ * a single node 1 (its root); a mixed batch reports its tallest tree. */
+static void levels(hb_context *ctx)
+{
+    const struct {
+        hb_test_tree_kind kind;
+        int64_t n, want;
+    } cases[] = {{HB_TREE_CHAIN, 1, 1},   {HB_TREE_CHAIN, 2, 1},   {HB_TREE_CHAIN, 100, 99},
+                 {HB_TREE_STAR, 100, 1},  {HB_TREE_BINARY, 255, 7}, {HB_TREE_BINARY, 3, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const int64_t n = cases[i].n;
+        int32_t *parent = hb_test_xalloc((size_t)(2 * n + 1) * sizeof *parent);
+        hb_test_tree(parent, n, cases[i].kind);
+        hb_plan_options o = cell_options(0);
+        hb_plan *plan = NULL;
+        HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 3, n, parent, &o, &plan),
+                        HB_SUCCESS);
+        if (plan)
+            HB_CHECK(hb_test_plan_info(plan).nlevels == cases[i].want,
+                     "%s tree of %lld rows: %lld elimination levels, want %lld (%s)",
+                     hb_test_tree_name(cases[i].kind), (long long)n,
+                     (long long)hb_test_plan_info(plan).nlevels, (long long)cases[i].want,
+                     hb_plan_describe(plan));
+        hb_plan_destroy(plan);
+        /* With a one-row cell beside it, in a mixed batch: the same. */
+        const int64_t off[3] = {0, n, n + 1};
+        parent[n] = -1;
+        HB_CHECK_STATUS(hb_plan_create_hines(ctx, HB_DOUBLE, 2, off, parent, &o, &plan),
+                        HB_SUCCESS);
+        if (plan)
+            HB_CHECK(hb_test_plan_info(plan).nlevels == cases[i].want,
+                     "%s tree of %lld rows and a single node: %lld levels, want %lld",
+                     hb_test_tree_name(cases[i].kind), (long long)n,
+                     (long long)hb_test_plan_info(plan).nlevels, (long long)cases[i].want);
+        hb_plan_destroy(plan);
+        free(parent);
+    }
+}
+
 /* The smallest chain, doubling from 1,024 rows, for which a forced plan
  * falls back (0: none up to 2^22 rows). */
 static int64_t fallback_rows(hb_context *ctx, hb_precision p)
@@ -278,6 +318,7 @@ int main(void)
         return hb_test_finish();
     }
     HB_CHECK_STATUS(ps, HB_SUCCESS);
+    levels(ctx);
 
     for (int ip = 0; ip < 2; ++ip) {
         const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;

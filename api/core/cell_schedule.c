@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* kernels_cl/solver/hines_cell.cl reads the header by its own HB_CELL_K_*
+ * numbers (OpenCL C cannot include this header): change both together. */
+_Static_assert(HB_CELL_EFIRST == 4 && HB_CELL_BPAR == 9 && HB_CELL_HDR == 10,
+               "the schedule's header must match HB_CELL_K_* in kernels_cl/solver/hines_cell.cl");
+
 /* A growing int32 table. */
 typedef struct {
     int32_t *w;
@@ -62,8 +67,8 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     for (int32_t i = 0; i < n; ++i)
         ecount += h[i] >= minh;
     const int32_t nback = n > 0 ? n - 1 : 0;
-    const int64_t total = (int64_t)HB_CELL_HDR + (ne + 1) + ecount + (ecount + 1) + nback +
-                          (nb + 1) + nback + nback;
+    const int64_t total = (int64_t)HB_CELL_HDR + (ne + 1) + 2 * (int64_t)ecount + (ecount + 1) +
+                          nback + (nb + 1) + nback + nback;
     if (!words_reserve(v, total))
         return 0;
     int32_t *S = v->w + v->len;
@@ -72,6 +77,9 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     o += ne + 1;
     S[HB_CELL_EORDER] = o;
     int32_t *eorder = S + o;
+    o += ecount;
+    S[HB_CELL_EFIRST] = o;
+    int32_t *efirst = S + o;
     o += ecount;
     S[HB_CELL_ECS] = o;
     int32_t *ecs = S + o;
@@ -121,6 +129,8 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     }
     for (int32_t i = n - 1; i >= 1; --i)
         cidx[pos[par[i]]++] = i;
+    for (int32_t q = 0; q < ecount; ++q)
+        efirst[q] = ecs[q + 1] > ecs[q] ? cidx[ecs[q]] : -1;
     /* Back-substitution levels by depth, with each entry's parent. */
     for (int32_t b = 0; b <= nb; ++b)
         bptr[b] = 0;

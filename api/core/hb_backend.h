@@ -49,18 +49,19 @@ typedef struct {
  * S[HB_CELL_NB] back-substitution levels, then the offsets from S of the
  * tables that follow), then the tables, all indexed by entry so that a
  * work-item's loads of one entry do not wait on each other:
- * - eptr[NE + 1], eorder, ecs, cidx: elimination level e (node heights,
- *   leaves 0, a node one more than its highest child) holds the entries
- *   eptr[e] .. eptr[e+1]; entry q is node eorder[q] (the nodes with children
- *   and the root, alone in the last level), whose children are
+ * - eptr[NE + 1], eorder, efirst, ecs, cidx: elimination level e (node
+ *   heights, leaves 0, a node one more than its highest child) holds the
+ *   entries eptr[e] .. eptr[e+1]; entry q is node eorder[q] (the nodes with
+ *   children and the root, alone in the last level), whose children are
  *   cidx[ecs[q] .. ecs[q+1]), highest index first (the serial sweep's order
- *   of updates to a node);
+ *   of updates to a node); efirst[q] repeats the first of them (-1: none),
+ *   so that the usual single child costs no dependent load;
  * - bptr[NB + 1], border, bpar: back-substitution level b holds the nodes of
  *   depth b + 1, entries bptr[b] .. bptr[b+1]; entry q is node border[q]
  *   with parent bpar[q]. */
 enum {
-    HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_ECS, HB_CELL_CIDX,
-    HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_HDR
+    HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_EFIRST, HB_CELL_ECS,
+    HB_CELL_CIDX, HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_HDR
 };
 /* Cell-group local memory: u, l, d and rhs of the largest cell. */
 #define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows))

@@ -8,12 +8,13 @@
 #define HB_CELL_K_NE 1
 #define HB_CELL_K_NB 2
 #define HB_CELL_K_EORDER 3
-#define HB_CELL_K_ECS 4
-#define HB_CELL_K_CIDX 5
-#define HB_CELL_K_BPTR 6
-#define HB_CELL_K_BORDER 7
-#define HB_CELL_K_BPAR 8
-#define HB_CELL_K_HDR 9
+#define HB_CELL_K_EFIRST 4
+#define HB_CELL_K_ECS 5
+#define HB_CELL_K_CIDX 6
+#define HB_CELL_K_BPTR 7
+#define HB_CELL_K_BORDER 8
+#define HB_CELL_K_BPAR 9
+#define HB_CELL_K_HDR 10
 
 /* Group t solves the cell of slot t (rows base[t] .. base[t] + rows[t],
  * stride 1) with its tree's schedule at sched + soff[t]. Local memory: 4
@@ -51,6 +52,7 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
     const hb_int nb = t < nslots ? S[HB_CELL_K_NB] : 0;
     __global const hb_int *eptr = S + HB_CELL_K_HDR;
     __global const hb_int *eorder = S + S[HB_CELL_K_EORDER];
+    __global const hb_int *efirst = S + S[HB_CELL_K_EFIRST];
     __global const hb_int *ecs = S + S[HB_CELL_K_ECS];
     __global const hb_int *cidx = S + S[HB_CELL_K_CIDX];
     __global const hb_int *bptr = S + S[HB_CELL_K_BPTR];
@@ -74,10 +76,10 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
     for (hb_int e = 0; e < ne; ++e) {
         const hb_int hi = eptr[e + 1];
         for (hb_int q = eptr[e] + j; q < hi; q += P) {
-            const hb_int p = eorder[q], cbeg = ecs[q], cend = ecs[q + 1];
+            const hb_int p = eorder[q], c0 = efirst[q], cbeg = ecs[q], cend = ecs[q + 1];
             real dp = sh[oD + p], rp = sh[oR + p];
             for (hb_int m = cbeg; m < cend; ++m) {
-                const hb_int c = cidx[m];
+                const hb_int c = m == cbeg ? c0 : cidx[m];
                 const real dc = sh[oD + c], rc = sh[oR + c], lc = sh[oL + c];
                 const real f = sh[c] / dc;
                 dp -= f * lc;
