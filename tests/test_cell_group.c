@@ -171,6 +171,28 @@ static void levels(hb_context *ctx)
     }
 }
 
+/* An empty batch: every call succeeds and does nothing. */
+static void empty(hb_context *ctx)
+{
+    const int64_t off[1] = {0};
+    const int32_t par[1] = {-1};
+    double v[1] = {1};
+    hb_plan_options o = cell_options(0);
+    hb_plan *plan = NULL;
+    HB_CHECK_STATUS(hb_plan_create_hines(ctx, HB_DOUBLE, 0, off, par, &o, &plan), HB_SUCCESS);
+    if (!plan)
+        return;
+    HB_CHECK(hb_test_plan_info(plan).strategy == HB_STRATEGY_CELL_GROUP, "empty plan: %s",
+             hb_plan_describe(plan));
+    const hb_array arrays[] = {HB_ARRAY_U, HB_ARRAY_L, HB_ARRAY_D, HB_ARRAY_RHS};
+    for (int i = 0; i < 4; ++i)
+        HB_CHECK_STATUS(hb_plan_set(plan, arrays[i], v), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_plan_solve(plan), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_plan_get_solution(plan, v), HB_SUCCESS);
+    HB_CHECK(v[0] == 1, "an empty solve wrote the output");
+    hb_plan_destroy(plan);
+}
+
 /* The smallest chain, doubling from 1,024 rows, for which a forced plan
  * falls back (0: none up to 2^22 rows). */
 static int64_t fallback_rows(hb_context *ctx, hb_precision p)
@@ -319,6 +341,7 @@ int main(void)
     }
     HB_CHECK_STATUS(ps, HB_SUCCESS);
     levels(ctx);
+    empty(ctx);
 
     for (int ip = 0; ip < 2; ++ip) {
         const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
