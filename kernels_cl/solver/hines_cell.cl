@@ -72,11 +72,21 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* Elimination by height: a node's children are final before its level.
-     * The root is alone in the last level; its work-item also solves x_0. */
+     * The root is alone in the last level; its work-item also solves x_0.
+     * A work-item's next entry (and the next level's bounds) are loaded
+     * before the barrier, so that their latency overlaps the wait instead
+     * of starting the next level. */
+    hb_int lo = 0, hi = ne > 0 ? eptr[1] : 0;
+    hb_int q = j, p = 0, c0 = 0, cbeg = 0, cend = 0;
+    if (q < hi) {
+        p = eorder[q];
+        c0 = efirst[q];
+        cbeg = ecs[q];
+        cend = ecs[q + 1];
+    }
     for (hb_int e = 0; e < ne; ++e) {
-        const hb_int hi = eptr[e + 1];
-        for (hb_int q = eptr[e] + j; q < hi; q += P) {
-            const hb_int p = eorder[q], c0 = efirst[q], cbeg = ecs[q], cend = ecs[q + 1];
+        const hb_int nhi = e + 2 <= ne ? eptr[e + 2] : hi;
+        while (q < hi) {
             real dp = sh[oD + p], rp = sh[oR + p];
             for (hb_int m = cbeg; m < cend; ++m) {
                 const hb_int c = m == cbeg ? c0 : cidx[m];
@@ -91,16 +101,51 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
                 rp = rp / dp;
             sh[oD + p] = dp;
             sh[oR + p] = rp;
+            q += P;
+            if (q < hi) {
+                p = eorder[q];
+                c0 = efirst[q];
+                cbeg = ecs[q];
+                cend = ecs[q + 1];
+            }
+        }
+        lo = hi;
+        hi = nhi;
+        q = lo + j;
+        if (q < hi) {
+            p = eorder[q];
+            c0 = efirst[q];
+            cbeg = ecs[q];
+            cend = ecs[q + 1];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    /* Back-substitution by depth from the root's children; x in the rhs array. */
+    /* Back-substitution by depth from the root's children; x in the rhs
+     * array. Prefetched as above. */
+    hi = nb > 0 ? bptr[1] : 0;
+    q = j;
+    hb_int i = 0, pa = 0;
+    if (q < hi) {
+        i = border[q];
+        pa = bpar[q];
+    }
     for (hb_int b = 0; b < nb; ++b) {
-        const hb_int hi = bptr[b + 1];
-        for (hb_int q = bptr[b] + j; q < hi; q += P) {
-            const hb_int i = border[q], pa = bpar[q];
+        const hb_int nhi = b + 2 <= nb ? bptr[b + 2] : hi;
+        while (q < hi) {
             sh[oR + i] = sh[i] - sh[oL + i] * sh[oR + pa];
+            q += P;
+            if (q < hi) {
+                i = border[q];
+                pa = bpar[q];
+            }
+        }
+        lo = hi;
+        hi = nhi;
+        q = lo + j;
+        if (q < hi) {
+            i = border[q];
+            pa = bpar[q];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
