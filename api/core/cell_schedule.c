@@ -228,7 +228,10 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t 
     }
     hb_context *ctx = plan->ctx;
     size_t sbytes = (size_t)nslots * sizeof *soff, wbytes = (size_t)v.len * sizeof *v.w;
-    if ((st = ctx->ops->alloc(ctx, sbytes, &plan->dev.soff)) ||
+    /* Trees of a mixed batch that differ all need their own schedule (up to
+     * 8 values per row): checked before the device is asked. */
+    if ((st = hb__memory_check(ctx, 0, hb__add_sat(sbytes, wbytes), "cell-group schedule")) ||
+        (st = ctx->ops->alloc(ctx, sbytes, &plan->dev.soff)) ||
         (st = ctx->ops->write(ctx, plan->stream, plan->dev.soff, 0, soff, sbytes)) ||
         (st = ctx->ops->alloc(ctx, wbytes ? wbytes : sizeof *v.w, &plan->dev.sched)) ||
         (wbytes && (st = ctx->ops->write(ctx, plan->stream, plan->dev.sched, 0, v.w, wbytes))))
