@@ -323,9 +323,11 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                              memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent) == 0;
         }
     }
-    /* A layout asked for explicitly is honoured: only per-system uses it. */
+    /* Cell-group can run the batch: the backend has it and the largest cell
+     * fits the device's local memory. */
     const int cell_ok = kind == HB_KIND_HINES && ctx->ops->hines_cell &&
                         hb__cell_fits(&ctx->traits, max_rows, esize);
+    /* A layout asked for explicitly is honoured: only per-system uses it. */
     if (strategy == HB_STRATEGY_AUTO) {
         strategy = kind == HB_KIND_TRIDIAG || opts.layout != HB_LAYOUT_AUTO
                        ? HB_STRATEGY_PER_SYSTEM
