@@ -164,6 +164,61 @@ static uint64_t tree_hash(const int32_t *par, int64_t n)
     return x;
 }
 
+/* Size classes of the cells (hb_layout_dev.cell_class): slots sorted by
+ * the next power of two of their rows (at least 32), stably. */
+static hb_status cell_classes(hb_plan *plan)
+{
+    const hb_layout_host *lay = &plan->lay;
+    hb_layout_dev *dev = &plan->dev;
+    const int64_t nslots = lay->nslots;
+    int64_t cnt[64] = {0}, ld[64] = {0}, first[64];
+    int *cls = hb__malloc_n(nslots, sizeof *cls);
+    int64_t *order = hb__malloc_n(nslots, sizeof *order);
+    int64_t *table = hb__malloc_n(3 * 64, sizeof *table);
+    hb_status st = HB_SUCCESS;
+    if (!cls || !order || !table) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "cell-group classes of %lld cells",
+                       (long long)nslots);
+        goto done;
+    }
+    for (int64_t t = 0; t < nslots; ++t) {
+        int k = 0;
+        while (k < 62 && ((int64_t)32 << k) < lay->nown[t])
+            ++k;
+        cls[t] = plan->mono ? 0 : k;
+        ++cnt[cls[t]];
+        if (lay->nown[t] > ld[cls[t]])
+            ld[cls[t]] = lay->nown[t];
+    }
+    int nc = 0;
+    for (int k = 0, at = 0; k < 64; ++k) {
+        first[k] = at;
+        at += (int)cnt[k];
+        if (cnt[k] > 0) {
+            table[3 * nc] = first[k];
+            table[3 * nc + 1] = cnt[k];
+            table[3 * nc + 2] = ld[k] > 0 ? ld[k] : 1;
+            ++nc;
+        }
+    }
+    for (int64_t t = 0; t < nslots; ++t)
+        order[first[cls[t]]++] = t;
+    hb_context *ctx = plan->ctx;
+    const size_t bytes = (size_t)nslots * sizeof *order;
+    if ((st = ctx->ops->alloc(ctx, bytes, &dev->cslots)) ||
+        (st = ctx->ops->write(ctx, plan->stream, dev->cslots, 0, order, bytes)) ||
+        (st = ctx->ops->finish(ctx, plan->stream)))
+        goto done;
+    dev->cell_class = table;
+    dev->cell_nclasses = nc;
+    table = NULL;
+done:
+    free(cls);
+    free(order);
+    free(table);
+    return st;
+}
+
 hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t *widest,
                                   int64_t *levels)
 {
@@ -237,7 +292,9 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t 
         (wbytes && (st = ctx->ops->write(ctx, plan->stream, plan->dev.sched, 0, v.w, wbytes))))
         goto done;
     /* The host tables are freed next: the writes must have left them. */
-    st = ctx->ops->finish(ctx, plan->stream);
+    if ((st = ctx->ops->finish(ctx, plan->stream)))
+        goto done;
+    st = cell_classes(plan);
 done:
     free(sc.h);
     free(sc.dep);

@@ -42,6 +42,15 @@ typedef struct {
      * of a batch that shares one tree). NULL otherwise. */
     hb_buffer *soff;       /* int64[nslots]                                    */
     hb_buffer *sched;      /* int32[]                                          */
+    /* Cell-group launches, one per size class (cells of up to 32, 64, 128,
+     * ... rows; one class when every cell has the same size), so that small
+     * cells of a mixed batch do not reserve the largest cell's local memory:
+     * class k launches cell_class[3k+1] groups, group g solving slot
+     * cslots[cell_class[3k] + g], with cell_class[3k+2] rows of local memory
+     * per array (its largest cell). */
+    int32_t    cell_nclasses;
+    int64_t   *cell_class; /* host: int64[3 * cell_nclasses]                   */
+    hb_buffer *cslots;     /* int64[nslots]: slots by class                    */
 } hb_layout_dev;
 
 /* A tree's cell-group schedule, int32 values from its start S: a header of

@@ -480,8 +480,8 @@ void hb_plan_destroy(hb_plan *plan)
     hb_context *ctx = plan->ctx;
     hb_buffer *bufs[] = {plan->dev.base, plan->dev.rows,  plan->dev.nown,
                          plan->dev.flat, plan->dev.poff,  plan->dev.parent,
-                         plan->dev.soff, plan->dev.sched, plan->scratch,
-                         plan->staging};
+                         plan->dev.soff, plan->dev.sched, plan->dev.cslots,
+                         plan->scratch,  plan->staging};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
             ctx->ops->release(ctx, bufs[i]);
@@ -489,6 +489,7 @@ void hb_plan_destroy(hb_plan *plan)
         if (plan->arrays[w])
             ctx->ops->release(ctx, plan->arrays[w]);
     hb__branches_free(plan);
+    free(plan->dev.cell_class);
     hb__layout_free(&plan->lay);
     free(plan->offsets);
     free(plan);

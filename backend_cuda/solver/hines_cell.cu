@@ -6,12 +6,13 @@
 #define HB_CL_FILE "solver/hines_cell.cl"
 #include "cl_both_precisions.cuh"
 
-/* lay->cell_group threads per cell (capped at the device's block limit);
- * HB_CELL_LOCAL_REALS(max_rows) of dynamic shared memory (u, l, d, rhs of
- * the largest cell: 4 x 1,508 doubles = 47 KiB for the CA1 cell), opted in
- * past the default 48 KiB up to the device's limit (the core ran the fine
- * tree instead where a cell does not fit: the device's local memory is the
- * opt-in limit). */
+/* One launch per size class of cells (lay->cell_class); lay->cell_group
+ * threads per cell (capped at the device's block limit);
+ * HB_CELL_LOCAL_REALS of the class's largest cell of dynamic shared memory
+ * (u, l, d, rhs: 4 x 728 doubles = 23 KiB for the CA1 cell), opted in past
+ * the default 48 KiB up to the device's limit (the core ran the fine tree
+ * instead where the batch's largest cell does not fit: the device's local
+ * memory is the opt-in limit). */
 hb_status hb__cuda_hines_cell(hb_context *ctx, void *stream, hb_precision p,
                               const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
                               hb_buffer *d, hb_buffer *rhs)
@@ -21,14 +22,20 @@ hb_status hb__cuda_hines_cell(hb_context *ctx, void *stream, hb_precision p,
     int group = lay->cell_group > 0 ? lay->cell_group : 1;
     if (group > impl->max_threads)
         group = impl->max_threads;
-    size_t smem = HB_CELL_LOCAL_REALS(lay->max_rows) *
-                  (p == HB_DOUBLE ? sizeof(double) : sizeof(float));
-    if (smem > impl->smem_block)
+    const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    if (HB_CELL_LOCAL_REALS(lay->max_rows) * esize > impl->smem_block)
         HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_hines_cell),
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           (int)impl->smem_optin));
-    return HB_CUDA_LAUNCH(p, hb_hines_cell, lay->nslots, (unsigned)lay->nslots, group, smem,
-                          hb__cuda_stream(ctx, stream), lay->nslots, lay->max_rows,
-                          hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->soff),
-                          hb__dev(lay->sched), hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs));
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
+        const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],
+                        ld = lay->cell_class[3 * k + 2];
+        const size_t smem = HB_CELL_LOCAL_REALS(ld) * esize;
+        HB_FORWARD(HB_CUDA_LAUNCH(p, hb_hines_cell, ngroups, (unsigned)ngroups, group, smem, s,
+                                  ngroups, first, ld, hb__dev(lay->cslots), hb__dev(lay->base),
+                                  hb__dev(lay->rows), hb__dev(lay->soff), hb__dev(lay->sched),
+                                  hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs)));
+    }
+    return HB_SUCCESS;
 }

@@ -16,9 +16,10 @@
 #define HB_CELL_K_BPAR 9
 #define HB_CELL_K_HDR 10
 
-/* Group t solves the cell of slot t (rows base[t] .. base[t] + rows[t],
- * stride 1) with its tree's schedule at sched + soff[t]. Local memory: 4
- * arrays of ld = max_rows reals (u, l, d, rhs).
+/* Group g of a launch of ngroups solves the cell of slot t = cslots[first +
+ * g] (rows base[t] .. base[t] + rows[t], stride 1) with its tree's schedule
+ * at sched + soff[t]. Local memory: 4 arrays of ld reals (u, l, d, rhs; ld:
+ * the largest cell of the launch).
  * Elimination, level by level: each entry's work-item gathers the updates of
  * its node p's children in the order the serial sweep applies them (highest
  * child first), so d' and r' round exactly as the per-system sweep's; no two
@@ -31,7 +32,8 @@
  * (r'_i - l_i x_parent) / d'_i (a dependent division per level): the same
  * solution up to rounding.
  * d is read, never written: the caller's d stays as it was. */
-__kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
+__kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long first,
+                                       const hb_long ld, __global const hb_long *cslots,
                                        __global const hb_long *base,
                                        __global const hb_long *rows,
                                        __global const hb_long *soff,
@@ -42,14 +44,16 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long nslots, const hb_long ld,
 {
     HB_DYNAMIC_LOCAL(real, sh);
     /* No early return: every work-item must reach every barrier (PoCL's
-     * work-group loops require it). The launch has exactly nslots groups. */
-    const hb_long t = (hb_long)get_group_id(0);
+     * work-group loops require it). The launch has exactly ngroups groups. */
+    const hb_long g = (hb_long)get_group_id(0);
+    const int valid = g < ngroups;
+    const hb_long t = valid ? cslots[first + g] : 0;
     const hb_int j = (hb_int)get_local_id(0), P = (hb_int)get_local_size(0);
-    const hb_long o = t < nslots ? base[t] : 0;
-    __global const hb_int *S = sched + (t < nslots ? soff[t] : 0);
-    const hb_int n = t < nslots ? (hb_int)rows[t] : 0;
-    const hb_int ne = t < nslots ? S[HB_CELL_K_NE] : 0;
-    const hb_int nb = t < nslots ? S[HB_CELL_K_NB] : 0;
+    const hb_long o = valid ? base[t] : 0;
+    __global const hb_int *S = sched + (valid ? soff[t] : 0);
+    const hb_int n = valid ? (hb_int)rows[t] : 0;
+    const hb_int ne = valid ? S[HB_CELL_K_NE] : 0;
+    const hb_int nb = valid ? S[HB_CELL_K_NB] : 0;
     __global const hb_int *eptr = S + HB_CELL_K_HDR;
     __global const hb_int *eorder = S + S[HB_CELL_K_EORDER];
     __global const hb_int *efirst = S + S[HB_CELL_K_EFIRST];
