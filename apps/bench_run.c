@@ -23,7 +23,8 @@ static int cmp_double(const void *a, const void *b)
  * keep the spellings of the recorded CSVs (docs/benchmarks/) that
  * apps/plot_bench.py and apps/strategy_table.py read: "auto:<chosen>" for
  * AUTO points, "thomas" for tridiagonal ones ("thomas-cooperative" for the
- * cooperative solver; "auto:thomas..." for AUTO points); the layout as
+ * cooperative solver; "auto:thomas..." for AUTO points), "fine-tree(for cell-group)"
+ * for a forced strategy that ran another; the layout as
  * "<name>(bs=N)/pad-<padding>", "flat(span=G)" for cooperative plans whose
  * systems span G work-groups, or "by-branch" for branch strategies (their
  * counts vary per batch). */
@@ -36,6 +37,11 @@ static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row
         snprintf(row->strategy, sizeof row->strategy, "%s%s",
                  pt->strategy == HB_STRATEGY_AUTO ? "auto:" : "",
                  in.strategy == HB_STRATEGY_COOPERATIVE ? "thomas-cooperative" : "thomas");
+    else if (pt->strategy != HB_STRATEGY_AUTO && pt->strategy != in.strategy)
+        /* A forced strategy that fell back (cell-group on a cell too large
+         * for local memory): named apart from the forced one it ran. */
+        snprintf(row->strategy, sizeof row->strategy, "%s(for %s)", hb_strategy_name(in.strategy),
+                 hb_strategy_name(pt->strategy));
     else
         snprintf(row->strategy, sizeof row->strategy, "%s%s",
                  pt->strategy == HB_STRATEGY_AUTO ? "auto:" : "", hb_strategy_name(in.strategy));

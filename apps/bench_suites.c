@@ -269,7 +269,7 @@ static hb_status suite(point_vec *v, const char *name, const bench_selection *se
         st = grid(v, name, BENCH_HINES, &hines, &d);
     } else if (!strcmp(name, "multi")) {
         dims d = {"double", q ? "32" : "64,512,4096,32768", "1", "auto",
-                  "per-system,branch-level,fine-tree", "mix:real,mix:random"};
+                  "per-system,branch-level,fine-tree,cell-group", "mix:real,mix:random"};
         st = grid(v, name, BENCH_HINES, &hines, &d);
     } else {
         fprintf(stderr, "hinesbatch bench: unknown suite '%s' (known: %s)\n", name,

@@ -32,7 +32,8 @@ static void usage(FILE *out)
         "give single points (thomas unless --morphology, --strategy or --kind hines).\n"
         "LIST is comma-separated. rows: N or LO-HI (sizes drawn uniformly). layout:\n"
         "auto|flat|interleaved|block[:BS]|block-shared[:BS], optionally /compute or\n"
-        "/skip (padding). strategy: auto|per-system|branch-level|fine-tree (hines),\n"
+        "/skip (padding). strategy: auto|per-system|branch-level|fine-tree|cell-group\n"
+        "(hines),\n"
         "auto|per-system|cooperative (thomas; single thomas points need --kind thomas).\n"
         "--group-size N: every plan's group_size (cooperative: work-items per system;\n"
         "fine tree: per group; default 0, the library's rule).\n"
@@ -287,7 +288,8 @@ static int hines_only_strategy(const char *list)
         snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), s);
         hb_strategy st;
         if (hb_strategy_from_name(item, &st) == HB_SUCCESS &&
-            (st == HB_STRATEGY_BRANCH_LEVEL || st == HB_STRATEGY_FINE_TREE))
+            (st == HB_STRATEGY_BRANCH_LEVEL || st == HB_STRATEGY_FINE_TREE ||
+             st == HB_STRATEGY_CELL_GROUP))
             return 1;
         s += n + (s[n] == ',');
     }

@@ -6,7 +6,7 @@ Usage: strategy_table.py CSV [MORPH1,MORPH2,...] [--mono MORPH,...] [--backends 
 CSV: ci/gpu-strategies.sh's strategies.csv, the bench CSV with a first column
 `morphology`; or a plain bench CSV holding, per morphology in the order given
 by MORPH1,..., the same number of rows (the older records). For each point the
-forced strategies per-system, branch-level and fine-tree are compared; AUTO's
+forced strategies per-system, branch-level, fine-tree and cell-group are compared; AUTO's
 column is the time of the strategy that api/core/auto.c picks now, taken from
 the same run (AUTO runs the same code as the forced strategy); the run's own
 auto row is shown too. Batches of one tree are those not named mix:* (or the
@@ -16,16 +16,18 @@ import csv
 import sys
 
 FINE_BELOW, PER_SYSTEM_FROM, BRANCHES_FROM_ROWS = 4096, 131072, 64  # HB_AUTO_* in api/core/hb_plan.h
-FORCED = ("per-system", "branch-level", "fine-tree")
+FORCED = ("per-system", "branch-level", "fine-tree", "cell-group")
 
 
-def auto_rule(backend, nsys, max_rows, mono):
+def auto_rule(backend, nsys, max_rows, mono, cell_ran=True):
+    """cell_ran: the run's forced cell-group row ran cell-group (its cells fit
+    local memory), as AUTO then picks it where it would pick the fine tree."""
     if backend not in ("cuda", "opencl"):
         return "per-system"
     if mono and max_rows < BRANCHES_FROM_ROWS:
         return "per-system"
     if nsys < FINE_BELOW:
-        return "fine-tree"
+        return "cell-group" if cell_ran else "fine-tree"
     if nsys >= PER_SYSTEM_FROM:
         return "per-system"
     return "branch-level"
@@ -62,8 +64,8 @@ def main():
         points.setdefault(key, {})[r["strategy"]] = (float(r["time_ms_median"]), r)
     worst, missing = [], []
     print("| backend | cells | morphology | rows/cell | per-system | branch-level | fine-tree |"
-          " best | AUTO picks | AUTO / best | measured auto row |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          " cell-group | best | AUTO picks | AUTO / best | measured auto row |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (name, backend, nsys), t in sorted(points.items(),
                                            key=lambda kv: (order.index(kv[0][0]), kv[0][1],
                                                            kv[0][2])):
@@ -71,16 +73,17 @@ def main():
         any_row = next(iter(t.values()))[1]
         rmin, rmax = int(any_row["rows_min"]), int(any_row["rows_max"])
         mono = name in mono_list.split(",") if mono_list else not name.startswith("mix:")
-        pick = auto_rule(backend, nsys, rmax, mono)
+        pick = auto_rule(backend, nsys, rmax, mono, "cell-group" in forced)
         measured = [f"{s} {v[0]:.3f}" for s, v in t.items() if s.startswith("auto")]
-        if len(forced) < len(FORCED):
+        # cell-group is optional: host backends lack it, and records before it.
+        if len([s for s in forced if s != "cell-group"]) < len(FORCED) - 1:
             missing.append(f"{backend}, {nsys} x {name}: only {', '.join(forced) or 'auto'}")
             continue
         best = min(forced, key=forced.get)
         ratio = forced[pick] / forced[best]
         worst.append((ratio, backend, nsys, name))
         print(f"| {backend} | {nsys} | {name} | {rmin if rmin == rmax else f'{rmin}-{rmax}'} | "
-              + " | ".join(f"{forced[s]:.3f}" for s in FORCED)
+              + " | ".join(f"{forced[s]:.3f}" if s in forced else "-" for s in FORCED)
               + f" | {best} | {pick} | {ratio:.2f} | {', '.join(measured)} |")
     off = [w for w in worst if w[0] > 1.10]
     print(f"\nAUTO within 10% of the best at {len(worst) - len(off)} of {len(worst)} points.")

@@ -321,6 +321,7 @@ static hb_backend_ops make_ops(void)
     o.hines_fine_tree = hb__cuda_hines_fine_tree;
     o.thomas_coop = hb__cuda_thomas_coop;
     o.thomas_coop_local = hb__cuda_thomas_coop_local;
+    o.hines_cell = hb__cuda_hines_cell;
     o.copy = cuda_copy;
     o.finish = cuda_finish;
     o.mem_available = cuda_mem_available;

@@ -93,6 +93,7 @@ hb_thomas_fn hb__cuda_thomas_coop_local;
 /* solver/thomas_span.cu: the span variant, called by hb__cuda_thomas_coop
  * when lay->coop_span > 1 (same arguments). */
 hb_thomas_fn hb__cuda_thomas_span;
+hb_hines_fn hb__cuda_hines_cell;
 hb_hines_branches_fn hb__cuda_hines_branch_level;
 hb_hines_branches_fn hb__cuda_hines_fine_tree;
 

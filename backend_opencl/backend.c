@@ -179,6 +179,7 @@ static const hb_backend_ops opencl_ops = {
     .hines_fine_tree = hb__cl_hines_fine_tree,
     .thomas_coop = hb__cl_thomas_coop,
     .thomas_coop_local = hb__cl_thomas_coop_local,
+    .hines_cell = hb__cl_hines_cell,
     .copy = cl_copy,
     .finish = cl_finish,
     .mem_available = cl_mem_available,

@@ -22,7 +22,7 @@ enum {
     HB_CLK_THOMAS_SHARED, HB_CLK_HINES_SHARED,
     HB_CLK_SIM_MEMBRANE, HB_CLK_SIM_CLAMP, HB_CLK_SIM_ASSEMBLE, HB_CLK_SIM_UPDATE_V,
     HB_CLK_SIM_SOMA, HB_CLK_THOMAS_COOP, HB_CLK_THOMAS_COOP_LOCAL, HB_CLK_THOMAS_SPAN_REDUCE,
-    HB_CLK_THOMAS_SPAN_BACK,
+    HB_CLK_THOMAS_SPAN_BACK, HB_CLK_HINES_CELL,
     HB_CLK_COUNT
 };
 
@@ -130,6 +130,8 @@ hb_thomas_fn hb__cl_thomas_coop_local;
 /* thomas_span.c: the span variant, called by hb__cl_thomas_coop when
  * lay->coop_span > 1 (same arguments). */
 hb_thomas_fn hb__cl_thomas_span;
+/* hines_cell.c: the cell-group Hines solver (hb_backend_ops.hines_cell). */
+hb_hines_fn hb__cl_hines_cell;
 /* rowmap.c, hines_branches.c: the branch strategies. */
 hb_map_fn hb__cl_map_to_layout;
 hb_map_fn hb__cl_map_to_flat;

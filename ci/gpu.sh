@@ -33,8 +33,8 @@ Steps (none given: --tests):
                                 hines-layouts, hines-morphologies, multi
   --bench-args 'ARGS' with --bench=SUITE: only these points of it, e.g.
                       --bench=thomas --bench-args '--precision float --rows 4096'
-  --strategies[=GRP]  per-system, branch-level, fine-tree and auto at the points of
-                      GRP = SYSTEMS=MORPH[,MORPH...] (repeat for more groups); with no
+  --strategies[=GRP]  per-system, branch-level, fine-tree, cell-group and auto at the
+                      points of GRP = SYSTEMS=MORPH[,MORPH...] (repeat for more groups); with no
                       group, 256,2560,25600=nrn__c91662,mix:real,levels:512:2,levels:512:4
   --sanitize[=TOOLS]  compute-sanitizer on every CUDA test binary (test_opencl_* aside),
                       TOOLS a comma list of memcheck, racecheck (default: both),
@@ -401,7 +401,7 @@ step_strategies() {
             rm -f "$part"
             rc=0
             "$cli" bench --kind hines --backend "$backends" --precision double \
-                --strategy per-system,branch-level,fine-tree,auto --max-seconds "$left" --wall-cap 0.4 \
+                --strategy per-system,branch-level,fine-tree,cell-group,auto --max-seconds "$left" --wall-cap 0.4 \
                 --target-s 0.1 --serial-max-rows 1 --max-rows 2147483648 --seed "${HB_BENCH_SEED:-20261122}" \
                 --systems "$sys" --morphology "$morph" --csv "$part" 2>>"$log" || rc=$?
             slog "strategies: $sys x $morph: rc $rc, $(lines 1 "$part") rows"

@@ -332,6 +332,14 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
                        : !parent || o->layout != HB_LAYOUT_AUTO || hb_test_on_host(ctx)
                            ? HB_STRATEGY_PER_SYSTEM
                            : in.strategy;
+    /* cell-group runs the fine tree where a cell does not fit local memory,
+     * and says so. */
+    if (want == HB_STRATEGY_CELL_GROUP && in.strategy == HB_STRATEGY_FINE_TREE) {
+        HB_CHECK(strstr(hb_plan_describe(plan), "cell-group: a cell of") != NULL,
+                 "%s: cell-group ran the fine tree without saying why (%s)", what,
+                 hb_plan_describe(plan));
+        want = HB_STRATEGY_FINE_TREE;
+    }
     HB_CHECK(in.strategy == want && in.strategy != HB_STRATEGY_AUTO,
              "%s: strategy %s, expected %s (%s)", what, hb_strategy_name(in.strategy),
              hb_strategy_name(want), hb_plan_describe(plan));
@@ -369,6 +377,27 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
         INFO_IS(resident, 0);
         INFO_IS(systems_per_group, 0);
         INFO_IS(local_bytes, 0);
+        return;
+    }
+    if (in.strategy == HB_STRATEGY_CELL_GROUP) {
+        /* Flat layout, one group per cell, levels of the deepest tree. */
+        INFO_IS(layout, HB_LAYOUT_FLAT);
+        INFO_IS(block_size, 0);
+        INFO_IS(padding, HB_PADDING_AUTO);
+        INFO_IS(sorted, 0);
+        INFO_IS(nbranches, 0);
+        INFO_IS(ngroups, nsys);
+        INFO_IS(rerooted, 0);
+        INFO_IS(split, 0);
+        HB_CHECK(in.group_size >= 1 && (o->group_size <= 0 || in.group_size <= o->group_size),
+                 "%s: group_size %d, asked for %d (%s)", what, (int)in.group_size,
+                 (int)o->group_size, hb_plan_describe(plan));
+        HB_CHECK(nsys == 0 || (in.nlevels >= 1 && in.nlevels <= max_rows),
+                 "%s: nlevels %lld for cells of up to %lld rows (%s)", what,
+                 (long long)in.nlevels, (long long)max_rows, hb_plan_describe(plan));
+        HB_CHECK(strstr(hb_plan_describe(plan), "cell-group") != NULL,
+                 "%s: the description does not say cell-group (%s)", what,
+                 hb_plan_describe(plan));
         return;
     }
     if (in.strategy == HB_STRATEGY_COOPERATIVE) {

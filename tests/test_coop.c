@@ -110,7 +110,7 @@ static void refusals(hb_context *ctx)
     HB_CHECK(st == HB_STRATEGY_COOPERATIVE, "from_name gave %d", (int)st);
     HB_CHECK(strcmp(hb_strategy_name(HB_STRATEGY_COOPERATIVE), "cooperative") == 0, "name %s",
              hb_strategy_name(HB_STRATEGY_COOPERATIVE));
-    o.strategy = (hb_strategy)(HB_STRATEGY_COOPERATIVE + 1);
+    o.strategy = (hb_strategy)(HB_STRATEGY_CELL_GROUP + 1);
     HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 4, 100, &o, &plan),
                     HB_ERR_INVALID_ARGUMENT);
 }

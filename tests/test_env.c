@@ -174,6 +174,20 @@ static void strategy_variable(hb_context *ctx)
                      "tridiagonal plan under HINESBATCH_STRATEGY=%s: %s", v, hb_status_string(st));
         hb_plan_destroy(tri);
     }
+    /* cell-group forces Hines plans; host backends lack it and refuse. */
+    for (int variant = 0; variant < 3; ++variant) {
+        char v[32];
+        mixed_case(v, "cell-group", variant);
+        hb_strategy got = strategy_under(ctx, v, &st);
+        if (hb_test_on_host(ctx))
+            HB_CHECK(st == HB_ERR_BACKEND_UNAVAILABLE,
+                     "Hines plan under HINESBATCH_STRATEGY=%s on a host backend: %s", v,
+                     hb_status_string(st));
+        else
+            HB_CHECK(st == HB_SUCCESS && got == HB_STRATEGY_CELL_GROUP,
+                     "Hines plan under HINESBATCH_STRATEGY=%s: %s (%s)", v,
+                     hb_strategy_name(got), hb_status_string(st));
+    }
     strategy_under(ctx, NULL, &st);
     HB_CHECK_STATUS(st, HB_SUCCESS);
 }
@@ -243,8 +257,8 @@ static const name_table tables[] = {
     {"layout", 5, {"auto", "flat", "full-interleaved", "block-interleaved", "block-shared"},
      layout_name, layout_from},
     {"padding", 3, {"auto", "compute", "skip"}, padding_name, padding_from},
-    {"strategy", 5, {"auto", "per-system", "branch-level", "fine-tree", "cooperative"}, strategy_name,
-     strategy_from},
+    {"strategy", 6, {"auto", "per-system", "branch-level", "fine-tree", "cooperative", "cell-group"},
+     strategy_name, strategy_from},
 };
 #define NTABLES ((int)(sizeof tables / sizeof tables[0]))
 

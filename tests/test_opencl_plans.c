@@ -25,7 +25,8 @@ static void reuse_hines(hb_context *ctx, hb_context *oracle, hb_precision p, hb_
     o.block_size = 16;
     o.strategy = strategy;
     hb_plan_options_init(&ro);
-    ro.strategy = strategy;
+    /* The serial oracle lacks cell-group: per-system is its reference. */
+    ro.strategy = strategy == HB_STRATEGY_CELL_GROUP ? HB_STRATEGY_PER_SYSTEM : strategy;
     hb_plan *plan = NULL;
     hb_oracle_plan_create(ctx, &bt, &o, 0, &plan);
     void *x = hb_test_alloc(p, bt.nrows), *first[4] = {0};
@@ -174,6 +175,8 @@ int main(void)
         /* The branch strategies keep rows by branch, whatever the layout. */
         reuse_hines(ctx, oracle, (hb_precision)p, HB_LAYOUT_AUTO, HB_STRATEGY_BRANCH_LEVEL);
         reuse_hines(ctx, oracle, (hb_precision)p, HB_LAYOUT_AUTO, HB_STRATEGY_FINE_TREE);
+        /* One work-group per cell, flat. */
+        reuse_hines(ctx, oracle, (hb_precision)p, HB_LAYOUT_AUTO, HB_STRATEGY_CELL_GROUP);
     }
     no_fp64(oracle);
     zero_sized(ctx);

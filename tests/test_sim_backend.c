@@ -264,8 +264,13 @@ int main(void)
                 {"block-shared(bs=2)", HB_LAYOUT_BLOCK_SHARED, 2, HB_STRATEGY_PER_SYSTEM},
                 {"branch-level", HB_LAYOUT_AUTO, 0, HB_STRATEGY_BRANCH_LEVEL},
                 {"fine-tree", HB_LAYOUT_AUTO, 0, HB_STRATEGY_FINE_TREE},
+                {"cell-group", HB_LAYOUT_AUTO, 0, HB_STRATEGY_CELL_GROUP},
             };
             for (size_t k = 0; k < sizeof plans / sizeof plans[0]; ++k) {
+                /* The host backends lack the cell-group solver (test_cell_group
+                 * checks that they refuse it). */
+                if (plans[k].strategy == HB_STRATEGY_CELL_GROUP && hb_test_on_host(ctx))
+                    continue;
                 hb_plan_options po;
                 hb_plan_options_init(&po);
                 po.layout = plans[k].layout;

@@ -95,8 +95,15 @@ static void auto_rule(void)
         {16, rows - 1, 0, F},     {65536, rows - 1, 0, B},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        hb_strategy g = hb__auto_strategy(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono);
-        hb_strategy h = hb__auto_strategy(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono);
+        hb_strategy g = hb__auto_strategy(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono, 0);
+        hb_strategy h = hb__auto_strategy(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono, 0);
+        /* Where the cell-group solver can run, it replaces the fine tree. */
+        hb_strategy gc = hb__auto_strategy(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono, 1);
+        hb_strategy hc = hb__auto_strategy(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono, 1);
+        HB_CHECK(gc == (cases[i].gpu == F ? HB_STRATEGY_CELL_GROUP : cases[i].gpu) && hc == P,
+                 "AUTO with cell-group, %lld %s cells of <= %lld rows: GPU %s, host %s",
+                 (long long)cases[i].nsys, cases[i].mono ? "shared-tree" : "mixed",
+                 (long long)cases[i].max_rows, hb_strategy_name(gc), hb_strategy_name(hc));
         HB_CHECK(g == cases[i].gpu, "AUTO on a GPU, %lld %s cells of <= %lld rows: %s, want %s",
                  (long long)cases[i].nsys, cases[i].mono ? "shared-tree" : "mixed",
                  (long long)cases[i].max_rows, hb_strategy_name(g), hb_strategy_name(cases[i].gpu));

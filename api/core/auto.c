@@ -33,7 +33,8 @@ size_t hb__block_shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, s
     return need;
 }
 
-hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, int mono)
+hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, int mono,
+                              int cell_ok)
 {
     /* CPUs: one system per core reads contiguous rows; the branch layouts only
      * add passes (measured 1.6-5x slower with OpenMP on 16 cores). */
@@ -48,8 +49,12 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
      * than either at 65,536 cells). */
     if (mono && max_rows < HB_AUTO_BRANCHES_FROM_ROWS)
         return HB_STRATEGY_PER_SYSTEM;
+    /* Where the fine tree was best, one work-group per cell does the same
+     * levels from local memory, one node per work-item (not one branch), with
+     * no branch layout to convert: cell-group wherever a cell fits (not yet
+     * measured against the fine tree; the thresholds stay the fine tree's). */
     if (nsys < HB_AUTO_FINE_TREE_BELOW)
-        return HB_STRATEGY_FINE_TREE;
+        return cell_ok ? HB_STRATEGY_CELL_GROUP : HB_STRATEGY_FINE_TREE;
     /* Enough cells fill the device with per-system threads; one solve per
      * thread then beats the branch strategies' extra passes and launches, for
      * one shape (coalesced reads, shared parent array) and for a mix alike
@@ -152,4 +157,31 @@ hb_strategy hb__auto_tridiag_strategy(const hb_device_traits *dev, int has_coop,
     if (dev->is_gpu && has_coop && nsys < 65536 && max_rows >= 512)
         return HB_STRATEGY_COOPERATIVE;
     return HB_STRATEGY_PER_SYSTEM;
+}
+
+size_t hb__cell_local_bytes(int64_t max_rows, size_t esize)
+{
+    size_t reals, bytes;
+    if (max_rows < 0 || !hb__mul_size((size_t)max_rows, 4, &reals) ||
+        !hb__mul_size(reals, esize, &bytes))
+        return SIZE_MAX;
+    return bytes;
+}
+
+int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize)
+{
+    return dev->local_mem > 0 && hb__cell_local_bytes(max_rows, esize) <= dev->local_mem;
+}
+
+int32_t hb__cell_group(const hb_device_traits *dev, int64_t widest, int32_t requested)
+{
+    int64_t p = requested;
+    if (p <= 0) {
+        p = HB_CELL_MIN_GROUP;
+        while (p < widest && p < HB_CELL_MAX_GROUP)
+            p *= 2;
+    }
+    if (dev->max_group > 0 && (uint64_t)p > (uint64_t)dev->max_group)
+        p = (int64_t)dev->max_group;
+    return (int32_t)(p < 1 ? 1 : p);
 }

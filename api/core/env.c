@@ -62,7 +62,7 @@ hb_status hb__env_strategy(hb_strategy *out)
     if (env && hb_strategy_from_name(env, out) != HB_SUCCESS)
         return hb__error(HB_ERR_INVALID_ARGUMENT,
                          "HINESBATCH_STRATEGY='%s' is not one of auto, per-system, branch-level, "
-                         "fine-tree",
+                         "fine-tree, cooperative, cell-group",
                          env);
     return HB_SUCCESS;
 }

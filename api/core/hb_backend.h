@@ -36,6 +36,8 @@ typedef struct {
                               the staged kernel; else the span kernels)         */
     int64_t    span_stride; /* span: reduced rows per system, 2 x coop_group x G */
     int32_t    span_group; /* span: work-items per reduced system's group       */
+    int32_t    cell_group; /* cell-group (flat layout): work-items per cell, 0
+                              otherwise                                         */
     hb_buffer *base;       /* int64[nslots]                                    */
     hb_buffer *rows;       /* int64[nslots] rows the solver runs (padded or own)*/
     hb_buffer *nown;       /* int64[nslots] the system's own rows              */
@@ -48,7 +50,43 @@ typedef struct {
      * cooperative solve's scratch); span_base int64[nslots] = s x
      * span_stride, span_rows int64[nslots] written by the reduce kernel. */
     hb_buffer *span_a, *span_c, *span_d, *span_one, *span_cw, *span_base, *span_rows;
+    /* Cell-group: each tree's elimination schedule (api/core/cell_schedule.c,
+     * HB_CELL_* below); slot t's starts at sched[soff[t]] (0 for every slot
+     * of a batch that shares one tree). NULL otherwise. */
+    hb_buffer *soff;       /* int64[nslots]                                    */
+    hb_buffer *sched;      /* int32[]                                          */
+    /* Cell-group launches, one per size class (cells of up to 32, 64, 128,
+     * ... rows; one class when every cell has the same size), so that small
+     * cells of a mixed batch do not reserve the largest cell's local memory:
+     * class k launches cell_class[3k+1] groups, group g solving slot
+     * cslots[cell_class[3k] + g], with cell_class[3k+2] rows of local memory
+     * per array (its largest cell). */
+    int32_t    cell_nclasses;
+    int64_t   *cell_class; /* host: int64[3 * cell_nclasses]                   */
+    hb_buffer *cslots;     /* int64[nslots]: slots by class                    */
 } hb_layout_dev;
+
+/* A tree's cell-group schedule, int32 values from its start S: a header of
+ * HB_CELL_HDR values (S[HB_CELL_N] rows, S[HB_CELL_NE] elimination levels,
+ * S[HB_CELL_NB] back-substitution levels, then the offsets from S of the
+ * tables that follow), then the tables, all indexed by entry so that a
+ * work-item's loads of one entry do not wait on each other:
+ * - eptr[NE + 1], eorder, efirst, ecs, cidx: elimination level e (node
+ *   heights, leaves 0, a node one more than its highest child) holds the
+ *   entries eptr[e] .. eptr[e+1]; entry q is node eorder[q] (the nodes with
+ *   children and the root, alone in the last level), whose children are
+ *   cidx[ecs[q] .. ecs[q+1]), highest index first (the serial sweep's order
+ *   of updates to a node); efirst[q] repeats the first of them (-1: none),
+ *   so that the usual single child costs no dependent load;
+ * - bptr[NB + 1], border, bpar: back-substitution level b holds the nodes of
+ *   depth b + 1, entries bptr[b] .. bptr[b+1]; entry q is node border[q]
+ *   with parent bpar[q]. */
+enum {
+    HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_EFIRST, HB_CELL_ECS,
+    HB_CELL_CIDX, HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_HDR
+};
+/* Cell-group local memory: u, l, d and rhs of the largest cell. */
+#define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows))
 
 /* What a conversion writes in rows a system does not own, and whether it
  * zeroes the ignored entry of the first or last row. */
@@ -192,6 +230,11 @@ typedef struct hb_backend_ops {
      * systems in local memory; cw unused. NULL where the backend lacks it
      * (the core then plans the staged kernel). */
     hb_thomas_fn *thomas_coop_local;
+    /* Cell-group Hines (hines_cell): one work-group of lay->cell_group
+     * work-items per cell, flat layout, schedule in lay->sched; u, l and d
+     * kept (d is not overwritten, unlike hines), rhs in, x out. NULL where
+     * the backend lacks it. */
+    hb_hines_fn *hines_cell;
 } hb_backend_ops;
 
 /* Cooperative Thomas: rows of each work-item's chunk staged per block through

@@ -50,6 +50,15 @@ typedef struct {
 hb_status hb__branches_build(hb_plan *plan, const int32_t *parent, const hb_branch_options *o);
 void hb__branches_free(hb_plan *plan);
 
+/* ---- Cell-group schedule (api/core/cell_schedule.c) ---------------------- */
+/* Builds each distinct tree's schedule (hb_backend.h, HB_CELL_*) for the
+ * plan's flat layout (one for a batch that shares a tree; trees repeated in
+ * a mixed batch are stored once) and uploads plan->dev.sched and soff.
+ * *widest: the most nodes in one level of either pass; *levels: the most
+ * elimination levels of a tree. */
+hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t *widest,
+                                  int64_t *levels);
+
 /* ---- AUTO rules (api/core/auto.c), keyed on device traits ---------------- */
 /* Work-items per fine-tree work-group. */
 #define HB_FINE_TREE_GROUP 128
@@ -59,8 +68,21 @@ void hb__branches_free(hb_plan *plan);
 #define HB_AUTO_PER_SYSTEM_FROM 131072
 /* ... and per-system for shared trees of fewer rows than this. */
 #define HB_AUTO_BRANCHES_FROM_ROWS 64
+/* cell_ok: the cell-group strategy can run the batch (the backend has it
+ * and hb__cell_fits). */
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
-                              int mono);
+                              int mono, int cell_ok);
+/* Cell-group: local memory one cell of max_rows rows needs
+ * (HB_CELL_LOCAL_REALS; SIZE_MAX when the product overflows), and whether
+ * it fits the device's (traits.local_mem). */
+size_t hb__cell_local_bytes(int64_t max_rows, size_t esize);
+int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize);
+/* Cell-group work-items per cell: requested > 0 as asked; else the next
+ * power of two >= the widest level, within [HB_CELL_MIN_GROUP,
+ * HB_CELL_MAX_GROUP]; then capped at the device's work-group limit. */
+#define HB_CELL_MIN_GROUP 32
+#define HB_CELL_MAX_GROUP 256
+int32_t hb__cell_group(const hb_device_traits *dev, int64_t widest, int32_t requested);
 /* The layout for a batch of equal (uniform) or different sizes. */
 hb_layout hb__auto_layout(const hb_device_traits *dev, int uniform);
 /* Cooperative tridiagonal solver: work-items per system. requested > 0 is
@@ -142,12 +164,14 @@ struct hb_plan {
     int          by_branch;  /* branch-level or fine-tree: data in branch layout */
     int64_t     *host_rowmap;/* by_branch: flat row -> position (hb_plan_index) */
     hb_branch_dev br;
+    int64_t      cell_levels;/* cell-group: most elimination levels of a tree  */
+    char         note[200];  /* why a strategy asked for did not run, or ""   */
     int          rhs_ready;  /* RHS set since the last solve                   */
     int          d_ready;    /* Hines D set since the last solve                */
     int          solved;     /* a solve ran since RHS was last set             */
     unsigned     set_mask;   /* arrays set at least once (bit per hb_array)    */
     atomic_int   busy;       /* a thread is inside a call that changes the plan */
-    char         describe[640];
+    char         describe[1024];
 };
 
 /* A plan is used by one thread at a time (hinesbatch.h). The calls that use

@@ -24,7 +24,8 @@ static const name_entry strategies[] = {{HB_STRATEGY_AUTO, "auto"},
                                         {HB_STRATEGY_PER_SYSTEM, "per-system"},
                                         {HB_STRATEGY_BRANCH_LEVEL, "branch-level"},
                                         {HB_STRATEGY_FINE_TREE, "fine-tree"},
-                                        {HB_STRATEGY_COOPERATIVE, "cooperative"}};
+                                        {HB_STRATEGY_COOPERATIVE, "cooperative"},
+                                        {HB_STRATEGY_CELL_GROUP, "cell-group"}};
 
 static const char *name_of(const name_entry *t, int n, int value)
 {

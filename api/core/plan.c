@@ -200,6 +200,9 @@ static void describe(hb_plan *plan)
     else if (in.strategy == HB_STRATEGY_COOPERATIVE)
         snprintf(layout, sizeof layout, "%s(staged: %d work-items per system, %.3g KiB local)",
                  hb_layout_name(in.layout), (int)in.group_size, (double)in.local_bytes / 1024);
+    else if (in.strategy == HB_STRATEGY_CELL_GROUP)
+        snprintf(layout, sizeof layout, "%s(groups of %d, %lld levels)",
+                 hb_layout_name(in.layout), (int)in.group_size, (long long)in.nlevels);
     else if (in.block_size > 0)
         snprintf(layout, sizeof layout, "%s(bs=%d)", hb_layout_name(in.layout),
                  (int)in.block_size);
@@ -211,12 +214,12 @@ static void describe(hb_plan *plan)
                  in.split ? " split" : "");
     }
     snprintf(plan->describe, sizeof plan->describe,
-             "%s %s: %lld systems, rows %s%lld, layout=%s padding=%s%s strategy=%s%s; %s",
+             "%s %s: %lld systems, rows %s%lld, layout=%s padding=%s%s strategy=%s%s; %s%s%s",
              in.hines ? "hines" : "tridiagonal", in.precision == HB_DOUBLE ? "double" : "float",
              (long long)in.nsys, in.variable ? "up to " : "", (long long)in.max_rows, layout, pad,
              in.sorted ? " (sorted by size)" : "", hb_strategy_name(in.strategy),
              in.hines ? (in.shared_tree ? " parents=shared" : " parents=per-system") : "",
-             plan->ctx->describe);
+             plan->note, plan->note[0] ? "; " : "", plan->ctx->describe);
 }
 
 static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind kind, int64_t nsys,
@@ -258,7 +261,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (opts.padding < HB_PADDING_AUTO || opts.padding > HB_PADDING_SKIP)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->padding = %d is not an hb_padding",
                          fn, (int)opts.padding);
-    if (opts.strategy < HB_STRATEGY_AUTO || opts.strategy > HB_STRATEGY_COOPERATIVE)
+    if (opts.strategy < HB_STRATEGY_AUTO || opts.strategy > HB_STRATEGY_CELL_GROUP)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->strategy = %d is not an hb_strategy",
                          fn, (int)opts.strategy);
     if (opts.group_size < 0)
@@ -278,7 +281,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (kind == HB_KIND_HINES && strategy == HB_STRATEGY_COOPERATIVE)
         return hb__error(HB_ERR_INVALID_ARGUMENT,
                          "%s: strategy cooperative is for tridiagonal plans (Hines plans: "
-                         "per-system, branch-level or fine-tree)",
+                         "per-system, branch-level, fine-tree or cell-group)",
                          fn);
     if (strategy == HB_STRATEGY_COOPERATIVE && opts.layout != HB_LAYOUT_AUTO &&
         opts.layout != HB_LAYOUT_FLAT)
@@ -287,7 +290,15 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                          "cooperative solver runs on the flat layout (leave the layout auto or "
                          "flat)",
                          fn, hb_layout_name(opts.layout));
+    if (strategy == HB_STRATEGY_CELL_GROUP && opts.layout != HB_LAYOUT_AUTO &&
+        opts.layout != HB_LAYOUT_FLAT)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: opts->layout = %s with opts->strategy = cell-group: the "
+                         "cell-group solver runs on the flat layout (leave the layout auto or "
+                         "flat)",
+                         fn, hb_layout_name(opts.layout));
     if ((strategy == HB_STRATEGY_BRANCH_LEVEL && !ctx->ops->hines_branch_level) ||
+        (strategy == HB_STRATEGY_CELL_GROUP && !ctx->ops->hines_cell) ||
         (strategy == HB_STRATEGY_FINE_TREE && !ctx->ops->hines_fine_tree) ||
         (strategy == HB_STRATEGY_COOPERATIVE && !ctx->ops->thomas_coop))
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE, "%s: strategy %s is not implemented on %s",
@@ -361,12 +372,30 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                              memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent) == 0;
         }
     }
+    /* Cell-group can run the batch: the backend has it and the largest cell
+     * fits the device's local memory. */
+    const int cell_ok = kind == HB_KIND_HINES && ctx->ops->hines_cell &&
+                        hb__cell_fits(&ctx->traits, max_rows, esize);
     /* A layout asked for explicitly is honoured: only per-system uses it. */
     if (strategy == HB_STRATEGY_AUTO) {
         strategy = kind == HB_KIND_TRIDIAG || opts.layout != HB_LAYOUT_AUTO
                        ? HB_STRATEGY_PER_SYSTEM
-                       : hb__auto_strategy(&ctx->traits, nsys, max_rows, plan->mono);
+                       : hb__auto_strategy(&ctx->traits, nsys, max_rows, plan->mono, cell_ok);
     }
+    /* A cell larger than local memory: the fine tree, which has no size
+     * limit, and the reason in hb_plan_describe. */
+    if (strategy == HB_STRATEGY_CELL_GROUP && !cell_ok) {
+        size_t need = hb__cell_local_bytes(max_rows, esize);
+        snprintf(plan->note, sizeof plan->note,
+                 "cell-group: a cell of %lld rows needs %zu KiB of local memory, the device has "
+                 "%zu KiB; running fine-tree",
+                 (long long)max_rows, need == SIZE_MAX ? need : (need + 1023) / 1024,
+                 ctx->traits.local_mem / 1024);
+        hb__log("%s", plan->note);
+        strategy = HB_STRATEGY_FINE_TREE;
+    }
+    if (strategy == HB_STRATEGY_CELL_GROUP)
+        layout = HB_LAYOUT_FLAT;
     plan->strategy = strategy;
     plan->by_branch = strategy == HB_STRATEGY_BRANCH_LEVEL || strategy == HB_STRATEGY_FINE_TREE;
     st = hb__layout_build(&plan->lay, layout, bs, padding, nsys, offsets, n_uniform);
@@ -417,6 +446,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         }
     }
     const int resident = dev->coop_systems > 0;
+    if (strategy == HB_STRATEGY_CELL_GROUP)
+        dev->cell_group = hb__cell_group(&ctx->traits, 1, opts.group_size);
     if (nsys == 0) {
         describe(plan);
         *out = plan;
@@ -428,6 +459,12 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
             bo.group_size = opts.group_size > 0 ? opts.group_size : HB_FINE_TREE_GROUP;
         if ((st = hb__branches_build(plan, parent, &bo)))
             goto fail;
+    }
+    if (strategy == HB_STRATEGY_CELL_GROUP) {
+        int64_t widest = 1;
+        if ((st = hb__cell_schedule_build(plan, parent, &widest, &plan->cell_levels)))
+            goto fail;
+        dev->cell_group = hb__cell_group(&ctx->traits, widest, opts.group_size);
     }
     describe(plan);
 
@@ -472,7 +509,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         (st = alloc_upload(plan, &dev->nown, lay->nown, tbytes, "sizes")) ||
         (st = alloc_upload(plan, &dev->flat, lay->flat, tbytes, "flat offsets")))
         goto fail;
-    if (kind == HB_KIND_HINES && !plan->by_branch && (st = upload_parents(plan, parent)))
+    if (kind == HB_KIND_HINES && !plan->by_branch && strategy != HB_STRATEGY_CELL_GROUP &&
+        (st = upload_parents(plan, parent)))
         goto fail;
     for (int w = 0; w < HB_NUM_ARRAYS; ++w)
         if (array_in_kind(kind, (hb_array)w) &&
@@ -544,6 +582,7 @@ void hb_plan_destroy(hb_plan *plan)
     hb_context *ctx = plan->ctx;
     hb_buffer *bufs[] = {plan->dev.base, plan->dev.rows,  plan->dev.nown,
                          plan->dev.flat, plan->dev.poff,  plan->dev.parent,
+                         plan->dev.soff, plan->dev.sched, plan->dev.cslots,
                          plan->scratch,  plan->staging,
                          plan->dev.span_a, plan->dev.span_c, plan->dev.span_d,
                          plan->dev.span_one, plan->dev.span_cw, plan->dev.span_base,
@@ -555,6 +594,7 @@ void hb_plan_destroy(hb_plan *plan)
         if (plan->arrays[w])
             ctx->ops->release(ctx, plan->arrays[w]);
     hb__branches_free(plan);
+    free(plan->dev.cell_class);
     hb__layout_free(&plan->lay);
     free(plan->offsets);
     free(plan);
@@ -686,6 +726,9 @@ static hb_status run_solver(hb_plan *plan)
     if (plan->strategy == HB_STRATEGY_BRANCH_LEVEL)
         return ops->hines_branch_level(ctx, s, p, &plan->br, a[HB_ARRAY_U], a[HB_ARRAY_L],
                                        a[HB_ARRAY_D], a[HB_ARRAY_RHS]);
+    if (plan->strategy == HB_STRATEGY_CELL_GROUP)
+        return ops->hines_cell(ctx, s, p, &plan->dev, a[HB_ARRAY_U], a[HB_ARRAY_L],
+                               a[HB_ARRAY_D], a[HB_ARRAY_RHS]);
     if (plan->strategy == HB_STRATEGY_FINE_TREE)
         return ops->hines_fine_tree(ctx, s, p, &plan->br, a[HB_ARRAY_U], a[HB_ARRAY_L],
                                     a[HB_ARRAY_D], a[HB_ARRAY_RHS]);
@@ -915,6 +958,11 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
                                                                           dv->coop_ld)
                                                  : HB_COOP_LOCAL_REALS(dv->coop_group)) *
                             (int64_t)plan->esize;
+        }
+        if (plan->strategy == HB_STRATEGY_CELL_GROUP) {
+            o.ngroups = plan->nsys;
+            o.group_size = plan->dev.cell_group;
+            o.nlevels = plan->cell_levels;
         }
     }
     *info = o;

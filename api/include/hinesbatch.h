@@ -269,8 +269,12 @@ typedef enum {
     HB_STRATEGY_PER_SYSTEM,    /* one thread per system                          */
     HB_STRATEGY_BRANCH_LEVEL,  /* branches grouped by depth, swept level by level */
     HB_STRATEGY_FINE_TREE,     /* one thread per branch, one group per cells     */
-    HB_STRATEGY_COOPERATIVE    /* tridiagonal: one work-group per system (Thomas
+    HB_STRATEGY_COOPERATIVE,   /* tridiagonal: one work-group per system (Thomas
                                   on chunks, PCR on their end rows); flat layout */
+    HB_STRATEGY_CELL_GROUP     /* Hines: one work-group per cell, the cell's rows
+                                  in local memory, eliminated level by level;
+                                  flat layout; fine tree where a cell does not
+                                  fit (hb_plan_describe says why)              */
 } hb_strategy;
 
 typedef struct {
@@ -283,7 +287,9 @@ typedef struct {
     /* Branch strategies (branch-level, fine-tree) only: */
     int32_t     group_size;  /* fine tree: work-items per work-group; 0 = 128;
                                 cooperative: work-items per system; 0 = from
-                                the system size and the device              */
+                                the system size and the device; cell-group:
+                                work-items per cell; 0 = from the widest
+                                level of the trees and the device           */
     int32_t     reroot;      /* 1: eliminate each tree from the root that
                                 minimises its depth in branches (tree balancing);
                                 the matrix and solution are unchanged          */
@@ -296,7 +302,7 @@ HB_API void hb_plan_options_init(hb_plan_options *opts);
 
 /* Names of layouts ("auto", "flat", "full-interleaved", "block-interleaved",
  * "block-shared"), paddings ("auto", "compute", "skip") and strategies
- * ("auto", "per-system", "branch-level", "fine-tree", "cooperative"): the names that
+ * ("auto", "per-system", "branch-level", "fine-tree", "cooperative", "cell-group"): the names that
  * hb_plan_describe, the CLI and HINESBATCH_STRATEGY use. A value not listed
  * gives "unknown". The _from_name functions match without case and return
  * HB_ERR_INVALID_ARGUMENT for another name, leaving the output untouched. */
@@ -349,15 +355,17 @@ typedef struct {
                                   branch strategies: SKIP (each branch stops
                                   at its own length); else HB_PADDING_AUTO      */
     int32_t      sorted;       /* systems sorted by size, longest first           */
-    /* Branch strategies and cooperative only (0 otherwise): */
+    /* Branch strategies, cooperative and cell-group only (0 otherwise): */
     int64_t      nbranches;
-    int64_t      nlevels;      /* branch-level: levels; fine tree: 0             */
+    int64_t      nlevels;      /* branch-level: levels; cell-group: the most
+                                  elimination levels (node heights) of a tree;
+                                  fine tree: 0                                   */
     int64_t      ngroups;      /* fine tree: work-groups; cooperative:
                                   work-groups (systems x G when systems span G
-                                  groups); branch-level: 0                       */
-    int32_t      group_size;   /* fine tree: work-items per group; cooperative:
-                                  work-items per system (the most one launch
-                                  uses; the backend may cap it)                */
+                                  groups); cell-group: systems; branch-level: 0  */
+    int32_t      group_size;   /* fine tree: work-items per group; cooperative
+                                  and cell-group: work-items per system (the
+                                  most one launch uses; the backend may cap it) */
     int32_t      rerooted;     /* trees eliminated from another root              */
     int32_t      split;        /* long branches were cut                          */
     /* Cooperative only (0 otherwise): */

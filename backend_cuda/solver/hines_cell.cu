@@ -1,0 +1,41 @@
+/* hines_cell.cu: launcher of the cell-group Hines kernel on the GPU, one thread block per cell (kernels_cl/solver/hines_cell.cl). */
+#include "cuda_backend.h"
+
+#include "cl_compat.cuh"
+
+#define HB_CL_FILE "solver/hines_cell.cl"
+#include "cl_both_precisions.cuh"
+
+/* One launch per size class of cells (lay->cell_class); lay->cell_group
+ * threads per cell (capped at the device's block limit);
+ * HB_CELL_LOCAL_REALS of the class's largest cell of dynamic shared memory
+ * (u, l, d, rhs: 4 x 728 doubles = 23 KiB for the CA1 cell), opted in past
+ * the default 48 KiB up to the device's limit (the core ran the fine tree
+ * instead where the batch's largest cell does not fit: the device's local
+ * memory is the opt-in limit). */
+hb_status hb__cuda_hines_cell(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
+                              hb_buffer *d, hb_buffer *rhs)
+{
+    const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
+    HB_FORWARD(hb__cuda_use(ctx));
+    int group = lay->cell_group > 0 ? lay->cell_group : 1;
+    if (group > impl->max_threads)
+        group = impl->max_threads;
+    const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    if (HB_CELL_LOCAL_REALS(lay->max_rows) * esize > impl->smem_block)
+        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_hines_cell),
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)impl->smem_optin));
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
+        const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],
+                        ld = lay->cell_class[3 * k + 2];
+        const size_t smem = HB_CELL_LOCAL_REALS(ld) * esize;
+        HB_FORWARD(HB_CUDA_LAUNCH(p, hb_hines_cell, ngroups, (unsigned)ngroups, group, smem, s,
+                                  ngroups, first, ld, hb__dev(lay->cslots), hb__dev(lay->base),
+                                  hb__dev(lay->rows), hb__dev(lay->soff), hb__dev(lay->sched),
+                                  hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs)));
+    }
+    return HB_SUCCESS;
+}
