@@ -173,21 +173,28 @@ int main(void)
 
     for (int ip = 0; ip < 2; ++ip) {
         const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
-        /* The default rule at the canonical short shape: 16 work-items per
-         * system of 64 rows (4 rows each), 8 systems per group of 128, chunks
-         * of 4 rows at stride 5: 4 x 8 x 16 x 5 reals. */
-        {
+        /* The default rule on systems of 64 rows (hb__coop_resident_rows_per_item:
+         * 1, 4 or 8 rows per work-item as the batch grows): P work-items per
+         * system, S systems per group of 128, chunks at stride LD (odd, >= 3):
+         * 4 x S x P x LD reals. */
+        static const struct {
+            int64_t nsys;
+            int32_t P, S, LD;
+        } rule[] = {{1000, 64, 2, 3}, {4000, 16, 8, 5}, {20000, 8, 16, 9}};
+        for (size_t r = 0; r < sizeof rule / sizeof rule[0]; ++r) {
             hb_plan_options o = coop_options(0);
             hb_plan *plan = NULL;
-            HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, p, 1000, 64, &o, &plan),
+            HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, p, rule[r].nsys, 64, &o, &plan),
                             HB_SUCCESS);
             hb_plan_info in;
             memset(&in, 0, sizeof in);
+            const int64_t S = rule[r].S;
             if (plan && hb_plan_get_info(plan, &in) == HB_SUCCESS)
-                HB_CHECK(in.resident && in.group_size == 16 && in.systems_per_group == 8 &&
-                             in.ngroups == 125 &&
-                             in.local_bytes == 4 * 8 * 16 * 5 * (p == HB_DOUBLE ? 8 : 4),
-                         "1000 x 64: %s", hb_plan_describe(plan));
+                HB_CHECK(in.resident && in.group_size == rule[r].P && in.systems_per_group == S &&
+                             in.ngroups == (rule[r].nsys + S - 1) / S &&
+                             in.local_bytes == 4 * S * rule[r].P * rule[r].LD *
+                                                   (p == HB_DOUBLE ? 8 : 4),
+                         "%lld x 64: %s", (long long)rule[r].nsys, hb_plan_describe(plan));
             hb_plan_destroy(plan);
         }
         /* Long systems keep the staged kernel: 4,096 rows at the default

@@ -83,6 +83,24 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
     return (int32_t)(p < 1 ? 1 : p);
 }
 
+/* Rows per work-item of the resident solver, from the batch's size. Measured
+ * on an H100 (docs/benchmarks/h100-2026-11-24-onchip, work-items per system
+ * swept from 8 to 256 at 256, 2,560 and 256,000 systems of 64 and 512 rows):
+ * a batch that fills the device is bound by local-memory traffic, most of it
+ * the PCR of the chunks' end rows, so long chunks (8 rows) win (256,000 x 512
+ * double: 2.74 ms against 3.95 at 4 rows); a small batch is bound by latency,
+ * so short chunks win (256 x 64: 1 row, 0.0139 ms against 0.0195 at 8). */
+int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows)
+{
+    const uint64_t rows = hb__mul_sat((uint64_t)(nsys > 0 ? nsys : 0),
+                                      (uint64_t)(max_rows > 0 ? max_rows : 0));
+    if (rows >= HB_COOP_FULL_ROWS)
+        return 8;
+    if (rows >= HB_COOP_HALF_ROWS)
+        return 4;
+    return 1;
+}
+
 int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, size_t esize,
                       int32_t requested, hb_coop_resident *out)
 {
@@ -90,7 +108,8 @@ int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_row
         return 0;
     int64_t p = requested;
     if (p <= 0) {
-        const int64_t want = (max_rows + HB_COOP_ROWS_PER_ITEM - 1) / HB_COOP_ROWS_PER_ITEM;
+        const int64_t rpi = hb__coop_resident_rows_per_item(nsys, max_rows);
+        const int64_t want = (max_rows + rpi - 1) / rpi;
         p = 1;
         while (p < want && p < HB_COOP_MAX_GROUP)
             p *= 2;
@@ -144,17 +163,19 @@ int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_row
     return (int32_t)g;
 }
 
-/* Measured on an H100 (docs/benchmarks/h100-2026-11-24-coop, one run, both
- * sides timed alike): the cooperative solver beats one work-item per system
- * at every point with fewer than 65,536 systems of 512 rows or more (256 x
- * 512: 0.023 ms against 0.54; 25,600 x 512: 0.61 against 0.83; 2,000 x 8,192
- * within 2%), and loses at 256,000 x 512 (5.6 ms against 3.4), where one
- * work-item per system already fills the GPU. Shorter systems are not
- * measured yet: they keep per-system. */
+/* Measured on an H100 (docs/benchmarks/h100-2026-11-24-onchip, one run, both
+ * sides timed alike): with its variants (resident, staged, span) and the
+ * group sizes of the rules above, the cooperative solver beats one
+ * work-item per system at every point of the seeds' grid, 256..256,000
+ * systems of 64..512 rows and 20..20,000 of 1,024..8,192: 2-20x below
+ * 25,600 systems, and still at 256,000 (x 512 double: 2.74 ms against 3.43;
+ * x 64: 0.386 against 0.427), where per-system threads fill the GPU but move
+ * c' through memory twice. */
 hb_strategy hb__auto_tridiag_strategy(const hb_device_traits *dev, int has_coop, int64_t nsys,
                                       int64_t max_rows)
 {
-    if (dev->is_gpu && has_coop && nsys < 65536 && max_rows >= 512)
+    (void)nsys, (void)max_rows;
+    if (dev->is_gpu && has_coop)
         return HB_STRATEGY_COOPERATIVE;
     return HB_STRATEGY_PER_SYSTEM;
 }

@@ -96,9 +96,9 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
                        int32_t requested);
 /* Resident cooperative solver (whole systems in local memory), planned when
  * the backend has it and the longest system fits: P work-items per system
- * (requested > 0 is taken as asked, else as for the staged kernel: the next
- * power of two >= max_rows / HB_COOP_ROWS_PER_ITEM, at most HB_COOP_MAX_GROUP,
- * capped at the device's work-group limit), S systems per group so that the
+ * (requested > 0 is taken as asked, else the next power of two >= max_rows /
+ * hb__coop_resident_rows_per_item, at most HB_COOP_MAX_GROUP), capped at the
+ * device's work-group limit, S systems per group so that the
  * group has about HB_COOP_RESIDENT_ITEMS work-items, halved until the local
  * memory, 4 x S x P x LD reals (LD: the longest chunk, at least 3, odd),
  * fits HB_COOP_RESIDENT_BUDGET and the device's local memory (several groups
@@ -110,6 +110,12 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
 #ifndef HB_COOP_RESIDENT_BUDGET
 #define HB_COOP_RESIDENT_BUDGET ((size_t)48 * 1024)
 #endif
+/* Rows per work-item of the resident solver when group_size is 0: 8 for
+ * batches of HB_COOP_FULL_ROWS rows or more, 4 from HB_COOP_HALF_ROWS, else 1
+ * (latency-bound; auto.c has the measurements). */
+#define HB_COOP_FULL_ROWS ((uint64_t)1 << 20)
+#define HB_COOP_HALF_ROWS ((uint64_t)1 << 17)
+int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows);
 typedef struct {
     int32_t group;       /* P: work-items per system                         */
     int32_t systems;     /* S: systems per work-group                        */
@@ -134,8 +140,8 @@ int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_row
 int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
                       int32_t requested);
 /* AUTO's strategy for a tridiagonal plan whose strategy and layout are both
- * AUTO: cooperative on a GPU backend that has it (has_coop) for batches
- * measured to gain (docs/strategies.md), else per-system. */
+ * AUTO: cooperative on a GPU backend that has it (has_coop; measured faster
+ * at every point of the seeds' grid, docs/strategies.md), else per-system. */
 hb_strategy hb__auto_tridiag_strategy(const hb_device_traits *dev, int has_coop, int64_t nsys,
                                       int64_t max_rows);
 
