@@ -4,7 +4,8 @@
 #   PART: grid-double | grid-float (the seeds' Thomas grid, CUDA: per-system,
 #         cooperative and AUTO, cuSPARSE's two routines; NVIDIA OpenCL AUTO),
 #         hines (256..256,000 CA1 cells and the real-cell mix: every Hines strategy
-#         and AUTO), omp (OpenMP and serial at large batches against the host copy).
+#         and AUTO), span (the cooperative solver with G = 1..32 groups per system at
+#         20 and 200 systems of 1,024 and 8,192 rows), omp (OpenMP and serial at large batches against the host copy).
 # OUTDIR receives onchip.tar.gz (one CSV and log per part) and onchip.md (the
 # grid tables of apps/grid_table.py). Each bench point is timed as everywhere:
 # host clock around solve + synchronize, median of the reps.
@@ -37,10 +38,19 @@ for part in "${parts[@]}"; do
         run "$part-ocl" --suite thomas --backend opencl --strategy auto \
             --systems 256,25600,256000 --rows 512 --precision "$p" --max-seconds 60 ;;
     hines)
-        run hines --kind hines --backend cuda,opencl \
+        run hines --kind hines --backend cuda \
             --strategy per-system,branch-level,fine-tree,cell-group,auto \
             --systems 256,2560,25600,256000 --morphology jaxley__morph_ca1_n120,mix:real \
-            --precision double --max-seconds 300 ;;
+            --precision double --max-seconds 300
+        run hines-ocl --kind hines --backend opencl --strategy cell-group,auto \
+            --systems 2560,256000 --morphology jaxley__morph_ca1_n120 --precision double \
+            --max-seconds 60 ;;
+    span)
+        for g in 1 2 4 8 16 32; do
+            HINESBATCH_COOP_SPAN=$g run "span-g$g" --suite thomas --backend cuda \
+                --strategy cooperative --systems 20,200 --rows 1024,8192 \
+                --precision double,float --max-seconds 60
+        done ;;
     omp)
         OMP_PROC_BIND=close run omp-thomas --kind thomas --backend openmp --strategy per-system \
             --systems 256000 --rows 64,512 --precision double,float --max-seconds 120
