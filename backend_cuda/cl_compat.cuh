@@ -42,6 +42,7 @@ __device__ static inline size_t get_global_id(int d)
 #define HB_DYNAMIC_LOCAL(T, name)                                        \
     extern __shared__ __align__(16) unsigned char hb_dynamic_local_[]; \
     T *name = reinterpret_cast<T *>(hb_dynamic_local_)
+#define HB_LOCAL_VIEW(T2, name, src, off) T2 *name = reinterpret_cast<T2 *>((src) + (off))
 
 /* Every .cu includes its .cl twice, in namespaces hb_cl_d and hb_cl_s, with
  * HB_SUFFIX set to _d or _s: kernel names get the precision appended. */

@@ -27,6 +27,9 @@ typedef int hb_int;
  * HB_DYNAMIC_LOCAL(type, name); first in the body. */
 #define HB_DYNAMIC_LOCAL_ARG(T, name) , __local T *name
 #define HB_DYNAMIC_LOCAL(T, name)
+/* A view of type T2 of the dynamic local array from element off on (a
+ * schedule of ints beside reals): one spelling for OpenCL and CUDA. */
+#define HB_LOCAL_VIEW(T2, name, src, off) __local T2 *name = (__local T2 *)((src) + (off))
 #endif
 
 #endif

@@ -326,10 +326,13 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
     INFO_IS(nrows, off[nsys]);
     INFO_IS(max_rows, max_rows);
     INFO_IS(variable, variable);
-    /* AUTO is per-system for tridiagonal plans, with an explicit layout and on
-     * host backends; a GPU may pick a branch strategy (docs/strategies.md). */
+    /* AUTO is per-system with an explicit layout and on host backends; a GPU
+     * may pick a branch or cell strategy for Hines plans, and the cooperative
+     * solver for tridiagonal ones (docs/strategies.md). */
     hb_strategy want = o->strategy != HB_STRATEGY_AUTO ? o->strategy
-                       : !parent || o->layout != HB_LAYOUT_AUTO || hb_test_on_host(ctx)
+                       : o->layout != HB_LAYOUT_AUTO || hb_test_on_host(ctx)
+                           ? HB_STRATEGY_PER_SYSTEM
+                       : !parent && in.strategy != HB_STRATEGY_COOPERATIVE
                            ? HB_STRATEGY_PER_SYSTEM
                            : in.strategy;
     /* cell-group runs the fine tree where a cell does not fit local memory,

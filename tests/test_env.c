@@ -124,6 +124,19 @@ static void strategy_variable(hb_context *ctx)
         HB_CHECK(st == HB_SUCCESS && got == auto_pick, "HINESBATCH_STRATEGY='%s': %s, expected %s",
                  autos[i], hb_strategy_name(got), hb_strategy_name(auto_pick));
     }
+    /* AUTO's choice for a small tridiagonal batch, the variable unset. */
+    hb_strategy tri_pick = HB_STRATEGY_AUTO;
+    {
+        HB_CHECK(unsetenv("HINESBATCH_STRATEGY") == 0, "unsetenv");
+        hb_plan *tri = NULL;
+        HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_FLOAT, 4, 6, NULL, &tri),
+                        HB_SUCCESS);
+        if (tri)
+            tri_pick = hb_test_plan_info(tri).strategy;
+        HB_CHECK(tri_pick == HB_STRATEGY_PER_SYSTEM || tri_pick == HB_STRATEGY_COOPERATIVE,
+                 "tridiagonal AUTO picked %s", hb_strategy_name(tri_pick));
+        hb_plan_destroy(tri);
+    }
     /* Every strategy by name, in any case. */
     for (int s = HB_STRATEGY_PER_SYSTEM; s <= HB_STRATEGY_FINE_TREE; ++s)
         for (int variant = 0; variant < 3; ++variant) {
@@ -133,12 +146,14 @@ static void strategy_variable(hb_context *ctx)
             HB_CHECK(st == HB_SUCCESS && got == (hb_strategy)s,
                      "HINESBATCH_STRATEGY=%s: %s (%s), expected %s", v, hb_strategy_name(got),
                      hb_status_string(st), hb_strategy_name((hb_strategy)s));
-            /* It forces Hines plans only: a tridiagonal plan stays per-system. */
+            /* It forces Hines plans only: a tridiagonal plan keeps AUTO's
+             * choice (per-system, or cooperative on a GPU). */
             hb_plan *tri = NULL;
             HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_FLOAT, 4, 6, NULL, &tri),
                             HB_SUCCESS);
-            HB_CHECK(tri && hb_test_plan_info(tri).strategy == HB_STRATEGY_PER_SYSTEM,
-                     "tridiagonal plan under HINESBATCH_STRATEGY=%s is not per-system", v);
+            HB_CHECK(tri && hb_test_plan_info(tri).strategy == tri_pick,
+                     "tridiagonal plan under HINESBATCH_STRATEGY=%s is not %s", v,
+                     hb_strategy_name(tri_pick));
             hb_plan_destroy(tri);
         }
     const char *bad[] = {"bogus", "per_system", "per-system2"};

@@ -182,11 +182,13 @@ hb_strategy hb__auto_tridiag_strategy(const hb_device_traits *dev, int has_coop,
 
 size_t hb__cell_local_bytes(int64_t max_rows, size_t esize)
 {
-    size_t reals, bytes;
+    /* HB_CELL_LOCAL_BYTES with every product checked. */
+    size_t reals, bytes, words;
     if (max_rows < 0 || !hb__mul_size((size_t)max_rows, 4, &reals) ||
-        !hb__mul_size(reals, esize, &bytes))
+        !hb__mul_size(reals, esize, &bytes) || !hb__mul_size((size_t)max_rows, 8, &words) ||
+        words > SIZE_MAX / sizeof(int32_t) - 16 || bytes > SIZE_MAX - (words + 16) * sizeof(int32_t))
         return SIZE_MAX;
-    return bytes;
+    return bytes + (words + 16) * sizeof(int32_t);
 }
 
 int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize)

@@ -85,8 +85,15 @@ enum {
     HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_EFIRST, HB_CELL_ECS,
     HB_CELL_CIDX, HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_HDR
 };
-/* Cell-group local memory: u, l, d and rhs of the largest cell. */
+/* Cell-group local memory: u, l, d and rhs of the largest cell (reals),
+ * then its schedule (int32: at most 8 x rows + 13 words, see
+ * api/core/cell_schedule.c), staged once so that the levels read it from
+ * local memory instead of waiting on global loads level after level. For
+ * max_rows below 2^31 (the plan keeps cells within local memory first). */
 #define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows))
+#define HB_CELL_SCHED_WORDS(max_rows) ((size_t)8 * (size_t)(max_rows) + 16)
+#define HB_CELL_LOCAL_BYTES(max_rows, esize)                                                  \
+    (HB_CELL_LOCAL_REALS(max_rows) * (esize) + HB_CELL_SCHED_WORDS(max_rows) * sizeof(int32_t))
 
 /* What a conversion writes in rows a system does not own, and whether it
  * zeroes the ignored entry of the first or last row. */
