@@ -44,6 +44,7 @@ size_t count_of(const AnyArray &a) {
 
 // C order: each stride the product of the later extents (extents of 1 are free).
 static bool is_c_contiguous(const AnyArray &a) {
+    if (count_of(a) == 0) return true; // no element to place
     int64_t expect = 1;
     for (size_t i = a.ndim(); i-- > 0;) {
         if (a.shape(i) != 1 && a.stride(i) != expect) return false;

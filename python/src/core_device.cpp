@@ -23,7 +23,7 @@ static void require_device(const AnyArray &a, const char *name, Dtype t, size_t 
                 ", the context is on device " + std::to_string(device));
     if (dtype_of(a) != t) invalid(std::string(name) + ": dtype differs from the other arrays'");
     int64_t expect = 1;
-    for (size_t i = a.ndim(); i-- > 0;) {
+    for (size_t i = a.ndim(); count_of(a) && i-- > 0;) {
         if (a.shape(i) != 1 && a.stride(i) != expect)
             invalid(std::string(name) + ": not C-contiguous");
         expect *= (int64_t)a.shape(i);
