@@ -32,7 +32,7 @@ def plan_solution_device(plan: Plan, out: Any) -> None: ...
 class Plan:
     nsys: int
     nrows: int
-    hines: bool
+    is_hines: bool
     @staticmethod
     def tridiag(ctx: Context, dtype: str, offsets: Any, options: Dict[str, Any]) -> Plan: ...
     @staticmethod

@@ -101,7 +101,7 @@ class Plan:
 
     @property
     def is_hines(self) -> bool:
-        return self._p.hines
+        return self._p.is_hines
 
     @property
     def arrays(self) -> Tuple[str, ...]:

@@ -244,7 +244,7 @@ void bind_plan(nb::module_ &m) {
                     nb::arg("nsys"), nb::arg("parent"), nb::arg("options"))
         .def_ro("nsys", &Plan::nsys)
         .def_ro("nrows", &Plan::nrows)
-        .def_ro("hines", &Plan::hines)
+        .def_ro("is_hines", &Plan::hines)
         .def("set", &plan_set)
         .def("solve", &plan_solve)
         .def("synchronize", &plan_synchronize)

@@ -8,7 +8,11 @@ import zlib
 import numpy as np
 import pytest
 
-import hinesbatch as hb
+# OpenMP threads that spin while waiting starve each other on a shared,
+# loaded machine (as in tests/CMakeLists.txt); read when the library loads.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+import hinesbatch as hb  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "data", "morphologies")
