@@ -17,13 +17,13 @@ import hinesbatch as hb  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "data", "morphologies")
 
-# One seed per session, drawn fresh unless HINESBATCH_TEST_SEED repeats one.
-SEED = int(os.environ.get("HINESBATCH_TEST_SEED", secrets.randbits(32)))
+# One seed per session, drawn fresh unless HB_TEST_SEED repeats one.
+SEED = int(os.environ.get("HB_TEST_SEED", secrets.randbits(32)))
 
 
 def pytest_report_header(config):
     return [f"hinesbatch {hb.__version__}, backends {hb.backends()}, "
-            f"seed {SEED} (HINESBATCH_TEST_SEED={SEED} repeats it)"]
+            f"seed {SEED} (HB_TEST_SEED={SEED} repeats it)"]
 
 
 def _opens(name: str) -> bool:
