@@ -177,7 +177,11 @@ class Plan:
         """The plan's own array (no copy) in its layout: a numpy array on the
         host backends, a DLPack CUDA array on CUDA (``cupy.from_dlpack``,
         ``torch.from_dlpack``). Asking for d or rhs counts as setting it."""
-        return self._p.buffer(which)
+        buf = self._p.buffer(which)
+        if type(buf).__name__ == "PyCapsule":  # older nanobind: a bare DLPack capsule
+            import cupy
+            return cupy.fromDlpack(buf)
+        return buf
 
     def handle(self, which: str) -> int:
         """The backend's handle of a plan array as an integer: host or device

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <typeinfo>
 #include <string>
 #include <vector>
 

@@ -120,6 +120,12 @@ static void device_solve(Context &c, bool hines, AnyArray off, nb::object parent
 
 static void plan_copy(Plan &p, Context *c, const std::string &which, AnyArray arr, bool into) {
     (void)c;
+    hb_plan_info info;
+    check(hb_plan_get_info(p.plan, &info));
+    if (info.backend != HB_BACKEND_CUDA)
+        throw Error{(int)HB_ERR_BACKEND_UNAVAILABLE,
+                    std::string("device arrays need a plan on the CUDA backend; this one is on ") +
+                        hb_backend_name(info.backend)};
     require_flat(p, nullptr);
     require_device(arr, into ? which.c_str() : "out", plan_dtype(p), (size_t)p.nrows, p.device);
     if (p.nrows == 0) return;

@@ -18,12 +18,16 @@ static void cable_from(const nb::dict &d, hb_cable *c) {
     hb_cable_init(c);
     for (auto kv : d) {
         std::string k = nb::cast<std::string>(kv.first);
-        if (kv.second.is_none()) continue;
-        double v = nb::cast<double>(kv.second);
-        if (k == "ra") c->ra = v;
-        else if (k == "cm") c->cm = v;
-        else if (k == "gm") c->gm = v;
-        else invalid("cable " + k + ": unknown (ra, cm, gm)");
+        try {
+            if (kv.second.is_none()) continue;
+            double v = nb::cast<double>(kv.second);
+            if (k == "ra") c->ra = v;
+            else if (k == "cm") c->cm = v;
+            else if (k == "gm") c->gm = v;
+            else invalid("cable " + k + ": unknown (ra, cm, gm)");
+        } catch (const std::bad_cast &) {
+            invalid("cable " + k + ": a value of the wrong type");
+        }
     }
 }
 

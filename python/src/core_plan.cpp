@@ -9,20 +9,24 @@ void plan_options_from(const nb::dict &d, hb_plan_options *o) {
     hb_plan_options_init(o);
     for (auto kv : d) {
         std::string k = nb::cast<std::string>(kv.first);
-        nb::handle v = kv.second;
-        if (v.is_none()) continue;
-        if (k == "layout") check(hb_layout_from_name(nb::cast<std::string>(v).c_str(), &o->layout));
-        else if (k == "padding")
-            check(hb_padding_from_name(nb::cast<std::string>(v).c_str(), &o->padding));
-        else if (k == "strategy")
-            check(hb_strategy_from_name(nb::cast<std::string>(v).c_str(), &o->strategy));
-        else if (k == "block_size") o->block_size = nb::cast<int32_t>(v);
-        else if (k == "group_size") o->group_size = nb::cast<int32_t>(v);
-        else if (k == "reroot") o->reroot = nb::cast<bool>(v) ? 1 : 0;
-        else if (k == "split_branches") o->split_branches = nb::cast<bool>(v) ? 1 : 0;
-        else if (k == "stream") o->stream = (void *)nb::cast<uintptr_t>(v);
-        else invalid("plan option " + k + ": unknown (layout, block_size, padding, strategy, "
-                                          "stream, group_size, reroot, split_branches)");
+        try {
+            nb::handle v = kv.second;
+            if (v.is_none()) continue;
+            if (k == "layout") check(hb_layout_from_name(nb::cast<std::string>(v).c_str(), &o->layout));
+            else if (k == "padding")
+                check(hb_padding_from_name(nb::cast<std::string>(v).c_str(), &o->padding));
+            else if (k == "strategy")
+                check(hb_strategy_from_name(nb::cast<std::string>(v).c_str(), &o->strategy));
+            else if (k == "block_size") o->block_size = nb::cast<int32_t>(v);
+            else if (k == "group_size") o->group_size = nb::cast<int32_t>(v);
+            else if (k == "reroot") o->reroot = nb::cast<bool>(v) ? 1 : 0;
+            else if (k == "split_branches") o->split_branches = nb::cast<bool>(v) ? 1 : 0;
+            else if (k == "stream") o->stream = (void *)nb::cast<uintptr_t>(v);
+            else invalid("plan option " + k + ": unknown (layout, block_size, padding, strategy, "
+                                              "stream, group_size, reroot, split_branches)");
+        } catch (const std::bad_cast &) {
+            invalid("plan option " + k + ": a value of the wrong type");
+        }
     }
 }
 

@@ -17,29 +17,33 @@ static void params_from(const nb::dict &d, hb_sim_params *p) {
     nb::dict plan;
     for (auto kv : d) {
         std::string k = nb::cast<std::string>(kv.first);
-        nb::handle v = kv.second;
-        if (v.is_none()) continue;
-        if (k == "dt") p->dt = nb::cast<double>(v);
-        else if (k == "celsius") p->celsius = nb::cast<double>(v);
-        else if (k == "v_init") p->v_init = nb::cast<double>(v);
-        else if (k == "gnabar") p->gnabar = nb::cast<double>(v);
-        else if (k == "gkbar") p->gkbar = nb::cast<double>(v);
-        else if (k == "gl") p->gl = nb::cast<double>(v);
-        else if (k == "el") p->el = nb::cast<double>(v);
-        else if (k == "ena") p->ena = nb::cast<double>(v);
-        else if (k == "ek") p->ek = nb::cast<double>(v);
-        else if (k == "hh_everywhere") p->hh_everywhere = nb::cast<bool>(v) ? 1 : 0;
-        else if (k == "threshold") p->threshold = nb::cast<double>(v);
-        else if (k == "max_spikes") p->max_spikes = nb::cast<int64_t>(v);
-        else if (k == "record_chunk") p->record_chunk = nb::cast<int64_t>(v);
-        else if (k == "timing") p->timing = nb::cast<bool>(v) ? 1 : 0;
-        else if (k == "dtype") {
-            std::string s = nb::cast<std::string>(v);
-            if (s == "float64") p->precision = HB_DOUBLE;
-            else if (s == "float32") p->precision = HB_FLOAT;
-            else invalid("dtype: '" + s + "', expected float64 or float32");
-        } else if (k == "plan") plan = nb::cast<nb::dict>(v);
-        else invalid("simulation parameter " + k + ": unknown");
+        try {
+            nb::handle v = kv.second;
+            if (v.is_none()) continue;
+            if (k == "dt") p->dt = nb::cast<double>(v);
+            else if (k == "celsius") p->celsius = nb::cast<double>(v);
+            else if (k == "v_init") p->v_init = nb::cast<double>(v);
+            else if (k == "gnabar") p->gnabar = nb::cast<double>(v);
+            else if (k == "gkbar") p->gkbar = nb::cast<double>(v);
+            else if (k == "gl") p->gl = nb::cast<double>(v);
+            else if (k == "el") p->el = nb::cast<double>(v);
+            else if (k == "ena") p->ena = nb::cast<double>(v);
+            else if (k == "ek") p->ek = nb::cast<double>(v);
+            else if (k == "hh_everywhere") p->hh_everywhere = nb::cast<bool>(v) ? 1 : 0;
+            else if (k == "threshold") p->threshold = nb::cast<double>(v);
+            else if (k == "max_spikes") p->max_spikes = nb::cast<int64_t>(v);
+            else if (k == "record_chunk") p->record_chunk = nb::cast<int64_t>(v);
+            else if (k == "timing") p->timing = nb::cast<bool>(v) ? 1 : 0;
+            else if (k == "dtype") {
+                std::string s = nb::cast<std::string>(v);
+                if (s == "float64") p->precision = HB_DOUBLE;
+                else if (s == "float32") p->precision = HB_FLOAT;
+                else invalid("dtype: '" + s + "', expected float64 or float32");
+            } else if (k == "plan") plan = nb::cast<nb::dict>(v);
+            else invalid("simulation parameter " + k + ": unknown");
+        } catch (const std::bad_cast &) {
+            invalid("simulation parameter " + k + ": a value of the wrong type");
+        }
     }
     plan_options_from(plan, &p->plan);
 }

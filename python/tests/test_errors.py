@@ -186,6 +186,8 @@ def test_plan_errors(rng, backend):
         hb.Plan.tridiagonal(2, 3, backend=backend, colour="blue")
     with raises(hb.InvalidArgumentError, 1, "layout"):
         hb.Plan.tridiagonal(2, 3, backend=backend, layout="diagonal")
+    with raises(hb.InvalidArgumentError, 1, "block_size: a value of the wrong type"):
+        hb.Plan.tridiagonal(2, 3, backend=backend, block_size="x")
     with raises(hb.InvalidArgumentError, 1):
         hb.Plan.tridiagonal(-1, 3, backend=backend)
     with raises(hb.InvalidArgumentError, 1, "give nsys and n"):
@@ -233,6 +235,8 @@ def test_sim_errors():
     cell = hb.Cell.synth_levels(64, 3)
     with raises(hb.InvalidArgumentError, 1, "unknown"):
         hb.Simulation(cell, 2, backend="serial", colour=1)
+    with raises(hb.InvalidArgumentError, 1, "celsius: a value of the wrong type"):
+        hb.Simulation(cell, 2, backend="serial", celsius="warm")
     with raises(hb.InvalidArgumentError, 1, "cells"):
         hb.Simulation([cell, "x"], backend="serial")
     with raises(hb.InvalidArgumentError, 1):

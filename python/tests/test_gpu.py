@@ -98,3 +98,11 @@ def test_torch(rng, cuda):
     assert r is t[3]
     ref = hb.solve_tridiagonal(a, b, c, d, backend="serial")
     np.testing.assert_allclose(t[3].cpu().numpy(), ref, rtol=1e-6, atol=1e-6)
+
+
+def test_device_arrays_need_a_cuda_plan(rng):
+    p = hb.Plan.tridiagonal(2, 3, backend="serial", layout="flat")
+    with pytest.raises(hb.BackendUnavailableError, match="CUDA"):
+        p.set(rhs=cp.zeros((2, 3)))
+    with pytest.raises(hb.BackendUnavailableError, match="CUDA"):
+        p.solution(out=cp.zeros((2, 3)))
