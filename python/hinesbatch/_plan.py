@@ -175,8 +175,20 @@ class Plan:
 
     def buffer(self, which: str) -> Any:
         """The plan's own array (no copy) in its layout: a numpy array on the
-        host backends, a DLPack CUDA array on CUDA (``cupy.from_dlpack``,
-        ``torch.from_dlpack``). Asking for d or rhs counts as setting it."""
+        host backends; on CUDA a CuPy array where CuPy is installed, else a
+        DLPack array object (``torch.from_dlpack`` takes either). It keeps
+        the plan alive. Asking for d or rhs counts as setting it."""
+        if self.info()["backend"] == "cuda":
+            try:
+                import cupy
+            except ImportError:
+                cupy = None
+            if cupy is not None:  # any nanobind version: CuPy wraps the pointer
+                ptr = self._p.handle(which)
+                n = int(self.layout()["length"])
+                mem = cupy.cuda.UnownedMemory(ptr, n * self.dtype.itemsize, self,
+                                              self._p.device())
+                return cupy.ndarray((n,), self.dtype, cupy.cuda.MemoryPointer(mem, 0))
         buf = self._p.buffer(which)
         if type(buf).__name__ == "PyCapsule":  # older nanobind: a bare DLPack capsule
             import cupy

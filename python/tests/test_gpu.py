@@ -106,3 +106,37 @@ def test_device_arrays_need_a_cuda_plan(rng):
         p.set(rhs=cp.zeros((2, 3)))
     with pytest.raises(hb.BackendUnavailableError, match="CUDA"):
         p.solution(out=cp.zeros((2, 3)))
+
+
+def test_host_arrays_on_cuda(rng, cuda, dtype):
+    # numpy in, numpy out, solved on the GPU: one-shot, plans in every layout,
+    # and a simulation, each against the serial oracle.
+    a, b, c, d = random_tridiag(rng, (300, 70), dtype)
+    x = hb.solve_tridiagonal(a, b, c, d, context=cuda)
+    assert isinstance(x, np.ndarray) and x.dtype == dtype
+    ref = hb.solve_tridiagonal(a, b, c, d, backend="serial")
+    np.testing.assert_allclose(x, ref, rtol=tol(dtype) / 100, atol=tol(dtype) / 100)
+    for layout in ("flat", "full-interleaved", "block-interleaved", "block-shared"):
+        p = hb.Plan.tridiagonal(300, 70, dtype=dtype, context=cuda, layout=layout)
+        y = p.set(a=a, b=b, c=c, rhs=d).solve().solution()
+        np.testing.assert_allclose(y, ref, rtol=tol(dtype) / 100, atol=tol(dtype) / 100)
+    parent = random_parent(rng, 120)
+    u, l, dd, rhs = random_hines(rng, parent, dtype, 50)
+    for strategy in ("per-system", "branch-level", "fine-tree"):
+        v = hb.solve_hines(parent, u, l, dd, rhs, context=cuda)
+        p = hb.Plan.hines(parent, 50, dtype=dtype, context=cuda, strategy=strategy)
+        w = p.set(u=u, l=l, d=dd, rhs=rhs).solve().solution()
+        ref = hb.solve_hines(parent, u, l, dd, rhs, backend="serial")
+        # Branch strategies eliminate in another order: the looser bound.
+        np.testing.assert_allclose(v, ref, rtol=tol(dtype), atol=tol(dtype))
+        np.testing.assert_allclose(w, ref, rtol=tol(dtype), atol=tol(dtype))
+    cell = hb.Cell.synth_levels(256, 4)
+    sims = []
+    for ctx in (cuda, hb.Context("serial")):
+        s = hb.Simulation(cell, 8, context=ctx, dtype=dtype.name)
+        s.add_iclamp(range(8), 0.5, 2, 20).record([0, 7]).run(25)
+        sims.append(s)
+    assert "cuda" in sims[0].describe()
+    assert np.all(np.abs(sims[0].spike_counts() - sims[1].spike_counts()) <= 1)
+    np.testing.assert_allclose(sims[0].traces()[1], sims[1].traces()[1],
+                               atol=1e-6 if dtype == np.float64 else 0.5)
