@@ -263,13 +263,6 @@ NB_MODULE(_core, m) {
     m.def("backend_compiled",
           [](const std::string &name) { return hb_backend_compiled(backend_of_name(name)) != 0; });
     m.def("device_names", &device_names, nb::arg("backend"), nb::arg("platform") = -1);
-    m.def("check_name", [](const std::string &kind, const std::string &name) {
-        // Validates a layout / padding / strategy / backend name (raises).
-        if (kind == "layout") { hb_layout v; check(hb_layout_from_name(name.c_str(), &v)); }
-        else if (kind == "padding") { hb_padding v; check(hb_padding_from_name(name.c_str(), &v)); }
-        else if (kind == "strategy") { hb_strategy v; check(hb_strategy_from_name(name.c_str(), &v)); }
-        else backend_of_name(name);
-    });
 
     nb::class_<Context>(m, "Context")
         .def("__init__",

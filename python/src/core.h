@@ -33,7 +33,6 @@ void check(hb_status st);
 [[noreturn]] void invalid(const std::string &msg);
 
 // A host or device array, as nanobind sees any DLPack / buffer object.
-using Array = nb::ndarray<nb::c_contig>;
 using AnyArray = nb::ndarray<>;
 
 // Element type codes of the arrays the library takes.
