@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, the installed package (CI only), the clang and minimal builds (ci/build-matrix.sh), then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
+# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, the Python package (ci/python.sh), the installed package (CI only), the clang and minimal builds (ci/build-matrix.sh), then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
 # Usage: bash ci/test.sh   (from the repository root or anywhere; BUILD_DIR overrides build/,
 # HB_CMAKE_ARGS adds CMake arguments, as for ci/setup.sh). The GPU machine's suites: ci/gpu.sh.
 set -euo pipefail
@@ -8,6 +8,8 @@ set -euo pipefail
 hb_no_args "$@"
 hb_setup_build
 ctest --test-dir "$HB_BUILD" --output-on-failure -j"$(hb_jobs)"
+# The Python package: pip install ., a wheel, pytest (python/tests and the examples).
+bash "$HB_ROOT/ci/python.sh"
 # In CI (CI=true): the .deb installed into the system, consumers built against it.
 bash "$HB_ROOT/ci/package-check.sh"
 # The other compilers and backend sets: clang with OpenMP and OpenCL, gcc with

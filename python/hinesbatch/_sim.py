@@ -1,0 +1,174 @@
+"""_sim.py: Simulation of a batch of neurons (HH soma, leak, clamps, recordings, spikes) and its matplotlib plot, imported only when plotting."""
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from ._context import Context, get_context
+from ._errors import invalid
+from ._morph import Cell
+
+__all__ = ["Simulation"]
+
+
+class Simulation:
+    """A batch of cells stepped together on the backend (hinesbatch_sim.h).
+
+    Args:
+        cells: a list of Cell (the same Cell several times, or all one Cell,
+            shares its tree); or one Cell with ``ncells`` copies.
+        ncells: copies of a single cell.
+        context, backend: where to run (see solve_tridiagonal).
+        dtype: "float64" or "float32".
+        plan: plan options (layout, strategy, ...) as a dict.
+        Parameters (NEURON's units and defaults): dt (ms, 0.025), celsius
+        (6.3), v_init (mV, -65), gnabar (0.12), gkbar (0.036), gl (0.0003)
+        (S/cm^2), el (-54.3), ena (50), ek (-77) (mV), hh_everywhere (False:
+        HH in the soma only), threshold (mV, -20), max_spikes (256),
+        record_chunk (1000 steps), timing (False).
+
+    Cells must have cable gm = 0 (the leak is gl). Add clamps and recordings
+    before the first run.
+    """
+
+    def __init__(self, cells: Union[Cell, Sequence[Cell]], ncells: Optional[int] = None, *,
+                 context: Optional[Context] = None, backend: Optional[str] = None,
+                 dtype: Any = "float64", plan: Optional[Dict[str, Any]] = None,
+                 **params: Any):
+        if isinstance(cells, Cell):
+            cells = [cells] * (1 if ncells is None else int(ncells))
+        elif ncells is not None:
+            raise invalid("ncells: only with one cell")
+        cells = list(cells)
+        for i, c in enumerate(cells):
+            if not isinstance(c, Cell):
+                raise invalid(f"cells[{i}]: expected a hinesbatch.Cell, got {type(c).__name__}")
+        self._ctx = get_context(context, backend)
+        p = dict(params)
+        p["dtype"] = np.dtype(dtype).name
+        p["plan"] = dict(plan or {})
+        self.dt: float = float(p.get("dt", 0.025))
+        self.ncells: int = len(cells)
+        self._s = _core.Sim.create(self._ctx._c, [c._c for c in cells], p)
+        self._recorded: list = []
+
+    def describe(self) -> str:
+        """Plan, batch size and backend in one line."""
+        return self._s.describe()
+
+    @property
+    def rows(self) -> int:
+        """Compartments of the whole batch."""
+        return self._s.rows()
+
+    def cell_rows(self, cell: int) -> Tuple[int, int]:
+        """(offset, n): the flat rows of a cell."""
+        return self._s.cell_rows(int(cell))
+
+    def soma(self, cell: int) -> int:
+        """The soma compartment of a cell (local index)."""
+        return self._s.soma(int(cell))
+
+    def add_iclamp(self, cell: Union[int, Iterable[int]], amp: float, onset: float = 0.0,
+                   dur: float = 1e9, compartment: int = -1) -> "Simulation":
+        """A current clamp of amp nA from onset for dur ms on a compartment
+        (-1: the soma) of a cell, or of each cell of a list."""
+        for c in _cells(cell):
+            self._s.add_iclamp(c, int(compartment), float(onset), float(dur), float(amp))
+        return self
+
+    def record(self, cell: Union[int, Iterable[int]]) -> "Simulation":
+        """Record the soma voltage of a cell (or of each of a list) every step."""
+        for c in _cells(cell):
+            self._s.record(c)
+            self._recorded.append(c)
+        return self
+
+    def run(self, tstop: float) -> "Simulation":
+        """Advance until t >= tstop - dt/2 (t starts at 0; runs continue)."""
+        self._s.run(float(tstop))
+        return self
+
+    @property
+    def t(self) -> float:
+        """Simulated time, ms."""
+        return self._s.time()[0]
+
+    @property
+    def steps(self) -> int:
+        return self._s.time()[1]
+
+    def traces(self) -> Tuple[np.ndarray, np.ndarray]:
+        """(cells, v): the recorded cells and their soma voltages (mV), one
+        row per recording, sample j at t = j*dt."""
+        return self._s.traces()
+
+    def times(self) -> np.ndarray:
+        """Sample times of the traces, ms."""
+        _, v = self.traces()
+        return np.arange(v.shape[1]) * self.dt
+
+    def spikes(self, cell: int) -> np.ndarray:
+        """Spike times of a cell (ms; at most max_spikes kept)."""
+        return self._s.spikes(int(cell))[0]
+
+    def spike_counts(self) -> np.ndarray:
+        """Spikes of every cell so far (exact beyond max_spikes)."""
+        return np.array([self._s.spikes(c)[1] for c in range(self.ncells)], dtype=np.int64)
+
+    def state(self, which: str = "v") -> np.ndarray:
+        """State of every compartment, flat in cell_rows order: v (mV) or the
+        HH gates m, h, n."""
+        return self._s.state(which)
+
+    def timing(self) -> Dict[str, float]:
+        """Wall time of the runs (ms), split by stage when timing=True."""
+        return self._s.timing()
+
+    def plot(self, path: Union[str, os.PathLike, None] = None, ax: Any = None,
+             max_traces: int = 20, title: Optional[str] = None) -> Any:
+        """Plot the recorded traces (and spike raster of all cells) with
+        matplotlib, imported here; saves to path when given. Returns the Figure."""
+        import matplotlib
+        if path is not None and ax is None and "MPLBACKEND" not in os.environ:
+            matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        cells, v = self.traces()
+        t = np.arange(v.shape[1]) * self.dt
+        if ax is None:
+            fig, (ax, ax2) = plt.subplots(2, 1, figsize=(8, 6), sharex=True,
+                                          gridspec_kw={"height_ratios": [2, 1]})
+        else:
+            fig, ax2 = ax.figure, None
+        for r in range(min(v.shape[0], max_traces)):
+            ax.plot(t, v[r], lw=0.8, label=f"cell {cells[r]}")
+        ax.set_ylabel("soma V (mV)")
+        if 0 < v.shape[0] <= 8:
+            ax.legend(fontsize=7, loc="upper right")
+        if title:
+            ax.set_title(title)
+        if ax2 is not None:
+            for c in range(self.ncells):
+                s = self.spikes(c)
+                ax2.plot(s, np.full(s.shape, c), "|", ms=2, color="k")
+            ax2.set_ylabel("cell")
+            ax2.set_xlabel("t (ms)")
+        else:
+            ax.set_xlabel("t (ms)")
+        fig.tight_layout()
+        if path is not None:
+            fig.savefig(os.fspath(path), dpi=100)
+        return fig
+
+    def __repr__(self) -> str:
+        return f"hinesbatch.Simulation({self.describe()!r})"
+
+
+def _cells(cell: Union[int, Iterable[int]]) -> Iterable[int]:
+    if isinstance(cell, (int, np.integer)):
+        return [int(cell)]
+    return [int(c) for c in cell]

@@ -1,0 +1,67 @@
+// core.h: what the parts of the binding module hinesbatch._core share: errors, array helpers, the context wrapper.
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <cstring>
+#include <typeinfo>
+#include <string>
+#include <vector>
+
+#include "hinesbatch.h"
+#include "hinesbatch_morph.h"
+#include "hinesbatch_sim.h"
+
+namespace nb = nanobind;
+
+namespace hbpy {
+
+// A failed library call: turned into hinesbatch.Error (or its subclass for
+// the status) by the translator registered in _core.cpp.
+struct Error {
+    int status;
+    std::string message;
+};
+
+// Throws Error with the library's thread-local message when st is not success.
+void check(hb_status st);
+// Throws Error(HB_ERR_INVALID_ARGUMENT, msg): a check of the binding's own.
+[[noreturn]] void invalid(const std::string &msg);
+
+// A host or device array, as nanobind sees any DLPack / buffer object.
+using AnyArray = nb::ndarray<>;
+
+// Element type codes of the arrays the library takes.
+enum class Dtype { f64, f32, i32, i64, other };
+Dtype dtype_of(const AnyArray &a);
+// Elements of a (product of its shape).
+size_t count_of(const AnyArray &a);
+// Checks a host, C-contiguous array of `n` elements of dtype `want`; names it.
+void require_host(const AnyArray &a, const char *name, Dtype want, size_t n);
+// A new numpy array of the shape, float64 / float32 / int32 / int64.
+nb::object new_numpy(Dtype t, const std::vector<size_t> &shape);
+// Its data pointer (from a numpy array made by new_numpy).
+void *numpy_data(nb::handle arr);
+
+// A context as Python holds it: the library counts references, so plans and
+// simulations made on it stay valid after it is collected.
+struct Context {
+    hb_context *ctx = nullptr;
+    explicit Context(hb_context *c) : ctx(c) {}
+    Context(const Context &) = delete;
+    Context &operator=(const Context &) = delete;
+    ~Context() { hb_context_destroy(ctx); }
+};
+
+hb_backend backend_of_name(const std::string &name);
+
+void bind_plan(nb::module_ &m);
+void bind_morph(nb::module_ &m);
+void bind_sim(nb::module_ &m);
+void bind_device(nb::module_ &m);
+
+} // namespace hbpy

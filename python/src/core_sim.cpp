@@ -1,0 +1,168 @@
+// core_sim.cpp: simulations in hinesbatch._core: parameters from a dict, clamps, recordings, runs, traces, spikes, state and timing.
+#include "core_morph.h"
+#include "core_plan.h"
+
+namespace hbpy {
+
+struct Sim {
+    hb_sim *sim = nullptr;
+    explicit Sim(hb_sim *s) : sim(s) {}
+    Sim(const Sim &) = delete;
+    Sim &operator=(const Sim &) = delete;
+    ~Sim() { hb_sim_destroy(sim); }
+};
+
+static void params_from(const nb::dict &d, hb_sim_params *p) {
+    hb_sim_params_init(p);
+    nb::dict plan;
+    for (auto kv : d) {
+        std::string k = nb::cast<std::string>(kv.first);
+        try {
+            nb::handle v = kv.second;
+            if (v.is_none()) continue;
+            if (k == "dt") p->dt = nb::cast<double>(v);
+            else if (k == "celsius") p->celsius = nb::cast<double>(v);
+            else if (k == "v_init") p->v_init = nb::cast<double>(v);
+            else if (k == "gnabar") p->gnabar = nb::cast<double>(v);
+            else if (k == "gkbar") p->gkbar = nb::cast<double>(v);
+            else if (k == "gl") p->gl = nb::cast<double>(v);
+            else if (k == "el") p->el = nb::cast<double>(v);
+            else if (k == "ena") p->ena = nb::cast<double>(v);
+            else if (k == "ek") p->ek = nb::cast<double>(v);
+            else if (k == "hh_everywhere") p->hh_everywhere = nb::cast<bool>(v) ? 1 : 0;
+            else if (k == "threshold") p->threshold = nb::cast<double>(v);
+            else if (k == "max_spikes") p->max_spikes = nb::cast<int64_t>(v);
+            else if (k == "record_chunk") p->record_chunk = nb::cast<int64_t>(v);
+            else if (k == "timing") p->timing = nb::cast<bool>(v) ? 1 : 0;
+            else if (k == "dtype") {
+                std::string s = nb::cast<std::string>(v);
+                if (s == "float64") p->precision = HB_DOUBLE;
+                else if (s == "float32") p->precision = HB_FLOAT;
+                else invalid("dtype: '" + s + "', expected float64 or float32");
+            } else if (k == "plan") plan = nb::cast<nb::dict>(v);
+            else invalid("simulation parameter " + k + ": unknown");
+        } catch (const std::bad_cast &) {
+            invalid("simulation parameter " + k + ": a value of the wrong type");
+        }
+    }
+    plan_options_from(plan, &p->plan);
+}
+
+static Sim *sim_create(Context &c, std::vector<const Cell *> cells, nb::dict params) {
+    hb_sim_params p;
+    params_from(params, &p);
+    std::vector<const hb_morph_cell *> cs;
+    for (const Cell *x : cells) {
+        if (!x) invalid("cells: None in the list");
+        cs.push_back(x->cell);
+    }
+    hb_sim *s = nullptr;
+    hb_status st;
+    {
+        nb::gil_scoped_release nogil;
+        st = hb_sim_create(c.ctx, cs.data(), (int64_t)cs.size(), &p, &s);
+    }
+    check(st);
+    return new Sim(s);
+}
+
+static nb::tuple sim_traces(const Sim &s) {
+    int64_t nrec = 0, ns = 0;
+    check(hb_sim_trace_count(s.sim, &nrec, &ns));
+    nb::object v = new_numpy(Dtype::f64, {(size_t)nrec, (size_t)ns});
+    nb::object cells = new_numpy(Dtype::i64, {(size_t)nrec});
+    double *vp = (double *)numpy_data(v);
+    int64_t *cp = (int64_t *)numpy_data(cells);
+    for (int64_t r = 0; r < nrec; r++) check(hb_sim_get_trace(s.sim, r, &cp[r], vp + r * ns));
+    return nb::make_tuple(cells, v);
+}
+
+static nb::tuple sim_spikes(Sim &s, int64_t cell) {
+    int64_t count = 0;
+    check(hb_sim_get_spikes(s.sim, cell, 0, nullptr, &count));
+    size_t cap = (size_t)count;
+    std::vector<double> t(cap ? cap : 1);
+    check(hb_sim_get_spikes(s.sim, cell, (int64_t)cap, t.data(), &count));
+    size_t kept = cap < (size_t)count ? cap : (size_t)count;
+    nb::object arr = new_numpy(Dtype::f64, {kept});
+    if (kept) std::memcpy(numpy_data(arr), t.data(), kept * sizeof(double));
+    return nb::make_tuple(arr, count);
+}
+
+static nb::object sim_state(Sim &s, const std::string &which) {
+    hb_sim_state w;
+    if (which == "v") w = HB_SIM_V;
+    else if (which == "m") w = HB_SIM_M;
+    else if (which == "h") w = HB_SIM_H;
+    else if (which == "n") w = HB_SIM_N;
+    else invalid("which: '" + which + "', expected v, m, h or n");
+    int64_t rows = 0;
+    check(hb_sim_rows(s.sim, &rows));
+    nb::object arr = new_numpy(Dtype::f64, {(size_t)rows});
+    check(hb_sim_get_state(s.sim, w, (double *)numpy_data(arr)));
+    return arr;
+}
+
+static nb::dict sim_timing(const Sim &s) {
+    hb_sim_timing t;
+    check(hb_sim_get_timing(s.sim, &t));
+    nb::dict d;
+    d["membrane_ms"] = t.membrane_ms;
+    d["assembly_ms"] = t.assembly_ms;
+    d["solve_ms"] = t.solve_ms;
+    d["update_ms"] = t.update_ms;
+    d["readback_ms"] = t.readback_ms;
+    d["total_ms"] = t.total_ms;
+    d["steps"] = t.steps;
+    d["compartment_steps"] = t.compartment_steps;
+    return d;
+}
+
+void bind_sim(nb::module_ &m) {
+    nb::class_<Sim>(m, "Sim")
+        .def_static("create", &sim_create)
+        .def("describe", [](const Sim &s) { return std::string(hb_sim_describe(s.sim)); })
+        .def("rows", [](const Sim &s) { int64_t r = 0; check(hb_sim_rows(s.sim, &r)); return r; })
+        .def("cell_rows",
+             [](const Sim &s, int64_t c) {
+                 int64_t off = 0, n = 0;
+                 check(hb_sim_cell_rows(s.sim, c, &off, &n));
+                 return nb::make_tuple(off, n);
+             })
+        .def("soma",
+             [](const Sim &s, int64_t c) {
+                 int64_t k = 0;
+                 check(hb_sim_soma(s.sim, c, &k));
+                 return k;
+             })
+        .def("add_iclamp",
+             [](Sim &s, int64_t cell, int64_t comp, double onset, double dur, double amp) {
+                 check(hb_sim_add_iclamp(s.sim, cell, comp, onset, dur, amp));
+             })
+        .def("record", [](Sim &s, int64_t cell) { check(hb_sim_record(s.sim, cell)); })
+        .def("run",
+             [](Sim &s, double tstop) {
+                 hb_status st;
+                 {
+                     nb::gil_scoped_release nogil;
+                     st = hb_sim_run(s.sim, tstop);
+                 }
+                 check(st);
+             })
+        .def("time",
+             [](const Sim &s) {
+                 double t = 0;
+                 int64_t steps = 0;
+                 check(hb_sim_get_time(s.sim, &t, &steps));
+                 return nb::make_tuple(t, steps);
+             })
+        .def("traces", &sim_traces)
+        .def("spikes", &sim_spikes)
+        .def("state", &sim_state)
+        .def("timing", &sim_timing);
+    m.def("sim_exprelr", [](const std::string &dt, double x) {
+        return hb_sim_exprelr(dt == "float32" ? HB_FLOAT : HB_DOUBLE, x);
+    });
+}
+
+} // namespace hbpy

@@ -1,0 +1,65 @@
+"""test_sim.py: simulations on every CPU backend against the serial one: spikes of clamped cells, traces, state, timing, float32, and the plot helper (Agg)."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import hinesbatch as hb
+from conftest import DATA
+
+
+@pytest.fixture(scope="module")
+def neuron():
+    return hb.load_swc(os.path.join(DATA, "nrn__c91662.swc")).discretise("section", nseg=0)
+
+
+def run(cell, backend, ncells=6, **kw):
+    s = hb.Simulation(cell, ncells, backend=backend, **kw)
+    s.add_iclamp(range(0, ncells, 2), amp=1.0, onset=2.0, dur=30.0)  # even cells clamped
+    s.record(range(ncells))
+    s.run(40.0)
+    return s
+
+
+def test_spikes_and_traces(neuron, backend):
+    s = run(neuron, backend)
+    assert s.steps == 1600 and abs(s.t - 40.0) < 1e-9
+    counts = s.spike_counts()
+    assert np.all(counts[0::2] > 0) and np.all(counts[1::2] == 0)
+    cells, v = s.traces()
+    assert list(cells) == list(range(6)) and v.shape == (6, 1601)
+    assert v[0].max() > 0 and v[1].max() < -40
+    assert s.rows == 6 * neuron.n and s.cell_rows(1) == (neuron.n, neuron.n)
+    assert s.state("v").shape == (s.rows,)
+    m = s.state("m")
+    assert np.all((m >= 0) & (m <= 1))
+    assert s.timing()["steps"] == 1600
+    ref = run(neuron, "serial")
+    np.testing.assert_allclose(v, ref.traces()[1], atol=1e-6)
+    for c in range(0, 6, 2):
+        np.testing.assert_allclose(s.spikes(c), ref.spikes(c), atol=1e-6)
+
+
+def test_float32(neuron, backend):
+    s = run(neuron, backend, ncells=2, dtype="float32")
+    ref = run(neuron, "serial", ncells=2)
+    assert s.spike_counts()[0] == ref.spike_counts()[0]
+    np.testing.assert_allclose(s.spikes(0), ref.spikes(0), atol=0.05)
+
+
+def test_multi_morphology(backend):
+    cells = [hb.Cell.synth_levels(256, 4), hb.Cell.synth_branchy(300, 5, seed=2)]
+    s = hb.Simulation(cells, backend=backend, hh_everywhere=True, dt=0.05)
+    s.add_iclamp([0, 1], 0.3, 1, 20).record([0, 1]).run(25)
+    assert s.traces()[1].shape == (2, 501)
+    assert "2 cells" in s.describe()
+
+
+def test_plot(neuron, tmp_path):
+    pytest.importorskip("matplotlib")
+    s = run(neuron, "serial", ncells=2)
+    png = tmp_path / "v.png"
+    fig = s.plot(png, title="test")
+    assert png.stat().st_size > 1000 and fig is not None
