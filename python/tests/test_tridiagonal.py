@@ -56,7 +56,10 @@ def test_inplace_and_out(rng, backend, dtype):
     out = np.full_like(d, np.nan)
     r = hb.solve_tridiagonal(a, b, c, d, out=out, backend=backend)
     assert r is out
-    np.testing.assert_allclose(out, ref, rtol=tol(dtype) / 100)
+    # Normwise: a GPU's cooperative solver eliminates in another order than
+    # the serial oracle, so entries near zero differ relatively more.
+    np.testing.assert_allclose(out, ref, rtol=tol(dtype) / 100,
+                               atol=tol(dtype) * float(np.max(np.abs(ref))))
     dd = d.copy()
     r = hb.solve_tridiagonal(a, b, c, dd, inplace=True, backend=backend)
     assert r is dd
