@@ -323,3 +323,53 @@ int hb_oracle_suite(const char *test, const hb_oracle_kind *kind, const hb_oracl
     hb_context_destroy(ctx);
     return hb_test_finish();
 }
+
+hb_plan_options hb_oracle_options(hb_strategy s, int32_t group)
+{
+    hb_plan_options o;
+    hb_plan_options_init(&o);
+    o.strategy = s;
+    o.group_size = group;
+    return o;
+}
+
+void hb_oracle_tridiag_hard(hb_oracle_batch *bt, hb_precision p, int64_t nsys, int64_t lo,
+                            int64_t hi, int kmax, int weak)
+{
+    int64_t *off = hb_test_offsets_random(nsys, lo, hi);
+    hb_oracle_init(bt, &hb_oracle_tridiag, p, nsys, off, NULL, NULL, NULL, NULL, NULL);
+    free(off);
+    for (int64_t s = 0; s < nsys; ++s) {
+        const int64_t o = bt->off[s], n = bt->off[s + 1] - o;
+        for (int64_t i = 0; i < n; ++i) {
+            const int64_t k = o + i;
+            double a = i ? 2 * hb_test_unit() - 1 : 0, c = i + 1 < n ? 2 * hb_test_unit() - 1 : 0;
+            double margin = weak ? 1e-3 * (fabs(a) + fabs(c)) + 1e-12 : 0.5 + hb_test_unit();
+            double b = (fabs(a) + fabs(c) + margin) * (hb_test_unit() < 0.5 ? -1 : 1);
+            double d = 2 * hb_test_unit() - 1;
+            double f = pow(10.0, (double)hb_test_range(-kmax, kmax));
+            hb_test_put(p, bt->m[0], k, a * f);
+            hb_test_put(p, bt->m[1], k, b * f);
+            hb_test_put(p, bt->m[2], k, c * f);
+            hb_test_put(p, bt->rhs, k, d * f);
+        }
+    }
+}
+
+void hb_oracle_residual_only(hb_context *ctx, const hb_oracle_batch *bt, const hb_plan_options *o,
+                             double bound, const char *what)
+{
+    hb_plan *plan = NULL;
+    if (hb_oracle_plan_create(ctx, bt, o, 0, &plan) != HB_SUCCESS)
+        return;
+    void *x = hb_test_alloc(bt->p, bt->nrows);
+    hb_oracle_plan_set(plan, bt);
+    hb_oracle_plan_finish(plan, bt, x);
+    int64_t worst = -1;
+    double r = hb_test_tridiag_ratio(bt->p, bt->nsys, bt->off, bt->m[0], bt->m[1], bt->m[2], x,
+                                     bt->rhs, &worst);
+    HB_CHECK(r < bound, "%s: residual ratio %g (system %lld) >= %g", what, r, (long long)worst,
+             bound);
+    hb_plan_destroy(plan);
+    free(x);
+}

@@ -74,6 +74,22 @@ hb_status hb_oracle_plan_create(hb_context *ctx, const hb_oracle_batch *bt,
                                 const hb_plan_options *o, int use_uniform, hb_plan **plan);
 void hb_oracle_plan_set(hb_plan *plan, const hb_oracle_batch *bt);
 void hb_oracle_plan_finish(hb_plan *plan, const hb_oracle_batch *bt, void *x);
+
+/* Options forcing strategy s with group_size group (the cooperative and
+ * cell-group tests). */
+hb_plan_options hb_oracle_options(hb_strategy s, int32_t group);
+/* A tridiagonal batch of nsys systems of lo..hi rows, each row scaled by
+ * 10^k, k in [-kmax, kmax] (the same solution: Thomas without pivoting is
+ * row-scaling invariant up to rounding), or, with weak != 0, a diagonal
+ * barely over the off-diagonal sum (1.001 x, near-singular: for residual
+ * checks only, the policy's difference bound being for well-conditioned
+ * systems). */
+void hb_oracle_tridiag_hard(hb_oracle_batch *bt, hb_precision p, int64_t nsys, int64_t lo,
+                            int64_t hi, int kmax, int weak);
+/* Solves bt through a plan with options o on ctx and checks the residual
+ * ratio alone against bound (near-singular batches). */
+void hb_oracle_residual_only(hb_context *ctx, const hb_oracle_batch *bt, const hb_plan_options *o,
+                             double bound, const char *what);
 /* ... checked: the solution of a step against the reference. */
 void hb_oracle_plan_check(const hb_context *ctx, const hb_plan *plan, const hb_oracle_batch *bt,
                           const void *x, const char *what);

@@ -25,11 +25,7 @@ static const int32_t groups[] = {0, 1, 3, 16, 64};
 
 static hb_plan_options coop_options(int32_t group)
 {
-    hb_plan_options o;
-    hb_plan_options_init(&o);
-    o.strategy = HB_STRATEGY_COOPERATIVE;
-    o.group_size = group;
-    return o;
+    return hb_oracle_options(HB_STRATEGY_COOPERATIVE, group);
 }
 
 static int64_t batch_max(const hb_oracle_batch *bt)
@@ -81,35 +77,10 @@ static void check_variant(const hb_plan *plan, int64_t nsys, int64_t max_rows, h
     HB_CHECK(strstr(ds, want) != NULL, "%s: the description lacks \"%s\": %s", what, want, ds);
 }
 
-/* Rows scaled by 10^k, k in [-kmax, kmax] (well-conditioned, against the
- * oracle), or with weak != 0 a diagonal 1.001 x the off-diagonal sum
- * (near-singular, by residual only). */
-static void scaled_batch(hb_oracle_batch *bt, hb_precision p, int64_t nsys, int64_t lo,
-                         int64_t hi, int kmax, int weak)
-{
-    int64_t *off = hb_test_offsets_random(nsys, lo, hi);
-    hb_oracle_init(bt, &hb_oracle_tridiag, p, nsys, off, NULL, NULL, NULL, NULL, NULL);
-    free(off);
-    for (int64_t s = 0; s < nsys; ++s) {
-        const int64_t o = bt->off[s], n = bt->off[s + 1] - o;
-        for (int64_t i = 0; i < n; ++i) {
-            double a = i ? 2 * hb_test_unit() - 1 : 0, c = i + 1 < n ? 2 * hb_test_unit() - 1 : 0;
-            double sum = fabs(a) + fabs(c);
-            double b = (weak ? 1.001 * sum + 1e-12 : sum + 0.5 + hb_test_unit()) *
-                       (hb_test_unit() < 0.5 ? -1 : 1);
-            double f = pow(10.0, (double)hb_test_range(-kmax, kmax));
-            hb_test_put(p, bt->m[0], o + i, a * f);
-            hb_test_put(p, bt->m[1], o + i, b * f);
-            hb_test_put(p, bt->m[2], o + i, c * f);
-            hb_test_put(p, bt->rhs, o + i, (2 * hb_test_unit() - 1) * f);
-        }
-    }
-}
-
 static void near_singular(hb_context *ctx, hb_precision p, int32_t group)
 {
     hb_oracle_batch bt;
-    scaled_batch(&bt, p, 150, 1, 200, 0, 1);
+    hb_oracle_tridiag_hard(&bt, p, 150, 1, 200, 0, 1);
     hb_plan_options o = coop_options(group);
     hb_plan *plan = NULL;
     char what[160];
@@ -239,7 +210,7 @@ int main(void)
         /* Rows scaled by up to 10^(+-kmax), variable 1..400 rows. */
         {
             hb_oracle_batch bt;
-            scaled_batch(&bt, p, 120, 1, 400, p == HB_DOUBLE ? 12 : 4, 0);
+            hb_oracle_tridiag_hard(&bt, p, 120, 1, 400, p == HB_DOUBLE ? 12 : 4, 0);
             char name[200];
             snprintf(name, sizeof name, "%s badly row-scaled batch", hb_test_precision_name(p));
             hb_oracle_reference(&bt, oracle, NULL, name);

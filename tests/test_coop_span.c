@@ -37,57 +37,7 @@ static void set_span(int g)
 
 static hb_plan_options coop_options(int32_t group)
 {
-    hb_plan_options o;
-    hb_plan_options_init(&o);
-    o.strategy = HB_STRATEGY_COOPERATIVE;
-    o.group_size = group;
-    return o;
-}
-
-/* Rows scaled by 10^k, k in [-kmax, kmax], or (weak) a diagonal barely over
- * the off-diagonal sum, as in test_coop.c. */
-static void hard_batch(hb_oracle_batch *bt, hb_precision p, int64_t nsys, int64_t lo, int64_t hi,
-                       int kmax, int weak)
-{
-    int64_t *off = hb_test_offsets_random(nsys, lo, hi);
-    hb_oracle_init(bt, &hb_oracle_tridiag, p, nsys, off, NULL, NULL, NULL, NULL, NULL);
-    free(off);
-    for (int64_t s = 0; s < nsys; ++s) {
-        const int64_t o = bt->off[s], n = bt->off[s + 1] - o;
-        for (int64_t i = 0; i < n; ++i) {
-            const int64_t k = o + i;
-            double a = i ? 2 * hb_test_unit() - 1 : 0, c = i + 1 < n ? 2 * hb_test_unit() - 1 : 0;
-            double margin = weak ? 1e-3 * (fabs(a) + fabs(c)) + 1e-12 : 0.5 + hb_test_unit();
-            double b = (fabs(a) + fabs(c) + margin) * (hb_test_unit() < 0.5 ? -1 : 1);
-            double d = 2 * hb_test_unit() - 1;
-            double f = pow(10.0, (double)hb_test_range(-kmax, kmax));
-            hb_test_put(p, bt->m[0], k, a * f);
-            hb_test_put(p, bt->m[1], k, b * f);
-            hb_test_put(p, bt->m[2], k, c * f);
-            hb_test_put(p, bt->rhs, k, d * f);
-        }
-    }
-}
-
-/* Near-singular: residual only, under test_coop.c's bound for the hybrid. */
-static void residual_only(hb_context *ctx, const hb_oracle_batch *bt, int32_t group,
-                          const char *what)
-{
-    hb_plan_options o = coop_options(group);
-    hb_plan *plan = NULL;
-    if (hb_oracle_plan_create(ctx, bt, &o, 0, &plan) != HB_SUCCESS)
-        return;
-    void *x = hb_test_alloc(bt->p, bt->nrows);
-    hb_oracle_plan_set(plan, bt);
-    hb_oracle_plan_finish(plan, bt, x);
-    int64_t worst = -1;
-    double r = hb_test_tridiag_ratio(bt->p, bt->nsys, bt->off, bt->m[0], bt->m[1], bt->m[2], x,
-                                     bt->rhs, &worst);
-    const double bound = 10 * HB_TEST_RATIO_MAX;
-    HB_CHECK(r < bound, "%s: residual ratio %g (system %lld) >= %g", what, r, (long long)worst,
-             bound);
-    hb_plan_destroy(plan);
-    free(x);
+    return hb_oracle_options(HB_STRATEGY_COOPERATIVE, group);
 }
 
 /* What a plan says: G > 1 groups per system named in the description
@@ -190,7 +140,7 @@ int main(void)
          * by residual. */
         for (int weak = 0; weak < 2; ++weak) {
             hb_oracle_batch bt;
-            hard_batch(&bt, p, 6, 1, 3000, weak ? 0 : p == HB_DOUBLE ? 12 : 4, weak);
+            hb_oracle_tridiag_hard(&bt, p, 6, 1, 3000, weak ? 0 : p == HB_DOUBLE ? 12 : 4, weak);
             char name[200];
             snprintf(name, sizeof name, "%s %s", hb_test_precision_name(p),
                      weak ? "near-singular (weakly dominant) batch" : "badly row-scaled batch");
@@ -201,7 +151,9 @@ int main(void)
                 char what[300];
                 snprintf(what, sizeof what, "cooperative(span %d, group 32) %s", spans[s], name);
                 if (weak) {
-                    residual_only(ctx, &bt, 32, what);
+                    /* test_coop.c's bound for the hybrid. */
+                    hb_plan_options ro = coop_options(32);
+                    hb_oracle_residual_only(ctx, &bt, &ro, 10 * HB_TEST_RATIO_MAX, what);
                 } else {
                     hb_plan_options o = coop_options(32);
                     hb_oracle_plan(ctx, &bt, &o, 0, NULL, what);
