@@ -320,6 +320,13 @@ static inline uint64_t hb__mul_sat(uint64_t a, uint64_t b)
  * for D or RHS counts as setting it for the next solve (as hb_plan_buffer). */
 hb_status hb__plan_array(hb_plan *plan, hb_array which, hb_buffer **buf);
 void *hb__plan_stream(const hb_plan *plan);
+/* 1 when the plan is a Hines plan whose solve sweeps each system on its own
+ * in the layout (the per-system hines op: no branch, cell-group or
+ * block-shared kernel), with *lay its layout, *slot_of each system's slot and
+ * u, l, d, rhs its arrays (D and RHS counted as set, as hb__plan_array);
+ * else 0, leaving the outputs untouched. For the fused simulation loop. */
+int hb__plan_per_system_hines(hb_plan *plan, const hb_layout_dev **lay, const int64_t **slot_of,
+                              hb_buffer *arrays[4]);
 
 #ifdef __cplusplus
 }

@@ -909,6 +909,25 @@ static hb_status plan_buffer(hb_plan *plan, hb_array which, void **handle)
 
 void *hb__plan_stream(const hb_plan *plan) { return plan->stream; }
 
+int hb__plan_per_system_hines(hb_plan *plan, const hb_layout_dev **lay, const int64_t **slot_of,
+                              hb_buffer *arrays[4])
+{
+    /* The conditions under which run_solver calls ops->hines. */
+    if (plan->kind != HB_KIND_HINES || plan->nsys == 0 || plan->by_branch ||
+        plan->strategy == HB_STRATEGY_BRANCH_LEVEL || plan->strategy == HB_STRATEGY_CELL_GROUP ||
+        plan->strategy == HB_STRATEGY_FINE_TREE ||
+        (plan->dev.shared_rhs && plan->ctx->ops->hines_shared))
+        return 0;
+    *lay = &plan->dev;
+    *slot_of = plan->lay.slot_of;
+    const hb_array which[4] = {HB_ARRAY_U, HB_ARRAY_L, HB_ARRAY_D, HB_ARRAY_RHS};
+    for (int i = 0; i < 4; ++i)
+        arrays[i] = plan->arrays[which[i]];
+    mark_set(plan, HB_ARRAY_D);
+    mark_set(plan, HB_ARRAY_RHS);
+    return 1;
+}
+
 hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
 {
     if (!plan)

@@ -35,6 +35,24 @@ typedef struct {
     hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages        */
 } hb_sim_dev;
 
+/* A segment of time steps for the fused loop (backend_omp/sim/cells.c): each
+ * cell runs steps step0 .. step0 + nsteps - 1 on its own (membrane, clamps,
+ * assembly, its Hines sweep in the plan's layout, update, spikes, recording
+ * into rows rec_row0 .. of rec), cells split over the threads in contiguous
+ * chunks inside one parallel region; the same operations per cell and step, in
+ * the same order, as the per-step ops, so the results are bit-identical. Cells
+ * are independent: nothing couples them within a segment. */
+typedef struct {
+    const int64_t     *offsets;  /* host int64[ncells + 1]: flat rows of each cell */
+    const int64_t     *slot;     /* host int64[ncells]: the plan's slot of each cell */
+    const hb_layout_dev *lay;    /* the plan's layout (base, stride, rows, parent) */
+    hb_buffer         *u, *l, *d, *rhs; /* the plan's arrays                      */
+    int64_t            step0, nsteps, rec_row0;
+    int                timing;   /* 1: time the stages inside each thread          */
+    double             stage_ms[4]; /* out (timing): membrane, assembly, solve,
+                                       update; each thread's time, averaged      */
+} hb_sim_cells;
+
 /* The engine's steps on one backend (sim/membrane in every backend).
  * membrane: per row, advance the HH gates with v when advance != 0
  *   (Rush-Larsen), then gmem = dI/dV and imem = I(v); then subtract the
@@ -50,6 +68,11 @@ typedef struct {
                           hb_buffer *d, hb_buffer *rhs);
     hb_status (*update)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
                         hb_buffer *x, double t0, int64_t rec_row);
+    /* Optional (NULL: the engine calls the three steps above and the plan's
+     * solve once per step): the fused per-cell loop of a host backend, see
+     * hb_sim_cells. */
+    hb_status (*step_cells)(hb_context *ctx, hb_precision p, const hb_sim_dev *sim,
+                            hb_sim_cells *job);
 } hb_sim_ops;
 
 /* Each returns its table, or NULL when the backend was not compiled in. */

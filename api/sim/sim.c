@@ -342,9 +342,14 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
         hb_sim_destroy(sim);
         return st;
     }
+    const hb_layout_dev *lay;
+    const int64_t *slot;
+    hb_buffer *arr[4];
+    const int fused = sim->ops->step_cells && hb__plan_per_system_hines(sim->plan, &lay, &slot, arr);
     snprintf(sim->describe, sizeof sim->describe,
-             "simulation: %lld cells, %lld compartments (%lld with HH), dt %g ms, %g degC; %s",
+             "simulation: %lld cells, %lld compartments (%lld with HH), dt %g ms, %g degC; %s; %s",
              (long long)ncells, (long long)sim->nrows, (long long)sim->nhh, prm.dt, prm.celsius,
+             fused ? "steps: fused per-cell loop" : "steps: one launch per stage",
              hb_plan_describe(sim->plan));
     *out = sim;
     return HB_SUCCESS;

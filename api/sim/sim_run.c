@@ -208,6 +208,33 @@ static hb_status run(hb_sim *sim, double tstop)
     hb_sim_dev *d = &sim->dev;
     hb_sim_timing *tm = &sim->timing;
     double t_begin = now_ms();
+    hb_sim_cells job;
+    hb_buffer *arr[4];
+    if (ops->step_cells && sim->steps < target &&
+        hb__plan_per_system_hines(sim->plan, &job.lay, &job.slot, arr)) {
+        /* The fused loop: one backend call per segment, a segment ending where
+         * the recording buffer fills (every step when nothing is recorded). */
+        job.offsets = sim->offsets;
+        job.u = arr[0], job.l = arr[1], job.d = arr[2], job.rhs = arr[3];
+        job.timing = sim->prm.timing;
+        while (sim->steps < target) {
+            int64_t n = target - sim->steps;
+            if (d->nrec > 0 && n > sim->prm.record_chunk - sim->rec_rows)
+                n = sim->prm.record_chunk - sim->rec_rows;
+            job.step0 = sim->steps, job.nsteps = n, job.rec_row0 = sim->rec_rows;
+            HB_FORWARD(ops->step_cells(ctx, p, d, &job));
+            if (job.timing) {
+                tm->membrane_ms += job.stage_ms[0], tm->assembly_ms += job.stage_ms[1];
+                tm->solve_ms += job.stage_ms[2], tm->update_ms += job.stage_ms[3];
+            }
+            sim->steps += n;
+            tm->steps += n;
+            tm->compartment_steps += n * sim->nrows;
+            sim->rec_rows = d->nrec > 0 ? sim->rec_rows + n : 0;
+            if (sim->rec_rows == sim->prm.record_chunk)
+                HB_FORWARD(flush(sim));
+        }
+    }
     hb_buffer *dbuf, *rbuf;
     for (; sim->steps < target; ++sim->steps) {
         double t = now_ms();

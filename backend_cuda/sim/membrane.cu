@@ -59,5 +59,5 @@ static hb_status cuda_update(hb_context *ctx, void *stream, hb_precision p, cons
                           hb__dev(m->v), hb__dev(m->rec));
 }
 
-static const hb_sim_ops cuda_sim_ops = {cuda_membrane, cuda_assemble, cuda_update};
+static const hb_sim_ops cuda_sim_ops = {cuda_membrane, cuda_assemble, cuda_update, NULL};
 const hb_sim_ops *hb__cuda_sim_ops(void) { return &cuda_sim_ops; }

@@ -1,89 +1,25 @@
 /* membrane.c: simulation kernels on the host (serial / OpenMP): HH and leak currents, clamps, assembly, voltage update, spikes, recording. */
-#include "hb_exprelr.h"
-#include "hb_sim_ops.h"
-#include "host_backend.h"
+#include "membrane_rows.h"
 
-#include <math.h>
-
-/* Same operations, in the same order, as kernels_cl/sim/membrane.cl (see there
- * for the formulas); T is the precision, EXP/EXPM1 its functions. */
-#define HB_DEFINE_MEMBRANE(T, S, EXP, EXPM1)                                               \
-    static void gate_##S(T alpha, T beta, T dt, T q10, T *x)                               \
-    {                                                                                      \
-        const T sum = alpha + beta;                                                        \
-        const T inf = alpha / sum;                                                         \
-        *x = *x + (-EXPM1(-dt * q10 * sum)) * (inf - *x);                                  \
-    }                                                                                      \
-    static void advance_##S(T v, T dt, T q10, T *m, T *h, T *n)                            \
-    {                                                                                      \
-        const T am = hb__exprelr_##S(-(v + (T)40) / (T)10);                                    \
-        const T bm = (T)4 * EXP(-(v + (T)65) / (T)18);                                     \
-        const T ah = (T)0.07 * EXP(-(v + (T)65) / (T)20);                                  \
-        const T bh = (T)1 / (EXP(-(v + (T)35) / (T)10) + (T)1);                            \
-        const T an = (T)0.1 * hb__exprelr_##S(-(v + (T)55) / (T)10);                           \
-        const T bn = (T)0.125 * EXP(-(v + (T)65) / (T)80);                                 \
-        gate_##S(am, bm, dt, q10, m);                                                      \
-        gate_##S(ah, bh, dt, q10, h);                                                      \
-        gate_##S(an, bn, dt, q10, n);                                                      \
-    }                                                                                      \
+/* One parallel loop per stage over all rows or cells (the per-step path; the
+ * OpenMP backend runs the fused per-cell loop of cells.c instead). */
+#define HB_DEFINE_MEMBRANE(T, S)                                                           \
     static void membrane_##S(const hb_sim_dev *sd, int advance, int64_t step, int par)     \
     {                                                                                      \
-        const T dt = (T)sd->dt, q10 = (T)sd->q10, ena = (T)sd->ena, ek = (T)sd->ek;        \
-        const T el = (T)sd->el;                                                            \
-        const T *v = sd->v->ptr, *gna = sd->gna->ptr, *gk = sd->gk->ptr, *gl = sd->gl->ptr; \
-        T *m = sd->m->ptr, *h = sd->h->ptr, *n = sd->n->ptr;                               \
-        T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                                    \
         (void)par;                                                                         \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
-        for (int64_t k = 0; k < sd->nrows; ++k) {                                          \
-            const T vk = v[k];                                                             \
-            T g = gl[k];                                                                   \
-            T i = g * (vk - el);                                                           \
-            const T gnak = gna[k], gkk = gk[k];                                            \
-            if (gnak != (T)0 || gkk != (T)0) {                                             \
-                T mk = m[k], hk = h[k], nk = n[k];                                         \
-                if (advance) {                                                             \
-                    advance_##S(vk, dt, q10, &mk, &hk, &nk);                               \
-                    m[k] = mk;                                                             \
-                    h[k] = hk;                                                             \
-                    n[k] = nk;                                                             \
-                }                                                                          \
-                const T gn = gnak * mk * mk * mk * hk;                                     \
-                const T n2 = nk * nk;                                                      \
-                const T gp = gkk * n2 * n2;                                                \
-                g = g + gn + gp;                                                           \
-                i = i + gn * (vk - ena) + gp * (vk - ek);                                  \
-            }                                                                              \
-            gmem[k] = g;                                                                   \
-            imem[k] = i;                                                                   \
-        }                                                                                  \
-        if (sd->nclamp_rows == 0)                                                          \
-            return;                                                                        \
-        const int64_t *crow = HB_I64(sd->crow), *cptr = HB_I64(sd->cptr);                  \
-        const int64_t *con = HB_I64(sd->con), *coff = HB_I64(sd->coff);                    \
-        const T *camp = sd->camp->ptr;                                                     \
+        for (int64_t k = 0; k < sd->nrows; ++k)                                            \
+            mem_row_##S(sd, advance, k);                                                   \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
-        for (int64_t j = 0; j < sd->nclamp_rows; ++j) {                                    \
-            T s = (T)0;                                                                    \
-            for (int64_t c = cptr[j]; c < cptr[j + 1]; ++c)                                \
-                if (step >= con[c] && step < coff[c])                                      \
-                    s = s + camp[c];                                                       \
-            imem[crow[j]] = imem[crow[j]] - s;                                             \
-        }                                                                                  \
+        for (int64_t j = 0; j < sd->nclamp_rows; ++j)                                      \
+            clamp_row_##S(sd, j, step);                                                    \
     }                                                                                      \
     static void assemble_##S(const hb_sim_dev *sd, T *d, T *rhs, int par)                  \
     {                                                                                      \
-        const int64_t *pos = HB_I64(sd->pos);                                              \
-        const T *v = sd->v->ptr, *cdt = sd->cdt->ptr, *d0 = sd->d0->ptr;                   \
-        const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                              \
         (void)par;                                                                         \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
-        for (int64_t k = 0; k < sd->nrows; ++k) {                                          \
-            const int64_t p = pos[k];                                                      \
-            const T g = gmem[k];                                                           \
-            d[p] = d0[k] + g;                                                              \
-            rhs[p] = (cdt[k] + g) * v[k] - imem[k];                                        \
-        }                                                                                  \
+        for (int64_t k = 0; k < sd->nrows; ++k)                                            \
+            assemble_row_##S(sd, d, rhs, k);                                               \
     }                                                                                      \
     static void update_##S(const hb_sim_dev *sd, const T *x, T t0, int64_t rec_row, int par) \
     {                                                                                      \
@@ -93,29 +29,13 @@
         _Pragma("omp parallel for schedule(static) if (par)")                             \
         for (int64_t k = 0; k < sd->nrows; ++k)                                            \
             v[k] = x[pos[k]];                                                              \
-        const int64_t *soma = HB_I64(sd->soma), *recslot = HB_I64(sd->recslot);            \
-        int64_t *nspk = (int64_t *)sd->nspk->ptr;                                          \
-        T *vprev = sd->vprev->ptr, *tspk = sd->tspk->ptr, *rec = sd->rec->ptr;             \
-        const T thr = (T)sd->threshold, dt = (T)sd->dt;                                    \
-        const int64_t maxs = sd->max_spikes, nrec = sd->nrec;                              \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
-        for (int64_t c = 0; c < sd->ncells; ++c) {                                         \
-            const T vn = v[soma[c]], vp = vprev[c];                                        \
-            if (vp < thr && vn >= thr) {                                                   \
-                const int64_t cnt = nspk[c];                                               \
-                if (cnt < maxs)                                                            \
-                    tspk[c * maxs + cnt] = t0 + dt * ((thr - vp) / (vn - vp));             \
-                nspk[c] = cnt + 1;                                                         \
-            }                                                                              \
-            vprev[c] = vn;                                                                 \
-            const int64_t r = recslot[c];                                                  \
-            if (r >= 0)                                                                    \
-                rec[rec_row * nrec + r] = vn;                                              \
-        }                                                                                  \
+        for (int64_t c = 0; c < sd->ncells; ++c)                                           \
+            spike_cell_##S(sd, c, t0, rec_row);                                            \
     }
 
-HB_DEFINE_MEMBRANE(double, d, exp, expm1)
-HB_DEFINE_MEMBRANE(float, s, expf, expm1f)
+HB_DEFINE_MEMBRANE(double, d)
+HB_DEFINE_MEMBRANE(float, s)
 
 static hb_status host_membrane(hb_context *ctx, void *stream, hb_precision p,
                               const hb_sim_dev *sim, int advance, int64_t step)
@@ -141,6 +61,10 @@ static hb_status host_update(hb_context *ctx, void *stream, hb_precision p,
     return HB_SUCCESS;
 }
 
-static const hb_sim_ops host_sim_ops = {host_membrane, host_assemble, host_update};
-const hb_sim_ops *hb__serial_sim_ops(void) { return &host_sim_ops; }
-const hb_sim_ops *hb__openmp_sim_ops(void) { return hb__openmp_backend() ? &host_sim_ops : NULL; }
+/* The serial oracle keeps the per-step loops; OpenMP runs the fused per-cell
+ * loop (cells.c), which tests/test_sim_backend.c checks bit for bit against it. */
+static const hb_sim_ops serial_sim_ops = {host_membrane, host_assemble, host_update, NULL};
+static const hb_sim_ops openmp_sim_ops = {host_membrane, host_assemble, host_update,
+                                          hb__host_sim_cells};
+const hb_sim_ops *hb__serial_sim_ops(void) { return &serial_sim_ops; }
+const hb_sim_ops *hb__openmp_sim_ops(void) { return hb__openmp_backend() ? &openmp_sim_ops : NULL; }

@@ -1,28 +1,11 @@
 /* hines.c: Hines elimination over a batch in any layout: one cell at a time (serial oracle) or, for cells of one tree, blocks of cells swept side by side (OpenMP). */
+#include "hines_sweep.h"
 #include "host_backend.h"
 
 #include <stdlib.h>
 
-/* One system: rows at base + i*stride, parents at par[i]. Same operations,
- * in the same order, as kernels_cl/solver/hines.cl. */
 #define HB_DEFINE_HINES(T, SUFFIX)                                                         \
-    static void hines_##SUFFIX(int64_t n, int64_t base, int64_t st, const int32_t *par,    \
-                               const T *u, const T *l, T *d, T *r)                         \
-    {                                                                                      \
-        const T *U = u + base, *L = l + base;                                              \
-        T *D = d + base, *R = r + base;                                                    \
-        for (int64_t i = n - 1; i >= 1; --i) {                                             \
-            int64_t k = i * st, kp = (int64_t)par[i] * st;                                 \
-            T f = U[k] / D[k];                                                             \
-            D[kp] -= f * L[k];                                                             \
-            R[kp] -= f * R[k];                                                             \
-        }                                                                                  \
-        R[0] = R[0] / D[0];                                                                \
-        for (int64_t i = 1; i < n; ++i) {                                                  \
-            int64_t k = i * st, kp = (int64_t)par[i] * st;                                 \
-            R[k] = (R[k] - L[k] * R[kp]) / D[k];                                           \
-        }                                                                                  \
-    }                                                                                      \
+    HB_DEFINE_HINES_SWEEP(T, SUFFIX)                                                       \
     /* HB_HOST_LANES cells of one tree (slots t0 .. t0 + w - 1, a shared parent               \
      * table) side by side in the scratch tile s (4 x n x HB_HOST_LANES reals, row             \
      * i of cell j at i * HB_HOST_LANES + j): w independent chains in flight, each             \

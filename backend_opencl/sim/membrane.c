@@ -62,5 +62,5 @@ static hb_status cl_sim_update(hb_context *ctx, void *stream, hb_precision p, co
     return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_SOMA, sargs, NARGS(sargs), ncells);
 }
 
-static const hb_sim_ops opencl_sim_ops = {cl_sim_membrane, cl_sim_assemble, cl_sim_update};
+static const hb_sim_ops opencl_sim_ops = {cl_sim_membrane, cl_sim_assemble, cl_sim_update, NULL};
 const hb_sim_ops *hb__opencl_sim_ops(void) { return &opencl_sim_ops; }

@@ -1,0 +1,114 @@
+/* membrane_rows.h: the simulation's per-row and per-cell operations on the host, shared by the per-step loops (membrane.c) and the fused per-cell loop (cells.c). */
+#ifndef HB_MEMBRANE_ROWS_H
+#define HB_MEMBRANE_ROWS_H
+
+#include "hb_exprelr.h"
+#include "hb_sim_ops.h"
+#include "host_backend.h"
+
+#include <math.h>
+
+/* Same operations, in the same order, as kernels_cl/sim/membrane.cl (see there
+ * for the formulas); T is the precision, EXP/EXPM1 its functions. Written
+ * once so that both loops do bit for bit the same arithmetic per row. */
+#define HB_DEFINE_MEMBRANE_ROWS(T, S, EXP, EXPM1)                                          \
+    static inline void gate_##S(T alpha, T beta, T dt, T q10, T *x)                        \
+    {                                                                                      \
+        const T sum = alpha + beta;                                                        \
+        const T inf = alpha / sum;                                                         \
+        *x = *x + (-EXPM1(-dt * q10 * sum)) * (inf - *x);                                  \
+    }                                                                                      \
+    static inline void advance_##S(T v, T dt, T q10, T *m, T *h, T *n)                     \
+    {                                                                                      \
+        const T am = hb__exprelr_##S(-(v + (T)40) / (T)10);                                \
+        const T bm = (T)4 * EXP(-(v + (T)65) / (T)18);                                     \
+        const T ah = (T)0.07 * EXP(-(v + (T)65) / (T)20);                                  \
+        const T bh = (T)1 / (EXP(-(v + (T)35) / (T)10) + (T)1);                            \
+        const T an = (T)0.1 * hb__exprelr_##S(-(v + (T)55) / (T)10);                       \
+        const T bn = (T)0.125 * EXP(-(v + (T)65) / (T)80);                                 \
+        gate_##S(am, bm, dt, q10, m);                                                      \
+        gate_##S(ah, bh, dt, q10, h);                                                      \
+        gate_##S(an, bn, dt, q10, n);                                                      \
+    }                                                                                      \
+    /* Row k: gates (when advance), then gmem = dI/dV and imem = I(v). */                  \
+    static inline void mem_row_##S(const hb_sim_dev *sd, int advance, int64_t k)           \
+    {                                                                                      \
+        const T dt = (T)sd->dt, q10 = (T)sd->q10, ena = (T)sd->ena, ek = (T)sd->ek;        \
+        const T el = (T)sd->el;                                                            \
+        const T *v = sd->v->ptr, *gna = sd->gna->ptr, *gk = sd->gk->ptr, *gl = sd->gl->ptr; \
+        T *m = sd->m->ptr, *h = sd->h->ptr, *n = sd->n->ptr;                               \
+        T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                                    \
+        const T vk = v[k];                                                                 \
+        T g = gl[k];                                                                       \
+        T i = g * (vk - el);                                                               \
+        const T gnak = gna[k], gkk = gk[k];                                                \
+        if (gnak != (T)0 || gkk != (T)0) {                                                 \
+            T mk = m[k], hk = h[k], nk = n[k];                                             \
+            if (advance) {                                                                 \
+                advance_##S(vk, dt, q10, &mk, &hk, &nk);                                   \
+                m[k] = mk;                                                                 \
+                h[k] = hk;                                                                 \
+                n[k] = nk;                                                                 \
+            }                                                                              \
+            const T gn = gnak * mk * mk * mk * hk;                                         \
+            const T n2 = nk * nk;                                                          \
+            const T gp = gkk * n2 * n2;                                                    \
+            g = g + gn + gp;                                                               \
+            i = i + gn * (vk - ena) + gp * (vk - ek);                                      \
+        }                                                                                  \
+        gmem[k] = g;                                                                       \
+        imem[k] = i;                                                                       \
+    }                                                                                      \
+    /* Clamped row j: the clamps on at this step, summed in their fixed order. */          \
+    static inline void clamp_row_##S(const hb_sim_dev *sd, int64_t j, int64_t step)        \
+    {                                                                                      \
+        const int64_t *crow = HB_I64(sd->crow), *cptr = HB_I64(sd->cptr);                  \
+        const int64_t *con = HB_I64(sd->con), *coff = HB_I64(sd->coff);                    \
+        const T *camp = sd->camp->ptr;                                                     \
+        T *imem = sd->imem->ptr;                                                           \
+        T s = (T)0;                                                                        \
+        for (int64_t c = cptr[j]; c < cptr[j + 1]; ++c)                                    \
+            if (step >= con[c] && step < coff[c])                                          \
+                s = s + camp[c];                                                           \
+        imem[crow[j]] = imem[crow[j]] - s;                                                 \
+    }                                                                                      \
+    static inline void assemble_row_##S(const hb_sim_dev *sd, T *d, T *rhs, int64_t k)     \
+    {                                                                                      \
+        const int64_t p = HB_I64(sd->pos)[k];                                              \
+        const T *v = sd->v->ptr, *cdt = sd->cdt->ptr, *d0 = sd->d0->ptr;                   \
+        const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                              \
+        const T g = gmem[k];                                                               \
+        d[p] = d0[k] + g;                                                                  \
+        rhs[p] = (cdt[k] + g) * v[k] - imem[k];                                            \
+    }                                                                                      \
+    /* Cell c after its voltages moved: an upward threshold crossing of the soma           \
+     * (time t0 + dt * fraction), and its recorded soma voltage into row rec_row. */       \
+    static inline void spike_cell_##S(const hb_sim_dev *sd, int64_t c, T t0, int64_t rec_row) \
+    {                                                                                      \
+        const int64_t *soma = HB_I64(sd->soma), *recslot = HB_I64(sd->recslot);            \
+        int64_t *nspk = (int64_t *)sd->nspk->ptr;                                          \
+        const T *v = sd->v->ptr;                                                           \
+        T *vprev = sd->vprev->ptr, *tspk = sd->tspk->ptr, *rec = sd->rec->ptr;             \
+        const T thr = (T)sd->threshold, dt = (T)sd->dt;                                    \
+        const int64_t maxs = sd->max_spikes, nrec = sd->nrec;                              \
+        const T vn = v[soma[c]], vp = vprev[c];                                            \
+        if (vp < thr && vn >= thr) {                                                       \
+            const int64_t cnt = nspk[c];                                                   \
+            if (cnt < maxs)                                                                \
+                tspk[c * maxs + cnt] = t0 + dt * ((thr - vp) / (vn - vp));                 \
+            nspk[c] = cnt + 1;                                                             \
+        }                                                                                  \
+        vprev[c] = vn;                                                                     \
+        const int64_t r = recslot[c];                                                      \
+        if (r >= 0)                                                                        \
+            rec[rec_row * nrec + r] = vn;                                                  \
+    }
+
+/* The fused per-cell loop (cells.c), the OpenMP backend's step_cells. */
+hb_status hb__host_sim_cells(hb_context *ctx, hb_precision p, const hb_sim_dev *sim,
+                             hb_sim_cells *job);
+
+HB_DEFINE_MEMBRANE_ROWS(double, d, exp, expm1)
+HB_DEFINE_MEMBRANE_ROWS(float, s, expf, expm1f)
+
+#endif
