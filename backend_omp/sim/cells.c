@@ -1,8 +1,9 @@
-/* cells.c: the OpenMP backend's fused simulation loop: one parallel region per segment of steps, each thread running every step for its own contiguous chunk of cells. */
+/* cells.c: the OpenMP backend's fused simulation loop: one parallel region per segment of steps, each thread running every step for its own contiguous chunk of cells (cells of one tree several at a time). */
 #define _POSIX_C_SOURCE 200809L
 #include "../solver/hines_sweep.h"
 #include "membrane_rows.h"
 
+#include <stdlib.h>
 #include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -30,74 +31,161 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
     return lo;
 }
 
-/* Why cell-outer, step-inner: a cell's state (a CA1 cell of 1,508 rows is
- * about 200 KB over its arrays) stays in its core's cache for the whole
- * segment, and threads never wait on each other inside it (no barrier per
- * step: on a loaded machine a spinning barrier per stage ran at 0.3x serial). */
-#define HB_DEFINE_CELLS(T, S)                                                              \
-    HB_DEFINE_HINES_SWEEP(T, S)                                                            \
-    static void cells_##S(const hb_sim_dev *sd, hb_sim_cells *job, int par)                \
-    {                                                                                      \
-        const hb_layout_dev *lay = job->lay;                                               \
-        const int64_t *base = HB_I64(lay->base), *rows = HB_I64(lay->rows);                \
-        const int64_t *poff = HB_I64(lay->poff), *pos = HB_I64(sd->pos);                   \
-        const int32_t *parent = (const int32_t *)lay->parent->ptr;                         \
-        const T *u = job->u->ptr, *l = job->l->ptr;                                        \
-        T *d = job->d->ptr, *r = job->rhs->ptr, *v = sd->v->ptr;                           \
-        const int64_t C = sd->ncells, ncr = sd->nclamp_rows;                               \
-        const int timing = job->timing;                                                    \
-        double acc[4] = {0, 0, 0, 0};                                                      \
-        (void)par;                                                                         \
-        _Pragma("omp parallel if (par) firstprivate(acc)")                                \
-        {                                                                                  \
-            int64_t id = 0, nt = 1;                                                        \
-            HB_THREAD_ID(id, nt);                                                          \
-            const int64_t c0 = C * id / nt, c1 = C * (id + 1) / nt;                        \
-            int64_t j = c0 < c1 ? first_clamp_row(sd, job->offsets[c0]) : 0;              \
-            for (int64_t c = c0; c < c1; ++c) {                                            \
-                const int64_t r0 = job->offsets[c], r1 = job->offsets[c + 1];              \
-                const int64_t j0 = j;                                                      \
-                while (j < ncr && HB_I64(sd->crow)[j] < r1)                                \
-                    ++j;                                                                   \
-                const int64_t t = job->slot[c];                                            \
-                for (int64_t q = 0; q < job->nsteps; ++q) {                                \
-                    const int64_t step = job->step0 + q;                                   \
-                    double t1 = timing ? clock_ms() : 0, t2;                               \
-                    /* Gates move with the voltage the previous step produced. */          \
-                    for (int64_t k = r0; k < r1; ++k)                                      \
-                        mem_row_##S(sd, step > 0, k);                                      \
-                    for (int64_t jj = j0; jj < j; ++jj)                                    \
-                        clamp_row_##S(sd, jj, step);                                       \
-                    if (timing)                                                            \
-                        t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                       \
-                    for (int64_t k = r0; k < r1; ++k)                                      \
-                        assemble_row_##S(sd, d, r, k);                                     \
-                    if (timing)                                                            \
-                        t2 = clock_ms(), acc[1] += t2 - t1, t1 = t2;                       \
-                    hines_##S(rows[t], base[t], lay->stride, parent + poff[t], u, l, d, r); \
-                    if (timing)                                                            \
-                        t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                       \
-                    for (int64_t k = r0; k < r1; ++k)                                      \
-                        v[k] = r[pos[k]];                                                  \
-                    /* t0 as the per-step path computes it: in double, then T. */          \
-                    spike_cell_##S(sd, c, (T)((double)step * sd->dt), job->rec_row0 + q);  \
-                    if (timing)                                                            \
-                        t2 = clock_ms(), acc[3] += t2 - t1;                                \
-                }                                                                          \
-            }                                                                              \
-            if (timing) {                                                                  \
-                _Pragma("omp critical(hb_sim_cells_timing)")                              \
-                for (int s = 0; s < 4; ++s)                                                \
-                    job->stage_ms[s] += acc[s] / (double)nt;                               \
-            }                                                                              \
-        }                                                                                  \
-    }
-
 #ifdef _OPENMP
 #define HB_THREAD_ID(id, nt) ((id) = omp_get_thread_num(), (nt) = omp_get_num_threads())
 #else
 #define HB_THREAD_ID(id, nt) ((void)(id), (void)(nt))
 #endif
+
+/* Why cell-outer, step-inner: a cell's state (a CA1 cell of 1,508 rows is
+ * about 200 KB over its arrays) stays in the caches for the whole segment,
+ * and threads never wait on each other inside it (no barrier per step: on a
+ * loaded machine a spinning barrier per stage ran at 0.3x serial). Cells of
+ * one tree go HB_HOST_LANES at a time, their matrices assembled straight into
+ * a tile swept side by side (tile_##S: a lone sweep is a chain of dependent
+ * divisions); other cells one at a time in the plan's layout. */
+#define HB_DEFINE_CELLS(T, S)                                                              \
+    HB_DEFINE_HINES_SWEEP(T, S)                                                            \
+    /* Clamped rows of cell c: [*j, new *j) (the cursor walks the sorted crow). */         \
+    static inline void clamp_range_##S(const hb_sim_dev *sd, const hb_sim_cells *job,      \
+                                       int64_t c, int64_t *j, int64_t *lo, int64_t *hi)    \
+    {                                                                                      \
+        const int64_t *crow = HB_I64(sd->crow), r1 = job->offsets[c + 1];                  \
+        *lo = *j;                                                                          \
+        while (*j < sd->nclamp_rows && crow[*j] < r1)                                      \
+            ++*j;                                                                          \
+        *hi = *j;                                                                          \
+    }                                                                                      \
+    static inline void membrane_cell_##S(const hb_sim_dev *sd, int64_t r0, int64_t r1,     \
+                                         int64_t j0, int64_t j1, int64_t step)             \
+    {                                                                                      \
+        /* Gates move with the voltage the previous step produced. */                      \
+        for (int64_t k = r0; k < r1; ++k)                                                  \
+            mem_row_##S(sd, step > 0, k);                                                  \
+        for (int64_t jj = j0; jj < j1; ++jj)                                               \
+            clamp_row_##S(sd, jj, step);                                                   \
+    }                                                                                      \
+    /* t0 as the per-step path computes it: in double, then T. */                         \
+    static inline T step_time_##S(const hb_sim_dev *sd, int64_t step)                      \
+    {                                                                                      \
+        return (T)((double)step * sd->dt);                                                 \
+    }                                                                                      \
+    static void one_cell_##S(const hb_sim_dev *sd, const hb_sim_cells *job, int64_t c,     \
+                             int64_t *j, double *acc)                                      \
+    {                                                                                      \
+        const hb_layout_dev *lay = job->lay;                                               \
+        const int64_t t = job->slot[c], *pos = HB_I64(sd->pos);                            \
+        const int64_t base = HB_I64(lay->base)[t], rows = HB_I64(lay->rows)[t];            \
+        const int32_t *par = (const int32_t *)lay->parent->ptr + HB_I64(lay->poff)[t];     \
+        const T *u = job->u->ptr, *l = job->l->ptr;                                        \
+        T *d = job->d->ptr, *r = job->rhs->ptr, *v = sd->v->ptr;                           \
+        const int64_t r0 = job->offsets[c], r1 = job->offsets[c + 1];                      \
+        int64_t j0, j1;                                                                    \
+        clamp_range_##S(sd, job, c, j, &j0, &j1);                                          \
+        for (int64_t q = 0; q < job->nsteps; ++q) {                                        \
+            const int64_t step = job->step0 + q;                                           \
+            double t1 = job->timing ? clock_ms() : 0, t2;                                  \
+            membrane_cell_##S(sd, r0, r1, j0, j1, step);                                   \
+            if (job->timing)                                                               \
+                t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \
+            for (int64_t k = r0; k < r1; ++k)                                              \
+                assemble_row_##S(sd, d, r, k);                                             \
+            if (job->timing)                                                               \
+                t2 = clock_ms(), acc[1] += t2 - t1, t1 = t2;                               \
+            hines_##S(rows, base, lay->stride, par, u, l, d, r);                           \
+            if (job->timing)                                                               \
+                t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                               \
+            for (int64_t k = r0; k < r1; ++k)                                              \
+                v[k] = r[pos[k]];                                                          \
+            spike_cell_##S(sd, c, step_time_##S(sd, step), job->rec_row0 + q);             \
+            if (job->timing)                                                               \
+                t2 = clock_ms(), acc[3] += t2 - t1;                                        \
+        }                                                                                  \
+    }                                                                                      \
+    /* Cells cg .. cg + w - 1 of one tree of n rows (row i of a cell is its flat row       \
+     * offsets[c] + i, as hb_plan_index places it) in the tile s (4 x n x                  \
+     * HB_HOST_LANES). The plan's D and RHS are not used: the tile holds them. */           \
+    static void group_##S(const hb_sim_dev *sd, const hb_sim_cells *job, int64_t cg,       \
+                          int64_t w, int64_t n, int64_t *j, T *s, double *acc)             \
+    {                                                                                      \
+        enum { W = HB_HOST_LANES };                                                        \
+        const hb_layout_dev *lay = job->lay;                                               \
+        const int64_t st = lay->stride;                                                    \
+        const int32_t *par =                                                               \
+            (const int32_t *)lay->parent->ptr + HB_I64(lay->poff)[job->slot[cg]];          \
+        const T *u = job->u->ptr, *l = job->l->ptr;                                        \
+        T *v = sd->v->ptr;                                                                 \
+        T *U = s, *L = s + n * W, *D = s + 2 * n * W, *R = s + 3 * n * W;                  \
+        int64_t j0[W], j1[W], r0[W];                                                       \
+        for (int64_t x = 0; x < w; ++x) {                                                  \
+            const int64_t c = cg + x, b = HB_I64(lay->base)[job->slot[c]];                 \
+            r0[x] = job->offsets[c];                                                       \
+            clamp_range_##S(sd, job, c, j, &j0[x], &j1[x]);                                \
+            for (int64_t i = 0; i < n; ++i)                                                \
+                U[i * W + x] = u[b + i * st], L[i * W + x] = l[b + i * st];                \
+        }                                                                                  \
+        for (int64_t q = 0; q < job->nsteps; ++q) {                                        \
+            const int64_t step = job->step0 + q;                                           \
+            double t1 = job->timing ? clock_ms() : 0, t2;                                  \
+            for (int64_t x = 0; x < w; ++x)                                                \
+                membrane_cell_##S(sd, r0[x], r0[x] + n, j0[x], j1[x], step);               \
+            if (job->timing)                                                               \
+                t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \
+            for (int64_t x = 0; x < w; ++x)                                                \
+                for (int64_t i = 0; i < n; ++i)                                            \
+                    assemble_at_##S(sd, r0[x] + i, &D[i * W + x], &R[i * W + x]);          \
+            if (job->timing)                                                               \
+                t2 = clock_ms(), acc[1] += t2 - t1, t1 = t2;                               \
+            tile_##S(w, n, par, U, L, D, R);                                               \
+            if (job->timing)                                                               \
+                t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                               \
+            for (int64_t x = 0; x < w; ++x) {                                              \
+                for (int64_t i = 0; i < n; ++i)                                            \
+                    v[r0[x] + i] = R[i * W + x];                                           \
+                spike_cell_##S(sd, cg + x, step_time_##S(sd, step), job->rec_row0 + q);    \
+            }                                                                              \
+            if (job->timing)                                                               \
+                t2 = clock_ms(), acc[3] += t2 - t1;                                        \
+        }                                                                                  \
+    }                                                                                      \
+    static void cells_##S(const hb_sim_dev *sd, hb_sim_cells *job, int par)                \
+    {                                                                                      \
+        const hb_layout_dev *lay = job->lay;                                               \
+        const int64_t C = sd->ncells, n = lay->max_rows;                                   \
+        /* Tiles for cells of one tree without padding, where a tile fits a core's         \
+         * cache (as the batch solver, hines.c). */                                        \
+        int tiled = lay->mono && n > 1 &&                                                  \
+                    (uint64_t)n <= HB_HOST_TILE_BYTES / (4 * HB_HOST_LANES * sizeof(T));   \
+        for (int64_t c = 0; tiled && c < C; ++c)                                           \
+            tiled = job->offsets[c + 1] - job->offsets[c] == n &&                          \
+                    HB_I64(lay->rows)[job->slot[c]] == n;                                  \
+        (void)par;                                                                         \
+        _Pragma("omp parallel if (par)")                                                  \
+        {                                                                                  \
+            int64_t id = 0, nt = 1;                                                        \
+            double acc[4] = {0, 0, 0, 0};                                                  \
+            HB_THREAD_ID(id, nt);                                                          \
+            const int64_t c0 = C * id / nt, c1 = C * (id + 1) / nt;                        \
+            int64_t j = c0 < c1 ? first_clamp_row(sd, job->offsets[c0]) : 0;              \
+            /* No tile (no memory): one cell at a time, the same results. */               \
+            T *s = tiled && c0 < c1 ? (T *)malloc((size_t)n * 4 * HB_HOST_LANES * sizeof(T)) \
+                                    : NULL;                                                \
+            for (int64_t c = c0; c < c1;) {                                                \
+                const int64_t w = s ? (c1 - c < HB_HOST_LANES ? c1 - c : HB_HOST_LANES) : 1; \
+                if (s)                                                                     \
+                    group_##S(sd, job, c, w, n, &j, s, acc);                               \
+                else                                                                       \
+                    one_cell_##S(sd, job, c, &j, acc);                                     \
+                c += w;                                                                    \
+            }                                                                              \
+            free(s);                                                                       \
+            if (job->timing) {                                                             \
+                _Pragma("omp critical(hb_sim_cells_timing)")                              \
+                for (int k = 0; k < 4; ++k)                                                \
+                    job->stage_ms[k] += acc[k] / (double)nt;                               \
+            }                                                                              \
+        }                                                                                  \
+    }
 
 HB_DEFINE_CELLS(double, d)
 HB_DEFINE_CELLS(float, s)

@@ -72,14 +72,19 @@
                 s = s + camp[c];                                                           \
         imem[crow[j]] = imem[crow[j]] - s;                                                 \
     }                                                                                      \
-    static inline void assemble_row_##S(const hb_sim_dev *sd, T *d, T *rhs, int64_t k)     \
+    /* Row k's diagonal and right-hand side into *dk and *rk. */                          \
+    static inline void assemble_at_##S(const hb_sim_dev *sd, int64_t k, T *dk, T *rk)      \
     {                                                                                      \
-        const int64_t p = HB_I64(sd->pos)[k];                                              \
         const T *v = sd->v->ptr, *cdt = sd->cdt->ptr, *d0 = sd->d0->ptr;                   \
         const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                              \
         const T g = gmem[k];                                                               \
-        d[p] = d0[k] + g;                                                                  \
-        rhs[p] = (cdt[k] + g) * v[k] - imem[k];                                            \
+        *dk = d0[k] + g;                                                                   \
+        *rk = (cdt[k] + g) * v[k] - imem[k];                                               \
+    }                                                                                      \
+    static inline void assemble_row_##S(const hb_sim_dev *sd, T *d, T *rhs, int64_t k)     \
+    {                                                                                      \
+        const int64_t p = HB_I64(sd->pos)[k];                                              \
+        assemble_at_##S(sd, k, &d[p], &rhs[p]);                                            \
     }                                                                                      \
     /* Cell c after its voltages moved: an upward threshold crossing of the soma           \
      * (time t0 + dt * fraction), and its recorded soma voltage into row rec_row. */       \

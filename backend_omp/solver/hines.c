@@ -23,21 +23,7 @@
                 const int64_t q = base[j] + i * st, x = i * W + j;                         \
                 U[x] = u[q], L[x] = l[q], D[x] = d[q], R[x] = r[q];                        \
             }                                                                              \
-        for (int64_t i = n - 1; i >= 1; --i) {                                             \
-            const int64_t k = i * W, kp = (int64_t)par[i] * W;                             \
-            for (int64_t j = 0; j < w; ++j) {                                              \
-                const T f = U[k + j] / D[k + j];                                           \
-                D[kp + j] -= f * L[k + j];                                                 \
-                R[kp + j] -= f * R[k + j];                                                 \
-            }                                                                              \
-        }                                                                                  \
-        for (int64_t j = 0; j < w; ++j)                                                    \
-            R[j] = R[j] / D[j];                                                            \
-        for (int64_t i = 1; i < n; ++i) {                                                  \
-            const int64_t k = i * W, kp = (int64_t)par[i] * W;                             \
-            for (int64_t j = 0; j < w; ++j)                                                \
-                R[k + j] = (R[k + j] - L[k + j] * R[kp + j]) / D[k + j];                   \
-        }                                                                                  \
+        tile_##SUFFIX(w, n, par, U, L, D, R);                                              \
         for (int64_t j = 0; j < w; ++j)                                                    \
             for (int64_t i = 0; i < n; ++i) {                                              \
                 const int64_t q = base[j] + i * st, x = i * W + j;                         \

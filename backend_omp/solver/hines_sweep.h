@@ -2,11 +2,13 @@
 #ifndef HB_HINES_SWEEP_H
 #define HB_HINES_SWEEP_H
 
+#include "host_backend.h"
+
 #include <stdint.h>
 
 /* One system: rows at base + i*stride, parents at par[i]. Same operations,
  * in the same order, as kernels_cl/solver/hines.cl. */
-#define HB_DEFINE_HINES_SWEEP(T, SUFFIX)                                                         \
+#define HB_DEFINE_HINES_SWEEP(T, SUFFIX)                                                   \
     static inline void hines_##SUFFIX(int64_t n, int64_t base, int64_t st, const int32_t *par,    \
                                const T *u, const T *l, T *d, T *r)                         \
     {                                                                                      \
@@ -23,6 +25,30 @@
             int64_t k = i * st, kp = (int64_t)par[i] * st;                                 \
             R[k] = (R[k] - L[k] * R[kp]) / D[k];                                           \
         }                                                                                  \
+    } \
+    /* w cells of one tree (parents par) side by side in a tile: row i of cell j at   \
+     * i * HB_HOST_LANES + j, so w independent chains are in flight (a sweep alone is  \
+     * a chain of dependent divisions). The same operations per cell as              \
+     * hines_##SUFFIX, so the results are bit-identical. */                           \
+    static inline void tile_##SUFFIX(int64_t w, int64_t n, const int32_t *par, const T *U,   \
+                                     const T *L, T *D, T *R)                           \
+    {                                                                                  \
+        enum { W = HB_HOST_LANES };                                                    \
+        for (int64_t i = n - 1; i >= 1; --i) {                                         \
+            const int64_t k = i * W, kp = (int64_t)par[i] * W;                         \
+            for (int64_t j = 0; j < w; ++j) {                                          \
+                const T f = U[k + j] / D[k + j];                                       \
+                D[kp + j] -= f * L[k + j];                                             \
+                R[kp + j] -= f * R[k + j];                                             \
+            }                                                                          \
+        }                                                                              \
+        for (int64_t j = 0; j < w; ++j)                                                \
+            R[j] = R[j] / D[j];                                                        \
+        for (int64_t i = 1; i < n; ++i) {                                              \
+            const int64_t k = i * W, kp = (int64_t)par[i] * W;                         \
+            for (int64_t j = 0; j < w; ++j)                                            \
+                R[k + j] = (R[k + j] - L[k + j] * R[kp + j]) / D[k + j];               \
+        }                                                                              \
     }
 
 #endif
