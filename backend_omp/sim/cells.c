@@ -56,15 +56,6 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             ++*j;                                                                          \
         *hi = *j;                                                                          \
     }                                                                                      \
-    static inline void membrane_cell_##S(const hb_sim_dev *sd, int64_t r0, int64_t r1,     \
-                                         int64_t j0, int64_t j1, int64_t step)             \
-    {                                                                                      \
-        /* Gates move with the voltage the previous step produced. */                      \
-        for (int64_t k = r0; k < r1; ++k)                                                  \
-            mem_row_##S(sd, step > 0, k);                                                  \
-        for (int64_t jj = j0; jj < j1; ++jj)                                               \
-            clamp_row_##S(sd, jj, step);                                                   \
-    }                                                                                      \
     /* t0 as the per-step path computes it: in double, then T. */                         \
     static inline T step_time_##S(const hb_sim_dev *sd, int64_t step)                      \
     {                                                                                      \
@@ -74,7 +65,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                              int64_t *j, double *acc)                                      \
     {                                                                                      \
         const hb_layout_dev *lay = job->lay;                                               \
-        const int64_t t = job->slot[c], *pos = HB_I64(sd->pos);                            \
+        const int64_t t = job->slot[c];                                               \
         const int64_t base = HB_I64(lay->base)[t], rows = HB_I64(lay->rows)[t];            \
         const int32_t *par = (const int32_t *)lay->parent->ptr + HB_I64(lay->poff)[t];     \
         const T *u = job->u->ptr, *l = job->l->ptr;                                        \
@@ -85,18 +76,16 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
         for (int64_t q = 0; q < job->nsteps; ++q) {                                        \
             const int64_t step = job->step0 + q;                                           \
             double t1 = job->timing ? clock_ms() : 0, t2;                                  \
-            membrane_cell_##S(sd, r0, r1, j0, j1, step);                                   \
+            /* Gates move with the voltage the previous step produced. */                  \
+            mem_assemble_##S(sd, step > 0, step, r0, r1, j0, j1, d + base, r + base,       \
+                             lay->stride);                                                 \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \
-            for (int64_t k = r0; k < r1; ++k)                                              \
-                assemble_row_##S(sd, d, r, k);                                             \
-            if (job->timing)                                                               \
-                t2 = clock_ms(), acc[1] += t2 - t1, t1 = t2;                               \
             hines_##S(rows, base, lay->stride, par, u, l, d, r);                           \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                               \
             for (int64_t k = r0; k < r1; ++k)                                              \
-                v[k] = r[pos[k]];                                                          \
+                v[k] = r[base + (k - r0) * lay->stride];                                                          \
             spike_cell_##S(sd, c, step_time_##S(sd, step), job->rec_row0 + q);             \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[3] += t2 - t1;                                        \
@@ -128,14 +117,10 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             const int64_t step = job->step0 + q;                                           \
             double t1 = job->timing ? clock_ms() : 0, t2;                                  \
             for (int64_t x = 0; x < w; ++x)                                                \
-                membrane_cell_##S(sd, r0[x], r0[x] + n, j0[x], j1[x], step);               \
+                mem_assemble_##S(sd, step > 0, step, r0[x], r0[x] + n, j0[x], j1[x], D + x, \
+                                 R + x, W);                                                \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \
-            for (int64_t x = 0; x < w; ++x)                                                \
-                for (int64_t i = 0; i < n; ++i)                                            \
-                    assemble_at_##S(sd, r0[x] + i, &D[i * W + x], &R[i * W + x]);          \
-            if (job->timing)                                                               \
-                t2 = clock_ms(), acc[1] += t2 - t1, t1 = t2;                               \
             tile_##S(w, n, par, U, L, D, R);                                               \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                               \

@@ -30,14 +30,14 @@
         gate_##S(ah, bh, dt, q10, h);                                                      \
         gate_##S(an, bn, dt, q10, n);                                                      \
     }                                                                                      \
-    /* Row k: gates (when advance), then gmem = dI/dV and imem = I(v). */                  \
-    static inline void mem_row_##S(const hb_sim_dev *sd, int advance, int64_t k)           \
+    /* Row k: gates (when advance), then *gk = dI/dV and *ik = I(v). */                   \
+    static inline void mem_vals_##S(const hb_sim_dev *sd, int advance, int64_t k, T *gk_, \
+                                    T *ik_)                                                \
     {                                                                                      \
         const T dt = (T)sd->dt, q10 = (T)sd->q10, ena = (T)sd->ena, ek = (T)sd->ek;        \
         const T el = (T)sd->el;                                                            \
         const T *v = sd->v->ptr, *gna = sd->gna->ptr, *gk = sd->gk->ptr, *gl = sd->gl->ptr; \
         T *m = sd->m->ptr, *h = sd->h->ptr, *n = sd->n->ptr;                               \
-        T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                                    \
         const T vk = v[k];                                                                 \
         T g = gl[k];                                                                       \
         T i = g * (vk - el);                                                               \
@@ -56,21 +56,56 @@
             g = g + gn + gp;                                                               \
             i = i + gn * (vk - ena) + gp * (vk - ek);                                      \
         }                                                                                  \
-        gmem[k] = g;                                                                       \
-        imem[k] = i;                                                                       \
+        *gk_ = g;                                                                          \
+        *ik_ = i;                                                                          \
+    }                                                                                      \
+    static inline void mem_row_##S(const hb_sim_dev *sd, int advance, int64_t k)           \
+    {                                                                                      \
+        T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                                    \
+        mem_vals_##S(sd, advance, k, &gmem[k], &imem[k]);                                  \
     }                                                                                      \
     /* Clamped row j: the clamps on at this step, summed in their fixed order. */          \
-    static inline void clamp_row_##S(const hb_sim_dev *sd, int64_t j, int64_t step)        \
+    static inline T clamp_sum_##S(const hb_sim_dev *sd, int64_t j, int64_t step)           \
     {                                                                                      \
-        const int64_t *crow = HB_I64(sd->crow), *cptr = HB_I64(sd->cptr);                  \
+        const int64_t *cptr = HB_I64(sd->cptr);                                            \
         const int64_t *con = HB_I64(sd->con), *coff = HB_I64(sd->coff);                    \
         const T *camp = sd->camp->ptr;                                                     \
-        T *imem = sd->imem->ptr;                                                           \
         T s = (T)0;                                                                        \
         for (int64_t c = cptr[j]; c < cptr[j + 1]; ++c)                                    \
             if (step >= con[c] && step < coff[c])                                          \
                 s = s + camp[c];                                                           \
-        imem[crow[j]] = imem[crow[j]] - s;                                                 \
+        return s;                                                                          \
+    }                                                                                      \
+    static inline void clamp_row_##S(const hb_sim_dev *sd, int64_t j, int64_t step)        \
+    {                                                                                      \
+        const int64_t *crow = HB_I64(sd->crow);                                            \
+        T *imem = sd->imem->ptr;                                                           \
+        imem[crow[j]] = imem[crow[j]] - clamp_sum_##S(sd, j, step);                        \
+    }                                                                                      \
+    /* Row k's matrix entries from its conductance g and current i. */                     \
+    static inline void assemble_gi_##S(const hb_sim_dev *sd, int64_t k, T g, T i, T *dk,   \
+                                       T *rk)                                              \
+    {                                                                                      \
+        const T *v = sd->v->ptr, *cdt = sd->cdt->ptr, *d0 = sd->d0->ptr;                   \
+        *dk = d0[k] + g;                                                                   \
+        *rk = (cdt[k] + g) * v[k] - i;                                                     \
+    }                                                                                      \
+    /* The fused loop's pass over rows r0 .. r1 - 1 of a cell: membrane, the clamped      \
+     * rows (j0 .. j1 - 1, sorted, one per row) and assembly in one go, g and i kept       \
+     * in registers; row k's entries go to d[k * ds + doff], r likewise. */               \
+    static inline void mem_assemble_##S(const hb_sim_dev *sd, int advance, int64_t step,   \
+                                        int64_t r0, int64_t r1, int64_t j0, int64_t j1,    \
+                                        T *d, T *r, int64_t ds)                            \
+    {                                                                                      \
+        const int64_t *crow = HB_I64(sd->crow);                                            \
+        int64_t jj = j0;                                                                   \
+        for (int64_t k = r0; k < r1; ++k) {                                                \
+            T g, i;                                                                        \
+            mem_vals_##S(sd, advance, k, &g, &i);                                          \
+            if (jj < j1 && crow[jj] == k)                                                  \
+                i = i - clamp_sum_##S(sd, jj++, step);                                     \
+            assemble_gi_##S(sd, k, g, i, &d[(k - r0) * ds], &r[(k - r0) * ds]);            \
+        }                                                                                  \
     }                                                                                      \
     /* Row k's diagonal and right-hand side into *dk and *rk. */                          \
     static inline void assemble_at_##S(const hb_sim_dev *sd, int64_t k, T *dk, T *rk)      \
