@@ -18,6 +18,17 @@ B="$HB_ROOT/build-gpu/apps/hinesbatch"
 [ -x "$B" ] || die "no $B: run ci/gpu.sh first"
 work="$out/onchip"
 mkdir -p "$work"
+# The archive is written however the script ends (a caller's timeout
+# included), so finished parts always come back.
+pack() {
+    csvs=("$work"/grid-*.csv)
+    if [ -e "${csvs[0]}" ]; then
+        python3 "$HB_ROOT/apps/grid_table.py" "${csvs[@]}" >"$out/onchip.md" || true
+    fi
+    tar -czf "$out/onchip.tar.gz" -C "$out" onchip && rm -rf "$work"
+}
+trap pack EXIT
+trap 'exit 143' TERM INT
 grid_sys="256,2560,25600,256000" grid_rows="64,128,256,512"
 long_sys="20,200,2000,20000" long_rows="1024,2048,4096,8192"
 run() { # NAME ARGS...: one bench call into work/NAME.csv, its stderr in NAME.log
@@ -60,10 +71,4 @@ for part in "${parts[@]}"; do
     *) die "unknown part $part" ;;
     esac
 done
-csvs=("$work"/grid-*.csv)
-if [ -e "${csvs[0]}" ]; then
-    python3 "$HB_ROOT/apps/grid_table.py" "${csvs[@]}" >"$out/onchip.md" || true
-fi
-tar -czf "$out/onchip.tar.gz" -C "$out" onchip
-rm -rf "$work"
-say "done: $(ls "$out")"
+say "done"
