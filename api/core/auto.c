@@ -68,18 +68,28 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
     return HB_STRATEGY_BRANCH_LEVEL;
 }
 
-int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esize,
-                       int32_t requested)
+/* Work-items per system of the cooperative kernels: requested when > 0, else
+ * the next power of two >= max_rows / rows_per_item, at most
+ * HB_COOP_MAX_GROUP; then at most the device's work-group limit. */
+static int64_t coop_items(const hb_device_traits *dev, int64_t max_rows, int64_t rows_per_item,
+                          int32_t requested)
 {
     int64_t p = requested;
     if (p <= 0) {
-        const int64_t want = (max_rows + HB_COOP_ROWS_PER_ITEM - 1) / HB_COOP_ROWS_PER_ITEM;
+        const int64_t want = (max_rows + rows_per_item - 1) / rows_per_item;
         p = 1;
         while (p < want && p < HB_COOP_MAX_GROUP)
             p *= 2;
     }
     if (dev->max_group > 0 && (uint64_t)p > (uint64_t)dev->max_group)
         p = (int64_t)dev->max_group;
+    return p;
+}
+
+int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esize,
+                       int32_t requested)
+{
+    int64_t p = coop_items(dev, max_rows, HB_COOP_ROWS_PER_ITEM, requested);
     while (p > 1 && dev->local_mem > 0 && (uint64_t)HB_COOP_LOCAL_REALS(p) * esize > dev->local_mem)
         p /= 2;
     return (int32_t)(p < 1 ? 1 : p);
@@ -108,16 +118,8 @@ int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_row
 {
     if (max_rows < 1 || nsys < 1 || dev->local_mem == 0)
         return 0;
-    int64_t p = requested;
-    if (p <= 0) {
-        const int64_t rpi = hb__coop_resident_rows_per_item(nsys, max_rows);
-        const int64_t want = (max_rows + rpi - 1) / rpi;
-        p = 1;
-        while (p < want && p < HB_COOP_MAX_GROUP)
-            p *= 2;
-    }
-    if (dev->max_group > 0 && (uint64_t)p > (uint64_t)dev->max_group)
-        p = (int64_t)dev->max_group;
+    const int64_t p =
+        coop_items(dev, max_rows, hb__coop_resident_rows_per_item(nsys, max_rows), requested);
     /* The longest chunk: q = min(P, n/2) chunks of ceil(n/q) rows at most,
      * which is at most 3 while n < 2P; odd so that work-items walking their
      * chunks side by side hit different banks; at least 3 for the reduced rows

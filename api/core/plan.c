@@ -283,20 +283,13 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                          "%s: strategy cooperative is for tridiagonal plans (Hines plans: "
                          "per-system, branch-level, fine-tree or cell-group)",
                          fn);
-    if (strategy == HB_STRATEGY_COOPERATIVE && opts.layout != HB_LAYOUT_AUTO &&
-        opts.layout != HB_LAYOUT_FLAT)
+    if ((strategy == HB_STRATEGY_COOPERATIVE || strategy == HB_STRATEGY_CELL_GROUP) &&
+        opts.layout != HB_LAYOUT_AUTO && opts.layout != HB_LAYOUT_FLAT)
         return hb__error(HB_ERR_INVALID_ARGUMENT,
-                         "%s: opts->layout = %s with opts->strategy = cooperative: the "
-                         "cooperative solver runs on the flat layout (leave the layout auto or "
-                         "flat)",
-                         fn, hb_layout_name(opts.layout));
-    if (strategy == HB_STRATEGY_CELL_GROUP && opts.layout != HB_LAYOUT_AUTO &&
-        opts.layout != HB_LAYOUT_FLAT)
-        return hb__error(HB_ERR_INVALID_ARGUMENT,
-                         "%s: opts->layout = %s with opts->strategy = cell-group: the "
-                         "cell-group solver runs on the flat layout (leave the layout auto or "
-                         "flat)",
-                         fn, hb_layout_name(opts.layout));
+                         "%s: opts->layout = %s with opts->strategy = %s: the %s solver runs on "
+                         "the flat layout (leave the layout auto or flat)",
+                         fn, hb_layout_name(opts.layout), hb_strategy_name(strategy),
+                         hb_strategy_name(strategy));
     if ((strategy == HB_STRATEGY_BRANCH_LEVEL && !ctx->ops->hines_branch_level) ||
         (strategy == HB_STRATEGY_CELL_GROUP && !ctx->ops->hines_cell) ||
         (strategy == HB_STRATEGY_FINE_TREE && !ctx->ops->hines_fine_tree) ||
