@@ -4,6 +4,8 @@
 
 #include "hb_backend.h"
 
+#include <stdlib.h>
+
 struct hb_buffer {
     void  *ptr;
     size_t bytes;
@@ -36,6 +38,19 @@ hb_hines_branches_fn hb__host_hines_fine_tree;
 /* Largest tile of HB_HOST_LANES cells gathered for a Hines sweep (hines.c):
  * within a core's L2. */
 #define HB_HOST_TILE_BYTES ((uint64_t)1 << 20)
+
+/* A thread's tile for HB_HOST_LANES systems of n rows, `arrays` arrays of
+ * esize-byte reals (thomas.c: c' and d'; hines.c and sim/cells.c: u, l, d,
+ * rhs), or NULL where it would not pay (n < 2, past HB_HOST_TILE_BYTES) or
+ * no memory is left: the callers then run one system at a time, with the
+ * same results. free() it. */
+static inline void *hb__host_tile(int64_t n, int arrays, size_t esize)
+{
+    const uint64_t per_row = (uint64_t)arrays * HB_HOST_LANES * esize;
+    if (n < 2 || (uint64_t)n > HB_HOST_TILE_BYTES / per_row)
+        return NULL;
+    return malloc((size_t)((uint64_t)n * per_row));
+}
 
 #define HB_I64(buf) ((const int64_t *)(buf)->ptr)
 

@@ -139,8 +139,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
         const int64_t C = sd->ncells, n = lay->max_rows;                                   \
         /* Tiles for cells of one tree without padding, where a tile fits a core's         \
          * cache (as the batch solver, hines.c). */                                        \
-        int tiled = lay->mono && n > 1 &&                                                  \
-                    (uint64_t)n <= HB_HOST_TILE_BYTES / (4 * HB_HOST_LANES * sizeof(T));   \
+        int tiled = lay->mono;                                                             \
         for (int64_t c = 0; tiled && c < C; ++c)                                           \
             tiled = job->offsets[c + 1] - job->offsets[c] == n &&                          \
                     HB_I64(lay->rows)[job->slot[c]] == n;                                  \
@@ -152,9 +151,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             HB_THREAD_ID(id, nt);                                                          \
             const int64_t c0 = C * id / nt, c1 = C * (id + 1) / nt;                        \
             int64_t j = c0 < c1 ? first_clamp_row(sd, job->offsets[c0]) : 0;              \
-            /* No tile (no memory): one cell at a time, the same results. */               \
-            T *s = tiled && c0 < c1 ? (T *)malloc((size_t)n * 4 * HB_HOST_LANES * sizeof(T)) \
-                                    : NULL;                                                \
+            T *s = tiled && c0 < c1 ? (T *)hb__host_tile(n, 4, sizeof(T)) : NULL;          \
             for (int64_t c = c0; c < c1;) {                                                \
                 const int64_t w = s ? (c1 - c < HB_HOST_LANES ? c1 - c : HB_HOST_LANES) : 1; \
                 if (s)                                                                     \

@@ -39,8 +39,7 @@
         const int64_t n = lay->max_rows;                                                   \
         /* One tile per thread; cells of one tree only, and only where a tile stays        \
          * in a core's cache (larger ones gain nothing over one cell at a time). */        \
-        const int tiled = par && lay->mono && n > 1 &&                                     \
-                          (uint64_t)n <= HB_HOST_TILE_BYTES / (4 * HB_HOST_LANES * sizeof(T)); \
+        const int tiled = lay->mono;                                                       \
         if (!par) { /* the oracle: one cell after another */                               \
             for (int64_t t = 0; t < lay->nslots; ++t)                                      \
                 hines_##SUFFIX(rows[t], base[t], lay->stride, parent + poff[t], u, l, d, r); \
@@ -48,8 +47,7 @@
         }                                                                                  \
         _Pragma("omp parallel")                                                           \
         {                                                                                  \
-            /* No tile (no memory): one cell at a time, the same results. */               \
-            T *s = tiled ? (T *)malloc((size_t)n * 4 * HB_HOST_LANES * sizeof(T)) : NULL;  \
+            T *s = tiled ? (T *)hb__host_tile(n, 4, sizeof(T)) : NULL;                     \
             const int64_t nblocks = (lay->nslots + HB_HOST_LANES - 1) / HB_HOST_LANES;     \
             _Pragma("omp for schedule(guided)")                                           \
             for (int64_t g = 0; g < nblocks; ++g) {                                        \

@@ -116,12 +116,10 @@
                 thomas_##SUFFIX(rows[t], base[t], lay->stride, a, b, c, cw, d);            \
             return;                                                                        \
         }                                                                                  \
-        /* Blocks only where the scratch stays in a core's cache. */                       \
-        const int blocks = n > 1 && (uint64_t)n <= HB_HOST_TILE_BYTES / (2 * HB_HOST_LANES * sizeof(T)); \
         _Pragma("omp parallel")                                                           \
         {                                                                                  \
-            /* No scratch (no memory): one system at a time, the same results. */          \
-            T *s = blocks ? (T *)malloc((size_t)n * 2 * HB_HOST_LANES * sizeof(T)) : NULL; \
+            /* Blocks only where the scratch stays in a core's cache. */                   \
+            T *s = (T *)hb__host_tile(n, 2, sizeof(T));                                    \
             const int64_t nblocks = (lay->nslots + HB_HOST_LANES - 1) / HB_HOST_LANES;     \
             _Pragma("omp for schedule(guided)")                                           \
             for (int64_t g = 0; g < nblocks; ++g) {                                        \
