@@ -1,4 +1,4 @@
-/* hb_coop_phases.cl: the phases of the cooperative Thomas-PCR solver (staging, forward and backward reduction of chunks, reduced rows, PCR row, back-substitution) as macros shared by thomas_coop.cl and thomas_span.cl. */
+/* hb_coop_phases.cl: the phases of the cooperative Thomas-PCR solver (staging, forward and backward reduction of chunks, reduced rows, PCR row, back-substitution) as macros shared by thomas_coop.cl and thomas_span.cl (the PCR row also by thomas_coop_local.cl). */
 #ifndef HB_COOP_PHASES_CL
 #define HB_COOP_PHASES_CL
 
@@ -11,29 +11,41 @@
  * staged array), nb (blocks), sa, sb, sc, sd (staged arrays in sh), A, B, C
  * (the system's coefficients), AW, CW (a', c' scratch), D (rhs in, x out). */
 
-/* One PCR step for reduced row I (stride s, N rows, arrays in sh at oa, oc,
- * od): the new sub-diagonal, super-diagonal and right-hand side, divided by
- * the new diagonal, into NA, NC, ND. */
-#define HB_COOP_PCR_ROW(I, NA, NC, ND)                                                      \
+/* One PCR step for reduced row I of type IT (stride s, N rows, in the local
+ * array sh): the new sub-diagonal, super-diagonal and right-hand side,
+ * divided by the new diagonal, into NA, NC, ND. RA(i), RC(i), RD(i) give the
+ * offsets in sh of row i's sub-diagonal, super-diagonal and right-hand side
+ * (the staged kernel keeps them in three arrays, the resident one in slots
+ * its chunks no longer need). */
+#define HB_PCR_ROW(IT, I, RA, RC, RD, NA, NC, ND)                                           \
     do {                                                                                    \
-        const hb_long hb_i = (I);                                                           \
-        const real hb_a = sh[oa + hb_i], hb_c = sh[oc + hb_i];                                   \
-        real hb_b = (real)1, hb_d = sh[od + hb_i], hb_an = (real)0, hb_cn = (real)0;        \
+        const IT hb_i = (I);                                                                \
+        const real hb_a = sh[RA(hb_i)], hb_c = sh[RC(hb_i)];                                \
+        real hb_b = (real)1, hb_d = sh[RD(hb_i)], hb_an = (real)0, hb_cn = (real)0;         \
         if (hb_i - s >= 0) {                                                                \
-            hb_b -= hb_a * sh[oc + hb_i - s];                                               \
-            hb_d -= hb_a * sh[od + hb_i - s];                                               \
-            hb_an = -hb_a * sh[oa + hb_i - s];                                                   \
+            const IT hb_k = hb_i - s;                                                       \
+            hb_b -= hb_a * sh[RC(hb_k)];                                                    \
+            hb_d -= hb_a * sh[RD(hb_k)];                                                    \
+            hb_an = -hb_a * sh[RA(hb_k)];                                                   \
         }                                                                                   \
         if (hb_i + s < N) {                                                                 \
-            hb_b -= hb_c * sh[oa + hb_i + s];                                                    \
-            hb_d -= hb_c * sh[od + hb_i + s];                                               \
-            hb_cn = -hb_c * sh[oc + hb_i + s];                                              \
+            const IT hb_k = hb_i + s;                                                       \
+            hb_b -= hb_c * sh[RA(hb_k)];                                                    \
+            hb_d -= hb_c * sh[RD(hb_k)];                                                    \
+            hb_cn = -hb_c * sh[RC(hb_k)];                                                   \
         }                                                                                   \
         const real hb_r = (real)1 / hb_b;                                                   \
         (NA) = hb_an * hb_r;                                                                \
         (NC) = hb_cn * hb_r;                                                                \
         (ND) = hb_d * hb_r;                                                                 \
     } while (0)
+
+/* The staged kernel's reduced system: three arrays in sh at oa, oc, od. */
+#define HB_COOP_RA_(i) (oa + (i))
+#define HB_COOP_RC_(i) (oc + (i))
+#define HB_COOP_RD_(i) (od + (i))
+#define HB_COOP_PCR_ROW(I, NA, NC, ND)                                                      \
+    HB_PCR_ROW(hb_long, I, HB_COOP_RA_, HB_COOP_RC_, HB_COOP_RD_, NA, NC, ND)
 
 /* Rows of each chunk staged per block through local memory: must match
  * HB_COOP_MB in api/core/hb_backend.h (the launchers size local memory by

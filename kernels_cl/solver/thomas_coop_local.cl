@@ -2,6 +2,9 @@
 #ifndef HB_PRELUDE_CL
 #include "hb_prelude.cl"
 #endif
+#ifndef HB_COOP_PHASES_CL
+#include "solver/hb_coop_phases.cl"
+#endif
 
 /* Local offsets of reduced row I's sub-diagonal, super-diagonal and
  * right-hand side (system arrays at sa, sb, sc, sd; chunks ld apart). Row 2j
@@ -13,31 +16,10 @@
 #define HB_COOPL_RC(I) (((I) & 1) ? sc + ((I) >> 1) * ld : sb + ((I) >> 1) * ld + 1)
 #define HB_COOPL_RD(I) (((I) & 1) ? sd + ((I) >> 1) * ld : sb + ((I) >> 1) * ld + 2)
 
-/* One PCR step (stride s, N rows) for reduced row I: the new sub-diagonal,
- * super-diagonal and right-hand side, divided by the new diagonal. The same
- * step as thomas_coop.cl's HB_COOP_PCR_ROW over this file's row addresses. */
+/* One PCR step for reduced row I over this file's row addresses
+ * (hb_coop_phases.cl's HB_PCR_ROW, the staged kernel's step). */
 #define HB_COOPL_PCR_ROW(I, NA, NC, ND)                                                     \
-    do {                                                                                    \
-        const hb_int hb_i = (I);                                                            \
-        const real hb_a = sh[HB_COOPL_RA(hb_i)], hb_c = sh[HB_COOPL_RC(hb_i)];              \
-        real hb_b = (real)1, hb_d = sh[HB_COOPL_RD(hb_i)], hb_an = (real)0, hb_cn = (real)0; \
-        if (hb_i - s >= 0) {                                                                \
-            const hb_int hb_k = hb_i - s;                                                   \
-            hb_b -= hb_a * sh[HB_COOPL_RC(hb_k)];                                           \
-            hb_d -= hb_a * sh[HB_COOPL_RD(hb_k)];                                           \
-            hb_an = -hb_a * sh[HB_COOPL_RA(hb_k)];                                          \
-        }                                                                                   \
-        if (hb_i + s < N) {                                                                 \
-            const hb_int hb_k = hb_i + s;                                                   \
-            hb_b -= hb_c * sh[HB_COOPL_RA(hb_k)];                                           \
-            hb_d -= hb_c * sh[HB_COOPL_RD(hb_k)];                                           \
-            hb_cn = -hb_c * sh[HB_COOPL_RC(hb_k)];                                          \
-        }                                                                                   \
-        const real hb_r = (real)1 / hb_b;                                                   \
-        (NA) = hb_an * hb_r;                                                                \
-        (NC) = hb_cn * hb_r;                                                                \
-        (ND) = hb_d * hb_r;                                                                 \
-    } while (0)
+    HB_PCR_ROW(hb_int, I, HB_COOPL_RA, HB_COOPL_RC, HB_COOPL_RD, NA, NC, ND)
 
 /* Global row g of the system (0 .. n-1) as local index chunk * ld + row: the
  * first rem chunks have m + 1 rows, the others m (32-bit arithmetic: local
