@@ -39,6 +39,15 @@ typedef struct {
     int32_t *h, *dep, *cnt, *pos;
 } tree_scratch;
 
+/* The next table of schedule S: its offset from S into header entry key,
+ * o advanced past its len words. */
+static int32_t *place(int32_t *S, int32_t *o, int key, int64_t len)
+{
+    S[key] = *o;
+    *o += (int32_t)len;
+    return S + S[key];
+}
+
 /* Appends the schedule of the tree par[0..n) (layout in hb_backend.h) to v;
  * n fits int32 (the plan keeps cells within local memory first). */
 static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch *sc,
@@ -75,26 +84,13 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     int32_t o = HB_CELL_HDR;
     int32_t *eptr = S + o;
     o += ne + 1;
-    S[HB_CELL_EORDER] = o;
-    int32_t *eorder = S + o;
-    o += ecount;
-    S[HB_CELL_EFIRST] = o;
-    int32_t *efirst = S + o;
-    o += ecount;
-    S[HB_CELL_ECS] = o;
-    int32_t *ecs = S + o;
-    o += ecount + 1;
-    S[HB_CELL_CIDX] = o;
-    int32_t *cidx = S + o;
-    o += nback;
-    S[HB_CELL_BPTR] = o;
-    int32_t *bptr = S + o;
-    o += nb + 1;
-    S[HB_CELL_BORDER] = o;
-    int32_t *border = S + o;
-    o += nback;
-    S[HB_CELL_BPAR] = o;
-    int32_t *bpar = S + o;
+    int32_t *eorder = place(S, &o, HB_CELL_EORDER, ecount);
+    int32_t *efirst = place(S, &o, HB_CELL_EFIRST, ecount);
+    int32_t *ecs = place(S, &o, HB_CELL_ECS, ecount + 1);
+    int32_t *cidx = place(S, &o, HB_CELL_CIDX, nback);
+    int32_t *bptr = place(S, &o, HB_CELL_BPTR, nb + 1);
+    int32_t *border = place(S, &o, HB_CELL_BORDER, nback);
+    int32_t *bpar = place(S, &o, HB_CELL_BPAR, nback);
     S[HB_CELL_N] = n;
     S[HB_CELL_NE] = ne;
     S[HB_CELL_NB] = nb;
