@@ -35,6 +35,7 @@ static void usage(void)
         "         [--hh-everywhere] [--precision float|double] [--record K] [--csv FILE]\n"
         "         [--plot FILE.png] [--spikes FILE] [--no-split] [--seed S] [--dump-cell FILE]\n"
         "         [--layout auto|flat|interleaved|block|block-shared]\n"
+        "         [--engine auto|stages|cells] [--epoch STEPS]\n"
         "  SWC:   [--policy sample|section [--nseg N | --d-lambda X]] [--scale S]\n"
         "         [--repair-radii] [--reroot] [--max-compartments N]\n"
         "  cable: [--ra OHM_CM] [--cm UF_CM2]\n"
@@ -63,7 +64,10 @@ static void usage(void)
         "membrane capacitance (1 uF/cm2). Channels (NEURON's hh.mod): --gnabar 0.12,\n"
         "--gkbar 0.036, --gl 0.0003 (S/cm2, in [0, 1000]); --el -54.3, --ena 50, --ek -77,\n"
         "--v-init -65, --threshold -20 (spike threshold at the soma) (mV, in [-1000,\n"
-        "1000]); --celsius 6.3. --dump-cell writes cell 0's compartments (for\n"
+        "1000]); --celsius 6.3. --engine: stages runs each stage of a step over the\n"
+        "whole batch, cells runs each cell on its own for many steps (on a GPU, on chip:\n"
+        "a work-group per cell), auto (default) cells where they fit; --epoch caps the\n"
+        "steps of one on-chip launch (0: no cap). --dump-cell writes cell 0's compartments (for\n"
         "ci/neuron-check.sh).\n"
         CLI_EXIT_HELP
         "A --plot that cannot be made (no Python, no matplotlib, no script) is a failure\n"
@@ -94,7 +98,7 @@ enum {
     OPT_HH, OPT_PRECISION, OPT_RECORD, OPT_CSV, OPT_PLOT, OPT_SPIKES, OPT_POLICY, OPT_NSEG,
     OPT_NOSPLIT, OPT_LAYOUT, OPT_SEED, OPT_DUMP, OPT_SPREAD, OPT_MAXCOMP, OPT_DLAMBDA, OPT_SCALE,
     OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM, OPT_GNABAR, OPT_GKBAR, OPT_GL, OPT_EL, OPT_ENA, OPT_EK,
-    OPT_VINIT, OPT_THRESHOLD
+    OPT_VINIT, OPT_THRESHOLD, OPT_ENGINE, OPT_EPOCH
 };
 
 static const struct option opts[] = {
@@ -117,6 +121,7 @@ static const struct option opts[] = {
     {"gl", required_argument, 0, OPT_GL},           {"el", required_argument, 0, OPT_EL},
     {"ena", required_argument, 0, OPT_ENA},         {"ek", required_argument, 0, OPT_EK},
     {"v-init", required_argument, 0, OPT_VINIT},    {"threshold", required_argument, 0, OPT_THRESHOLD},
+    {"engine", required_argument, 0, OPT_ENGINE},   {"epoch", required_argument, 0, OPT_EPOCH},
     {0, 0, 0, 0}};
 
 /* Ranges of the cell parameters: wide enough for any cell, narrow enough that
@@ -161,6 +166,16 @@ static int take(int c, const cli_opts *a, sim_options *o)
         return cli_int32(CMD, f, v, 0, 1000000, &o->nseg);
     case OPT_LAYOUT:
         return cli_layout(CMD, f, v, &o->prm.plan.layout);
+    case OPT_ENGINE: {
+        static const char *const engines[] = {"auto", "stages", "cells"};
+        int i = 0;
+        if (!cli_choice(CMD, f, v, engines, 3, &i))
+            return 0;
+        o->prm.engine = (hb_sim_engine)i;
+        return 1;
+    }
+    case OPT_EPOCH:
+        return cli_int(CMD, f, v, 0, INT64_MAX, &o->prm.epoch_steps);
     case OPT_SEED:
         return cli_u64(CMD, f, v, &o->seed);
     case OPT_SPREAD:
@@ -317,12 +332,17 @@ static void print_performance(const sim_options *o, hb_sim *sim)
     printf("performance: %.3g compartment-steps/s (%lld compartments x %lld steps in %.3f s)",
            rate, (long long)(tm.steps ? tm.compartment_steps / tm.steps : 0), (long long)tm.steps,
            tm.total_ms * 1e-3);
-    if (o->prm.timing)
+    if (tm.epochs > 0 && o->prm.timing)
+        printf("; on chip %.1f ms in %lld epochs (stages not split there), read-back %.1f ms",
+               tm.onchip_ms, (long long)tm.epochs, tm.readback_ms);
+    else if (o->prm.timing)
         printf("; membrane %.1f ms, assembly %.1f ms, solve %.1f ms, update %.1f ms, "
-               "read-back %.1f ms\n",
+               "read-back %.1f ms",
                tm.membrane_ms, tm.assembly_ms, tm.solve_ms, tm.update_ms, tm.readback_ms);
     else
-        printf("; stage split not measured (--no-split)\n");
+        printf("; stage split not measured (--no-split)");
+    printf("; compulsory traffic %.3g GB/s\n",
+           tm.total_ms > 0 ? (double)tm.compulsory_bytes / (tm.total_ms * 1e6) : 0.0);
 }
 
 double sim_amp(const sim_options *o, int64_t c)

@@ -11,6 +11,7 @@ namespace hb_cl_d {
 #undef HB_SUFFIX
 #undef HB_DOUBLE
 #undef HB_PRELUDE_CL
+#include "cl_function_guards.cuh"
 } // namespace hb_cl_d
 
 namespace hb_cl_s {
@@ -18,6 +19,7 @@ namespace hb_cl_s {
 #include HB_CL_FILE
 #undef HB_SUFFIX
 #undef HB_PRELUDE_CL
+#include "cl_function_guards.cuh"
 } // namespace hb_cl_s
 
 #undef HB_CL_FILE

@@ -33,6 +33,7 @@ typedef struct {
 } result;
 
 static hb_morph_cell *pool[8];
+static char last_describe[1300]; /* hb_sim_describe of the last simulate() */
 static int npool;
 
 static hb_morph_cell *load_swc(const char *name, int section)
@@ -125,6 +126,8 @@ static hb_status simulate(hb_context *ctx, const scenario *sc, const hb_plan_opt
         prm.record_chunk = chunk;
     hb_sim *sim = NULL;
     hb_status st = hb_sim_create(ctx, sc->cells, sc->ncells, &prm, &sim);
+    if (st == HB_SUCCESS)
+        snprintf(last_describe, sizeof last_describe, "%s", hb_sim_describe(sim));
     for (int64_t i = 0; st == HB_SUCCESS && i < sc->nclamps; ++i)
         st = hb_sim_add_iclamp(sim, sc->clamps[i].cell, sc->clamps[i].comp, sc->clamps[i].onset,
                                sc->clamps[i].dur, sc->clamps[i].amp);
@@ -222,8 +225,13 @@ static void check_spikes(const scenario *sc, const result *r, const char *what)
            (long long)sc->ncells, (long long)r->nrows, (long long)r->nsamples, (long long)spikes);
 }
 
+/* The solver plan the on-chip engine runs (its order of operations). */
+static hb_plan_options cell_po;
+
 int main(void)
 {
+    hb_plan_options_init(&cell_po);
+    cell_po.strategy = HB_STRATEGY_CELL_GROUP;
     hb_test_begin("test_sim_backend");
     hb_context *ctx = hb_test_context();
     hb_test_require_sim(ctx);
@@ -282,6 +290,35 @@ int main(void)
                 if (simulate(ctx, &sc, &po, 0, 0, &x) == HB_SUCCESS)
                     compare(ctx, &sc, &po, &x, &ref, w2);
                 else
+                    HB_CHECK(0, "%s: failed", w2);
+                result_free(&x);
+            }
+            /* Each engine asked for: the stages everywhere; cells on every
+             * backend but the oracle (on CUDA and OpenCL the on-chip epochs,
+             * which must then run: these cells fit every device's local
+             * memory), in epochs of a random length. */
+            for (int e = 0; e < 2; ++e) {
+                scenario se = sc;
+                se.prm.engine = e ? HB_SIM_ENGINE_CELLS : HB_SIM_ENGINE_STAGES;
+                se.prm.epoch_steps = e ? hb_test_range(0, 60) : 0;
+                char w2[256];
+                snprintf(w2, sizeof w2, "%s, engine %s, epochs of %lld steps", what,
+                         e ? "cells" : "stages", (long long)se.prm.epoch_steps);
+                hb_backend b = hb_context_backend(ctx);
+                if (e && b == HB_BACKEND_SERIAL) {
+                    hb_sim *s = NULL;
+                    HB_CHECK_STATUS(hb_sim_create(ctx, se.cells, se.ncells, &se.prm, &s),
+                                    HB_ERR_BACKEND_UNAVAILABLE);
+                    HB_CHECK(s == NULL, "%s: a refused simulation was returned", w2);
+                    continue;
+                }
+                if (simulate(ctx, &se, NULL, e, e ? hb_test_range(1, 90) : 0, &x) == HB_SUCCESS) {
+                    printf("%s: %s\n", w2, last_describe);
+                    int onchip = strstr(last_describe, "cells on chip") != NULL;
+                    HB_CHECK(onchip == (e && !hb_test_host_backend(b)),
+                             "%s: the engine that ran: %s", w2, last_describe);
+                    compare(ctx, &se, e && !hb_test_host_backend(b) ? &cell_po : NULL, &x, &ref, w2);
+                } else
                     HB_CHECK(0, "%s: failed", w2);
                 result_free(&x);
             }

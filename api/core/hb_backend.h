@@ -327,6 +327,18 @@ void *hb__plan_stream(const hb_plan *plan);
  * else 0, leaving the outputs untouched. For the fused simulation loop. */
 int hb__plan_per_system_hines(hb_plan *plan, const hb_layout_dev **lay, const int64_t **slot_of,
                               hb_buffer *arrays[4]);
+/* Cell-group (api/core/auto.c): local memory one cell of max_rows rows needs
+ * (HB_CELL_LOCAL_BYTES; SIZE_MAX when a product overflows), and whether
+ * it fits the device's (traits.local_mem). */
+size_t hb__cell_local_bytes(int64_t max_rows, size_t esize);
+int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize);
+/* 1 when the plan is a cell-group Hines plan with systems, with *lay its
+ * layout (schedule, size classes), *perm each slot's system and u, l its
+ * coupling arrays (as set by the caller); else 0, outputs untouched. For the
+ * simulation's on-chip engine, which solves in local memory and never
+ * touches the plan's D and RHS. */
+int hb__plan_cell_group(const hb_plan *plan, const hb_layout_dev **lay, const int64_t **perm,
+                        hb_buffer *arrays[2]);
 
 #ifdef __cplusplus
 }

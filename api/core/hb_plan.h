@@ -72,11 +72,7 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t 
  * and hb__cell_fits). */
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
                               int mono, int cell_ok);
-/* Cell-group: local memory one cell of max_rows rows needs
- * (HB_CELL_LOCAL_BYTES; SIZE_MAX when a product overflows), and whether
- * it fits the device's (traits.local_mem). */
-size_t hb__cell_local_bytes(int64_t max_rows, size_t esize);
-int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize);
+/* hb__cell_local_bytes, hb__cell_fits: hb_backend.h (the simulation uses them). */
 /* Cell-group work-items per cell: requested > 0 as asked; else the next
  * power of two >= the widest level, within [HB_CELL_MIN_GROUP,
  * HB_CELL_MAX_GROUP]; then capped at the device's work-group limit. */

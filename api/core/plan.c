@@ -921,6 +921,19 @@ int hb__plan_per_system_hines(hb_plan *plan, const hb_layout_dev **lay, const in
     return 1;
 }
 
+int hb__plan_cell_group(const hb_plan *plan, const hb_layout_dev **lay, const int64_t **perm,
+                        hb_buffer *arrays[2])
+{
+    if (plan->kind != HB_KIND_HINES || plan->nsys == 0 ||
+        plan->strategy != HB_STRATEGY_CELL_GROUP)
+        return 0;
+    *lay = &plan->dev;
+    *perm = plan->lay.perm;
+    arrays[0] = plan->arrays[HB_ARRAY_U];
+    arrays[1] = plan->arrays[HB_ARRAY_L];
+    return 1;
+}
+
 hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
 {
     if (!plan)

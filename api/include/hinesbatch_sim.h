@@ -30,7 +30,29 @@ extern "C" {
  * q10 = 3^((celsius - 6.3)/10)), with x/(exp(x)-1) evaluated through a series
  * near its removable singularity so float and double agree. NEURON's hh.mod
  * interpolates its rates in a table by default (usetable_hh = 1); these are
- * the exact functions (usetable_hh = 0). */
+ * the exact functions (usetable_hh = 0).
+ *
+ * Engines (params.engine) run those stages in one of two ways, with the same
+ * arithmetic per compartment:
+ *   HB_SIM_ENGINE_STAGES: each stage of each step over every compartment of
+ *     the batch (one kernel launch per stage on a GPU, the plan's solve in
+ *     between); the serial backend, the oracle, always runs it;
+ *   HB_SIM_ENGINE_CELLS: each cell on its own for many steps: on CUDA and
+ *     OpenCL one work-group per cell keeps the cell on chip (v and gates in
+ *     registers, the matrix and the cell-group solver's schedule in local
+ *     memory) for an epoch of steps per launch, writing back only state,
+ *     recorded samples and spikes; on OpenMP a fused per-cell loop with the
+ *     cell in cache. On a GPU it needs cells that fit local memory and a
+ *     plan of strategy auto or cell-group (flat layout); where a cell does
+ *     not fit it runs the stages and hb_sim_describe says why;
+ *   HB_SIM_ENGINE_AUTO: cells where it runs, else stages.
+ * hb_sim_describe names the engine that runs. */
+typedef enum {
+    HB_SIM_ENGINE_AUTO = 0,
+    HB_SIM_ENGINE_STAGES,
+    HB_SIM_ENGINE_CELLS
+} hb_sim_engine;
+
 typedef struct {
     double       dt;             /* ms (0.025)                                    */
     double       celsius;        /* degC (6.3)                                    */
@@ -51,6 +73,10 @@ typedef struct {
                                     hb_sim_get_timing splits the time (slower)   */
     hb_precision precision;      /* HB_DOUBLE                                     */
     hb_plan_options plan;        /* solver plan options (layout, strategy, stream) */
+    hb_sim_engine engine;        /* HB_SIM_ENGINE_AUTO                            */
+    int64_t      epoch_steps;    /* most steps per on-chip launch (0: no limit
+                                    beyond record_chunk and the run's end); the
+                                    events of a network will end epochs too      */
 } hb_sim_params;
 
 /* Fills params with the defaults above. */
@@ -112,6 +138,13 @@ typedef struct {
     double  total_ms;
     int64_t steps;
     int64_t compartment_steps;    /* rows x steps                              */
+    double  onchip_ms;            /* inside on-chip epochs (part of total; the
+                                     stages are not split there: timing = 1
+                                     only waits for each epoch)                 */
+    int64_t epochs;               /* on-chip launches (per size class of cells) */
+    int64_t compulsory_bytes;     /* the least traffic between device memory and
+                                     the chip the engine's design implies, summed
+                                     over the runs (docs/simulate.md)           */
 } hb_sim_timing;
 HB_API hb_status hb_sim_get_timing(const hb_sim *sim, hb_sim_timing *timing);
 

@@ -33,7 +33,34 @@ typedef struct {
     hb_buffer *tspk;          /* real[ncells*max_spikes]: their times            */
     hb_buffer *recslot;       /* int64[ncells]: column in rec, or -1             */
     hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages        */
+    /* The on-chip engine's tables (NULL for the per-stage engine). */
+    hb_buffer *cellof;        /* int64[nslots]: cell in the plan's slot t        */
+    hb_buffer *rowoff;        /* int64[ncells]: the cell's first flat row         */
+    hb_buffer *cfirst;        /* int64[ncells + 1]: the cell's clamped rows are
+                                 crow[cfirst[c] .. cfirst[c+1])                  */
 } hb_sim_dev;
+
+/* The on-chip engine (kernels_cl/sim/epoch.cl): v and the gates of a
+ * work-item's rows stay in registers, HB_EPOCH_ROWS_PER_ITEM of them (the
+ * kernel's HB_EPOCH_RPI), so a cell of n rows needs a group of at least
+ * n / HB_EPOCH_ROWS_PER_ITEM work-items; the group is the solver plan's
+ * cell-group size where that is enough, else that bound in whole warps. */
+#define HB_EPOCH_ROWS_PER_ITEM 8
+static inline int64_t hb__epoch_group(int64_t cell_group, int64_t max_rows)
+{
+    int64_t need = (max_rows + HB_EPOCH_ROWS_PER_ITEM - 1) / HB_EPOCH_ROWS_PER_ITEM;
+    need = (need + 31) / 32 * 32;
+    return cell_group > need ? cell_group : need;
+}
+
+/* One launch of the on-chip engine: steps step0 .. step0 + nsteps - 1 of
+ * every cell of the plan's cell-group layout lay (one work-group per cell,
+ * one launch per size class), recording into rows rec_row0 .. of rec. */
+typedef struct {
+    const hb_layout_dev *lay;
+    hb_buffer           *u, *l;   /* the plan's coupling arrays (kept)          */
+    int64_t              step0, nsteps, rec_row0;
+} hb_sim_epoch;
 
 /* A segment of time steps for the fused loop (backend_omp/sim/cells.c): each
  * cell runs steps step0 .. step0 + nsteps - 1 on its own (membrane, clamps,
@@ -73,6 +100,13 @@ typedef struct {
      * hb_sim_cells. */
     hb_status (*step_cells)(hb_context *ctx, hb_precision p, const hb_sim_dev *sim,
                             hb_sim_cells *job);
+    /* Optional (NULL: no on-chip engine): the GPU backends' epoch, see
+     * hb_sim_epoch; and the largest work-group its kernel runs on the
+     * context's device in precision p (registers can make it smaller than
+     * the device's limit). */
+    hb_status (*epoch)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
+                       const hb_sim_epoch *job);
+    hb_status (*epoch_group_limit)(hb_context *ctx, hb_precision p, int64_t *max_items);
 } hb_sim_ops;
 
 /* Each returns its table, or NULL when the backend was not compiled in. */

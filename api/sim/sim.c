@@ -132,6 +132,12 @@ static hb_status check_params(const hb_sim_params *p)
     if (p->record_chunk < 1)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->record_chunk = %lld < 1", fn,
                          (long long)p->record_chunk);
+    if (p->engine < HB_SIM_ENGINE_AUTO || p->engine > HB_SIM_ENGINE_CELLS)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->engine = %d is not an hb_sim_engine",
+                         fn, (int)p->engine);
+    if (p->epoch_steps < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->epoch_steps = %lld < 0", fn,
+                         (long long)p->epoch_steps);
     if (p->precision != HB_DOUBLE && p->precision != HB_FLOAT)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->precision = %d is not an hb_precision",
                          fn, (int)p->precision);
@@ -244,6 +250,113 @@ static hb_status set_matrix(hb_sim *sim, const hb_morph_batch_view *bv)
     return st;
 }
 
+static hb_status make_plan(hb_sim *sim, int mono, const hb_morph_batch_view *bv,
+                           const hb_plan_options *po)
+{
+    return mono ? hb_plan_create_hines_uniform(sim->ctx, sim->prm.precision, sim->ncells, bv->n,
+                                               bv->parent, po, &sim->plan)
+                : hb_plan_create_hines(sim->ctx, sim->prm.precision, sim->ncells, bv->offsets,
+                                       bv->parent, po, &sim->plan);
+}
+
+/* Why the on-chip engine cannot run this batch before a plan is made (NULL:
+ * it can try), in sim->note. */
+static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
+{
+    const hb_context *ctx = sim->ctx;
+    const hb_plan_options *po = &sim->prm.plan;
+    const size_t esize = sim->esize;
+    if (po->strategy != HB_STRATEGY_AUTO && po->strategy != HB_STRATEGY_CELL_GROUP)
+        snprintf(sim->note, sizeof sim->note,
+                 "the on-chip engine solves with cell-group; plan strategy %s was asked for",
+                 hb_strategy_name(po->strategy));
+    else if (po->layout != HB_LAYOUT_AUTO && po->layout != HB_LAYOUT_FLAT)
+        snprintf(sim->note, sizeof sim->note,
+                 "the on-chip engine runs on the flat layout; plan layout %s was asked for",
+                 hb_layout_name(po->layout));
+    else if (!hb__cell_fits(&ctx->traits, max_rows, esize))
+        snprintf(sim->note, sizeof sim->note,
+                 "a cell of %lld compartments needs %zu KiB of local memory on chip, the device "
+                 "has %zu KiB",
+                 (long long)max_rows, (hb__cell_local_bytes(max_rows, esize) + 1023) / 1024,
+                 ctx->traits.local_mem / 1024);
+    else if (sim->ops->epoch_group_limit(sim->ctx, sim->prm.precision, limit) != HB_SUCCESS)
+        snprintf(sim->note, sizeof sim->note, "the on-chip kernel is not available: %s",
+                 hb_last_error());
+    else if (hb__epoch_group(0, max_rows) > *limit)
+        snprintf(sim->note, sizeof sim->note,
+                 "a cell of %lld compartments needs %lld work-items per group (%d rows each), "
+                 "the kernel runs at most %lld on this device",
+                 (long long)max_rows, (long long)hb__epoch_group(0, max_rows),
+                 HB_EPOCH_ROWS_PER_ITEM, (long long)*limit);
+    else
+        return NULL;
+    return sim->note;
+}
+
+/* The engine (hinesbatch_sim.h) and the solver plan it needs: on a backend
+ * with an on-chip engine, a cell-group plan where every cell fits (AUTO: on
+ * GPUs; an OpenCL CPU device runs the stages unless cells are asked for),
+ * else the caller's plan and the stages, with the reason in sim->note when
+ * cells were asked for. The host backends' cells engine is OpenMP's fused
+ * loop, over a per-system plan. */
+static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view *bv)
+{
+    const hb_sim_engine want = sim->prm.engine;
+    const hb_sim_ops *ops = sim->ops;
+    if (want == HB_SIM_ENGINE_CELLS && !ops->epoch && !ops->step_cells)
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
+                         "hb_sim_create: params->engine = cells: %s runs the stages engine only "
+                         "(the serial backend is the oracle)",
+                         hb_context_describe(sim->ctx));
+    sim->engine = HB_SIM_ENGINE_STAGES;
+    int64_t max_rows = 0, limit = 0;
+    for (int64_t c = 0; c < sim->ncells; ++c)
+        if (bv->offsets[c + 1] - bv->offsets[c] > max_rows)
+            max_rows = bv->offsets[c + 1] - bv->offsets[c];
+    if (ops->epoch && (want == HB_SIM_ENGINE_CELLS ||
+                       (want == HB_SIM_ENGINE_AUTO && sim->ctx->traits.is_gpu))) {
+        if (!onchip_refusal(sim, max_rows, &limit)) {
+            hb_plan_options po = sim->prm.plan;
+            po.strategy = HB_STRATEGY_CELL_GROUP;
+            po.layout = HB_LAYOUT_FLAT;
+            HB_FORWARD(make_plan(sim, mono, bv, &po));
+            const hb_layout_dev *lay;
+            const int64_t *perm;
+            hb_buffer *ul[2];
+            if (!hb__plan_cell_group(sim->plan, &lay, &perm, ul))
+                snprintf(sim->note, sizeof sim->note, "the cell-group plan did not hold: %s",
+                         hb_plan_describe(sim->plan));
+            else if (hb__epoch_group(lay->cell_group, lay->max_rows) > limit)
+                snprintf(sim->note, sizeof sim->note,
+                         "cells need %lld work-items per group, the kernel runs at most %lld",
+                         (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
+                         (long long)limit);
+            else {
+                sim->engine = HB_SIM_ENGINE_CELLS;
+                sim->onchip = 1;
+                return HB_SUCCESS;
+            }
+            hb_plan_destroy(sim->plan);
+            sim->plan = NULL;
+        }
+        hb__log("hb_sim_create: on-chip engine: %s; running the stages", sim->note);
+    }
+    HB_FORWARD(make_plan(sim, mono, bv, &sim->prm.plan));
+    const hb_layout_dev *lay;
+    const int64_t *slot;
+    hb_buffer *arr[4];
+    if (ops->step_cells && want != HB_SIM_ENGINE_STAGES) {
+        if (hb__plan_per_system_hines(sim->plan, &lay, &slot, arr))
+            sim->engine = HB_SIM_ENGINE_CELLS;
+        else if (want == HB_SIM_ENGINE_CELLS)
+            snprintf(sim->note, sizeof sim->note,
+                     "the fused per-cell loop runs with a per-system plan (%s)",
+                     hb_plan_describe(sim->plan));
+    }
+    return HB_SUCCESS;
+}
+
 /* Gates start at their steady state at v_init: one gate step of (nearly)
  * infinite length on the backend, with the kernels' own rate functions. */
 static hb_status init_gates(hb_sim *sim)
@@ -317,10 +430,7 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
             memcpy(sim->offsets, bv.offsets, (size_t)(ncells + 1) * sizeof *sim->offsets);
     }
     if (st == HB_SUCCESS)
-        st = mono ? hb_plan_create_hines_uniform(ctx, prm.precision, ncells, bv.n, bv.parent,
-                                                 &prm.plan, &sim->plan)
-                  : hb_plan_create_hines(ctx, prm.precision, ncells, bv.offsets, bv.parent,
-                                         &prm.plan, &sim->plan);
+        st = choose_engine(sim, mono, &bv);
     if (st == HB_SUCCESS)
         st = set_matrix(sim, &bv);
     hb_sim_dev *d = &sim->dev;
@@ -342,15 +452,27 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
         hb_sim_destroy(sim);
         return st;
     }
-    const hb_layout_dev *lay;
-    const int64_t *slot;
-    hb_buffer *arr[4];
-    const int fused = sim->ops->step_cells && hb__plan_per_system_hines(sim->plan, &lay, &slot, arr);
+    char eng[400];
+    if (sim->onchip) {
+        const hb_layout_dev *lay;
+        const int64_t *perm;
+        hb_buffer *ul[2];
+        hb__plan_cell_group(sim->plan, &lay, &perm, ul);
+        snprintf(eng, sizeof eng,
+                 "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
+                 "local, epochs of %s steps)",
+                 (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
+                 (HB_CELL_LOCAL_BYTES(lay->max_rows, sim->esize) + 1023) / 1024,
+                 prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
+    } else if (sim->engine == HB_SIM_ENGINE_CELLS)
+        snprintf(eng, sizeof eng, "engine: cells (fused per-cell loop, cells in cache)");
+    else
+        snprintf(eng, sizeof eng, "engine: stages (one launch per stage and step)%s%s",
+                 sim->note[0] ? "; cells not running: " : "", sim->note);
     snprintf(sim->describe, sizeof sim->describe,
              "simulation: %lld cells, %lld compartments (%lld with HH), dt %g ms, %g degC; %s; %s",
              (long long)ncells, (long long)sim->nrows, (long long)sim->nhh, prm.dt, prm.celsius,
-             fused ? "steps: fused per-cell loop" : "steps: one launch per stage",
-             hb_plan_describe(sim->plan));
+             eng, hb_plan_describe(sim->plan));
     *out = sim;
     return HB_SUCCESS;
 }
@@ -363,7 +485,7 @@ void hb_sim_destroy(hb_sim *sim)
     hb_buffer *bufs[] = {d->pos,  d->v,    d->m,    d->h,     d->n,    d->gna,  d->gk,
                          d->gl,   d->cdt,  d->d0,   d->gmem,  d->imem, d->crow, d->cptr,
                          d->con,  d->coff, d->camp, d->soma,  d->vprev, d->nspk, d->tspk,
-                         d->recslot, d->rec};
+                         d->recslot, d->rec, d->cellof, d->rowoff, d->cfirst};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
             sim->ctx->ops->release(sim->ctx, bufs[i]);

@@ -33,8 +33,11 @@ struct hb_sim {
     int64_t       steps;
     int64_t       rec_rows;    /* samples waiting in dev.rec                */
     hb_sim_timing timing;
+    hb_sim_engine engine;      /* the engine that runs: stages or cells     */
+    int           onchip;      /* cells on a GPU backend: ops->epoch        */
     atomic_int    busy;        /* a thread is inside a call that uses the state */
-    char          describe[900];
+    char          note[300];   /* why the engine asked for is not running   */
+    char          describe[1200];
 };
 
 /* HB_ERR_INVALID_ARGUMENT naming params->max_spikes or params->record_chunk

@@ -77,6 +77,33 @@ static hb_status start(hb_sim *sim)
             slot[sim->rec_cells[r]] = r;
     }
     d->nclamp_rows = nrows_cl;
+    /* The on-chip engine's tables: the cell of each plan slot, each cell's
+     * first row, and its range of clamped rows (crow is in row order, and a
+     * cell's rows are contiguous). */
+    int64_t *cellof = NULL, *cfirst = NULL;
+    const hb_layout_dev *lay = NULL;
+    const int64_t *perm = NULL;
+    hb_buffer *ul[2];
+    if (st == HB_SUCCESS && sim->onchip && hb__plan_cell_group(sim->plan, &lay, &perm, ul)) {
+        cellof = hb__malloc_n(lay->nslots, sizeof *cellof);
+        cfirst = hb__malloc_n(C + 1, sizeof *cfirst);
+        if (!cellof || !cfirst)
+            st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: tables of %lld cells", (long long)C);
+        for (int64_t t = 0; st == HB_SUCCESS && t < lay->nslots; ++t)
+            cellof[t] = perm[t];
+        for (int64_t c = 0, q = 0; st == HB_SUCCESS && c <= C; ++c) {
+            while (c < C && q < nrows_cl && crow[q] < sim->offsets[c])
+                ++q;
+            cfirst[c] = c < C ? q : nrows_cl;
+        }
+        if (st == HB_SUCCESS &&
+            ((st = hb__sim_alloc(sim, &d->cellof, sizeof(int64_t), lay->nslots, cellof)) ||
+             (st = hb__sim_alloc(sim, &d->rowoff, sizeof(int64_t), C, sim->offsets)) ||
+             (st = hb__sim_alloc(sim, &d->cfirst, sizeof(int64_t), C + 1, cfirst))))
+            {
+            }
+    }
+    free(cellof), free(cfirst);
     if (st == HB_SUCCESS &&
         ((st = hb__sim_alloc(sim, &d->crow, sizeof(int64_t), nrows_cl, crow)) ||
          (st = hb__sim_alloc(sim, &d->cptr, sizeof(int64_t), nrows_cl + 1, cptr)) ||
@@ -210,7 +237,36 @@ static hb_status run(hb_sim *sim, double tstop)
     double t_begin = now_ms();
     hb_sim_cells job;
     hb_buffer *arr[4];
-    if (ops->step_cells && sim->steps < target &&
+    const int64_t rows_bytes = sim->nrows * (int64_t)sim->esize;
+    if (sim->onchip && sim->steps < target) {
+        hb_sim_epoch ej;
+        const int64_t *perm;
+        hb__plan_cell_group(sim->plan, &ej.lay, &perm, arr);
+        ej.u = arr[0], ej.l = arr[1];
+        while (sim->steps < target) {
+            int64_t n = target - sim->steps;
+            if (sim->prm.epoch_steps > 0 && n > sim->prm.epoch_steps)
+                n = sim->prm.epoch_steps;
+            if (d->nrec > 0 && n > sim->prm.record_chunk - sim->rec_rows)
+                n = sim->prm.record_chunk - sim->rec_rows;
+            ej.step0 = sim->steps, ej.nsteps = n, ej.rec_row0 = sim->rec_rows;
+            double t = now_ms();
+            HB_FORWARD(ops->epoch(ctx, stream, p, d, &ej));
+            HB_FORWARD(stage(sim, &t, &tm->onchip_ms));
+            sim->steps += n;
+            tm->steps += n;
+            tm->epochs++;
+            tm->compartment_steps += n * sim->nrows;
+            /* Once per epoch: v and the gates in and out, the seven per-row
+             * constants (conductances, C/dt, d0, u, l) and the schedule
+             * (8 int32 per row at most) in; per step the recorded samples. */
+            tm->compulsory_bytes += rows_bytes * 15 + sim->nrows * 32 + n * d->nrec * (int64_t)sim->esize;
+            sim->rec_rows = d->nrec > 0 ? sim->rec_rows + n : 0;
+            if (sim->rec_rows == sim->prm.record_chunk)
+                HB_FORWARD(flush(sim));
+        }
+    }
+    if (sim->engine == HB_SIM_ENGINE_CELLS && ops->step_cells && sim->steps < target &&
         hb__plan_per_system_hines(sim->plan, &job.lay, &job.slot, arr)) {
         /* The fused loop: one backend call per segment, a segment ending where
          * the recording buffer fills (every step when nothing is recorded). */
@@ -230,6 +286,8 @@ static hb_status run(hb_sim *sim, double tstop)
             sim->steps += n;
             tm->steps += n;
             tm->compartment_steps += n * sim->nrows;
+            /* A cell stays in cache for the segment: as an epoch. */
+            tm->compulsory_bytes += rows_bytes * 15 + n * d->nrec * (int64_t)sim->esize;
             sim->rec_rows = d->nrec > 0 ? sim->rec_rows + n : 0;
             if (sim->rec_rows == sim->prm.record_chunk)
                 HB_FORWARD(flush(sim));
@@ -253,6 +311,10 @@ static hb_status run(hb_sim *sim, double tstop)
         HB_FORWARD(stage(sim, &t, &tm->update_ms));
         tm->steps++;
         tm->compartment_steps += sim->nrows;
+        /* Per step: v in and out, the seven per-row constants in, the HH
+         * compartments' gates in and out, the recorded samples. */
+        tm->compulsory_bytes += rows_bytes * 9 + sim->nhh * 6 * (int64_t)sim->esize +
+                                d->nrec * (int64_t)sim->esize;
         if (++sim->rec_rows == sim->prm.record_chunk)
             HB_FORWARD(flush(sim));
     }

@@ -59,5 +59,11 @@ static hb_status cuda_update(hb_context *ctx, void *stream, hb_precision p, cons
                           hb__dev(m->v), hb__dev(m->rec));
 }
 
-static const hb_sim_ops cuda_sim_ops = {cuda_membrane, cuda_assemble, cuda_update, NULL};
+/* The on-chip engine (epoch.cu). */
+hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
+                         const hb_sim_epoch *job);
+hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
+
+static const hb_sim_ops cuda_sim_ops = {cuda_membrane, cuda_assemble, cuda_update, NULL,
+                                        hb__cuda_epoch, hb__cuda_epoch_group_limit};
 const hb_sim_ops *hb__cuda_sim_ops(void) { return &cuda_sim_ops; }

@@ -62,5 +62,11 @@ static hb_status cl_sim_update(hb_context *ctx, void *stream, hb_precision p, co
     return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_SOMA, sargs, NARGS(sargs), ncells);
 }
 
-static const hb_sim_ops opencl_sim_ops = {cl_sim_membrane, cl_sim_assemble, cl_sim_update, NULL};
+/* The on-chip engine (epoch.c). */
+hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
+                       const hb_sim_epoch *job);
+hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
+
+static const hb_sim_ops opencl_sim_ops = {cl_sim_membrane, cl_sim_assemble, cl_sim_update, NULL,
+                                          hb__cl_epoch, hb__cl_epoch_group_limit};
 const hb_sim_ops *hb__opencl_sim_ops(void) { return &opencl_sim_ops; }

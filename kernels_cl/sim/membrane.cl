@@ -1,54 +1,17 @@
-/* membrane.cl: simulation kernels: HH and leak currents, current clamps, matrix assembly, voltage update, spikes and recording. */
+/* membrane.cl: the per-stage simulation kernels: membrane mechanisms (hb_mech_*.cl), current clamps, matrix assembly, voltage update, spikes and recording. */
 #ifndef HB_PRELUDE_CL
 #include "hb_prelude.cl"
 #endif
 
-/* Helper functions: plain inline in OpenCL; the CUDA build defines HB_FN as
- * __device__ inline. */
-#ifndef HB_FN
-#define HB_FN inline
+#ifndef HB_MECH_HH_CL
+#include "sim/hb_mech_hh.cl"
+#endif
+#ifndef HB_MECH_PAS_CL
+#include "sim/hb_mech_pas.cl"
 #endif
 
 /* Units (see hb_sim_dev in api/sim/hb_sim_ops.h): mV, ms, uS, nA. Same
  * operations, in the same order, as backend_omp/sim/membrane.c. */
-
-/* x / (exp(x) - 1), with its removable singularity at 0: the series
- * 1 - x/2 + x^2/12 (next term x^4/720, below 1e-19 for |x| < 1e-4) near 0,
- * expm1 (no cancellation) elsewhere, so float and double agree. */
-HB_FN real HB_KERNEL(hb_exprelr)(const real x)
-{
-    if (fabs(x) < (real)1e-4)
-        return (real)1 - x * ((real)0.5 - x * ((real)1 / (real)12));
-    return x / expm1(x);
-}
-
-/* Hodgkin-Huxley rates (hh.mod of NEURON, ms^-1 at 6.3 degC), scaled by
- * q10: steady state and exp(-dt/tau) factor for m, h and n. */
-HB_FN void HB_KERNEL(hb_hh_gate)(const real alpha, const real beta, const real dt,
-                                 const real q10, real *x)
-{
-    const real sum = alpha + beta;
-    const real inf = alpha / sum;
-    /* Rush-Larsen / exponential Euler: x += (1 - exp(-dt/tau)) (inf - x),
-     * with 1/tau = q10*sum; -expm1 keeps small steps exact in float. */
-    *x = *x + (-expm1(-dt * q10 * sum)) * (inf - *x);
-}
-
-HB_FN void HB_KERNEL(hb_hh_advance)(const real v, const real dt, const real q10, real *m,
-                                    real *h, real *n)
-{
-    /* alpha_m = 0.1 * vtrap(-(v+40), 10) = exprelr(-(v+40)/10) */
-    const real am = HB_KERNEL(hb_exprelr)(-(v + (real)40) / (real)10);
-    const real bm = (real)4 * exp(-(v + (real)65) / (real)18);
-    const real ah = (real)0.07 * exp(-(v + (real)65) / (real)20);
-    const real bh = (real)1 / (exp(-(v + (real)35) / (real)10) + (real)1);
-    /* alpha_n = 0.01 * vtrap(-(v+55), 10) = 0.1 * exprelr(-(v+55)/10) */
-    const real an = (real)0.1 * HB_KERNEL(hb_exprelr)(-(v + (real)55) / (real)10);
-    const real bn = (real)0.125 * exp(-(v + (real)65) / (real)80);
-    HB_KERNEL(hb_hh_gate)(am, bm, dt, q10, m);
-    HB_KERNEL(hb_hh_gate)(ah, bh, dt, q10, h);
-    HB_KERNEL(hb_hh_gate)(an, bn, dt, q10, n);
-}
 
 /* One work-item per row: gates (when advance), then the membrane current
  * I = gl (v - el) + gna m^3 h (v - ena) + gk n^4 (v - ek) and its slope
@@ -65,22 +28,18 @@ __kernel void HB_KERNEL(hb_sim_membrane)(const hb_long nrows, const hb_int advan
     if (k >= nrows)
         return;
     const real vk = v[k];
-    real g = gl[k];
-    real i = g * (vk - el);
+    real g = (real)0, i = (real)0;
+    HB_KERNEL(hb_mech_pas_current)(vk, gl[k], el, &g, &i);
     const real gnak = gna[k], gkk = gk[k];
     if (gnak != (real)0 || gkk != (real)0) {
         real mk = m[k], hk = h[k], nk = n[k];
         if (advance) {
-            HB_KERNEL(hb_hh_advance)(vk, dt, q10, &mk, &hk, &nk);
+            HB_KERNEL(hb_mech_hh_state)(vk, dt, q10, &mk, &hk, &nk);
             m[k] = mk;
             h[k] = hk;
             n[k] = nk;
         }
-        const real gn = gnak * mk * mk * mk * hk;
-        const real n2 = nk * nk;
-        const real gp = gkk * n2 * n2;
-        g = g + gn + gp;
-        i = i + gn * (vk - ena) + gp * (vk - ek);
+        HB_KERNEL(hb_mech_hh_current)(vk, mk, hk, nk, gnak, gkk, ena, ek, &g, &i);
     }
     gmem[k] = g;
     imem[k] = i;

@@ -1,0 +1,57 @@
+/* epoch.cu: launcher of the on-chip simulation engine on the GPU (kernels_cl/sim/epoch.cl), one thread block per cell for many steps. */
+#include "cuda_backend.h"
+#include "hb_sim_ops.h"
+
+#include "cl_compat.cuh"
+
+#define HB_CL_FILE "sim/epoch.cl"
+#include "cl_both_precisions.cuh"
+
+/* The block limit of the kernel as compiled (its registers can lower it
+ * below the device's). */
+hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    cudaFuncAttributes fa;
+    HB_CUDA_CALL(cudaFuncGetAttributes(&fa, HB_CUDA_KERNEL(p, hb_sim_epoch)));
+    *max_items = fa.maxThreadsPerBlock;
+    return HB_SUCCESS;
+}
+
+/* One launch per size class of cells (lay->cell_class), as the cell-group
+ * solver's; hb__epoch_group threads per cell (the core checked it against
+ * the limit above); HB_CELL_LOCAL_BYTES of the class's largest cell of
+ * dynamic shared memory, opted in past the default 48 KiB. */
+hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
+                         const hb_sim_epoch *job)
+{
+    const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
+    const hb_layout_dev *lay = job->lay;
+    HB_FORWARD(hb__cuda_use(ctx));
+    const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    if (HB_CELL_LOCAL_BYTES(lay->max_rows, esize) > impl->smem_block)
+        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_sim_epoch),
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)impl->smem_optin));
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
+        const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],
+                        ld = lay->cell_class[3 * k + 2];
+        const int group = (int)hb__epoch_group(lay->cell_group, ld);
+        const size_t smem = HB_CELL_LOCAL_BYTES(ld, esize);
+        HB_FORWARD(HB_CUDA_LAUNCH(
+            p, hb_sim_epoch, ngroups, (unsigned)ngroups, group, smem, s, ngroups, first, ld,
+            (long long)job->step0, (long long)job->nsteps, hb__dev(lay->cslots),
+            hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->soff), hb__dev(lay->sched),
+            hb__dev(m->cellof), hb__dev(m->rowoff), hb__dev(job->u), hb__dev(job->l),
+            hb__real(m->dt), hb__real(m->q10), hb__real(m->ena), hb__real(m->ek),
+            hb__real(m->el), hb__real(m->threshold), hb__dev(m->v), hb__dev(m->m),
+            hb__dev(m->h), hb__dev(m->n), hb__dev(m->gna), hb__dev(m->gk), hb__dev(m->gl),
+            hb__dev(m->cdt), hb__dev(m->d0), hb__dev(m->cfirst), hb__dev(m->crow),
+            hb__dev(m->cptr), hb__dev(m->con), hb__dev(m->coff), hb__dev(m->camp),
+            (long long)m->max_spikes, hb__dev(m->soma), hb__dev(m->vprev), hb__dev(m->nspk),
+            hb__dev(m->tspk), (long long)m->nrec, (long long)job->rec_row0,
+            hb__dev(m->recslot), hb__dev(m->rec)));
+    }
+    return HB_SUCCESS;
+}

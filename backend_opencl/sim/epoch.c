@@ -1,0 +1,66 @@
+/* epoch.c: launcher of the on-chip simulation engine (kernels_cl/sim/epoch.cl), one work-group per cell for many steps. */
+#include "cl_backend.h"
+#include "hb_sim_ops.h"
+
+/* A buffer argument that may be absent (no clamps, no recorded cells): a
+ * NULL cl_mem, which the kernel then never touches. */
+static const cl_mem no_mem = NULL;
+#define MEM(buf) ((hb_cl_arg){sizeof(cl_mem), (buf) ? (const void *)&(buf)->mem : (const void *)&no_mem})
+
+typedef struct {
+    cl_double d;
+    cl_float s;
+} real_arg;
+static real_arg real_of(double v) { return (real_arg){v, (cl_float)v}; }
+#define REAL(p, r) ((p) == HB_DOUBLE ? (hb_cl_arg){sizeof(cl_double), &(r).d} \
+                                     : (hb_cl_arg){sizeof(cl_float), &(r).s})
+
+/* The kernel's own work-group limit on the device (its registers or private
+ * arrays can make it lower than the device's). */
+hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items)
+{
+    cl_kernel k = NULL;
+    size_t local = 0, kmax = 0;
+    HB_FORWARD(hb__cl_kernel(ctx, p, HB_CLK_SIM_EPOCH, &k, &local));
+    HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                         sizeof kmax, &kmax, NULL),
+                "clGetKernelWorkGroupInfo", "hb_sim_epoch");
+    *max_items = (int64_t)kmax;
+    return HB_SUCCESS;
+}
+
+/* One launch per size class of cells (lay->cell_class), hb__epoch_group
+ * work-items per cell (within the limit above: the core checked), and
+ * HB_CELL_LOCAL_BYTES of the class's largest cell of local memory. */
+hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
+                       const hb_sim_epoch *job)
+{
+    const hb_layout_dev *lay = job->lay;
+    const size_t esize = p == HB_DOUBLE ? sizeof(cl_double) : sizeof(cl_float);
+    cl_long step0 = job->step0, nsteps = job->nsteps, maxs = m->max_spikes, nrec = m->nrec,
+            row0 = job->rec_row0;
+    real_arg dt = real_of(m->dt), q10 = real_of(m->q10), ena = real_of(m->ena),
+             ek = real_of(m->ek), el = real_of(m->el), thr = real_of(m->threshold);
+    for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
+        cl_long ngroups = lay->cell_class[3 * k + 1], first = lay->cell_class[3 * k],
+                ld = lay->cell_class[3 * k + 2];
+        const size_t group = (size_t)hb__epoch_group(lay->cell_group, ld);
+        const size_t bytes = HB_CELL_LOCAL_BYTES(ld, esize);
+        const hb_cl_arg args[] = {
+            HB_CL_LONG(ngroups), HB_CL_LONG(first),  HB_CL_LONG(ld),     HB_CL_LONG(step0),
+            HB_CL_LONG(nsteps),  MEM(lay->cslots),   MEM(lay->base),     MEM(lay->rows),
+            MEM(lay->soff),      MEM(lay->sched),    MEM(m->cellof),     MEM(m->rowoff),
+            MEM(job->u),         MEM(job->l),        REAL(p, dt),        REAL(p, q10),
+            REAL(p, ena),        REAL(p, ek),        REAL(p, el),        REAL(p, thr),
+            MEM(m->v),           MEM(m->m),          MEM(m->h),          MEM(m->n),
+            MEM(m->gna),         MEM(m->gk),         MEM(m->gl),         MEM(m->cdt),
+            MEM(m->d0),          MEM(m->cfirst),     MEM(m->crow),       MEM(m->cptr),
+            MEM(m->con),         MEM(m->coff),       MEM(m->camp),       HB_CL_LONG(maxs),
+            MEM(m->soma),        MEM(m->vprev),      MEM(m->nspk),       MEM(m->tspk),
+            HB_CL_LONG(nrec),    HB_CL_LONG(row0),   MEM(m->recslot),    MEM(m->rec),
+            (hb_cl_arg){bytes, NULL}};
+        HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, HB_CLK_SIM_EPOCH, args,
+                                        (int)(sizeof args / sizeof *args), ngroups, group));
+    }
+    return HB_SUCCESS;
+}

@@ -1,0 +1,181 @@
+/* epoch.cl: the on-chip simulation engine: one work-group per cell runs many time steps (membrane mechanisms, clamps, assembly, the cell-group Hines solve, voltage update, spikes and recording) with the cell in local memory and registers. */
+#ifndef HB_PRELUDE_CL
+#include "hb_prelude.cl"
+#endif
+
+#ifndef HB_MECH_HH_CL
+#include "sim/hb_mech_hh.cl"
+#endif
+#ifndef HB_MECH_PAS_CL
+#include "sim/hb_mech_pas.cl"
+#endif
+#ifndef HB_CELL_PHASES_CL
+#include "solver/hb_cell_phases.cl"
+#endif
+
+/* Rows per work-item held in registers (v and the HH gates); must match
+ * HB_EPOCH_ROWS_PER_ITEM in api/sim/hb_sim_ops.h. A cell of n rows needs a
+ * group of at least n / HB_EPOCH_RPI work-items. */
+#define HB_EPOCH_RPI 8
+
+/* Group g of a launch of ngroups runs the cell in slot t = cslots[first + g]
+ * of the solver plan (cell c = cellof[t], its matrix rows base[t] ..
+ * base[t] + rows[t] in u and l, its state rows rowoff[c] .. in the
+ * simulation's arrays) for steps step0 .. step0 + nsteps - 1, doing per step
+ * what the per-stage kernels of membrane.cl and the plan's solve do, in the
+ * same order per row:
+ *   membrane: gates advanced with the last step's v (not at step 0), then the
+ *     mechanisms' conductance g and current I (hb_mech_*.cl);
+ *   clamps: those on at this step, summed in their fixed order, subtracted
+ *     from I of their rows (cells with clamps only: two barriers);
+ *   assembly: d = d0 + g, rhs = (C/dt + g) v - I, in local memory;
+ *   solve: HB_CELL_SOLVE (hb_cell_phases.cl), x in local memory;
+ *   update: v = x; the soma's work-item detects an upward threshold crossing
+ *     (time interpolated in the step) and records the soma voltage into row
+ *     rec_row0 + s of rec for recorded cells.
+ * Work-item j owns rows j, j + P, ... (< HB_EPOCH_RPI of them): their v and
+ * gates stay in registers for the whole launch; u, l and the schedule are
+ * staged in local memory once. Per-row constants (conductances, C/dt, d0)
+ * are read from global memory each step (cached: read-only, coalesced).
+ * Only v, the gates, the soma's last voltage, spike counts and times, and
+ * recorded samples are written back. Local memory as hines_cell.cl's:
+ * HB_CELL_LOCAL_BYTES(ld). */
+__kernel void HB_KERNEL(hb_sim_epoch)(
+    const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
+    const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
+    __global const hb_long *rows, __global const hb_long *soff, __global const hb_int *sched,
+    __global const hb_long *cellof, __global const hb_long *rowoff, __global const real *u,
+    __global const real *l, const real dt, const real q10, const real ena, const real ek,
+    const real el, const real threshold, __global real *v, __global real *m, __global real *h,
+    __global real *n, __global const real *gna, __global const real *gk,
+    __global const real *gl, __global const real *cdt, __global const real *d0,
+    __global const hb_long *cfirst, __global const hb_long *crow, __global const hb_long *cptr,
+    __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
+    const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
+    __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
+    __global const hb_long *recslot, __global real *rec HB_DYNAMIC_LOCAL_ARG(real, sh))
+{
+    HB_DYNAMIC_LOCAL(real, sh);
+    /* No early return: every work-item reaches every barrier. */
+    const hb_long g = (hb_long)get_group_id(0);
+    const int valid = g < ngroups;
+    const hb_long t = valid ? cslots[first + g] : 0;
+    const hb_long c = valid ? cellof[t] : 0;
+    const hb_int j = (hb_int)get_local_id(0), P = (hb_int)get_local_size(0);
+    const hb_long o = valid ? base[t] : 0, ro = valid ? rowoff[c] : 0;
+    __global const hb_int *S = sched + (valid ? soff[t] : 0);
+    const hb_int nr = valid ? (hb_int)rows[t] : 0;
+    const hb_int slen = valid ? S[HB_CELL_K_BPAR] + (nr > 0 ? nr - 1 : 0) : 0;
+    const hb_int oL = (hb_int)ld, oD = 2 * (hb_int)ld, oR = 3 * (hb_int)ld;
+    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld);
+
+    for (hb_int k = j; k < nr; k += P) {
+        sh[k] = u[o + k];
+        sh[oL + k] = l[o + k];
+    }
+    for (hb_int k = j; k < slen; k += P)
+        si[k] = S[k];
+    real vr[HB_EPOCH_RPI], mr[HB_EPOCH_RPI], hr[HB_EPOCH_RPI], nr_[HB_EPOCH_RPI];
+    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
+        const hb_int k = j + i * P;
+        vr[i] = mr[i] = hr[i] = nr_[i] = (real)0;
+        if (k < nr) {
+            vr[i] = v[ro + k];
+            mr[i] = m[ro + k];
+            hr[i] = h[ro + k];
+            nr_[i] = n[ro + k];
+        }
+    }
+    /* The soma's work-item keeps the cell's spike bookkeeping. */
+    const hb_int ks = valid ? (hb_int)(soma[c] - ro) : -1;
+    const int is_soma = valid && ks % P == j;
+    real vp = is_soma ? vprev[c] : (real)0;
+    hb_long cnt = is_soma ? nspk[c] : 0;
+    const hb_long rslot = is_soma ? recslot[c] : -1;
+    const hb_long cl0 = valid ? cfirst[c] : 0, cl1 = valid ? cfirst[c + 1] : 0;
+    const int clamped = cl0 < cl1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    HB_CELL_TABLES();
+
+    for (hb_long s = 0; s < nsteps; ++s) {
+        const hb_long step = step0 + s;
+        for (int i = 0; i < HB_EPOCH_RPI; ++i) {
+            const hb_int k = j + i * P;
+            if (k < nr) {
+                const hb_long kk = ro + k;
+                const real vk = vr[i];
+                real gk_ = (real)0, ik = (real)0;
+                HB_KERNEL(hb_mech_pas_current)(vk, gl[kk], el, &gk_, &ik);
+                const real gnak = gna[kk], gkk = gk[kk];
+                if (gnak != (real)0 || gkk != (real)0) {
+                    if (step > 0)
+                        HB_KERNEL(hb_mech_hh_state)(vk, dt, q10, &mr[i], &hr[i], &nr_[i]);
+                    HB_KERNEL(hb_mech_hh_current)(vk, mr[i], hr[i], nr_[i], gnak, gkk, ena, ek,
+                                                  &gk_, &ik);
+                }
+                if (clamped) {
+                    sh[oD + k] = gk_;
+                    sh[oR + k] = ik;
+                } else {
+                    sh[oD + k] = d0[kk] + gk_;
+                    sh[oR + k] = (cdt[kk] + gk_) * vk - ik;
+                }
+            }
+        }
+        if (clamped) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (hb_long q = cl0 + j; q < cl1; q += P) {
+                real sum = (real)0;
+                for (hb_long a = cptr[q]; a < cptr[q + 1]; ++a)
+                    if (step >= con[a] && step < coff[a])
+                        sum = sum + camp[a];
+                const hb_int k = (hb_int)(crow[q] - ro);
+                sh[oR + k] = sh[oR + k] - sum;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int i = 0; i < HB_EPOCH_RPI; ++i) {
+                const hb_int k = j + i * P;
+                if (k < nr) {
+                    const real gk_ = sh[oD + k];
+                    sh[oD + k] = d0[ro + k] + gk_;
+                    sh[oR + k] = (cdt[ro + k] + gk_) * vr[i] - sh[oR + k];
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        HB_CELL_SOLVE();
+        for (int i = 0; i < HB_EPOCH_RPI; ++i) {
+            const hb_int k = j + i * P;
+            if (k < nr)
+                vr[i] = sh[oR + k];
+        }
+        if (is_soma) {
+            const real vn = sh[oR + ks];
+            if (vp < threshold && vn >= threshold) {
+                if (cnt < max_spikes)
+                    tspk[c * max_spikes + cnt] =
+                        (real)step * dt + dt * ((threshold - vp) / (vn - vp));
+                cnt = cnt + 1;
+            }
+            vp = vn;
+            if (rslot >= 0)
+                rec[(rec_row0 + s) * nrec + rslot] = vn;
+        }
+        /* The next step's writes to d and rhs touch only this work-item's
+         * own rows, which no one reads after the solve's last barrier. */
+    }
+
+    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
+        const hb_int k = j + i * P;
+        if (k < nr) {
+            v[ro + k] = vr[i];
+            m[ro + k] = mr[i];
+            h[ro + k] = hr[i];
+            n[ro + k] = nr_[i];
+        }
+    }
+    if (is_soma) {
+        vprev[c] = vp;
+        nspk[c] = cnt;
+    }
+}
