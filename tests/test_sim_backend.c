@@ -1,4 +1,5 @@
 /* test_sim_backend.c: simulations on the backend under test against the serial oracle (mixed batches, layouts, strategies), restarts, recording chunks, spike bookkeeping. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,34 @@ int main(void)
                 } else
                     HB_CHECK(0, "%s: failed", w2);
                 result_free(&x);
+            }
+            /* A device whose local memory holds the cells but not their
+             * schedules (48 KiB GPUs and large cells): the on-chip engine reads
+             * the schedule from global memory. */
+            int64_t maxr = 0;
+            for (int64_t c = 0; c < sc.ncells; ++c)
+                maxr = ncomp(sc.cells[c]) > maxr ? ncomp(sc.cells[c]) : maxr;
+            if (!hb_test_on_host(ctx) && maxr > 64) {
+                char cap[32];
+                snprintf(cap, sizeof cap, "%lld",
+                         (long long)(4 * maxr * (prec == HB_DOUBLE ? 8 : 4) + 1024));
+                setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
+                hb_context *small = hb_test_context();
+                unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
+                scenario se = sc;
+                se.prm.engine = HB_SIM_ENGINE_CELLS;
+                char w2[256];
+                snprintf(w2, sizeof w2, "%s, engine cells, %s bytes of local memory", what, cap);
+                if (simulate(small, &se, NULL, 0, 0, &x) == HB_SUCCESS) {
+                    printf("%s: %s\n", w2, last_describe);
+                    HB_CHECK(strstr(last_describe, "cells on chip") &&
+                                 strstr(last_describe, "schedule read from global memory"),
+                             "%s: the engine that ran: %s", w2, last_describe);
+                    compare(small, &se, &cell_po, &x, &ref, w2);
+                } else
+                    HB_CHECK(0, "%s: failed", w2);
+                result_free(&x);
+                hb_context_destroy(small);
             }
             result_free(&ref);
         }

@@ -184,20 +184,25 @@ hb_strategy hb__auto_tridiag_strategy(const hb_device_traits *dev, int has_coop,
     return HB_STRATEGY_PER_SYSTEM;
 }
 
-size_t hb__cell_local_bytes(int64_t max_rows, size_t esize)
+size_t hb__cell_local_bytes(int64_t max_rows, size_t esize, int staged)
 {
-    /* HB_CELL_LOCAL_BYTES with every product checked. */
+    /* HB_CELL_LAUNCH_BYTES with every product checked. */
     size_t reals, bytes, words;
     if (max_rows < 0 || !hb__mul_size((size_t)max_rows, 4, &reals) ||
         !hb__mul_size(reals, esize, &bytes) || !hb__mul_size((size_t)max_rows, 8, &words) ||
         words > SIZE_MAX / sizeof(int32_t) - 16 || bytes > SIZE_MAX - (words + 16) * sizeof(int32_t))
         return SIZE_MAX;
-    return bytes + (words + 16) * sizeof(int32_t);
+    return staged ? bytes + (words + 16) * sizeof(int32_t) : bytes;
+}
+
+int hb__cell_staged(const hb_device_traits *dev, int64_t max_rows, size_t esize)
+{
+    return dev->local_mem > 0 && hb__cell_local_bytes(max_rows, esize, 1) <= dev->local_mem;
 }
 
 int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize)
 {
-    return dev->local_mem > 0 && hb__cell_local_bytes(max_rows, esize) <= dev->local_mem;
+    return dev->local_mem > 0 && hb__cell_local_bytes(max_rows, esize, 0) <= dev->local_mem;
 }
 
 int32_t hb__cell_group(const hb_device_traits *dev, int64_t widest, int32_t requested)

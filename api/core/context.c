@@ -133,11 +133,19 @@ static hb_status open_backend(hb_backend b, const hb_context_options *opts, cons
     ctx->ops = ops;
     hb_context_options o = *opts;
     o.backend = b;
-    hb_status st = ops->init(ctx, &o);
+    size_t cap = 0;
+    hb_status st = hb__env_local_mem_limit(&cap);
     if (st != HB_SUCCESS) {
         free(box);
         return st;
     }
+    st = ops->init(ctx, &o);
+    if (st != HB_SUCCESS) {
+        free(box);
+        return st;
+    }
+    if (cap > 0 && ctx->traits.local_mem > cap)
+        ctx->traits.local_mem = cap;
     snprintf(ctx->describe, sizeof ctx->describe, "%s on %s", ops->name, ctx->device);
     hb__log("using backend %s", ctx->describe);
     *out = ctx;

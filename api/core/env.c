@@ -67,6 +67,29 @@ hb_status hb__env_strategy(hb_strategy *out)
     return HB_SUCCESS;
 }
 
+hb_status hb__env_local_mem_limit(size_t *out)
+{
+    const char *env = hb__env_value("HINESBATCH_LOCAL_MEM_LIMIT");
+    *out = 0;
+    if (!env)
+        return HB_SUCCESS;
+    long long v = 0;
+    for (const char *c = env; *c; ++c) {
+        if (*c < '0' || *c > '9' || v > (1LL << 30)) {
+            v = -1;
+            break;
+        }
+        v = v * 10 + (*c - '0');
+    }
+    if (v < 1024 || v > (1LL << 30))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "HINESBATCH_LOCAL_MEM_LIMIT='%s' is not a whole number of bytes from "
+                         "1024 to 2^30",
+                         env);
+    *out = (size_t)v;
+    return HB_SUCCESS;
+}
+
 hb_status hb__env_coop_span(int32_t *out)
 {
     const char *env = hb__env_value("HINESBATCH_COOP_SPAN");

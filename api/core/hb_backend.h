@@ -38,6 +38,9 @@ typedef struct {
     int32_t    span_group; /* span: work-items per reduced system's group       */
     int32_t    cell_group; /* cell-group (flat layout): work-items per cell, 0
                               otherwise                                         */
+    int32_t    cell_staged; /* cell-group: 1 when the schedule is staged in local
+                              memory too (the largest cell's fits), 0 when the
+                              kernels read it from global memory               */
     hb_buffer *base;       /* int64[nslots]                                    */
     hb_buffer *rows;       /* int64[nslots] rows the solver runs (padded or own)*/
     hb_buffer *nown;       /* int64[nslots] the system's own rows              */
@@ -94,6 +97,9 @@ enum {
 #define HB_CELL_SCHED_WORDS(max_rows) ((size_t)8 * (size_t)(max_rows) + 16)
 #define HB_CELL_LOCAL_BYTES(max_rows, esize)                                                  \
     (HB_CELL_LOCAL_REALS(max_rows) * (esize) + HB_CELL_SCHED_WORDS(max_rows) * sizeof(int32_t))
+/* What a launch reserves: with the schedule staged or without it. */
+#define HB_CELL_LAUNCH_BYTES(max_rows, esize, staged)                                         \
+    ((staged) ? HB_CELL_LOCAL_BYTES(max_rows, esize) : HB_CELL_LOCAL_REALS(max_rows) * (esize))
 
 /* What a conversion writes in rows a system does not own, and whether it
  * zeroes the ignored entry of the first or last row. */
@@ -328,10 +334,13 @@ void *hb__plan_stream(const hb_plan *plan);
 int hb__plan_per_system_hines(hb_plan *plan, const hb_layout_dev **lay, const int64_t **slot_of,
                               hb_buffer *arrays[4]);
 /* Cell-group (api/core/auto.c): local memory one cell of max_rows rows needs
- * (HB_CELL_LOCAL_BYTES; SIZE_MAX when a product overflows), and whether
- * it fits the device's (traits.local_mem). */
-size_t hb__cell_local_bytes(int64_t max_rows, size_t esize);
+ * (HB_CELL_LAUNCH_BYTES; SIZE_MAX when a product overflows) with its
+ * schedule staged or not; whether the cell fits the device's
+ * (traits.local_mem) at all (its four arrays), and whether its schedule
+ * fits beside them. */
+size_t hb__cell_local_bytes(int64_t max_rows, size_t esize, int staged);
 int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize);
+int hb__cell_staged(const hb_device_traits *dev, int64_t max_rows, size_t esize);
 /* 1 when the plan is a cell-group Hines plan with systems, with *lay its
  * layout (schedule, size classes), *perm each slot's system and u, l its
  * coupling arrays (as set by the caller); else 0, outputs untouched. For the

@@ -201,8 +201,10 @@ static void describe(hb_plan *plan)
         snprintf(layout, sizeof layout, "%s(staged: %d work-items per system, %.3g KiB local)",
                  hb_layout_name(in.layout), (int)in.group_size, (double)in.local_bytes / 1024);
     else if (in.strategy == HB_STRATEGY_CELL_GROUP)
-        snprintf(layout, sizeof layout, "%s(groups of %d, %lld levels)",
-                 hb_layout_name(in.layout), (int)in.group_size, (long long)in.nlevels);
+        snprintf(layout, sizeof layout, "%s(groups of %d, %lld levels, %.3g KiB local%s)",
+                 hb_layout_name(in.layout), (int)in.group_size, (long long)in.nlevels,
+                 (double)in.local_bytes / 1024,
+                 plan->dev.cell_staged ? "" : ", schedule read from global memory");
     else if (in.block_size > 0)
         snprintf(layout, sizeof layout, "%s(bs=%d)", hb_layout_name(in.layout),
                  (int)in.block_size);
@@ -378,7 +380,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     /* A cell larger than local memory: the fine tree, which has no size
      * limit, and the reason in hb_plan_describe. */
     if (strategy == HB_STRATEGY_CELL_GROUP && !cell_ok) {
-        size_t need = hb__cell_local_bytes(max_rows, esize);
+        size_t need = hb__cell_local_bytes(max_rows, esize, 0);
         snprintf(plan->note, sizeof plan->note,
                  "cell-group: a cell of %lld rows needs %zu KiB of local memory, the device has "
                  "%zu KiB; running fine-tree",
@@ -439,8 +441,10 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         }
     }
     const int resident = dev->coop_systems > 0;
-    if (strategy == HB_STRATEGY_CELL_GROUP)
+    if (strategy == HB_STRATEGY_CELL_GROUP) {
         dev->cell_group = hb__cell_group(&ctx->traits, 1, opts.group_size);
+        dev->cell_staged = hb__cell_staged(&ctx->traits, lay->max_rows, plan->esize);
+    }
     if (nsys == 0) {
         describe(plan);
         *out = plan;
@@ -988,6 +992,8 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
             o.ngroups = plan->nsys;
             o.group_size = plan->dev.cell_group;
             o.nlevels = plan->cell_levels;
+            o.local_bytes = (int64_t)HB_CELL_LAUNCH_BYTES(plan->dev.max_rows, plan->esize,
+                                                          plan->dev.cell_staged);
         }
     }
     *info = o;

@@ -278,7 +278,7 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
         snprintf(sim->note, sizeof sim->note,
                  "a cell of %lld compartments needs %zu KiB of local memory on chip, the device "
                  "has %zu KiB",
-                 (long long)max_rows, (hb__cell_local_bytes(max_rows, esize) + 1023) / 1024,
+                 (long long)max_rows, (hb__cell_local_bytes(max_rows, esize, 0) + 1023) / 1024,
                  ctx->traits.local_mem / 1024);
     else if (sim->ops->epoch_group_limit(sim->ctx, sim->prm.precision, limit) != HB_SUCCESS)
         snprintf(sim->note, sizeof sim->note, "the on-chip kernel is not available: %s",
@@ -462,7 +462,7 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
                  "local, epochs of %s steps)",
                  (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
-                 (HB_CELL_LOCAL_BYTES(lay->max_rows, sim->esize) + 1023) / 1024,
+                 (HB_CELL_LAUNCH_BYTES(lay->max_rows, sim->esize, lay->cell_staged) + 1023) / 1024,
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
     } else if (sim->engine == HB_SIM_ENGINE_CELLS)
         snprintf(eng, sizeof eng, "engine: cells (fused per-cell loop, cells in cache)");

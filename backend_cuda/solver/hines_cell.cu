@@ -8,7 +8,7 @@
 
 /* One launch per size class of cells (lay->cell_class); lay->cell_group
  * threads per cell (capped at the device's block limit);
- * HB_CELL_LOCAL_BYTES of the class's largest cell of dynamic shared memory
+ * HB_CELL_LAUNCH_BYTES of the class's largest cell of dynamic shared memory
  * (u, l, d, rhs: 4 x 728 doubles = 23 KiB for the CA1 cell), opted in past
  * the default 48 KiB up to the device's limit (the core ran the fine tree
  * instead where the batch's largest cell does not fit: the device's local
@@ -23,7 +23,7 @@ hb_status hb__cuda_hines_cell(hb_context *ctx, void *stream, hb_precision p,
     if (group > impl->max_threads)
         group = impl->max_threads;
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
-    if (HB_CELL_LOCAL_BYTES(lay->max_rows, esize) > impl->smem_block)
+    if (HB_CELL_LAUNCH_BYTES(lay->max_rows, esize, lay->cell_staged) > impl->smem_block)
         HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_hines_cell),
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           (int)impl->smem_optin));
@@ -31,11 +31,12 @@ hb_status hb__cuda_hines_cell(hb_context *ctx, void *stream, hb_precision p,
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],
                         ld = lay->cell_class[3 * k + 2];
-        const size_t smem = HB_CELL_LOCAL_BYTES(ld, esize);
+        const size_t smem = HB_CELL_LAUNCH_BYTES(ld, esize, lay->cell_staged);
         HB_FORWARD(HB_CUDA_LAUNCH(p, hb_hines_cell, ngroups, (unsigned)ngroups, group, smem, s,
                                   ngroups, first, ld, hb__dev(lay->cslots), hb__dev(lay->base),
                                   hb__dev(lay->rows), hb__dev(lay->soff), hb__dev(lay->sched),
-                                  hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs)));
+                                  hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs),
+                                  (int)lay->cell_staged));
     }
     return HB_SUCCESS;
 }

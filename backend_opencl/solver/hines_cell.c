@@ -3,7 +3,7 @@
 
 /* One launch per size class of cells (lay->cell_class), one group of
  * lay->cell_group work-items (fewer where the kernel's limit is lower: the
- * kernel strides by its group size) per cell, HB_CELL_LOCAL_BYTES of the
+ * kernel strides by its group size) per cell, HB_CELL_LAUNCH_BYTES of the
  * class's largest cell of local memory (the core kept the batch's largest
  * within the device's). */
 hb_status hb__cl_hines_cell(hb_context *ctx, void *stream, hb_precision p,
@@ -15,12 +15,13 @@ hb_status hb__cl_hines_cell(hb_context *ctx, void *stream, hb_precision p,
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         cl_long ngroups = lay->cell_class[3 * k + 1], first = lay->cell_class[3 * k],
                 ld = lay->cell_class[3 * k + 2];
-        const size_t bytes = HB_CELL_LOCAL_BYTES(ld, esize);
+        const size_t bytes = HB_CELL_LAUNCH_BYTES(ld, esize, lay->cell_staged);
+        cl_int staged = lay->cell_staged;
         const hb_cl_arg args[] = {HB_CL_LONG(ngroups),   HB_CL_LONG(first),    HB_CL_LONG(ld),
                                   HB_CL_MEM(lay->cslots), HB_CL_MEM(lay->base), HB_CL_MEM(lay->rows),
                                   HB_CL_MEM(lay->soff),  HB_CL_MEM(lay->sched), HB_CL_MEM(u),
                                   HB_CL_MEM(l),          HB_CL_MEM(d),         HB_CL_MEM(rhs),
-                                  (hb_cl_arg){bytes, NULL}};
+                                  HB_CL_INT(staged),     (hb_cl_arg){bytes, NULL}};
         HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, HB_CLK_HINES_CELL, args,
                                         (int)(sizeof args / sizeof *args), ngroups, group));
     }

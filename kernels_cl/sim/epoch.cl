@@ -17,6 +17,9 @@
  * HB_EPOCH_ROWS_PER_ITEM in api/sim/hb_sim_ops.h. A cell of n rows needs a
  * group of at least n / HB_EPOCH_RPI work-items. */
 #define HB_EPOCH_RPI 8
+/* Every loop over a work-item's rows is unrolled, so that the row arrays
+ * are registers (indexed by constants), not a stack frame. */
+#define HB_UNROLL _Pragma("unroll")
 
 /* Group g of a launch of ngroups runs the cell in slot t = cslots[first + g]
  * of the solver plan (cell c = cellof[t], its matrix rows base[t] ..
@@ -39,7 +42,7 @@
  * are read from global memory each step (cached: read-only, coalesced).
  * Only v, the gates, the soma's last voltage, spike counts and times, and
  * recorded samples are written back. Local memory as hines_cell.cl's:
- * HB_CELL_LOCAL_BYTES(ld). */
+ * HB_CELL_LAUNCH_BYTES(ld, staged): the schedule staged where it fits. */
 __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
     const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
@@ -53,7 +56,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
     __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
-    __global const hb_long *recslot, __global real *rec HB_DYNAMIC_LOCAL_ARG(real, sh))
+    __global const hb_long *recslot, __global real *rec,
+    const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
     /* No early return: every work-item reaches every barrier. */
@@ -73,9 +77,10 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         sh[k] = u[o + k];
         sh[oL + k] = l[o + k];
     }
-    for (hb_int k = j; k < slen; k += P)
+    for (hb_int k = j; staged && k < slen; k += P)
         si[k] = S[k];
     real vr[HB_EPOCH_RPI], mr[HB_EPOCH_RPI], hr[HB_EPOCH_RPI], nr_[HB_EPOCH_RPI];
+    HB_UNROLL
     for (int i = 0; i < HB_EPOCH_RPI; ++i) {
         const hb_int k = j + i * P;
         vr[i] = mr[i] = hr[i] = nr_[i] = (real)0;
@@ -95,11 +100,11 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long cl0 = valid ? cfirst[c] : 0, cl1 = valid ? cfirst[c + 1] : 0;
     const int clamped = cl0 < cl1;
     barrier(CLK_LOCAL_MEM_FENCE);
-    HB_CELL_TABLES();
 
     for (hb_long s = 0; s < nsteps; ++s) {
         const hb_long step = step0 + s;
-        for (int i = 0; i < HB_EPOCH_RPI; ++i) {
+        HB_UNROLL
+    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
             const hb_int k = j + i * P;
             if (k < nr) {
                 const hb_long kk = ro + k;
@@ -133,7 +138,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
                 sh[oR + k] = sh[oR + k] - sum;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (int i = 0; i < HB_EPOCH_RPI; ++i) {
+            HB_UNROLL
+    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
                 const hb_int k = j + i * P;
                 if (k < nr) {
                     const real gk_ = sh[oD + k];
@@ -143,8 +149,15 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        HB_CELL_SOLVE();
-        for (int i = 0; i < HB_EPOCH_RPI; ++i) {
+        if (staged) {
+            HB_CELL_TABLES(si);
+            HB_CELL_SOLVE(si);
+        } else {
+            HB_CELL_TABLES(S);
+            HB_CELL_SOLVE(S);
+        }
+        HB_UNROLL
+    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
             const hb_int k = j + i * P;
             if (k < nr)
                 vr[i] = sh[oR + k];
@@ -165,6 +178,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
          * own rows, which no one reads after the solve's last barrier. */
     }
 
+    HB_UNROLL
     for (int i = 0; i < HB_EPOCH_RPI; ++i) {
         const hb_int k = j + i * P;
         if (k < nr) {

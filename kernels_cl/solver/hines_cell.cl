@@ -10,10 +10,12 @@
 /* Group g of a launch of ngroups solves the cell of slot t = cslots[first +
  * g] (rows base[t] .. base[t] + rows[t], stride 1) with its tree's schedule
  * at sched + soff[t]. Local memory: 4 arrays of ld reals (u, l, d, rhs; ld:
- * the largest cell of the launch), then the schedule, HB_CELL_SCHED_WORDS(ld)
- * int32 (hb_backend.h's HB_CELL_LOCAL_BYTES): staged once, so that a level
- * waits on local memory, not on global loads (each level's dependent global
- * loads cost ~0.7 us on an H100: 0.065 ms for 256 CA1 cells).
+ * the largest cell of the launch), then, when staged, the schedule,
+ * HB_CELL_SCHED_WORDS(ld) int32 (hb_backend.h's HB_CELL_LAUNCH_BYTES):
+ * staged once, so that a level waits on local memory, not on global loads
+ * (each level's dependent global loads cost ~0.7 us on an H100: 0.065 ms for
+ * 256 CA1 cells); where it does not fit (48 KiB devices) it is read from
+ * global memory.
  * The solve itself: HB_CELL_SOLVE (hb_cell_phases.cl).
  * d is read, never written: the caller's d stays as it was. */
 __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long first,
@@ -23,8 +25,8 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long firs
                                        __global const hb_long *soff,
                                        __global const hb_int *sched,
                                        __global const real *u, __global const real *l,
-                                       __global const real *d, __global real *r
-                                       HB_DYNAMIC_LOCAL_ARG(real, sh))
+                                       __global const real *d, __global real *r,
+                                       const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
     /* No early return: every work-item must reach every barrier (PoCL's
@@ -51,11 +53,16 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long firs
         sh[oD + k] = d[o + k];
         sh[oR + k] = r[o + k];
     }
-    for (hb_int k = j; k < slen; k += P)
+    for (hb_int k = j; staged && k < slen; k += P)
         si[k] = S[k];
     barrier(CLK_LOCAL_MEM_FENCE);
-    HB_CELL_TABLES();
-    HB_CELL_SOLVE();
+    if (staged) {
+        HB_CELL_TABLES(si);
+        HB_CELL_SOLVE(si);
+    } else {
+        HB_CELL_TABLES(S);
+        HB_CELL_SOLVE(S);
+    }
 
     for (hb_int k = j; k < n; k += P)
         r[o + k] = sh[oR + k];
