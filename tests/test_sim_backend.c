@@ -342,8 +342,6 @@ int main(void)
                 snprintf(w2, sizeof w2, "%s, engine cells, %s bytes of local memory", what, cap);
                 if (simulate(small, &se, NULL, 0, 0, &x) == HB_SUCCESS) {
                     printf("%s: %s\n", w2, last_describe);
-                    /* The plan's own solver reads its schedule from global
-                     * memory then (the engine always does). */
                     HB_CHECK(strstr(last_describe, "cells on chip") &&
                                  strstr(last_describe, "schedule read from global memory"),
                              "%s: the engine that ran: %s", w2, last_describe);

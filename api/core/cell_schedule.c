@@ -4,12 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* kernels_cl/solver/hb_cell_phases.cl reads the header by its own
- * HB_CELL_K_* numbers (OpenCL C cannot include this header): change both
- * together. */
-_Static_assert(HB_CELL_EFIRST == 4 && HB_CELL_BPAR == 9 && HB_CELL_BLIST == 13 &&
-                   HB_CELL_LEN == 14 && HB_CELL_HDR == 15,
-               "the schedule's header must match HB_CELL_K_* in kernels_cl/solver/hb_cell_phases.cl");
+/* kernels_cl/solver/hines_cell.cl reads the header by its own HB_CELL_K_*
+ * numbers (OpenCL C cannot include this header): change both together. */
+_Static_assert(HB_CELL_EFIRST == 4 && HB_CELL_BPAR == 9 && HB_CELL_HDR == 10,
+               "the schedule's header must match HB_CELL_K_* in kernels_cl/solver/hines_cell.cl");
 
 /* A growing int32 table. */
 typedef struct {
@@ -36,11 +34,9 @@ static int words_reserve(words *v, int64_t more)
     return 1;
 }
 
-/* Scratch of one tree, n + 2 words each: per node its child count, only
- * child (when it has one), elimination and back-substitution chain levels;
- * per level a cursor. */
+/* Scratch of one tree: heights, depths, per-level and per-node counters. */
 typedef struct {
-    int32_t *cnt, *only, *elv, *blv, *pos;
+    int32_t *h, *dep, *cnt, *pos;
 } tree_scratch;
 
 /* The next table of schedule S: its offset from S into header entry key,
@@ -52,141 +48,105 @@ static int32_t *place(int32_t *S, int32_t *o, int key, int64_t len)
     return S + S[key];
 }
 
-/* Counting sort of the chain starts (start(i) true) by level lv[i] into
- * order[ptr[l] .. ptr[l+1]), index order within a level (ptr: nl + 1
- * words); keeps the widest level. */
-#define HB_BY_LEVEL(n, first, START, lv, nl, ptr, order, pos, widest)                    \
-    do {                                                                              \
-        for (int32_t e_ = 0; e_ <= (nl); ++e_)                                        \
-            (ptr)[e_] = 0;                                                            \
-        for (int32_t i = (first); i < (n); ++i)                                       \
-            if (START)                                                                \
-                ++(ptr)[(lv)[i] + 1];                                                 \
-        for (int32_t e_ = 0; e_ < (nl); ++e_) {                                       \
-            if ((ptr)[e_ + 1] > *(widest))                                            \
-                *(widest) = (ptr)[e_ + 1];                                            \
-            (ptr)[e_ + 1] += (ptr)[e_];                                               \
-        }                                                                             \
-        for (int32_t e_ = 0; e_ < (nl); ++e_)                                         \
-            (pos)[e_] = (ptr)[e_];                                                    \
-        for (int32_t i = (first); i < (n); ++i)                                       \
-            if (START)                                                                \
-                (order)[(pos)[(lv)[i]]++] = i;                                        \
-    } while (0)
-
 /* Appends the schedule of the tree par[0..n) (layout in hb_backend.h) to v;
- * n fits int32 (the plan keeps cells within local memory first), and a
- * parent's index is below its child's (the Hines order hb_validate checks). */
+ * n fits int32 (the plan keeps cells within local memory first). */
 static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch *sc,
                     int64_t *widest, int64_t *levels)
 {
-    int32_t *cnt = sc->cnt, *only = sc->only, *elv = sc->elv, *blv = sc->blv, *pos = sc->pos;
-    if (n < 1)
-        return 1; /* the plan has no empty cells: nothing to schedule */
+    int32_t *h = sc->h, *dep = sc->dep, *cnt = sc->cnt, *pos = sc->pos;
+    int32_t H = 0, D = 0, ecount = 0;
     for (int32_t i = 0; i < n; ++i)
-        cnt[i] = 0, only[i] = -1, elv[i] = 0;
-    for (int32_t i = 1; i < n; ++i)
-        ++cnt[par[i]], only[par[i]] = i;
-    /* Elimination: a node with children continues the chain of its only
-     * child when that child has children too (econt); every other node with
-     * children, and the root, starts an entry. Levels, children first
-     * (higher indices first): a start one above the highest chain ending at
-     * its children (elv[] collects that maximum before the node's turn), a
-     * continuation its child's. */
-#define ECONT(i) (cnt[i] == 1 && cnt[only[i]] > 0)
-#define ESTART(i) ((cnt[i] > 0 || (i) == 0) && !ECONT(i))
-    int32_t E = 0, Ec = 0, Cc = 0, NE = 0;
-    for (int32_t i = n - 1; i >= 0; --i) {
-        if (cnt[i] == 0 && i > 0)
-            continue;
-        if (ECONT(i))
-            elv[i] = elv[only[i]], ++Ec;
-        else
-            ++E, Cc += cnt[i];
-        if (elv[i] + 1 > NE)
-            NE = elv[i] + 1;
-        /* A chain ends here unless the parent continues it. */
-        if (i > 0 && !ECONT(par[i]) && elv[i] + 1 > elv[par[i]])
-            elv[par[i]] = elv[i] + 1;
-    }
-    /* Back-substitution: a node continues its parent's chain when it is
-     * that parent's only child and the parent is not the root (x_0 comes
-     * from the elimination). Levels, parents first. */
-#define BCONT(i) (par[i] > 0 && cnt[par[i]] == 1)
-    int32_t B = 0, Bc = 0, NB = 0;
+        h[i] = 0;
+    for (int32_t i = n - 1; i >= 1; --i)
+        if (h[i] + 1 > h[par[i]])
+            h[par[i]] = h[i] + 1;
+    if (n > 0)
+        H = h[0];
+    /* Leaves need no step; a one-row cell has only its root (height 0). */
+    const int32_t minh = n == 1 ? 0 : 1;
+    const int32_t ne = n > 0 ? H - minh + 1 : 0;
+    if (n > 0)
+        dep[0] = 0;
     for (int32_t i = 1; i < n; ++i) {
-        blv[i] = BCONT(i) ? blv[par[i]] : (par[i] == 0 ? 0 : blv[par[i]] + 1);
-        if (blv[i] + 1 > NB)
-            NB = blv[i] + 1;
-        B += !BCONT(i);
-        Bc += BCONT(i);
+        dep[i] = dep[par[i]] + 1;
+        if (dep[i] > D)
+            D = dep[i];
     }
-    const int64_t len = (int64_t)HB_CELL_HDR + (NE + 1) + 3 * (int64_t)E + 1 + Cc + (E + 1) + Ec +
-                        (NB + 1) + 2 * (int64_t)B + (B + 1) + Bc;
-    if ((uint64_t)len > HB_CELL_SCHED_WORDS(n) || !words_reserve(v, len))
-        return 0; /* the first cannot happen (hb_backend.h's bound) */
+    const int32_t nb = D;
+    for (int32_t i = 0; i < n; ++i)
+        ecount += h[i] >= minh;
+    const int32_t nback = n > 0 ? n - 1 : 0;
+    const int64_t total = (int64_t)HB_CELL_HDR + (ne + 1) + 2 * (int64_t)ecount + (ecount + 1) +
+                          nback + (nb + 1) + nback + nback;
+    if (!words_reserve(v, total))
+        return 0;
     int32_t *S = v->w + v->len;
     int32_t o = HB_CELL_HDR;
     int32_t *eptr = S + o;
-    o += NE + 1;
-    int32_t *eorder = place(S, &o, HB_CELL_EORDER, E);
-    int32_t *efirst = place(S, &o, HB_CELL_EFIRST, E);
-    int32_t *ecs = place(S, &o, HB_CELL_ECS, E + 1);
-    int32_t *cidx = place(S, &o, HB_CELL_CIDX, Cc);
-    int32_t *ech = place(S, &o, HB_CELL_ECH, E + 1);
-    int32_t *elist = place(S, &o, HB_CELL_ELIST, Ec);
-    int32_t *bptr = S + o;
-    S[HB_CELL_BPTR] = o;
-    o += NB + 1;
-    int32_t *border = place(S, &o, HB_CELL_BORDER, B);
-    int32_t *bpar = place(S, &o, HB_CELL_BPAR, B);
-    int32_t *bch = place(S, &o, HB_CELL_BCH, B + 1);
-    int32_t *blist = place(S, &o, HB_CELL_BLIST, Bc);
+    o += ne + 1;
+    int32_t *eorder = place(S, &o, HB_CELL_EORDER, ecount);
+    int32_t *efirst = place(S, &o, HB_CELL_EFIRST, ecount);
+    int32_t *ecs = place(S, &o, HB_CELL_ECS, ecount + 1);
+    int32_t *cidx = place(S, &o, HB_CELL_CIDX, nback);
+    int32_t *bptr = place(S, &o, HB_CELL_BPTR, nb + 1);
+    int32_t *border = place(S, &o, HB_CELL_BORDER, nback);
+    int32_t *bpar = place(S, &o, HB_CELL_BPAR, nback);
     S[HB_CELL_N] = n;
-    S[HB_CELL_NE] = NE;
-    S[HB_CELL_NB] = NB;
-    S[HB_CELL_LEN] = o;
+    S[HB_CELL_NE] = ne;
+    S[HB_CELL_NB] = nb;
 
-    HB_BY_LEVEL(n, 0, ESTART(i), elv, NE, eptr, eorder, pos, widest);
-    /* Each entry: its first node's children, highest index first (the
-     * serial sweep, i from n-1 down, updates a parent in that order, so the
-     * gather rounds as it does); then its chain up. */
-    /* elv is free now: it becomes each start's cursor into cidx (-1: not a
-     * start), filled by children in decreasing index. */
+    /* Elimination levels by counting sort, nodes of a level in index order. */
+    for (int32_t e = 0; e <= ne; ++e)
+        eptr[e] = 0;
     for (int32_t i = 0; i < n; ++i)
-        elv[i] = -1;
+        if (h[i] >= minh)
+            ++eptr[h[i] - minh + 1];
+    for (int32_t e = 0; e < ne; ++e) {
+        if (eptr[e + 1] > *widest)
+            *widest = eptr[e + 1];
+        eptr[e + 1] += eptr[e];
+    }
+    for (int32_t e = 0; e < ne; ++e)
+        pos[e] = eptr[e];
+    for (int32_t i = 0; i < n; ++i)
+        if (h[i] >= minh)
+            eorder[pos[h[i] - minh]++] = i;
+    /* Children per entry, highest index first: the serial sweep (i from n-1
+     * down) updates a parent in that order, so the gather rounds as it does.
+     * cnt: children per node; pos: where a node's run starts in cidx. */
+    for (int32_t i = 0; i < n; ++i)
+        cnt[i] = 0;
+    for (int32_t i = 1; i < n; ++i)
+        ++cnt[par[i]];
     ecs[0] = 0;
-    for (int32_t q = 0; q < E; ++q) {
-        elv[eorder[q]] = ecs[q];
+    for (int32_t q = 0; q < ecount; ++q) {
+        pos[eorder[q]] = ecs[q];
         ecs[q + 1] = ecs[q] + cnt[eorder[q]];
     }
-    for (int32_t c = n - 1; c >= 1; --c)
-        if (elv[par[c]] >= 0)
-            cidx[elv[par[c]]++] = c;
-    ech[0] = 0;
-    for (int32_t q = 0; q < E; ++q) {
-        const int32_t p = eorder[q];
-        efirst[q] = cnt[p] > 0 ? cidx[ecs[q]] : -1;
-        int32_t m = ech[q];
-        for (int32_t x = p; x > 0 && ECONT(par[x]); x = par[x])
-            elist[m++] = par[x];
-        ech[q + 1] = m;
+    for (int32_t i = n - 1; i >= 1; --i)
+        cidx[pos[par[i]]++] = i;
+    for (int32_t q = 0; q < ecount; ++q)
+        efirst[q] = ecs[q + 1] > ecs[q] ? cidx[ecs[q]] : -1;
+    /* Back-substitution levels by depth, with each entry's parent. */
+    for (int32_t b = 0; b <= nb; ++b)
+        bptr[b] = 0;
+    for (int32_t i = 1; i < n; ++i)
+        ++bptr[dep[i]];
+    for (int32_t b = 0; b < nb; ++b) {
+        if (bptr[b + 1] > *widest)
+            *widest = bptr[b + 1];
+        bptr[b + 1] += bptr[b];
     }
-    HB_BY_LEVEL(n, 1, !BCONT(i), blv, NB, bptr, border, pos, widest);
-    bch[0] = 0;
-    for (int32_t q = 0; q < B; ++q) {
-        bpar[q] = par[border[q]];
-        int32_t m = bch[q];
-        for (int32_t x = border[q]; cnt[x] == 1; x = only[x])
-            blist[m++] = only[x];
-        bch[q + 1] = m;
+    for (int32_t b = 0; b < nb; ++b)
+        pos[b] = bptr[b];
+    for (int32_t i = 1; i < n; ++i) {
+        const int32_t q = pos[dep[i] - 1]++;
+        border[q] = i;
+        bpar[q] = par[i];
     }
-#undef ECONT
-#undef ESTART
-#undef BCONT
-    if (NE > *levels)
-        *levels = NE;
-    v->len += len;
+    if (ne > *levels)
+        *levels = ne;
+    v->len += total;
     return 1;
 }
 
@@ -268,10 +228,9 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t 
                          (long long)maxn);
     hb_status st = HB_SUCCESS;
     words v = {NULL, 0, 0};
-    tree_scratch sc = {hb__malloc_n(maxn + 2, sizeof(int32_t)),
-                       hb__malloc_n(maxn + 2, sizeof(int32_t)),
-                       hb__malloc_n(maxn + 2, sizeof(int32_t)),
-                       hb__malloc_n(maxn + 2, sizeof(int32_t)),
+    tree_scratch sc = {hb__malloc_n(maxn + 1, sizeof(int32_t)),
+                       hb__malloc_n(maxn + 1, sizeof(int32_t)),
+                       hb__malloc_n(maxn + 1, sizeof(int32_t)),
                        hb__malloc_n(maxn + 2, sizeof(int32_t))};
     int64_t *soff = hb__malloc_n(nslots, sizeof *soff);
     /* Open-addressed table of slots whose tree was stored: 2 x the slots. */
@@ -279,7 +238,7 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t 
     while (tsize < 2 * nslots)
         tsize *= 2;
     int64_t *table = plan->mono ? NULL : hb__malloc_n(tsize, sizeof *table);
-    if (!sc.cnt || !sc.only || !sc.elv || !sc.blv || !sc.pos || !soff || (!plan->mono && !table)) {
+    if (!sc.h || !sc.dep || !sc.cnt || !sc.pos || !soff || (!plan->mono && !table)) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "cell-group schedule: tables of %lld cells",
                        (long long)nslots);
         goto done;
@@ -333,10 +292,9 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t 
         goto done;
     st = cell_classes(plan);
 done:
+    free(sc.h);
+    free(sc.dep);
     free(sc.cnt);
-    free(sc.only);
-    free(sc.elv);
-    free(sc.blv);
     free(sc.pos);
     free(soff);
     free(table);

@@ -72,39 +72,29 @@ typedef struct {
 /* A tree's cell-group schedule, int32 values from its start S: a header of
  * HB_CELL_HDR values (S[HB_CELL_N] rows, S[HB_CELL_NE] elimination levels,
  * S[HB_CELL_NB] back-substitution levels, then the offsets from S of the
- * tables that follow, S[HB_CELL_LEN] the schedule's words), then the tables,
- * indexed by entry so that a work-item's loads of one entry do not wait on
- * each other. An entry is a chain: a node and the run of nodes above it
- * that each have it (the one below) as their only child, eliminated by one
- * work-item without a barrier; levels separate chains only where the tree
- * branches (the CA1 cell: 81 node heights, far fewer chain levels).
- * - eptr[NE + 1], eorder, efirst, ecs, cidx, ech, elist: elimination level
- *   e holds the entries eptr[e] .. eptr[e+1] (level: one more than the
- *   highest level of the chains ending at its first node's children, 0
- *   when those are leaves); entry q starts at node eorder[q] (a node with
- *   children that does not continue a chain; the root's chain is alone in
- *   the last level), whose children are cidx[ecs[q] .. ecs[q+1]), highest
- *   index first (the serial sweep's order of updates to a node); efirst[q]
- *   repeats the first of them (-1: none), so that the usual single child
- *   costs no dependent load; the chain goes on up through elist[ech[q] ..
- *   ech[q+1]), each node's only child the one before;
- * - bptr[NB + 1], border, bpar, bch, blist: back-substitution level b holds
- *   the entries bptr[b] .. bptr[b+1]; entry q starts at node border[q], whose
- *   parent bpar[q] is solved in an earlier level (or is the root), and goes
- *   on down through blist[bch[q] .. bch[q+1]), each node the only child of
- *   the one before. */
+ * tables that follow), then the tables, all indexed by entry so that a
+ * work-item's loads of one entry do not wait on each other:
+ * - eptr[NE + 1], eorder, efirst, ecs, cidx: elimination level e (node
+ *   heights, leaves 0, a node one more than its highest child) holds the
+ *   entries eptr[e] .. eptr[e+1]; entry q is node eorder[q] (the nodes with
+ *   children and the root, alone in the last level), whose children are
+ *   cidx[ecs[q] .. ecs[q+1]), highest index first (the serial sweep's order
+ *   of updates to a node); efirst[q] repeats the first of them (-1: none),
+ *   so that the usual single child costs no dependent load;
+ * - bptr[NB + 1], border, bpar: back-substitution level b holds the nodes of
+ *   depth b + 1, entries bptr[b] .. bptr[b+1]; entry q is node border[q]
+ *   with parent bpar[q]. */
 enum {
     HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_EFIRST, HB_CELL_ECS,
-    HB_CELL_CIDX, HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_ECH, HB_CELL_ELIST,
-    HB_CELL_BCH, HB_CELL_BLIST, HB_CELL_LEN, HB_CELL_HDR
+    HB_CELL_CIDX, HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_HDR
 };
 /* Cell-group local memory: u, l, d and rhs of the largest cell (reals),
- * then its schedule (int32: at most 9 x rows + 24 words, see
+ * then its schedule (int32: at most 8 x rows + 13 words, see
  * api/core/cell_schedule.c), staged once so that the levels read it from
  * local memory instead of waiting on global loads level after level. For
  * max_rows below 2^31 (the plan keeps cells within local memory first). */
 #define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows))
-#define HB_CELL_SCHED_WORDS(max_rows) ((size_t)9 * (size_t)(max_rows) + 24)
+#define HB_CELL_SCHED_WORDS(max_rows) ((size_t)8 * (size_t)(max_rows) + 16)
 #define HB_CELL_LOCAL_BYTES(max_rows, esize)                                                  \
     (HB_CELL_LOCAL_REALS(max_rows) * (esize) + HB_CELL_SCHED_WORDS(max_rows) * sizeof(int32_t))
 /* What a launch reserves: with the schedule staged or without it. */

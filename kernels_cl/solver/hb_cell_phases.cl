@@ -13,12 +13,7 @@
 #define HB_CELL_K_BPTR 7
 #define HB_CELL_K_BORDER 8
 #define HB_CELL_K_BPAR 9
-#define HB_CELL_K_ECH 10
-#define HB_CELL_K_ELIST 11
-#define HB_CELL_K_BCH 12
-#define HB_CELL_K_BLIST 13
-#define HB_CELL_K_LEN 14
-#define HB_CELL_K_HDR 15
+#define HB_CELL_K_HDR 10
 
 /* Macros, not functions: the phases work on the local array sh, and CUDA's
  * __shared__ cannot qualify a pointer (arrays are offsets into sh). They read
@@ -28,60 +23,44 @@
  * level then waits on local memory only), else the global one (read through
  * the cache: one schedule serves every copy of a cell). */
 
-/* The schedule's level counts and table offsets into SI, read once after
+/* The schedule's level counts and table offsets into si, read once after
  * the staging barrier. */
-#define HB_CELL_TABLES(SI)                                                                 \
+#define HB_CELL_TABLES(SI)                                                                   \
     const hb_int ne = valid ? SI[HB_CELL_K_NE] : 0;                                        \
     const hb_int nb = valid ? SI[HB_CELL_K_NB] : 0;                                        \
     const hb_int xEP = HB_CELL_K_HDR, xEO = valid ? SI[HB_CELL_K_EORDER] : 0;              \
     const hb_int xEF = valid ? SI[HB_CELL_K_EFIRST] : 0, xEC = valid ? SI[HB_CELL_K_ECS] : 0; \
     const hb_int xCI = valid ? SI[HB_CELL_K_CIDX] : 0, xBP = valid ? SI[HB_CELL_K_BPTR] : 0; \
-    const hb_int xBO = valid ? SI[HB_CELL_K_BORDER] : 0, xBA = valid ? SI[HB_CELL_K_BPAR] : 0; \
-    const hb_int xEH = valid ? SI[HB_CELL_K_ECH] : 0, xEL = valid ? SI[HB_CELL_K_ELIST] : 0; \
-    const hb_int xBH = valid ? SI[HB_CELL_K_BCH] : 0, xBL = valid ? SI[HB_CELL_K_BLIST] : 0
+    const hb_int xBO = valid ? SI[HB_CELL_K_BORDER] : 0, xBA = valid ? SI[HB_CELL_K_BPAR] : 0
 
 /* One Hines solve of the staged cell; x ends in the rhs array; u and l are
  * kept (so a cell staged once can be solved again with a new d and rhs).
  * Starts and ends at a barrier's state: the caller's writes to d and rhs
  * must be behind a barrier, and the last level's barrier covers x.
- * Elimination, level by level of chains (hb_backend.h): an entry's
- * work-item gathers the updates of its first node p's children in the
- * order the serial sweep applies them (highest child first), then goes up
- * its chain, each node taking the one below as its only child, with the
- * running d' and r' in registers and no barrier; no two work-items write
- * one node; d' and r' round exactly as the per-system sweep's (the
- * divisions that only feed back-substitution are off the chain's critical
- * path, which the next node's own division is on). An eliminated child c
- * is dead for the elimination, so its work-item stores what back-
- * substitution needs in c's own d and rhs slots: r'_c / d'_c in rhs,
- * l_c / d'_c in d. The root ends the last chain, alone in the last level;
- * its work-item also solves x_0. A work-item's next entry (and the next
- * level's bounds) are read before the barrier.
- * Back-substitution, level by level of chains down the tree: x_i =
- * r'_i/d'_i - (l_i/d'_i) x_parent, one multiply-add per node instead of the
- * serial sweep's (r'_i - l_i x_parent) / d'_i (a dependent division per
- * node): the same solution up to rounding. */
-#define HB_CELL_ELIMINATE_CHILD(C, DC, RC)                                                  \
-    do {                                                                                    \
-        const real hb_lc = sh[oL + (C)];                                                    \
-        const real hb_f = sh[C] / (DC);                                                     \
-        hb_dp -= hb_f * hb_lc;                                                              \
-        hb_rp -= hb_f * (RC);                                                               \
-        sh[oR + (C)] = (RC) / (DC);                                                         \
-        sh[oD + (C)] = hb_lc / (DC);                                                        \
-    } while (0)
-
-#define HB_CELL_SOLVE(SI)                                                                   \
+ * Elimination, level by level by node height: each entry's work-item
+ * gathers the updates of its node p's children in the order the serial
+ * sweep applies them (highest child first); no two work-items write one
+ * node. One division per child (its reciprocal 1/d'_c, then products): the
+ * level's latency is the critical path, so three dependent-length divisions
+ * are not worth the last bit the serial sweep's order gives. A child c is
+ * final then, and read by p's work-item alone, which also stores what
+ * back-substitution needs in c's own d and rhs slots (dead from then on):
+ * r'_c / d'_c in rhs, l_c / d'_c in d. The root is alone in the last level; its
+ * work-item also solves x_0. A work-item's next entry (and the next level's
+ * bounds) are read before the barrier.
+ * Back-substitution, level by level by depth: x_i = r'_i/d'_i - (l_i/d'_i)
+ * x_parent, one multiply-add per level instead of the serial sweep's
+ * (r'_i - l_i x_parent) / d'_i (a dependent division per level): the same
+ * solution up to rounding. */
+#define HB_CELL_SOLVE(SI)                                                                     \
     do {                                                                                    \
         hb_int hb_lo = 0, hb_hi = ne > 0 ? SI[xEP + 1] : 0;                                 \
-        hb_int hb_q = j, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0, hb_hb = 0, hb_he = 0;   \
+        hb_int hb_q = j, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0;                         \
         if (hb_q < hb_hi) {                                                                 \
             hb_p = SI[xEO + hb_q];                                                          \
             hb_c0 = SI[xEF + hb_q];                                                         \
             hb_cb = SI[xEC + hb_q];                                                         \
             hb_ce = SI[xEC + hb_q + 1];                                                     \
-            hb_hb = SI[xEH + hb_q];                                                         \
-            hb_he = SI[xEH + hb_q + 1];                                                     \
         }                                                                                   \
         for (hb_int hb_e = 0; hb_e < ne; ++hb_e) {                                          \
             const hb_int hb_nhi = hb_e + 2 <= ne ? SI[xEP + hb_e + 2] : hb_hi;              \
@@ -89,15 +68,14 @@
                 real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                          \
                 for (hb_int hb_m = hb_cb; hb_m < hb_ce; ++hb_m) {                           \
                     const hb_int hb_c = hb_m == hb_cb ? hb_c0 : SI[xCI + hb_m];             \
-                    HB_CELL_ELIMINATE_CHILD(hb_c, sh[oD + hb_c], sh[oR + hb_c]);            \
-                }                                                                           \
-                for (hb_int hb_m = hb_hb; hb_m < hb_he; ++hb_m) {                           \
-                    const hb_int hb_c = hb_p;                                               \
-                    const real hb_dc = hb_dp, hb_rc = hb_rp;                                \
-                    hb_p = SI[xEL + hb_m];                                                  \
-                    hb_dp = sh[oD + hb_p];                                                  \
-                    hb_rp = sh[oR + hb_p];                                                  \
-                    HB_CELL_ELIMINATE_CHILD(hb_c, hb_dc, hb_rc);                            \
+                    const real hb_dc = sh[oD + hb_c], hb_rc = sh[oR + hb_c];                \
+                    const real hb_lc = sh[oL + hb_c];                                       \
+                    const real hb_inv = (real)1 / hb_dc;                                    \
+                    const real hb_f = sh[hb_c] * hb_inv;                                    \
+                    hb_dp -= hb_f * hb_lc;                                                  \
+                    hb_rp -= hb_f * hb_rc;                                                  \
+                    sh[oR + hb_c] = hb_rc * hb_inv;                                         \
+                    sh[oD + hb_c] = hb_lc * hb_inv;                                         \
                 }                                                                           \
                 if (hb_p == 0)                                                              \
                     hb_rp = hb_rp / hb_dp;                                                  \
@@ -109,8 +87,6 @@
                     hb_c0 = SI[xEF + hb_q];                                                 \
                     hb_cb = SI[xEC + hb_q];                                                 \
                     hb_ce = SI[xEC + hb_q + 1];                                             \
-                    hb_hb = SI[xEH + hb_q];                                                 \
-                    hb_he = SI[xEH + hb_q + 1];                                             \
                 }                                                                           \
             }                                                                               \
             hb_lo = hb_hi;                                                                  \
@@ -121,37 +97,25 @@
                 hb_c0 = SI[xEF + hb_q];                                                     \
                 hb_cb = SI[xEC + hb_q];                                                     \
                 hb_ce = SI[xEC + hb_q + 1];                                                 \
-                hb_hb = SI[xEH + hb_q];                                                     \
-                hb_he = SI[xEH + hb_q + 1];                                                 \
             }                                                                               \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \
-        /* Back-substitution by chains from the root's children. */                        \
+        /* Back-substitution by depth from the root's children. */                         \
         hb_hi = nb > 0 ? SI[xBP + 1] : 0;                                                   \
         hb_q = j;                                                                           \
         hb_int hb_i = 0, hb_pa = 0;                                                         \
         if (hb_q < hb_hi) {                                                                 \
             hb_i = SI[xBO + hb_q];                                                          \
             hb_pa = SI[xBA + hb_q];                                                         \
-            hb_hb = SI[xBH + hb_q];                                                         \
-            hb_he = SI[xBH + hb_q + 1];                                                     \
         }                                                                                   \
         for (hb_int hb_b = 0; hb_b < nb; ++hb_b) {                                          \
             const hb_int hb_nhi = hb_b + 2 <= nb ? SI[xBP + hb_b + 2] : hb_hi;              \
             while (hb_q < hb_hi) {                                                          \
-                real hb_x = sh[oR + hb_i] - sh[oD + hb_i] * sh[oR + hb_pa];                 \
-                sh[oR + hb_i] = hb_x;                                                       \
-                for (hb_int hb_m = hb_hb; hb_m < hb_he; ++hb_m) {                           \
-                    hb_i = SI[xBL + hb_m];                                                  \
-                    hb_x = sh[oR + hb_i] - sh[oD + hb_i] * hb_x;                            \
-                    sh[oR + hb_i] = hb_x;                                                   \
-                }                                                                           \
+                sh[oR + hb_i] = sh[oR + hb_i] - sh[oD + hb_i] * sh[oR + hb_pa];             \
                 hb_q += P;                                                                  \
                 if (hb_q < hb_hi) {                                                         \
                     hb_i = SI[xBO + hb_q];                                                  \
                     hb_pa = SI[xBA + hb_q];                                                 \
-                    hb_hb = SI[xBH + hb_q];                                                 \
-                    hb_he = SI[xBH + hb_q + 1];                                             \
                 }                                                                           \
             }                                                                               \
             hb_lo = hb_hi;                                                                  \
@@ -160,8 +124,6 @@
             if (hb_q < hb_hi) {                                                             \
                 hb_i = SI[xBO + hb_q];                                                      \
                 hb_pa = SI[xBA + hb_q];                                                     \
-                hb_hb = SI[xBH + hb_q];                                                     \
-                hb_he = SI[xBH + hb_q + 1];                                                 \
             }                                                                               \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \

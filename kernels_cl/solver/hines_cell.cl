@@ -38,7 +38,8 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long firs
     const hb_long o = valid ? base[t] : 0;
     __global const hb_int *S = sched + (valid ? soff[t] : 0);
     const hb_int n = valid ? (hb_int)rows[t] : 0;
-    const hb_int slen = valid ? S[HB_CELL_K_LEN] : 0; /* the schedule's words */
+    /* The schedule's words: its last table, bpar, has n - 1. */
+    const hb_int slen = valid ? S[HB_CELL_K_BPAR] + (n > 0 ? n - 1 : 0) : 0;
     /* The four arrays as offsets into sh, not __local pointers (CUDA's
      * __shared__ cannot qualify a pointer variable); the schedule after
      * them, as int32 (si, a view of the same local memory). */
