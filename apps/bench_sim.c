@@ -1,5 +1,6 @@
 /* bench_sim.c: the simulate suite of `hinesbatch bench`: whole simulations of a shipped neuron per backend: rate, stage split, share of a device copy. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,7 +240,9 @@ int bench_sim_suite(const bench_point *points, int64_t npoints, const bench_conf
             loaded = pt->morph;
         }
         /* Every cell the same pointer: one tree for the batch, as simulate's. */
-        const hb_morph_cell **c = realloc(cells, (size_t)pt->systems * sizeof *c);
+        const hb_morph_cell **c = (uint64_t)pt->systems <= SIZE_MAX / sizeof *c
+                                      ? realloc(cells, (size_t)pt->systems * sizeof *c)
+                                      : NULL;
         if (!c) {
             fprintf(stderr, "hinesbatch bench: FAILED %s: out of memory\n", name);
             ++*failures;
