@@ -24,6 +24,7 @@ Compartment-steps = compartments (CVs) x cells x steps.
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -61,10 +62,28 @@ def amps(a, n):
     return onset, dur, [amp * (1 + a.amp_spread * (2 * x - 1)) for x in f]
 
 
+# ---- what else ran ----------------------------------------------------------
+
+def cpu_mark():
+    """(busy CPU seconds of the whole machine, CPU seconds of this process and
+    its finished children, wall seconds)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    busy = (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")  # all but idle, iowait
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return busy, me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, time.perf_counter()
+
+
+def others(m0, m1):
+    """Cores that other processes kept busy on average between two marks."""
+    return max(0.0, ((m1[0] - m0[0]) - (m1[1] - m0[1])) / (m1[2] - m0[2]))
+
+
 # ---- hinesbatch ---------------------------------------------------------------
 
 def run_hinesbatch(a, backend, threads=None, wait_policy=None, spikes_path=None):
-    """One `hinesbatch simulate`; returns (rate, compartments per cell, steps, seconds)."""
+    """One `hinesbatch simulate`; returns (rate, compartments per cell, steps,
+    seconds, its description, cores other processes used meanwhile)."""
     env = dict(os.environ)
     env["HINESBATCH_BACKEND"] = backend
     for k in ("OMP_NUM_THREADS", "OMP_WAIT_POLICY"):
@@ -78,7 +97,9 @@ def run_hinesbatch(a, backend, threads=None, wait_policy=None, spikes_path=None)
            "--amp-spread", str(a.amp_spread), "--record", "0", "--no-split"]
     if spikes_path:
         cmd += ["--spikes", spikes_path]
+    m0 = cpu_mark()
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    busy = others(m0, cpu_mark())
     if out.returncode != 0:
         sys.exit("peer-arbor-sim: %s failed (%d):\n%s%s" % (" ".join(cmd), out.returncode, out.stdout, out.stderr))
     m = PERF.search(out.stdout)
@@ -86,7 +107,7 @@ def run_hinesbatch(a, backend, threads=None, wait_policy=None, spikes_path=None)
         sys.exit("peer-arbor-sim: no performance line in:\n" + out.stdout)
     rate, comps, steps, secs = float(m.group(1)), int(m.group(2)), int(m.group(3)), float(m.group(4))
     desc = out.stdout.splitlines()[0]
-    return rate, comps // a.cells, steps, secs, desc
+    return rate, comps // a.cells, steps, secs, desc, busy
 
 
 def read_spikes(path, n):
@@ -173,18 +194,20 @@ class Recipe(arbor.recipe):
 
 
 def run_arbor(a, recipe, threads):
-    """One Arbor simulation; returns (seconds of run, spikes per cell)."""
+    """One Arbor simulation; returns (seconds of the run, spikes per cell,
+    cores other processes used meanwhile)."""
     ctx = arbor.context(threads=threads)
     dd = arbor.partition_load_balance(recipe, ctx)
     sim = arbor.simulation(recipe, ctx, dd)
     sim.record(arbor.spike_recording.all)
-    t0 = time.perf_counter()
+    m0 = cpu_mark()
     sim.run(a.tstop * U.ms, a.dt * U.ms)
-    secs = time.perf_counter() - t0
+    m1 = cpu_mark()
+    secs = m1[2] - m0[2]
     spk = [[] for _ in range(recipe.num_cells())]
     for (gid, _), t in sim.spikes():
         spk[gid].append(float(t))
-    return secs, spk
+    return secs, spk, others(m0, m1)
 
 
 # ---- load ---------------------------------------------------------------------
@@ -254,21 +277,21 @@ def main():
     rows = []
     arb = {}
     for t in (1, 2):
-        secs, spk = min((run_arbor(a, recipe, t) for _ in range(a.reps)), key=lambda r: r[0])
+        secs, spk, busy = min((run_arbor(a, recipe, t) for _ in range(a.reps)), key=lambda r: r[0])
         arb[t] = (ncv * work / secs, spk)
-        rows.append(("Arbor %s, %d thread%s" % (arbor.__version__, t, "s" if t > 1 else ""), ncv * work / secs, secs))
-    rows.append(("hinesbatch serial", hb_serial[0], hb_serial[3]))
+        rows.append(("Arbor %s, %d thread%s" % (arbor.__version__, t, "s" if t > 1 else ""), ncv * work / secs, secs, busy))
+    rows.append(("hinesbatch serial", hb_serial[0], hb_serial[3], hb_serial[5]))
     hb = {}
     for t in (1, 2):
         r = best(lambda: run_hinesbatch(a, "openmp", threads=t))
         hb[t] = r[0]
-        rows.append(("hinesbatch OpenMP, OMP_NUM_THREADS=%d" % t, r[0], r[3]))
+        rows.append(("hinesbatch OpenMP, OMP_NUM_THREADS=%d" % t, r[0], r[3], r[5]))
     say("## Idle (as idle as the shared machine was)")
     say()
-    say("| run | compartment-steps/s | run time s |")
-    say("|---|---|---|")
-    for name, rate, secs in rows:
-        say("| %s | %.3g | %.2f |" % (name, rate, secs))
+    say("| run | compartment-steps/s | run time s | cores other processes kept busy |")
+    say("|---|---|---|---|")
+    for name, rate, secs, busy in rows:
+        say("| %s | %.3g | %.2f | %.2f |" % (name, rate, secs, busy))
     say()
     say("Ratios: hinesbatch OpenMP 2 threads / Arbor 2 threads = **%.2f** (issue 18's target: >= 1.5); "
         "hinesbatch serial / Arbor 1 thread = %.2f; OpenMP 1 thread / Arbor 1 thread = %.2f; "
@@ -297,18 +320,20 @@ def main():
     if not a.no_load:
         say("## Under load: %d busy loops (`python3 -c 'while 1: pass'`) beside each run" % a.load_procs)
         say()
-        say("| run | compartment-steps/s | / serial under the same load |")
-        say("|---|---|---|")
+        say("| run | compartment-steps/s | / serial under the same load | cores other processes (the loops included) kept busy |")
+        say("|---|---|---|---|")
         with Load(a.load_procs):
-            serial = best(lambda: run_hinesbatch(a, "serial"))[0]
-            say("| hinesbatch serial | %.3g | 1 |" % serial)
+            s = best(lambda: run_hinesbatch(a, "serial"))
+            serial = s[0]
+            say("| hinesbatch serial | %.3g | 1 | %.2f |" % (serial, s[5]))
             for pol in (None, "active", "passive"):
-                r = best(lambda: run_hinesbatch(a, "openmp", threads=2, wait_policy=pol))[0]
-                say("| hinesbatch OpenMP 2 threads, OMP_WAIT_POLICY %s | %.3g | %.2f |" % (pol or "unset", r, r / serial))
-            a1 = min(run_arbor(a, recipe, 1)[0] for _ in range(a.reps))
-            a2 = min(run_arbor(a, recipe, 2)[0] for _ in range(a.reps))
-            say("| Arbor 1 thread | %.3g | - |" % (ncv * work / a1))
-            say("| Arbor 2 threads | %.3g | %.2f of Arbor 1 thread |" % (ncv * work / a2, a1 / a2))
+                r = best(lambda: run_hinesbatch(a, "openmp", threads=2, wait_policy=pol))
+                say("| hinesbatch OpenMP 2 threads, OMP_WAIT_POLICY %s | %.3g | %.2f | %.2f |" %
+                    (pol or "unset", r[0], r[0] / serial, r[5]))
+            a1 = min((run_arbor(a, recipe, 1) for _ in range(a.reps)), key=lambda r: r[0])
+            a2 = min((run_arbor(a, recipe, 2) for _ in range(a.reps)), key=lambda r: r[0])
+            say("| Arbor 1 thread | %.3g | - | %.2f |" % (ncv * work / a1[0], a1[2]))
+            say("| Arbor 2 threads | %.3g | %.2f of Arbor 1 thread | %.2f |" % (ncv * work / a2[0], a1[0] / a2[0], a2[2]))
             during = loadavg()
         say()
         say("Load average at the end of the loaded runs: %s" % " ".join(during))
