@@ -25,6 +25,7 @@ import argparse
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -255,6 +256,7 @@ def main():
     hb_serial = best(lambda: run_hinesbatch(a, "serial", spikes_path=spikes_csv))
     comps, steps = hb_serial[1], hb_serial[2]
     hb_spk = read_spikes(spikes_csv, a.cells)
+    shutil.rmtree(tmp)
     rec = arbor.load_swc_neuron(a.swc)
     policy, ncv = choose_policy(rec.morphology, rec.labels, comps, a.nseg)
     recipe = Recipe(rec.morphology, rec.labels, policy, onset, dur, amplitudes)
