@@ -22,10 +22,11 @@
  * timed run only (the warm-up subtracted). */
 typedef struct {
     double  total_ms, membrane_ms, assembly_ms, solve_ms, update_ms, readback_ms;
+    double  onchip_ms;    /* inside on-chip epochs (NaN: the library has no such field) */
     int64_t steps, csteps, rows, spikes;
     double  bytes;        /* compulsory bytes of the timed run                  */
     int     engine_bytes; /* bytes from hb_sim_timing (else the streaming count) */
-    char    engine[256];  /* hb_sim_describe                                    */
+    char    engine[512];  /* hb_sim_describe                                    */
 } sim_measure;
 
 /* One CSV row. Empty fields are NaN. */
@@ -38,7 +39,8 @@ void bench_sim_csv_header(FILE *out)
 {
     fprintf(out, "backend,device,engine,morphology,precision,cells,compartments,steps,time_s,"
                  "compartment_steps_per_s,split_time_s,membrane_share,assembly_share,solve_share,"
-                 "update_share,readback_share,bytes_per_step,bytes_source,gbps_compulsory,"
+                 "update_share,readback_share,onchip_share,bytes_per_step,bytes_source,"
+                 "gbps_compulsory,"
                  "copy_gbps,fraction_of_copy,spikes,speedup_vs_serial\n");
 }
 
@@ -51,7 +53,7 @@ static void num(FILE *out, const char *fmt, double v)
 
 static void csv_row(FILE *out, const bench_backend *be, const bench_point *pt, const sim_row *r)
 {
-    char engine[256], morph[160];
+    char engine[512], morph[160];
     snprintf(engine, sizeof engine, "%s", r->run.engine);
     snprintf(morph, sizeof morph, "%s", pt->morph);
     bench_clean_field(engine);
@@ -68,6 +70,7 @@ static void csv_row(FILE *out, const bench_backend *be, const bench_point *pt, c
     num(out, "%.4f", r->split.solve_ms / split);
     num(out, "%.4f", r->split.update_ms / split);
     num(out, "%.4f", r->split.readback_ms / split);
+    num(out, "%.4f", r->split.onchip_ms / split);
     num(out, "%.6g", r->bytes_per_step);
     fprintf(out, ",%s", r->run.engine_bytes ? "engine" : "streaming-count");
     num(out, "%.6g", r->gbps);
@@ -90,6 +93,11 @@ static void take_timing(const hb_sim_timing *t, sim_measure *m, double sign)
     m->readback_ms += sign * t->readback_ms;
     m->steps += (int64_t)sign * t->steps;
     m->csteps += (int64_t)sign * t->compartment_steps;
+#ifdef HB_SIM_TIMING_HAS_ONCHIP_MS
+    m->onchip_ms += sign * t->onchip_ms;
+#else
+    m->onchip_ms = NAN;
+#endif
 #ifdef HB_SIM_TIMING_HAS_COMPULSORY_BYTES
     m->bytes += sign * (double)t->compulsory_bytes;
     m->engine_bytes = 1;
@@ -278,7 +286,8 @@ int bench_sim_suite(const bench_point *points, int64_t npoints, const bench_conf
                     r.run.engine);
             fprintf(stderr, "bench: %-7s %s: %.3g compartment-steps/s (%lld x %lld in %.3f s); "
                             "split run %.3f s: membrane %.0f%%, assembly %.0f%%, solve %.0f%%, "
-                            "update %.0f%%, read-back %.0f%%; %.3g GB/s of %s bytes, %.3g of a "
+                            "update %.0f%%, read-back %.0f%%, on chip %.0f%%; %.3g GB/s of %s "
+                            "bytes, %.3g of a "
                             "%.3g GB/s copy; %lld spikes; %.1f s in all\n",
                     hb_backend_name(be[k].backend), name, r.rate, (long long)r.run.rows,
                     (long long)r.run.steps, r.run.total_ms * 1e-3, r.split.total_ms * 1e-3,
@@ -286,7 +295,8 @@ int bench_sim_suite(const bench_point *points, int64_t npoints, const bench_conf
                     100 * r.split.assembly_ms / r.split.total_ms,
                     100 * r.split.solve_ms / r.split.total_ms,
                     100 * r.split.update_ms / r.split.total_ms,
-                    100 * r.split.readback_ms / r.split.total_ms, r.gbps,
+                    100 * r.split.readback_ms / r.split.total_ms,
+                    100 * r.split.onchip_ms / r.split.total_ms, r.gbps,
                     r.run.engine_bytes ? "the engine's" : "streaming", r.fraction, r.copy_gbps,
                     (long long)r.run.spikes, cli_now_s() - t0);
             /* Same cells and clamps: backends of one precision spike alike. */

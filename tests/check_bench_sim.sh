@@ -5,7 +5,8 @@
 # float) on BACKEND and checks the CSV: the header's columns in order, one row
 # per precision, every rate, time, byte count, copy rate, fraction and spike
 # count a finite number > 0, every stage share a finite number in [0, 1] and
-# the shares adding up to at most 1.05, the engine named (hb_sim_describe),
+# the shares adding up to at most 1.05, the on-chip share empty (a library
+# without hb_sim_timing.onchip_ms) or in [0, 1], the engine named (hb_sim_describe),
 # steps 200 and compartments 8 x 1508. Exit 77 (skip) when
 # HB_TEST_ALLOW_SKIP=1 and the backend does not open (cuda without a device).
 set -u
@@ -23,7 +24,7 @@ if [ "$rc" -ne 0 ] && [ "${HB_TEST_ALLOW_SKIP:-0}" = 1 ] &&
 fi
 cat "$log"
 [ "$rc" -eq 0 ] || { echo "check_bench_sim: FAILED: exit status $rc"; exit 1; }
-want="backend,device,engine,morphology,precision,cells,compartments,steps,time_s,compartment_steps_per_s,split_time_s,membrane_share,assembly_share,solve_share,update_share,readback_share,bytes_per_step,bytes_source,gbps_compulsory,copy_gbps,fraction_of_copy,spikes,speedup_vs_serial"
+want="backend,device,engine,morphology,precision,cells,compartments,steps,time_s,compartment_steps_per_s,split_time_s,membrane_share,assembly_share,solve_share,update_share,readback_share,onchip_share,bytes_per_step,bytes_source,gbps_compulsory,copy_gbps,fraction_of_copy,spikes,speedup_vs_serial"
 awk -F, -v want="$want" -v backend="$backend" '
 function bad(msg) { printf "check_bench_sim: FAILED: line %d: %s\n", NR, msg; fails++ }
 function finite(x) { return x ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
@@ -54,6 +55,8 @@ NR == 1 {
         sum += v
     }
     if (sum > 1.05) bad("stage shares add up to " sum)
+    v = $col["onchip_share"] # empty where the library has no hb_sim_timing.onchip_ms
+    if (v != "" && (!finite(v) || v + 0 < 0 || v + 0 > 1.05)) bad("onchip_share = \"" v "\" is not in [0, 1]")
     if ($col["bytes_source"] != "engine" && $col["bytes_source"] != "streaming-count")
         bad("bytes_source " $col["bytes_source"])
     s = $col["speedup_vs_serial"]
