@@ -35,13 +35,12 @@ typedef struct {
     double rate, bytes_per_step, gbps, copy_gbps, fraction, speedup;
 } sim_row;
 
-void bench_sim_csv_header(FILE *out)
+static void csv_header(FILE *out)
 {
     fprintf(out, "backend,device,engine,morphology,precision,cells,compartments,steps,time_s,"
                  "compartment_steps_per_s,split_time_s,membrane_share,assembly_share,solve_share,"
                  "update_share,readback_share,onchip_share,bytes_per_step,bytes_source,"
-                 "gbps_compulsory,"
-                 "copy_gbps,fraction_of_copy,spikes,speedup_vs_serial\n");
+                 "gbps_compulsory,copy_gbps,fraction_of_copy,spikes,speedup_vs_serial\n");
 }
 
 static void num(FILE *out, const char *fmt, double v)
@@ -82,7 +81,8 @@ static void csv_row(FILE *out, const bench_backend *be, const bench_point *pt, c
     fflush(out);
 }
 
-/* Stage times of a run so far, into m (subtracted later). */
+/* Adds sign x a simulation's timing so far into m: -1 before the timed run,
+ * +1 after it, so m holds the timed run alone. */
 static void take_timing(const hb_sim_timing *t, sim_measure *m, double sign)
 {
     m->total_ms += sign * t->total_ms;
@@ -225,7 +225,7 @@ int bench_sim_suite(const bench_point *points, int64_t npoints, const bench_conf
     hb_morph_cell *cell = NULL;
     const hb_morph_cell **cells = NULL;
     const char *loaded = NULL; /* the morphology cell holds */
-    bench_sim_csv_header(csv);
+    csv_header(csv);
     for (int64_t p = 0; p < npoints; ++p) {
         const bench_point *pt = &points[p];
         char name[320];
