@@ -187,8 +187,8 @@ int bench_sim_morph_check(const char *spec)
 
 static const char *point_name(const bench_point *p, double tstop, char *buf, size_t size)
 {
-    snprintf(buf, size, "simulate %s %lld x %s, %g ms", p->precision == HB_DOUBLE ? "double" : "float",
-             (long long)p->systems, p->morph, tstop);
+    snprintf(buf, size, "simulate %s %lld x %s, %g ms",
+             p->precision == HB_DOUBLE ? "double" : "float", (long long)p->systems, p->morph, tstop);
     return buf;
 }
 

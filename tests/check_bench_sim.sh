@@ -42,7 +42,8 @@ NR == 1 {
     if ($col["cells"] != 8 || $col["steps"] != 200 || $col["compartments"] != 8 * 1508)
         bad("cells " $col["cells"] " steps " $col["steps"] " compartments " $col["compartments"])
     seen[$col["precision"]]++
-    split("time_s compartment_steps_per_s split_time_s bytes_per_step gbps_compulsory copy_gbps fraction_of_copy spikes", pos, " ")
+    split("time_s compartment_steps_per_s split_time_s bytes_per_step gbps_compulsory " \
+          "copy_gbps fraction_of_copy spikes", pos, " ")
     for (i in pos) {
         v = $col[pos[i]]
         if (!finite(v) || v + 0 <= 0) bad(pos[i] " = \"" v "\" is not a finite number > 0")
@@ -56,7 +57,8 @@ NR == 1 {
     }
     if (sum > 1.05) bad("stage shares add up to " sum)
     v = $col["onchip_share"] # empty where the library has no hb_sim_timing.onchip_ms
-    if (v != "" && (!finite(v) || v + 0 < 0 || v + 0 > 1.05)) bad("onchip_share = \"" v "\" is not in [0, 1]")
+    if (v != "" && (!finite(v) || v + 0 < 0 || v + 0 > 1.05))
+        bad("onchip_share = \"" v "\" is not in [0, 1]")
     if ($col["bytes_source"] != "engine" && $col["bytes_source"] != "streaming-count")
         bad("bytes_source " $col["bytes_source"])
     s = $col["speedup_vs_serial"]
