@@ -10,18 +10,20 @@
 #define BENCH_MAX_BACKENDS 4
 #define BENCH_RHS_SETS 2 /* right-hand sides cycled so a stale input cannot pass the check */
 
-typedef enum { BENCH_THOMAS = 0, BENCH_HINES = 1 } bench_kind;
+/* BENCH_SIM: a whole simulation (the simulate suite, bench_sim.c). */
+typedef enum { BENCH_THOMAS = 0, BENCH_HINES = 1, BENCH_SIM = 2 } bench_kind;
 
 /* One point of a suite: a batch shape, a precision and the plan options. */
 typedef struct {
     const char  *suite;
     bench_kind   kind;
     hb_precision precision;
-    int64_t      systems;
+    int64_t      systems;     /* simulate: cells                                */
     int64_t      rows;        /* thomas: rows per system when rows_hi == 0    */
     int64_t      rows_lo;     /* thomas variable batch: sizes drawn in [lo, hi] */
     int64_t      rows_hi;
-    char         morph[160];  /* hines: a morphology or mix (see bench_morph.h) */
+    char         morph[160];  /* hines: a morphology or mix (see bench_morph.h);
+                                 simulate: a shipped neuron or .swc path        */
     hb_layout    layout;
     int32_t      block_size;
     hb_padding   padding;
@@ -89,6 +91,19 @@ double    bench_data_residual(const bench_data *data, int set, hb_status *st);
  * failure; HB_ERR_BACKEND_UNAVAILABLE means "not offered here" (skipped). */
 hb_status bench_run_point(const bench_point *pt, const bench_data *data, const bench_config *cfg,
                           bench_backend *be, int reps_cap, bench_row *row);
+/* The device-copy yardstick: GB/s of copies of bytes on the backend
+ * (traffic 2 * bytes per copy; best of three medians; cached per size). */
+hb_status bench_copy_gbps(bench_backend *be, size_t bytes, const bench_config *cfg, double *gbps);
+
+/* bench_sim.c: the simulate suite. Every point (kind BENCH_SIM) on every
+ * backend selected for printing, tstop ms after a warm-up, one CSV (its own
+ * columns, header included) to csv. Returns the rows written; failures
+ * counted in *failures. */
+int  bench_sim_suite(const bench_point *points, int64_t npoints, const bench_config *cfg,
+                     double tstop, bench_backend *be, int nbe, FILE *csv, int *failures);
+/* A --morphology item the simulate suite takes (no synthetic kinds); 0 after
+ * a message. */
+int  bench_sim_morph_check(const char *spec);
 
 /* bench_suites.c: points of a named suite, with user selections applied. */
 typedef struct {

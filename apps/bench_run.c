@@ -115,7 +115,7 @@ static hb_status create_plan(const bench_point *pt, const bench_data *data,
 
 /* Device-copy rate for bytes on a context, cached per (context, bytes)
  * because suites repeat sizes across layouts and strategies. */
-static hb_status copy_gbps(bench_backend *be, size_t bytes, const bench_config *cfg, double *gbps)
+hb_status bench_copy_gbps(bench_backend *be, size_t bytes, const bench_config *cfg, double *gbps)
 {
     enum { CACHE = 64 };
     /* Past 1 GiB the copy rate is flat on every device (far beyond any
@@ -238,7 +238,7 @@ done:
     for (int k = 0; plans && k < ring; ++k)
         hb_plan_destroy(plans[k]);
     if (st == HB_SUCCESS) {
-        st = copy_gbps(be, bytes, cfg, &row->copy_gbps);
+        st = bench_copy_gbps(be, bytes, cfg, &row->copy_gbps);
         row->fraction = row->gbps / row->copy_gbps;
     }
     row->speedup = NAN;

@@ -131,6 +131,8 @@ static dims user_dims(const bench_selection *sel, bench_kind kind)
         d.morph = NULL;
     else
         d.rows = NULL;
+    if (kind == BENCH_SIM) /* a simulation has no solver options to choose here */
+        d.layout = d.strategy = NULL;
     return d;
 }
 
@@ -163,7 +165,8 @@ static hb_status grid(point_vec *v, const char *suite, bench_kind kind, const di
                                 !cli_int(CMD, "--systems", sys.v[s], 1, MAX_SYSTEMS, &p.systems) ||
                                 !parse_rows(rows.v[r], &p) || !parse_layout(lay.v[l], &p) ||
                                 !cli_strategy(CMD, "--strategy", strat.v[g], &p.strategy) ||
-                                (kind == BENCH_HINES && !bench_morph_check(p.morph)))
+                                (kind == BENCH_HINES && !bench_morph_check(p.morph)) ||
+                                (kind == BENCH_SIM && !bench_sim_morph_check(p.morph)))
                                 return HB_ERR_INVALID_ARGUMENT;
                             hb_status st = push(v, &p);
                             if (st != HB_SUCCESS)
@@ -225,7 +228,7 @@ int bench_selection_check(const bench_selection *sel)
 
 const char *bench_suite_names(void)
 {
-    return "thomas, thomas-vbatch, hines-layouts, hines-morphologies, multi, all";
+    return "thomas, thomas-vbatch, hines-layouts, hines-morphologies, multi, all, simulate";
 }
 
 static hb_status suite(point_vec *v, const char *name, const bench_selection *sel,
@@ -233,7 +236,8 @@ static hb_status suite(point_vec *v, const char *name, const bench_selection *se
 {
     int q = sel->quick;
     const char *full = "256,2560,25600,256000";
-    dims thomas = user_dims(sel, BENCH_THOMAS), hines = user_dims(sel, BENCH_HINES);
+    dims thomas = user_dims(sel, BENCH_THOMAS), hines = user_dims(sel, BENCH_HINES),
+         sim = user_dims(sel, BENCH_SIM);
     hb_status st;
     if (!strcmp(name, "thomas")) {
         /* 256..256,000 short systems, then 20..20,000 long ones. */
@@ -271,6 +275,12 @@ static hb_status suite(point_vec *v, const char *name, const bench_selection *se
         dims d = {"double", q ? "32" : "64,512,4096,32768", "1", "auto",
                   "per-system,branch-level,fine-tree,cell-group", "mix:real,mix:random"};
         st = grid(v, name, BENCH_HINES, &hines, &d);
+    } else if (!strcmp(name, "simulate")) {
+        /* The main job's cell (`hinesbatch simulate`'s default) from its
+         * 200 cells to 10,000; bench_sim.c runs them. */
+        dims d = {"double,float", q ? "8" : "200,1000,10000", "1", "auto", "auto",
+                  "nrn__c91662"};
+        st = grid(v, name, BENCH_SIM, &sim, &d);
     } else {
         fprintf(stderr, "hinesbatch bench: unknown suite '%s' (known: %s)\n", name,
                 bench_suite_names());

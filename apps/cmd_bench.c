@@ -27,9 +27,10 @@ static void usage(FILE *out)
         "         [--max-seconds S] [--serial-max-rows N] [--max-rows N] [--morph-dir DIR]\n"
         "         [--ring-mib M] [--max-reps N] [--target-s S] [--wall-cap S]\n"
         "         [--group-size N]\n"
-        "Suites: %s (all: every suite). --quick: a small version of every suite\n"
-        "(or of --suite), a correctness smoke test. Without --suite, the selections\n"
-        "give single points (thomas unless --morphology, --strategy or --kind hines).\n"
+        "Suites: %s (all: every suite but simulate). --quick: a small version of every\n"
+        "suite but simulate (or of --suite), a correctness smoke test. Without --suite,\n"
+        "the selections give single points (thomas unless --morphology, --strategy or\n"
+        "--kind hines).\n"
         "LIST is comma-separated. rows: N or LO-HI (sizes drawn uniformly). layout:\n"
         "auto|flat|interleaved|block[:BS]|block-shared[:BS], optionally /compute or\n"
         "/skip (padding). strategy: auto|per-system|branch-level|fine-tree|cell-group\n"
@@ -50,7 +51,13 @@ static void usage(FILE *out)
         "One CSV row per point and backend. Every item of every LIST is checked\n"
         "before anything runs; a list that the chosen points do not use is an error.\n"
         CLI_EXIT_HELP
-        "A failed point (library error, residual ratio >= 30) is a failure (1).\n",
+        "A failed point (library error, residual ratio >= 30) is a failure (1).\n"
+        "--suite simulate: whole simulations (`hinesbatch simulate`'s cell, clamps and\n"
+        "parameters; 50 ms at dt 0.025 ms, --quick 5 ms) of --systems cells (200,1000,10000;\n"
+        "--quick 8) in --precision (double,float), --morphology a shipped neuron or .swc\n"
+        "(nrn__c91662), on each --backend (serial only when named): a warm-up of 5 steps,\n"
+        "a timed run (compartment-steps/s) and a run with the stage split; its own CSV\n"
+        "columns (docs/benchmarks/README.md).\n",
         bench_suite_names(), morph_dir);
 }
 
@@ -225,13 +232,13 @@ static int take(int c, const cli_opts *a, bench_selection *sel, bench_config *cf
 {
     static const char *const kinds[] = {"thomas", "hines"};
     static const char *const suites[] = {"thomas", "thomas-vbatch", "hines-layouts",
-                                         "hines-morphologies", "multi", "all"};
+                                         "hines-morphologies", "multi", "all", "simulate"};
     const char *f = a->flag;
     char *v = (char *)a->value; /* the lists of bench_selection are not const */
     int i = 0;
     switch (c) {
     case OPT_SUITE:
-        return cli_choice(CMD, f, v, suites, 6, &i) && (sel->suite = v);
+        return cli_choice(CMD, f, v, suites, 7, &i) && (sel->suite = v);
     case OPT_QUICK:
         return sel->quick = 1;
     case OPT_CSV:
@@ -301,11 +308,17 @@ static int check_combination(const bench_selection *sel)
     const char *why = NULL;
     const char *s = sel->suite;
     int thomas_suite = s && (!strcmp(s, "thomas") || !strcmp(s, "thomas-vbatch"));
-    int hines_suite = s && !thomas_suite && strcmp(s, "all");
+    int sim_suite = s && !strcmp(s, "simulate");
+    int hines_suite = s && !thomas_suite && !sim_suite && strcmp(s, "all");
     int single = !s && !sel->quick;
     int hines = sel->kind ? !strcmp(sel->kind, "hines") : sel->morph || sel->strategy;
     if (sel->kind && !single)
         why = "--kind chooses single points; it does not apply with --suite or --quick";
+    else if (sim_suite)
+        why = sel->rows || sel->layout || sel->strategy
+                  ? "--suite simulate takes --systems (cells), --precision and --morphology; "
+                    "--rows, --layout and --strategy do not apply"
+                  : NULL;
     else if ((single && hines) || hines_suite)
         why = sel->rows ? "--rows applies to thomas points (Hines cells set their rows)" : NULL;
     else if (single || thomas_suite)
@@ -353,6 +366,7 @@ int hb_cmd_bench(int argc, char **argv)
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
+    cfg.quick = sel.quick;
     if (sel.quick) /* a smoke test: few reps, small rings, little time per point */
         cfg.min_reps = 3, cfg.max_reps = 20, cfg.target_s = 0.02, cfg.wall_cap_s = 0.25,
         cfg.ring_bytes = (size_t)4 << 20, cfg.max_ring = 8;
@@ -391,6 +405,15 @@ int hb_cmd_bench(int argc, char **argv)
         goto done;
     fprintf(stderr, "bench: seed %llu, %lld points\n", (unsigned long long)cfg.seed,
             (long long)npoints);
+    if (sel.suite && !strcmp(sel.suite, "simulate")) {
+        int fails = 0;
+        double t0 = cli_now_s();
+        int n = bench_sim_suite(points, npoints, &cfg, sel.quick ? 5.0 : 50.0, be, nbe, csv,
+                                &fails);
+        fprintf(stderr, "bench: %d rows in %.1f s; %d failures\n", n, cli_now_s() - t0, fails);
+        rc = fails || n == 0 ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+        goto done;
+    }
     bench_csv_header(csv);
     int failures = 0, rows_out = 0;
     int64_t skipped_big = 0, skipped_time = 0;

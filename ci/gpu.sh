@@ -30,7 +30,10 @@ Steps (none given: --tests):
                         hines   hines-layouts, hines-morphologies, multi, full sizes
                         full    thomas, then hines (more than one 10-minute call)
                         SUITE   one suite at full size: thomas, thomas-vbatch,
-                                hines-layouts, hines-morphologies, multi
+                                hines-layouts, hines-morphologies, multi, simulate
+                                (simulate: cuda, opencl and openmp unless
+                                --bench-args names --backend; its own CSV
+                                columns, no figures)
   --bench-args 'ARGS' with --bench=SUITE: only these points of it, e.g.
                       --bench=thomas --bench-args '--precision float --rows 4096'
   --strategies[=GRP]  per-system, branch-level, fine-tree, cell-group and auto at the
@@ -299,11 +302,14 @@ step_bench() {
         full)
             bench_thomas 515 || fail=1
             bench_hines || fail=1 ;;
+        # Serial would take most of an hour at 10,000 cells: the other backends.
+        simulate) suite simulate 100000 15 --suite simulate --backend cuda,opencl,openmp || fail=1 ;;
         *) suite "$mode" 100000 15 --suite "$mode" || fail=1 ;;
         esac
     fi
     blog "bench: bench.csv: $(lines 1 "$csv") rows"
-    if [ "$(lines 1 "$csv")" -gt 0 ]; then
+    # The simulate suite's CSV has columns of its own, which plot_bench.py does not read.
+    if [ "$(lines 1 "$csv")" -gt 0 ] && [ "$mode" != simulate ]; then
         mkdir -p "$logs/figures"
         local py
         if ! py=$(hb_plot_python 2>>"$log"); then
@@ -654,7 +660,7 @@ if [ -n "${want[bench]:-}" ]; then
     case "$bench_mode" in
     quick | full | hines) [ -z "$bench_args" ] ||
         die_usage "--bench-args selects points of one suite: give --bench=SUITE, not --bench=$bench_mode" ;;
-    thomas | thomas-vbatch | hines-layouts | hines-morphologies | multi) ;;
+    thomas | thomas-vbatch | hines-layouts | hines-morphologies | multi | simulate) ;;
     *) die_usage "--bench=$bench_mode: MODE is quick, full, thomas, hines or a suite" ;;
     esac
 elif [ -n "$bench_args" ] && [ -z "${HB_BENCH_ARGS:-}" ]; then

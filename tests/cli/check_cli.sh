@@ -225,6 +225,12 @@ t 2 "--morphology applies to hines points" bench --kind thomas --morphology mix:
 t 2 "--strategy applies to hines points" bench --suite thomas --strategy fine-tree
 t 2 "--rows applies to thomas points" bench --suite multi --rows 5
 t 2 "--kind chooses single points" bench --suite thomas --kind hines
+t 2 "--suite simulate takes --systems (cells)" bench --suite simulate --rows 5
+t 2 "--suite simulate takes --systems (cells)" bench --suite simulate --layout flat
+t 2 "--suite simulate takes --systems (cells)" bench --suite simulate --quick --strategy per-system
+t 2 "'mix:real': the simulate suite takes a shipped neuron" bench --suite simulate --morphology mix:real
+tl 1 "FAILED simulate double 1 x no-such-neuron" bench --suite simulate --quick --systems 1 \
+    --precision double --backend serial --morphology no-such-neuron
 
 echo "== options that contradict each other or would be ignored"
 t 2 "--swc and --synthetic exclude each other" simulate --swc "$swc" --synthetic 64
