@@ -22,7 +22,7 @@
  * timed run only (the warm-up subtracted). */
 typedef struct {
     double  total_ms, membrane_ms, assembly_ms, solve_ms, update_ms, readback_ms;
-    double  onchip_ms;    /* inside on-chip epochs (NaN: the library has no such field) */
+    double  onchip_ms;    /* inside on-chip epochs (hb_sim_timing.onchip_ms)            */
     int64_t steps, csteps, rows, spikes;
     double  bytes;        /* compulsory bytes of the timed run                  */
     int     engine_bytes; /* bytes from hb_sim_timing (else the streaming count) */
@@ -93,15 +93,9 @@ static void take_timing(const hb_sim_timing *t, sim_measure *m, double sign)
     m->readback_ms += sign * t->readback_ms;
     m->steps += (int64_t)sign * t->steps;
     m->csteps += (int64_t)sign * t->compartment_steps;
-#ifdef HB_SIM_TIMING_HAS_ONCHIP_MS
     m->onchip_ms += sign * t->onchip_ms;
-#else
-    m->onchip_ms = NAN;
-#endif
-#ifdef HB_SIM_TIMING_HAS_COMPULSORY_BYTES
     m->bytes += sign * (double)t->compulsory_bytes;
     m->engine_bytes = 1;
-#endif
 }
 
 /* One simulation of the point's cells on a backend: clamps as `hinesbatch
