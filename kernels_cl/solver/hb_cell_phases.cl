@@ -91,21 +91,21 @@
             while (hb_q < hb_hi) {                                                          \
                 if (hb_c0 >= 0) {                                                           \
                     const real hb_dc = sh[oD + hb_c0], hb_rc = sh[oR + hb_c0];              \
-                    const real hb_f = hb_u0 / hb_dc;                                        \
+                    const real hb_f = hb_u0 / hb_dc, hb_inv = (real)1 / hb_dc;              \
                     hb_dp = hb_dp - hb_f * hb_l0;                                           \
                     hb_rp = hb_rp - hb_f * hb_rc;                                           \
-                    sh[oR + hb_c0] = hb_rc / hb_dc;                                         \
-                    sh[oD + hb_c0] = hb_l0 / hb_dc;                                         \
+                    sh[oR + hb_c0] = hb_rc * hb_inv;                                        \
+                    sh[oD + hb_c0] = hb_l0 * hb_inv;                                        \
                 }                                                                           \
                 for (hb_int hb_m = hb_cb + 1; hb_m < hb_ce; ++hb_m) {                       \
                     const hb_int hb_c = SI[xCI + hb_m];                                     \
                     const real hb_dc = sh[oD + hb_c], hb_rc = sh[oR + hb_c];                \
                     const real hb_lc = sh[oL + hb_c];                                       \
-                    const real hb_f = sh[hb_c] / hb_dc;                                     \
+                    const real hb_f = sh[hb_c] / hb_dc, hb_inv = (real)1 / hb_dc;           \
                     hb_dp = hb_dp - hb_f * hb_lc;                                           \
                     hb_rp = hb_rp - hb_f * hb_rc;                                           \
-                    sh[oR + hb_c] = hb_rc / hb_dc;                                          \
-                    sh[oD + hb_c] = hb_lc / hb_dc;                                          \
+                    sh[oR + hb_c] = hb_rc * hb_inv;                                         \
+                    sh[oD + hb_c] = hb_lc * hb_inv;                                         \
                 }                                                                           \
                 if (hb_p == 0)                                                              \
                     hb_rp = hb_rp / hb_dp;                                                  \
