@@ -36,8 +36,8 @@ typedef struct {
     /* The on-chip engine's tables (NULL for the per-stage engine). */
     hb_buffer *cellof;        /* int64[nslots]: cell in the plan's slot t        */
     hb_buffer *rowoff;        /* int64[ncells]: the cell's first flat row         */
-    hb_buffer *cfirst;        /* int64[ncells + 1]: the cell's clamped rows are
-                                 crow[cfirst[c] .. cfirst[c+1])                  */
+    hb_buffer *crowof;        /* int64[nrows]: the row's index j in crow/cptr
+                                 (its clamps cptr[j] .. cptr[j+1]), -1: none     */
 } hb_sim_dev;
 
 /* The on-chip engine (kernels_cl/sim/epoch.cl): v and the gates of a

@@ -462,7 +462,7 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
                  "local, epochs of %s steps)",
                  (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
-                 (HB_CELL_LAUNCH_BYTES(lay->max_rows, sim->esize, lay->cell_staged) + 1023) / 1024,
+                 (HB_CELL_LAUNCH_BYTES(lay->max_rows, sim->esize, 0) + 1023) / 1024,
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
     } else if (sim->engine == HB_SIM_ENGINE_CELLS)
         snprintf(eng, sizeof eng, "engine: cells (fused per-cell loop, cells in cache)");
@@ -485,7 +485,7 @@ void hb_sim_destroy(hb_sim *sim)
     hb_buffer *bufs[] = {d->pos,  d->v,    d->m,    d->h,     d->n,    d->gna,  d->gk,
                          d->gl,   d->cdt,  d->d0,   d->gmem,  d->imem, d->crow, d->cptr,
                          d->con,  d->coff, d->camp, d->soma,  d->vprev, d->nspk, d->tspk,
-                         d->recslot, d->rec, d->cellof, d->rowoff, d->cfirst};
+                         d->recslot, d->rec, d->cellof, d->rowoff, d->crowof};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
             sim->ctx->ops->release(sim->ctx, bufs[i]);

@@ -78,32 +78,32 @@ static hb_status start(hb_sim *sim)
     }
     d->nclamp_rows = nrows_cl;
     /* The on-chip engine's tables: the cell of each plan slot, each cell's
-     * first row, and its range of clamped rows (crow is in row order, and a
-     * cell's rows are contiguous). */
-    int64_t *cellof = NULL, *cfirst = NULL;
+     * first row, and each row's entry in the clamp tables (-1: none), so a
+     * row's own work-item adds its clamps without a barrier. */
+    int64_t *cellof = NULL, *crowof = NULL;
     const hb_layout_dev *lay = NULL;
     const int64_t *perm = NULL;
     hb_buffer *ul[2];
     if (st == HB_SUCCESS && sim->onchip && hb__plan_cell_group(sim->plan, &lay, &perm, ul)) {
         cellof = hb__malloc_n(lay->nslots, sizeof *cellof);
-        cfirst = hb__malloc_n(C + 1, sizeof *cfirst);
-        if (!cellof || !cfirst)
-            st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: tables of %lld cells", (long long)C);
+        crowof = hb__malloc_n(sim->nrows, sizeof *crowof);
+        if (!cellof || !crowof)
+            st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: tables of %lld rows",
+                           (long long)sim->nrows);
         for (int64_t t = 0; st == HB_SUCCESS && t < lay->nslots; ++t)
             cellof[t] = perm[t];
-        for (int64_t c = 0, q = 0; st == HB_SUCCESS && c <= C; ++c) {
-            while (c < C && q < nrows_cl && crow[q] < sim->offsets[c])
-                ++q;
-            cfirst[c] = c < C ? q : nrows_cl;
-        }
+        for (int64_t k = 0; st == HB_SUCCESS && k < sim->nrows; ++k)
+            crowof[k] = -1;
+        for (int64_t q = 0; st == HB_SUCCESS && q < nrows_cl; ++q)
+            crowof[crow[q]] = q;
         if (st == HB_SUCCESS &&
             ((st = hb__sim_alloc(sim, &d->cellof, sizeof(int64_t), lay->nslots, cellof)) ||
              (st = hb__sim_alloc(sim, &d->rowoff, sizeof(int64_t), C, sim->offsets)) ||
-             (st = hb__sim_alloc(sim, &d->cfirst, sizeof(int64_t), C + 1, cfirst))))
+             (st = hb__sim_alloc(sim, &d->crowof, sizeof(int64_t), sim->nrows, crowof))))
             {
             }
     }
-    free(cellof), free(cfirst);
+    free(cellof), free(crowof);
     if (st == HB_SUCCESS &&
         ((st = hb__sim_alloc(sim, &d->crow, sizeof(int64_t), nrows_cl, crow)) ||
          (st = hb__sim_alloc(sim, &d->cptr, sizeof(int64_t), nrows_cl + 1, cptr)) ||

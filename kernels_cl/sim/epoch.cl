@@ -29,20 +29,24 @@
  * same order per row:
  *   membrane: gates advanced with the last step's v (not at step 0), then the
  *     mechanisms' conductance g and current I (hb_mech_*.cl);
- *   clamps: those on at this step, summed in their fixed order, subtracted
- *     from I of their rows (cells with clamps only: two barriers);
+ *   clamps: a clamped row's (crowof: its index in the clamp tables, -1
+ *     none) on at this step, summed in their fixed order by the row's own
+ *     work-item, subtracted from I (no barrier);
  *   assembly: d = d0 + g, rhs = (C/dt + g) v - I, in local memory;
  *   solve: HB_CELL_SOLVE (hb_cell_phases.cl), x in local memory;
  *   update: v = x; the soma's work-item detects an upward threshold crossing
  *     (time interpolated in the step) and records the soma voltage into row
  *     rec_row0 + s of rec for recorded cells.
  * Work-item j owns rows j, j + P, ... (< HB_EPOCH_RPI of them): their v and
- * gates stay in registers for the whole launch; u, l and the schedule are
- * staged in local memory once. Per-row constants (conductances, C/dt, d0)
+ * gates stay in registers for the whole launch; u and l are staged in local
+ * memory once; the schedule is read from global memory (one copy serves
+ * every copy of a cell and stays in the cache; staging it in local memory
+ * too crashed PoCL 3.1 on some cells, cause not found, and would halve the
+ * cells an SM holds). Per-row constants (conductances, C/dt, d0)
  * are read from global memory each step (cached: read-only, coalesced).
  * Only v, the gates, the soma's last voltage, spike counts and times, and
- * recorded samples are written back. Local memory as hines_cell.cl's:
- * HB_CELL_LAUNCH_BYTES(ld, staged): the schedule staged where it fits. */
+ * recorded samples are written back. Local memory: u, l, d, rhs, ld reals
+ * each (HB_CELL_LAUNCH_BYTES(ld, esize, 0)). */
 __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
     const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
@@ -52,12 +56,11 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const real el, const real threshold, __global real *v, __global real *m, __global real *h,
     __global real *n, __global const real *gna, __global const real *gk,
     __global const real *gl, __global const real *cdt, __global const real *d0,
-    __global const hb_long *cfirst, __global const hb_long *crow, __global const hb_long *cptr,
+    __global const hb_long *crowof, __global const hb_long *cptr,
     __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
     __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
-    __global const hb_long *recslot, __global real *rec,
-    const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
+    __global const hb_long *recslot, __global real *rec HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
     /* No early return: every work-item reaches every barrier. */
@@ -69,16 +72,12 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long o = valid ? base[t] : 0, ro = valid ? rowoff[c] : 0;
     __global const hb_int *S = sched + (valid ? soff[t] : 0);
     const hb_int nr = valid ? (hb_int)rows[t] : 0;
-    const hb_int slen = valid ? S[HB_CELL_K_BPAR] + (nr > 0 ? nr - 1 : 0) : 0;
     const hb_int oL = (hb_int)ld, oD = 2 * (hb_int)ld, oR = 3 * (hb_int)ld;
-    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld);
 
     for (hb_int k = j; k < nr; k += P) {
         sh[k] = u[o + k];
         sh[oL + k] = l[o + k];
     }
-    for (hb_int k = j; staged && k < slen; k += P)
-        si[k] = S[k];
     real vr[HB_EPOCH_RPI], mr[HB_EPOCH_RPI], hr[HB_EPOCH_RPI], nr_[HB_EPOCH_RPI];
     HB_UNROLL
     for (int i = 0; i < HB_EPOCH_RPI; ++i) {
@@ -97,14 +96,12 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     real vp = is_soma ? vprev[c] : (real)0;
     hb_long cnt = is_soma ? nspk[c] : 0;
     const hb_long rslot = is_soma ? recslot[c] : -1;
-    const hb_long cl0 = valid ? cfirst[c] : 0, cl1 = valid ? cfirst[c + 1] : 0;
-    const int clamped = cl0 < cl1;
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (hb_long s = 0; s < nsteps; ++s) {
         const hb_long step = step0 + s;
         HB_UNROLL
-    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
+        for (int i = 0; i < HB_EPOCH_RPI; ++i) {
             const hb_int k = j + i * P;
             if (k < nr) {
                 const hb_long kk = ro + k;
@@ -113,48 +110,31 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
                 HB_KERNEL(hb_mech_pas_current)(vk, gl[kk], el, &gk_, &ik);
                 const real gnak = gna[kk], gkk = gk[kk];
                 if (gnak != (real)0 || gkk != (real)0) {
+                    real mi = mr[i], hi = hr[i], ni = nr_[i];
                     if (step > 0)
-                        HB_KERNEL(hb_mech_hh_state)(vk, dt, q10, &mr[i], &hr[i], &nr_[i]);
-                    HB_KERNEL(hb_mech_hh_current)(vk, mr[i], hr[i], nr_[i], gnak, gkk, ena, ek,
-                                                  &gk_, &ik);
+                        HB_KERNEL(hb_mech_hh_state)(vk, dt, q10, &mi, &hi, &ni);
+                    HB_KERNEL(hb_mech_hh_current)(vk, mi, hi, ni, gnak, gkk, ena, ek, &gk_, &ik);
+                    mr[i] = mi;
+                    hr[i] = hi;
+                    nr_[i] = ni;
                 }
-                if (clamped) {
-                    sh[oD + k] = gk_;
-                    sh[oR + k] = ik;
-                } else {
-                    sh[oD + k] = d0[kk] + gk_;
-                    sh[oR + k] = (cdt[kk] + gk_) * vk - ik;
+                /* The row's clamps on at this step, in their fixed order. */
+                const hb_long q = crowof[kk];
+                if (q >= 0) {
+                    real sum = (real)0;
+                    for (hb_long a = cptr[q]; a < cptr[q + 1]; ++a)
+                        if (step >= con[a] && step < coff[a])
+                            sum = sum + camp[a];
+                    ik = ik - sum;
                 }
-            }
-        }
-        if (clamped) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            for (hb_long q = cl0 + j; q < cl1; q += P) {
-                real sum = (real)0;
-                for (hb_long a = cptr[q]; a < cptr[q + 1]; ++a)
-                    if (step >= con[a] && step < coff[a])
-                        sum = sum + camp[a];
-                const hb_int k = (hb_int)(crow[q] - ro);
-                sh[oR + k] = sh[oR + k] - sum;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            HB_UNROLL
-    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
-                const hb_int k = j + i * P;
-                if (k < nr) {
-                    const real gk_ = sh[oD + k];
-                    sh[oD + k] = d0[ro + k] + gk_;
-                    sh[oR + k] = (cdt[ro + k] + gk_) * vr[i] - sh[oR + k];
-                }
+                sh[oD + k] = d0[kk] + gk_;
+                sh[oR + k] = (cdt[kk] + gk_) * vk - ik;
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (staged) {
-            HB_CELL_TABLES(si);
-            HB_CELL_SOLVE(si);
-        } else {
+        {
             HB_CELL_TABLES(S);
-            HB_CELL_SOLVE(S);
+            HB_CELL_SOLVE(S, 0);
         }
         HB_UNROLL
     for (int i = 0; i < HB_EPOCH_RPI; ++i) {

@@ -39,71 +39,45 @@
  * must be behind a barrier, and the last level's barrier covers x.
  * Elimination, level by level by node height: each entry's work-item
  * gathers the updates of its node p's children in the order the serial
- * sweep applies them (highest child first), so d' and r' round exactly as
- * the per-system sweep's; no two work-items write one node. A child c is final then, and read by p's work-item alone, which also
- * stores what back-substitution needs in c's own d and rhs slots (dead from
- * then on): r'_c / d'_c in rhs, l_c / d'_c in d. The root is alone in the last
- * level; its work-item also solves x_0.
+ * sweep applies them (highest child first); no two work-items write one
+ * node. One reciprocal 1/d'_c per child gives the back-substitution factors
+ * r'_c/d'_c and l_c/d'_c by products. EXACT (a constant) chooses the factor
+ * u_c/d'_c on the critical path: 1 divides, so d' and r' round as the serial
+ * sweep's (the solver: its results stay within the oracle tests' normwise
+ * bounds on the shipped neurons' matrices); 0 multiplies by the reciprocal,
+ * one division less per level (the simulation's on-chip engine, checked on
+ * traces: 25% faster on the H100, docs/benchmarks/h100-2026-11-24-sim). A child c is
+ * final then, and read by p's work-item alone, which also stores what
+ * back-substitution needs in c's own d and rhs slots (dead from then on):
+ * r'_c / d'_c in rhs, l_c / d'_c in d. The root is alone in the last level; its
+ * work-item also solves x_0. A work-item's next entry (and the next level's
+ * bounds) are read before the barrier.
  * Back-substitution, level by level by depth: x_i = r'_i/d'_i - (l_i/d'_i)
  * x_parent, one multiply-add per level instead of the serial sweep's
  * (r'_i - l_i x_parent) / d'_i (a dependent division per level): the same
- * solution up to rounding.
- * A level's time is its critical path (about 160 levels a step for the CA1
- * cell: docs/benchmarks/h100-2026-11-24-sim), so everything a level's entry
- * reads that earlier levels do not write is loaded before the barrier that
- * opens it: the entry's indices, p's own d and r (only p's entry writes them),
- * its first child's u and l (constant); in back-substitution i's r'/d' and
- * l/d' (final since the elimination). After the barrier: the first child's d'
- * and r' (elimination) or x_parent (back-substitution), the divisions, the
- * multiply-adds and the stores. Divisions as the serial sweep's, so d' and
- * r' round as its do (a reciprocal and products, or fma, measured no faster
- * on the H100 than the level's other latencies and moved float results of
- * the shipped neurons past the oracle tests' 1e-4 normwise bound). */
-#define HB_CELL_E_FETCH(SI)                                                                 \
-    do {                                                                                    \
-        hb_p = SI[xEO + hb_q];                                                              \
-        hb_c0 = SI[xEF + hb_q];                                                             \
-        hb_cb = SI[xEC + hb_q];                                                             \
-        hb_ce = SI[xEC + hb_q + 1];                                                         \
-        hb_dp = sh[oD + hb_p];                                                              \
-        hb_rp = sh[oR + hb_p];                                                              \
-        hb_u0 = hb_c0 >= 0 ? sh[hb_c0] : (real)0;                                           \
-        hb_l0 = hb_c0 >= 0 ? sh[oL + hb_c0] : (real)0;                                      \
-    } while (0)
-
-#define HB_CELL_B_FETCH(SI)                                                                 \
-    do {                                                                                    \
-        hb_i = SI[xBO + hb_q];                                                              \
-        hb_pa = SI[xBA + hb_q];                                                             \
-        hb_a = sh[oR + hb_i];                                                               \
-        hb_b = sh[oD + hb_i];                                                               \
-    } while (0)
-
-#define HB_CELL_SOLVE(SI)                                                                   \
+ * solution up to rounding. */
+#define HB_CELL_SOLVE(SI, EXACT)                                                                     \
     do {                                                                                    \
         hb_int hb_lo = 0, hb_hi = ne > 0 ? SI[xEP + 1] : 0;                                 \
-        hb_int hb_q = j, hb_p = 0, hb_c0 = -1, hb_cb = 0, hb_ce = 0;                        \
-        real hb_dp = (real)0, hb_rp = (real)0, hb_u0 = (real)0, hb_l0 = (real)0;            \
-        if (hb_q < hb_hi)                                                                   \
-            HB_CELL_E_FETCH(SI);                                                            \
+        hb_int hb_q = j, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0;                         \
+        if (hb_q < hb_hi) {                                                                 \
+            hb_p = SI[xEO + hb_q];                                                          \
+            hb_c0 = SI[xEF + hb_q];                                                         \
+            hb_cb = SI[xEC + hb_q];                                                         \
+            hb_ce = SI[xEC + hb_q + 1];                                                     \
+        }                                                                                   \
         for (hb_int hb_e = 0; hb_e < ne; ++hb_e) {                                          \
             const hb_int hb_nhi = hb_e + 2 <= ne ? SI[xEP + hb_e + 2] : hb_hi;              \
             while (hb_q < hb_hi) {                                                          \
-                if (hb_c0 >= 0) {                                                           \
-                    const real hb_dc = sh[oD + hb_c0], hb_rc = sh[oR + hb_c0];              \
-                    const real hb_f = hb_u0 / hb_dc, hb_inv = (real)1 / hb_dc;              \
-                    hb_dp = hb_dp - hb_f * hb_l0;                                           \
-                    hb_rp = hb_rp - hb_f * hb_rc;                                           \
-                    sh[oR + hb_c0] = hb_rc * hb_inv;                                        \
-                    sh[oD + hb_c0] = hb_l0 * hb_inv;                                        \
-                }                                                                           \
-                for (hb_int hb_m = hb_cb + 1; hb_m < hb_ce; ++hb_m) {                       \
-                    const hb_int hb_c = SI[xCI + hb_m];                                     \
+                real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                          \
+                for (hb_int hb_m = hb_cb; hb_m < hb_ce; ++hb_m) {                           \
+                    const hb_int hb_c = hb_m == hb_cb ? hb_c0 : SI[xCI + hb_m];             \
                     const real hb_dc = sh[oD + hb_c], hb_rc = sh[oR + hb_c];                \
                     const real hb_lc = sh[oL + hb_c];                                       \
-                    const real hb_f = sh[hb_c] / hb_dc, hb_inv = (real)1 / hb_dc;           \
-                    hb_dp = hb_dp - hb_f * hb_lc;                                           \
-                    hb_rp = hb_rp - hb_f * hb_rc;                                           \
+                    const real hb_inv = (real)1 / hb_dc;                                    \
+                    const real hb_f = (EXACT) ? sh[hb_c] / hb_dc : sh[hb_c] * hb_inv;       \
+                    hb_dp -= hb_f * hb_lc;                                                  \
+                    hb_rp -= hb_f * hb_rc;                                                  \
                     sh[oR + hb_c] = hb_rc * hb_inv;                                         \
                     sh[oD + hb_c] = hb_lc * hb_inv;                                         \
                 }                                                                           \
@@ -112,36 +86,49 @@
                 sh[oD + hb_p] = hb_dp;                                                      \
                 sh[oR + hb_p] = hb_rp;                                                      \
                 hb_q += P;                                                                  \
-                if (hb_q < hb_hi)                                                           \
-                    HB_CELL_E_FETCH(SI);                                                    \
+                if (hb_q < hb_hi) {                                                         \
+                    hb_p = SI[xEO + hb_q];                                                  \
+                    hb_c0 = SI[xEF + hb_q];                                                 \
+                    hb_cb = SI[xEC + hb_q];                                                 \
+                    hb_ce = SI[xEC + hb_q + 1];                                             \
+                }                                                                           \
             }                                                                               \
             hb_lo = hb_hi;                                                                  \
             hb_hi = hb_nhi;                                                                 \
             hb_q = hb_lo + j;                                                               \
-            if (hb_q < hb_hi)                                                               \
-                HB_CELL_E_FETCH(SI);                                                        \
+            if (hb_q < hb_hi) {                                                             \
+                hb_p = SI[xEO + hb_q];                                                      \
+                hb_c0 = SI[xEF + hb_q];                                                     \
+                hb_cb = SI[xEC + hb_q];                                                     \
+                hb_ce = SI[xEC + hb_q + 1];                                                 \
+            }                                                                               \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \
         /* Back-substitution by depth from the root's children. */                         \
         hb_hi = nb > 0 ? SI[xBP + 1] : 0;                                                   \
         hb_q = j;                                                                           \
         hb_int hb_i = 0, hb_pa = 0;                                                         \
-        real hb_a = (real)0, hb_b = (real)0;                                                \
-        if (hb_q < hb_hi)                                                                   \
-            HB_CELL_B_FETCH(SI);                                                            \
-        for (hb_int hb_bl = 0; hb_bl < nb; ++hb_bl) {                                       \
-            const hb_int hb_nhi = hb_bl + 2 <= nb ? SI[xBP + hb_bl + 2] : hb_hi;            \
+        if (hb_q < hb_hi) {                                                                 \
+            hb_i = SI[xBO + hb_q];                                                          \
+            hb_pa = SI[xBA + hb_q];                                                         \
+        }                                                                                   \
+        for (hb_int hb_b = 0; hb_b < nb; ++hb_b) {                                          \
+            const hb_int hb_nhi = hb_b + 2 <= nb ? SI[xBP + hb_b + 2] : hb_hi;              \
             while (hb_q < hb_hi) {                                                          \
-                sh[oR + hb_i] = hb_a - hb_b * sh[oR + hb_pa];                              \
+                sh[oR + hb_i] = sh[oR + hb_i] - sh[oD + hb_i] * sh[oR + hb_pa];             \
                 hb_q += P;                                                                  \
-                if (hb_q < hb_hi)                                                           \
-                    HB_CELL_B_FETCH(SI);                                                    \
+                if (hb_q < hb_hi) {                                                         \
+                    hb_i = SI[xBO + hb_q];                                                  \
+                    hb_pa = SI[xBA + hb_q];                                                 \
+                }                                                                           \
             }                                                                               \
             hb_lo = hb_hi;                                                                  \
             hb_hi = hb_nhi;                                                                 \
             hb_q = hb_lo + j;                                                               \
-            if (hb_q < hb_hi)                                                               \
-                HB_CELL_B_FETCH(SI);                                                        \
+            if (hb_q < hb_hi) {                                                             \
+                hb_i = SI[xBO + hb_q];                                                      \
+                hb_pa = SI[xBA + hb_q];                                                     \
+            }                                                                               \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \
     } while (0)

@@ -58,10 +58,10 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long firs
     barrier(CLK_LOCAL_MEM_FENCE);
     if (staged) {
         HB_CELL_TABLES(si);
-        HB_CELL_SOLVE(si);
+        HB_CELL_SOLVE(si, 1);
     } else {
         HB_CELL_TABLES(S);
-        HB_CELL_SOLVE(S);
+        HB_CELL_SOLVE(S, 1);
     }
 
     for (hb_int k = j; k < n; k += P)
