@@ -31,12 +31,13 @@ hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max
 
 /* One launch per size class of cells (lay->cell_class), hb__epoch_group
  * work-items per cell (within the limit above: the core checked), and
- * HB_CELL_LAUNCH_BYTES (no schedule) of the class's largest cell of local memory. */
+ * HB_CELL_LAUNCH_BYTES (the schedule where it fits) of the class's largest cell of local memory. */
 hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
                        const hb_sim_epoch *job)
 {
     const hb_layout_dev *lay = job->lay;
     const size_t esize = p == HB_DOUBLE ? sizeof(cl_double) : sizeof(cl_float);
+    cl_int staged = lay->cell_staged;
     cl_long step0 = job->step0, nsteps = job->nsteps, maxs = m->max_spikes, nrec = m->nrec,
             row0 = job->rec_row0;
     real_arg dt = real_of(m->dt), q10 = real_of(m->q10), ena = real_of(m->ena),
@@ -45,7 +46,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
         cl_long ngroups = lay->cell_class[3 * k + 1], first = lay->cell_class[3 * k],
                 ld = lay->cell_class[3 * k + 2];
         const size_t group = (size_t)hb__epoch_group(lay->cell_group, ld);
-        const size_t bytes = HB_CELL_LAUNCH_BYTES(ld, esize, 0);
+        const size_t bytes = HB_CELL_LAUNCH_BYTES(ld, esize, lay->cell_staged);
         const hb_cl_arg args[] = {
             HB_CL_LONG(ngroups), HB_CL_LONG(first),  HB_CL_LONG(ld),     HB_CL_LONG(step0),
             HB_CL_LONG(nsteps),  MEM(lay->cslots),   MEM(lay->base),     MEM(lay->rows),
@@ -58,7 +59,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
             MEM(m->con),         MEM(m->coff),       MEM(m->camp),       HB_CL_LONG(maxs),
             MEM(m->soma),        MEM(m->vprev),      MEM(m->nspk),       MEM(m->tspk),
             HB_CL_LONG(nrec),    HB_CL_LONG(row0),   MEM(m->recslot),    MEM(m->rec),
-            (hb_cl_arg){bytes, NULL}};
+            HB_CL_INT(staged),   (hb_cl_arg){bytes, NULL}};
         HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, HB_CLK_SIM_EPOCH, args,
                                         (int)(sizeof args / sizeof *args), ngroups, group));
     }

@@ -38,15 +38,13 @@
  *     (time interpolated in the step) and records the soma voltage into row
  *     rec_row0 + s of rec for recorded cells.
  * Work-item j owns rows j, j + P, ... (< HB_EPOCH_RPI of them): their v and
- * gates stay in registers for the whole launch; u and l are staged in local
- * memory once; the schedule is read from global memory (one copy serves
- * every copy of a cell and stays in the cache; staging it in local memory
- * too crashed PoCL 3.1 on some cells, cause not found, and would halve the
- * cells an SM holds). Per-row constants (conductances, C/dt, d0)
+ * gates stay in registers for the whole launch; u, l and, where it fits
+ * (staged), the schedule are staged in local memory once (else the schedule
+ * is read from global memory: one copy serves every copy of a cell). Per-row constants (conductances, C/dt, d0)
  * are read from global memory each step (cached: read-only, coalesced).
  * Only v, the gates, the soma's last voltage, spike counts and times, and
- * recorded samples are written back. Local memory: u, l, d, rhs, ld reals
- * each (HB_CELL_LAUNCH_BYTES(ld, esize, 0)). */
+ * recorded samples are written back. Local memory as hines_cell.cl's:
+ * HB_CELL_LAUNCH_BYTES(ld, esize, staged). */
 __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
     const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
@@ -60,7 +58,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
     __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
-    __global const hb_long *recslot, __global real *rec HB_DYNAMIC_LOCAL_ARG(real, sh))
+    __global const hb_long *recslot, __global real *rec,
+    const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
     /* No early return: every work-item reaches every barrier. */
@@ -72,12 +71,16 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long o = valid ? base[t] : 0, ro = valid ? rowoff[c] : 0;
     __global const hb_int *S = sched + (valid ? soff[t] : 0);
     const hb_int nr = valid ? (hb_int)rows[t] : 0;
+    const hb_int slen = valid ? S[HB_CELL_K_BPAR] + (nr > 0 ? nr - 1 : 0) : 0;
     const hb_int oL = (hb_int)ld, oD = 2 * (hb_int)ld, oR = 3 * (hb_int)ld;
+    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld);
 
     for (hb_int k = j; k < nr; k += P) {
         sh[k] = u[o + k];
         sh[oL + k] = l[o + k];
     }
+    for (hb_int k = j; staged && k < slen; k += P)
+        si[k] = S[k];
     real vr[HB_EPOCH_RPI], mr[HB_EPOCH_RPI], hr[HB_EPOCH_RPI], nr_[HB_EPOCH_RPI];
     HB_UNROLL
     for (int i = 0; i < HB_EPOCH_RPI; ++i) {
@@ -132,7 +135,10 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        {
+        if (staged) {
+            HB_CELL_TABLES(si);
+            HB_CELL_SOLVE(si, 0);
+        } else {
             HB_CELL_TABLES(S);
             HB_CELL_SOLVE(S, 0);
         }
