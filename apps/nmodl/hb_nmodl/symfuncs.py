@@ -1,0 +1,26 @@
+"""symfuncs.py: the sympy functions the generated code calls by name: guarded x/(exp(x)-1), its derivative, expm1."""
+import sympy
+
+
+class Exprelr(sympy.Function):
+    """x/(exp(x)-1), 1 at 0; the generated code evaluates it with a series near 0."""
+
+    nargs = 1
+
+    def fdiff(self, argindex=1):
+        return ExprelrD(self.args[0])
+
+
+class ExprelrD(sympy.Function):
+    """d/dx of x/(exp(x)-1), -1/2 at 0; also guarded by a series near 0."""
+
+    nargs = 1
+
+
+class Expm1(sympy.Function):
+    """exp(x)-1 without cancellation (C's expm1)."""
+
+    nargs = 1
+
+    def fdiff(self, argindex=1):
+        return sympy.exp(self.args[0])
