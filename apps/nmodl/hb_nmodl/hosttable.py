@@ -29,6 +29,7 @@ def host_table(mechs):
         out.append("static void %s_init_w(const double *in, const double *prm, double *st)\n{\n"
                    "    real p[HB_MECH_MAX_SLOTS], s[HB_MECH_MAX_SLOTS];\n"
                    "    %s_prm(prm, p);\n"
+                   "    for (int k = 0; k < HB_MECH_MAX_SLOTS; ++k)\n        s[k] = (real)NAN; /* poisoned: every slot must be written */\n"
                    "    HB_KERNEL(hb_mech_%s_init)((real)in[0], (real)in[2]%s, p, s);\n"
                    "    for (int k = 0; k < %s_NSTATE; ++k)\n        st[k] = (double)s[k];\n}\n"
                    % (n, n, n, ions, M))
@@ -37,6 +38,7 @@ def host_table(mechs):
                    "    real p[HB_MECH_MAX_SLOTS], s[HB_MECH_MAX_SLOTS], o[HB_MECH_MAX_SLOTS];\n"
                    "    %s_prm(prm, p);\n"
                    "    for (int k = 0; k < %s_NSTATE; ++k)\n        s[k] = (real)st[k];\n"
+                   "    for (int k = 0; k < HB_MECH_MAX_SLOTS; ++k)\n        o[k] = (real)NAN; /* poisoned: every output must be written */\n"
                    "    HB_KERNEL(hb_mech_%s_current)((real)in[0], (real)in[2]%s, p, s, &o[0], &o[1]%s);\n"
                    "    for (int k = 0; k < %d; ++k)\n        out[k] = (double)o[k];\n}\n"
                    % (n, n, M, n, ions, outs, nout))

@@ -109,6 +109,7 @@ class Mechanism:
             [p for p in self.param_names if p in self._written_params]
         self.singularities = []
         self._execute_all(record=False)
+        self.state_method = self.method  # numerics.build says when cnexp falls back
 
     # Declarations
     def _err(self, msg, tok):

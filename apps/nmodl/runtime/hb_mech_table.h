@@ -2,6 +2,8 @@
 #ifndef HB_MECH_TABLE_H
 #define HB_MECH_TABLE_H
 
+#include <stddef.h> /* NULL: a mechanism without NET_RECEIVE */
+
 /* One entry per .mod file. Arrays in, in this order:
  *   in:  v, dt, celsius, then the ion inputs (ion_in_names);
  *   out: g, i, then the ion currents (ion_out_names);

@@ -1,0 +1,210 @@
+"""test_translator.py: the NMODL translator (apps/nmodl): shipped files accepted, refusals with file:line:column, cnexp detection, singularities, generated text (pytest, or run as a script)."""
+import os
+import subprocess
+import sys
+import tempfile
+
+import sympy
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "apps", "nmodl"))
+
+from hb_nmodl import NmodlError, Unsupported, load, loads  # noqa: E402
+from hb_nmodl.codegen import describe, generate  # noqa: E402
+from hb_nmodl.model import V  # noqa: E402
+from hb_nmodl.symfuncs import Exprelr  # noqa: E402
+
+MECHS = os.path.join(ROOT, "data", "mechanisms")
+SHIPPED = ["pas", "hh", "expsyn", "exp2syn"]
+
+MINIMAL = """NEURON { SUFFIX t RANGE a }
+PARAMETER { a = 1 }
+ASSIGNED { v (mV) }
+"""
+
+
+def refusal(src, what_part, line, col, cls=Unsupported):
+    """src must fail with cls at line:col, the message containing what_part."""
+    try:
+        loads(src, "x.mod")
+    except cls as e:
+        assert (e.file, e.line, e.col) == ("x.mod", line, col), str(e)
+        assert str(e).startswith("x.mod:%d:%d: " % (line, col)), str(e)
+        assert what_part in str(e), str(e)
+        return e
+    raise AssertionError("accepted: %r" % src)
+
+
+def test_shipped_files_translate():
+    for name in SHIPPED:
+        mech = load(os.path.join(MECHS, name + ".mod"))
+        text = generate(mech, name + ".mod")
+        for fn in ("init", "current", "state"):
+            assert "hb_mech_%s_%s" % (mech.name, fn) in text
+        assert mech.warnings == []
+
+
+def test_shapes():
+    hh = load(os.path.join(MECHS, "hh.mod"))
+    assert hh.kind == "density" and hh.states == ["m", "h", "n"]
+    assert hh.param_names == ["gnabar", "gkbar", "gl", "el"]
+    assert hh.ion_inputs == ["ena", "ek"] and hh.ion_currents == ["ina", "ik"]
+    assert hh.method == "cnexp" and hh.state_method == "cnexp"
+    syn = load(os.path.join(MECHS, "exp2syn.mod"))
+    assert syn.kind == "point" and syn.states == ["A", "B"]
+    # factor (ASSIGNED, set in INITIAL, read in NET_RECEIVE) and tau1 (a
+    # PARAMETER INITIAL clamps) are kept between calls.
+    assert syn.store == ["factor", "tau1"]
+    d = describe(syn, "exp2syn.mod")
+    assert d["net_receive"] and [p["name"] for p in d["parameters"]] == ["tau1", "tau2", "e"]
+    assert load(os.path.join(MECHS, "pas.mod")).solve is None
+
+
+def test_refusals():
+    refusal(MINIMAL + "VERBATIM\n int x; \nENDVERBATIM\n", "unsupported VERBATIM", 4, 1)
+    refusal(MINIMAL + "STATE { c o }\nKINETIC k {\n ~ c <-> o (1, 1)\n}\n", "unsupported KINETIC", 5, 1)
+    for method in ("euler", "sparse", "runge"):
+        e = refusal(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD %s\n}\n"
+                    "DERIVATIVE s { x' = -x }\n" % method,
+                    "unsupported METHOD %s" % method, 6, 18)
+        assert e.exit_code == 2
+    refusal(MINIMAL + "FOO { }\n", "unsupported block FOO", 4, 1)
+    refusal(MINIMAL + "FUNCTION_TABLE tab(v)\n", "unsupported FUNCTION_TABLE", 4, 1)
+    refusal("NEURON { SUFFIX t\n  POINTER p }\n", "unsupported POINTER", 2, 3)
+    refusal(MINIMAL + "INITIAL {\n  a2 = 3\n}\n", "assignment to undeclared a2", 5, 3, NmodlError)
+    refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = t\n}\n", "unsupported use of t", 6, 7)
+    refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = 1 +\n}\n", "expected an expression", 7, 1,
+            NmodlError)
+    refusal(MINIMAL + "NET_RECEIVE(w, f) { }\n", "NET_RECEIVE with 2 arguments", 4, 1)
+    refusal(MINIMAL + "INITIAL { net_send(1, 2) }\n", "unsupported function net_send", 4, 11)
+
+
+def test_cli_exit_codes():
+    with tempfile.TemporaryDirectory() as d:
+        bad = os.path.join(d, "bad.mod")
+        with open(bad, "w") as f:
+            f.write(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD euler\n}\n"
+                    "DERIVATIVE s { x' = -x }\n")
+        cmd = [sys.executable, os.path.join(ROOT, "apps", "nmodl", "hb_nmodl.py"), "-o", d]
+        r = subprocess.run(cmd + [bad], capture_output=True, text=True)
+        assert r.returncode == 2 and "bad.mod:6:18: unsupported METHOD euler" in r.stderr
+        with open(bad, "w") as f:
+            f.write(MINIMAL + "INITIAL { a2 = }\n")
+        r = subprocess.run(cmd + [bad], capture_output=True, text=True)
+        assert r.returncode == 1 and "bad.mod:4:" in r.stderr
+        r = subprocess.run(cmd + [os.path.join(MECHS, "hh.mod")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert os.path.exists(os.path.join(d, "hh.cl")) and os.path.exists(os.path.join(d, "hh.json"))
+
+
+def test_accepted_constructs():
+    src = """TITLE all of it
+COMMENT
+  anything : here
+ENDCOMMENT
+UNITS { (mV) = (millivolt)  FARADAY = (faraday) (coulomb) }
+NEURON {
+  SUFFIX kx
+  USEION k READ ek WRITE ik VALENCE 1
+  RANGE gbar  GLOBAL q
+  THREADSAFE
+}
+INDEPENDENT { t FROM 0 TO 1 WITH 1 (ms) }
+PARAMETER { gbar = .01 (S/cm2) <0,1e9>  q = 2  celsius = 6.3 (degC) v (mV) }
+STATE { n FROM 0 TO 1 }
+ASSIGNED { ik (mA/cm2) ninf ntau (ms) ek (mV) }
+BREAKPOINT { SOLVE st METHOD derivimplicit  ik = gbar*n^4*(v - ek) }
+INITIAL { rates(v)  n = ninf }
+DERIVATIVE st { rates(v)  n' = (ninf - n)/ntau }
+PROCEDURE rates(v (mV)) {
+  LOCAL a
+  TABLE ninf, ntau DEPEND celsius FROM -100 TO 100 WITH 200
+  UNITSOFF
+  a = vt(v + 30, 9)
+  if (v > 0 && !(q < 1)) { ntau = 1 } else if (v > -50) { ntau = 2 } else { ntau = 3 }
+  ninf = a / (a + 1)
+  UNITSON
+}
+FUNCTION vt(x, y) {
+  if (fabs(x/y) < 1e-6) { vt = y*(1 - x/y/2) } else { vt = x/(1 - exp(-x/y)) }
+}
+"""
+    mech = loads(src, "kx.mod")
+    assert mech.method == "derivimplicit" and mech.param_names == ["gbar", "q"]
+    assert mech.ion_inputs == ["ek"]  # celsius and v are inputs, not parameters
+    assert any(abs(float(r) + 30) < 1e-12 for s in mech.singularities for r in s.roots)
+    generate(mech, "kx.mod")
+
+
+def _deriv_coeffs(src):
+    from hb_nmodl.numerics import build
+    mech = loads(src, "c.mod")
+    build(mech)
+    return mech
+
+
+def test_cnexp_detection():
+    base = MINIMAL.replace("RANGE a }", "RANGE a }\n") + "STATE { x }\nBREAKPOINT { SOLVE s METHOD cnexp }\n"
+    linear = _deriv_coeffs(base + "DERIVATIVE s { x' = (exp(v/10) - x)*a/(1 + v*v) }\n")
+    assert linear.state_method == "cnexp" and linear.warnings == []
+    nonlinear = _deriv_coeffs(base + "DERIVATIVE s { x' = -x*x*a + v }\n")
+    assert nonlinear.state_method.startswith("derivimplicit") and nonlinear.warnings
+    text = generate(nonlinear, "c.mod")
+    assert "expm1" not in text.split("hb_mech_t_state")[1]  # Newton, not exponential
+
+
+def test_singularities_hh():
+    hh = load(os.path.join(MECHS, "hh.mod"))
+    roots = set()
+    for s in hh.singularities:
+        for r in s.roots:
+            roots.add(float(r))
+    assert roots == {-40.0, -55.0}, roots
+    # after the rewrite, the rates evaluate at the roots themselves
+    for n, name in ((0, "m"), (2, "n")):
+        inf = hh.init_out[name]
+        assert inf.has(Exprelr)
+        for root in (-40, -55):
+            val = inf.subs(V, root).evalf()
+            assert val.is_finite and 0 < val < 1
+
+
+def test_singularity_forms():
+    from hb_nmodl.singular import remove_singularities
+    k = sympy.Symbol("p_k", positive=True)
+    vh = sympy.Symbol("p_vh", real=True)
+    cases = [
+        ((V + 40) / (1 - sympy.exp(-(V + 40) / 10)), [-40]),
+        (V / (sympy.exp(V / 7) - 1), [0]),
+        (2 * (V - vh) / (1 - sympy.exp(-(V - vh) / k)), [vh]),
+        ((V + 10) / (sympy.exp((V + 10) / 5) - 1) + V, [-10]),
+    ]
+    for expr, roots in cases:
+        found = []
+        out = remove_singularities(expr, V, "t", found)
+        assert len(found) == 1 and found[0].roots == roots, (expr, found)
+        assert out.has(Exprelr)
+        # same function away from the root
+        for x in (-70.3, 12.9):
+            subs = {V: x, k: 3, vh: -20}
+            a, b = expr.subs(subs).evalf(), out.subs(subs).rewrite(sympy.exp).evalf()
+            b = out.subs(subs).replace(Exprelr, lambda u: u / (sympy.exp(u) - 1)).evalf()
+            assert abs(a - b) <= 1e-12 * abs(a), (expr, a, b)
+    # true poles are left alone
+    for expr in (1 / (1 + sympy.exp(V)), V / (sympy.exp(V / 7) - 2)):
+        found = []
+        assert remove_singularities(expr, V, "t", found) == expr and not found
+
+
+if __name__ == "__main__":
+    failed = 0
+    names = [n for n in sorted(globals()) if n.startswith("test_")]
+    for n in names:
+        try:
+            globals()[n]()
+            print("PASS", n)
+        except Exception as e:  # report every test, then fail
+            failed += 1
+            print("FAIL", n, type(e).__name__, e)
+    print("%d passed, %d failed" % (len(names) - failed, failed))
+    sys.exit(1 if failed else 0)
