@@ -9,6 +9,9 @@ from .model import CELSIUS, DT, V, WEIGHT, _is_bool
 from .numerics import Function, build
 
 _HELPERS = """\
+#ifndef HB_FN
+#define HB_FN inline /* OpenCL C, as kernels_cl/sim/membrane.cl; CUDA and the host prelude define it */
+#endif
 /* Guarded helpers, once per precision (the CUDA build includes this text in
  * two namespaces, the host tests in two translation units). */
 #ifdef HB_DOUBLE
