@@ -1,13 +1,14 @@
 # hb_nmodl.cmake: hinesbatch_add_mechanisms(): .mod files translated at build time (apps/nmodl, Python with sympy) into kernels a target includes.
 #
 # hinesbatch_add_mechanisms(<target> FILES a.mod b.mod ... [OUTPUT_DIR <dir>]
-#                           [HOST_TABLE <file>])
+#                           [HOST_TABLE <file>] [TEST_KERNELS <file>])
 # For each a.mod, <dir>/a.cl (the mechanism's functions: OpenCL C 1.2 over
 # `real`, also CUDA through cl_compat.cuh and C11 through
 # apps/nmodl/runtime/hb_mech_host.h) and <dir>/a.json (names, defaults,
 # units); HOST_TABLE also writes a file of uniform double wrappers and one
 # table of the mechanisms, to #include in a C file compiled once per
-# precision (apps/nmodl/runtime/hb_mech_table.h). <dir> (default
+# precision (apps/nmodl/runtime/hb_mech_table.h); TEST_KERNELS one test
+# kernel per mechanism (tests/nmodl's device tests). <dir> (default
 # <binary dir>/mechanisms) and the runtime headers go on <target>'s include
 # path; the files are regenerated when a .mod file or the translator changes.
 # Translation errors name file:line:column and fail the build.
@@ -46,7 +47,7 @@ else()
 endif()
 
 function(hinesbatch_add_mechanisms target)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIR;HOST_TABLE" "FILES" ${ARGN})
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR;HOST_TABLE;TEST_KERNELS" "FILES" ${ARGN})
   if(NOT HB_NMODL_PYTHON)
     message(FATAL_ERROR "hinesbatch_add_mechanisms(${target}): no Python with sympy "
                         "(install python3-sympy or set HINESBATCH_NMODL_PYTHON)")
@@ -72,6 +73,13 @@ function(hinesbatch_add_mechanisms target)
     endif()
     set(table_args --host-table ${ARG_HOST_TABLE})
     list(APPEND outputs ${ARG_HOST_TABLE})
+  endif()
+  if(ARG_TEST_KERNELS)
+    if(NOT IS_ABSOLUTE ${ARG_TEST_KERNELS})
+      set(ARG_TEST_KERNELS ${ARG_OUTPUT_DIR}/${ARG_TEST_KERNELS})
+    endif()
+    list(APPEND table_args --test-kernels ${ARG_TEST_KERNELS})
+    list(APPEND outputs ${ARG_TEST_KERNELS})
   endif()
   file(GLOB translator ${HB_NMODL_DIR}/hb_nmodl/*.py)
   add_custom_command(OUTPUT ${outputs}

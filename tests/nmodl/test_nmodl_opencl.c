@@ -1,4 +1,4 @@
-/* test_nmodl_opencl.c: the generated mechanism text built as OpenCL C 1.2 (kernels_cl/hb_prelude.cl first) and run on the OpenCL device (PoCL in CI), float and double, against the same functions compiled for the host. */
+/* test_nmodl_opencl.c: the generated mechanism text built as OpenCL C 1.2 (kernels_cl/hb_prelude.cl first, the test kernels of hb_nmodl --test-kernels last) and run on the OpenCL device (PoCL in CI), float and double, against the same functions compiled for the host. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,18 +11,11 @@
 #include <CL/cl.h>
 #endif
 
-#include "hb_mech_table.h"
 #include "hb_test_util.h"
+#include "nmodl_device_check.h"
 
 extern const hb_mech_entry hb_mech_table_d[], hb_mech_table_s[];
 extern const int hb_mech_table_count_d, hb_mech_table_count_s;
-
-/* Device against host in the same precision: only the two libm's exp,
- * expm1, log and pow differ (OpenCL allows 3-4 ulp), with the floors of
- * test_nmodl_generated.c (states 1e-2, currents |g| * 1 mV). */
-#define DEV_REL_DOUBLE 1e-10
-#define DEV_REL_FLOAT 1e-4
-#define NPTS 2048
 
 static char *slurp(const char *path)
 {
@@ -52,145 +45,45 @@ static void cat(char **buf, size_t *len, const char *s)
     *len += n;
 }
 
-/* One kernel per mechanism: init at v, current and one state step from
- * the given states, for NPTS inputs (kernel text written here because the
- * ion arguments differ per mechanism). */
-static void harness(char **buf, size_t *len, const hb_mech_entry *m)
-{
-    char s[4096], ions[512] = "", outs[256] = "";
-    for (int k = 0; k < m->nion_in; ++k)
-        snprintf(ions + strlen(ions), sizeof ions - strlen(ions), ", x[%d]", 3 + k);
-    for (int k = 0; k < m->nion_out; ++k)
-        snprintf(outs + strlen(outs), sizeof outs - strlen(outs), ", &o[%d]", 2 + k);
-    const int nin = 3 + m->nion_in, ns = m->nstate > 0 ? m->nstate : 1;
-    const int np = m->nparam > 0 ? m->nparam : 1, no = 2 + m->nion_out;
-    snprintf(s, sizeof s,
-             "__kernel void t_%s(const int n, __global const real *in, __global const real *prm,\n"
-             "    __global const real *st0, __global real *st_init, __global real *out,\n"
-             "    __global real *st_step)\n{\n"
-             "    const int k = (int)get_global_id(0);\n    if (k >= n) return;\n"
-             "    __global const real *x = in + k * %d;\n"
-             "    real p[%d], s[%d], o[%d];\n"
-             "    for (int j = 0; j < %d; ++j) p[j] = prm[j];\n"
-             "    hb_mech_%s_init(x[0], x[2]%s, p, s);\n"
-             "    for (int j = 0; j < %d; ++j) st_init[k * %d + j] = s[j];\n"
-             "    for (int j = 0; j < %d; ++j) s[j] = st0[k * %d + j];\n"
-             "    hb_mech_%s_current(x[0], x[2]%s, p, s, &o[0], &o[1]%s);\n"
-             "    for (int j = 0; j < %d; ++j) out[k * %d + j] = o[j];\n"
-             "    hb_mech_%s_state(x[0], x[1], x[2]%s, p, s);\n"
-             "    for (int j = 0; j < %d; ++j) st_step[k * %d + j] = s[j];\n}\n",
-             m->name, nin, np, ns, no, m->nparam, m->name, ions, m->nstate, ns, m->nstate, ns,
-             m->name, ions, outs, no, no, m->name, ions, m->nstate, ns);
-    cat(buf, len, s);
-}
-
-static double get(int dbl, const void *a, size_t k)
-{
-    return dbl ? ((const double *)a)[k] : (double)((const float *)a)[k];
-}
-
-static void put(int dbl, void *a, size_t k, double v)
-{
-    if (dbl)
-        ((double *)a)[k] = v;
-    else
-        ((float *)a)[k] = (float)v;
-}
-
-static double worst[2];
-
-static void check(int dbl, const char *mech, const char *what, int j, double v, double dev,
-                  double host, double floor)
-{
-    const double bound = dbl ? DEV_REL_DOUBLE : DEV_REL_FLOAT;
-    const double err = fabs(dev - host) / fmax(fabs(host), floor);
-    worst[dbl] = isnan(err) ? INFINITY : fmax(worst[dbl], err);
-    HB_CHECK(isfinite(dev) && err <= bound, "%s %s %s[%d] at v = %.9g: device %.17g, host %.17g",
-             dbl ? "double" : "float", mech, what, j, v, dev, host);
-}
-
 static void run_mech(cl_context ctx, cl_command_queue q, cl_program prog, int dbl,
-                     const hb_mech_entry *m)
+                     const hb_mech_entry *m, double *worst)
 {
     const size_t es = dbl ? sizeof(double) : sizeof(float);
-    const int nin = 3 + m->nion_in, ns = m->nstate > 0 ? m->nstate : 1, no = 2 + m->nion_out;
-    const int np = m->nparam > 0 ? m->nparam : 1;
-    void *in = calloc((size_t)NPTS * nin, es), *prm = calloc((size_t)np, es);
-    void *st0 = calloc((size_t)NPTS * ns, es), *sti = calloc((size_t)NPTS * ns, es);
-    void *out = calloc((size_t)NPTS * no, es), *sts = calloc((size_t)NPTS * ns, es);
-    for (int j = 0; j < m->nparam; ++j)
-        put(dbl, prm, (size_t)j, m->param_defaults[j]);
-    for (int k = 0; k < NPTS; ++k) {
-        const double v = k < 8 ? (k % 2 ? -55.0 : -40.0) + (k / 2) * 1e-5 : -100 + 160 * hb_test_unit();
-        put(dbl, in, (size_t)k * nin, v);
-        put(dbl, in, (size_t)k * nin + 1, 0.025);
-        put(dbl, in, (size_t)k * nin + 2, 6.3 + 30 * hb_test_unit());
-        for (int j = 3; j < nin; ++j)
-            put(dbl, in, (size_t)k * nin + j, -100 + 160 * hb_test_unit());
-        for (int j = 0; j < ns; ++j)
-            put(dbl, st0, (size_t)k * ns + j, hb_test_unit());
-    }
-    /* Values kept between calls (exp2syn's factor and tau1) come from init. */
-    for (int k = 0; k < NPTS; ++k) {
-        double x[HB_MECH_MAX_SLOTS], s[HB_MECH_MAX_SLOTS];
-        for (int j = 0; j < nin; ++j)
-            x[j] = get(dbl, in, (size_t)k * nin + j);
-        m->init(x, m->param_defaults, s);
-        for (int j = m->nstatevar; j < m->nstate; ++j)
-            put(dbl, st0, (size_t)k * ns + j, s[j]);
-    }
+    const int npts = HB_NMODL_DEV_NPTS;
+    const hb_nmodl_dev_sizes z = hb_nmodl_dev_sizes_of(m, npts);
+    const size_t sz[6] = {z.in, z.prm, z.st, z.st, z.out, z.st};
+    void *host[6];
+    for (int i = 0; i < 6; ++i)
+        host[i] = calloc(sz[i], es);
+    hb_nmodl_dev_inputs(dbl, m, npts, host[0], host[1], host[2], host[3], host[4], host[5]);
     cl_int err;
     cl_mem b[6];
-    const size_t sz[6] = {(size_t)NPTS * nin, (size_t)np, (size_t)NPTS * ns, (size_t)NPTS * ns,
-                          (size_t)NPTS * no, (size_t)NPTS * ns};
-    void *host[6] = {in, prm, st0, sti, out, sts};
     for (int i = 0; i < 6; ++i) {
-        if (i >= 3) /* poisoned: every output must be written */
-            for (size_t k = 0; k < sz[i]; ++k)
-                put(dbl, host[i], k, NAN);
-        b[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sz[i] * es, host[i], &err);
+        b[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sz[i] * es, host[i],
+                              &err);
         HB_CHECK(err == CL_SUCCESS, "clCreateBuffer: %d", err);
     }
     char name[128];
-    snprintf(name, sizeof name, "t_%s", m->name);
+    snprintf(name, sizeof name, "hb_mech_test_%s", m->name);
     cl_kernel kern = clCreateKernel(prog, name, &err);
     HB_CHECK(err == CL_SUCCESS, "clCreateKernel(%s): %d", name, err);
-    if (err != CL_SUCCESS)
-        return;
-    const cl_int n = NPTS;
-    clSetKernelArg(kern, 0, sizeof n, &n);
-    for (int i = 0; i < 6; ++i)
-        clSetKernelArg(kern, (cl_uint)(i + 1), sizeof(cl_mem), &b[i]);
-    const size_t global = NPTS;
-    HB_CHECK(clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, NULL, 0, NULL, NULL) == CL_SUCCESS,
-             "launch %s", name);
-    for (int i = 3; i < 6; ++i)
-        clEnqueueReadBuffer(q, b[i], CL_TRUE, 0, sz[i] * es, host[i], 0, NULL, NULL);
-    const hb_mech_entry *h = NULL; /* the host's functions in the same precision */
-    const hb_mech_entry *t = dbl ? hb_mech_table_d : hb_mech_table_s;
-    const int nt = dbl ? hb_mech_table_count_d : hb_mech_table_count_s;
-    for (int k = 0; k < nt; ++k)
-        if (strcmp(t[k].name, m->name) == 0)
-            h = &t[k];
-    for (int k = 0; k < NPTS; ++k) {
-        double x[HB_MECH_MAX_SLOTS], s0[HB_MECH_MAX_SLOTS], si[HB_MECH_MAX_SLOTS],
-            o[HB_MECH_MAX_SLOTS], ss[HB_MECH_MAX_SLOTS];
-        for (int j = 0; j < nin; ++j)
-            x[j] = get(dbl, in, (size_t)k * nin + j);
-        for (int j = 0; j < ns; ++j)
-            s0[j] = ss[j] = get(dbl, st0, (size_t)k * ns + j);
-        h->init(x, h->param_defaults, si);
-        h->current(x, h->param_defaults, s0, o);
-        h->state(x, h->param_defaults, ss);
-        for (int j = 0; j < m->nstate; ++j) {
-            check(dbl, m->name, "init", j, x[0], get(dbl, sti, (size_t)k * ns + j), si[j], 1e-2);
-            check(dbl, m->name, "state", j, x[0], get(dbl, sts, (size_t)k * ns + j), ss[j], 1e-2);
-        }
-        for (int j = 0; j < no; ++j)
-            check(dbl, m->name, j == 0 ? "g" : "i", j, x[0], get(dbl, out, (size_t)k * no + j),
-                  o[j], j == 0 ? 1e-12 : fmax(fabs(o[0]), 1e-12));
+    if (err == CL_SUCCESS) {
+        const cl_int n = npts;
+        clSetKernelArg(kern, 0, sizeof n, &n);
+        for (int i = 0; i < 6; ++i)
+            clSetKernelArg(kern, (cl_uint)(i + 1), sizeof(cl_mem), &b[i]);
+        const size_t global = (size_t)npts;
+        HB_CHECK(clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, NULL, 0, NULL, NULL) ==
+                     CL_SUCCESS,
+                 "launch %s", name);
+        for (int i = 3; i < 6; ++i)
+            HB_CHECK(clEnqueueReadBuffer(q, b[i], CL_TRUE, 0, sz[i] * es, host[i], 0, NULL,
+                                         NULL) == CL_SUCCESS,
+                     "read back %s", name);
+        *worst = fmax(*worst, hb_nmodl_dev_compare(dbl, m, npts, host[0], host[2], host[3],
+                                                   host[4], host[5]));
+        clReleaseKernel(kern);
     }
-    clReleaseKernel(kern);
     for (int i = 0; i < 6; ++i) {
         clReleaseMemObject(b[i]);
         free(host[i]);
@@ -201,7 +94,7 @@ int main(int argc, char **argv)
 {
     hb_test_begin("test_nmodl_opencl");
     if (argc < 3) {
-        fprintf(stderr, "usage: %s hb_prelude.cl generated.cl...\n", argv[0]);
+        fprintf(stderr, "usage: %s hb_prelude.cl generated.cl... test_kernels.cl\n", argv[0]);
         return 1;
     }
     cl_platform_id plats[8];
@@ -242,8 +135,6 @@ int main(int argc, char **argv)
         }
         const hb_mech_entry *t = dbl ? hb_mech_table_d : hb_mech_table_s;
         const int nt = dbl ? hb_mech_table_count_d : hb_mech_table_count_s;
-        for (int k = 0; k < nt; ++k)
-            harness(&src, &len, &t[k]);
         const char *s = src;
         cl_program prog = clCreateProgramWithSource(ctx, 1, &s, &len, &err);
         err = clBuildProgram(prog, 1, &dev, "-cl-std=CL1.2", NULL, NULL);
@@ -254,12 +145,13 @@ int main(int argc, char **argv)
         }
         HB_CHECK(err == CL_SUCCESS, "%s: the generated text does not build as OpenCL C 1.2 (%s)",
                  dname, dbl ? "double" : "float");
+        double worst = 0;
         if (err == CL_SUCCESS)
             for (int k = 0; k < nt; ++k)
-                run_mech(ctx, q, prog, dbl, &t[k]);
+                run_mech(ctx, q, prog, dbl, &t[k], &worst);
         printf("%s, %s: %d mechanisms built and run, largest relative difference from the host "
-               "%.3g (bound %g)\n", dname, dbl ? "double" : "float", nt, worst[dbl],
-               dbl ? DEV_REL_DOUBLE : DEV_REL_FLOAT);
+               "%.3g (bound %g)\n", dname, dbl ? "double" : "float", nt, worst,
+               dbl ? HB_NMODL_DEV_REL_DOUBLE : HB_NMODL_DEV_REL_FLOAT);
         clReleaseProgram(prog);
         free(src);
     }

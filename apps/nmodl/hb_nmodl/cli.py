@@ -18,11 +18,14 @@ def main(argv=None):
     ap.add_argument("--host-table", metavar="FILE.c",
                     help="also write a C file of uniform wrappers and a table of the "
                          "mechanisms (compiled once per precision; see runtime/hb_mech_table.h)")
+    ap.add_argument("--test-kernels", metavar="FILE.cl",
+                    help="also write one test kernel per mechanism (OpenCL C; CUDA through "
+                         "cl_compat.cuh), as tests/nmodl runs them")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print each mechanism's method and singularities")
     args = ap.parse_args(argv)
     from . import translate
-    from .hosttable import host_table
+    from .hosttable import host_table, test_kernels
 
     mechs = []
     for path in args.files:
@@ -51,6 +54,8 @@ def main(argv=None):
             _write(os.path.join(args.output_dir, base + ".json"), js)
     if args.host_table and not args.check:
         _write(args.host_table, host_table(mechs))
+    if args.test_kernels and not args.check:
+        _write(args.test_kernels, test_kernels(mechs))
     return 0
 
 
