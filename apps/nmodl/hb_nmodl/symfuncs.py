@@ -44,3 +44,9 @@ class Expm1(sympy.Function):
 
     def fdiff(self, argindex=1):
         return sympy.exp(self.args[0])
+
+    def _eval_evalf(self, prec):
+        x = self.args[0].evalf(prec)
+        if not x.is_number:
+            return None
+        return (sympy.exp(x) - 1).evalf(prec)
