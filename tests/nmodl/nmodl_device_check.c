@@ -9,6 +9,18 @@
 extern const hb_mech_entry hb_mech_table_d[], hb_mech_table_s[];
 extern const int hb_mech_table_count_d, hb_mech_table_count_s;
 
+double hb_nmodl_ion_input(const char *name)
+{
+    const size_t n = strlen(name);
+    if (name[0] == 'i')
+        return -0.01 + 0.02 * hb_test_unit();
+    if (name[0] == 'e')
+        return -100 + 240 * hb_test_unit();
+    if (n > 1 && name[n - 1] == 'o')
+        return 0.1 * pow(2000.0, hb_test_unit());
+    return 1e-5 * pow(2e7, hb_test_unit());
+}
+
 hb_nmodl_dev_sizes hb_nmodl_dev_sizes_of(const hb_mech_entry *m, int npts)
 {
     hb_nmodl_dev_sizes z;
@@ -59,7 +71,7 @@ void hb_nmodl_dev_inputs(int dbl, const hb_mech_entry *m, int npts, void *in, vo
         put(dbl, in, r + 1, 0.025);
         put(dbl, in, r + 2, 6.3 + 30 * hb_test_unit());
         for (int j = 3; j < z.nin; ++j)
-            put(dbl, in, r + (size_t)j, -100 + 160 * hb_test_unit());
+            put(dbl, in, r + (size_t)j, hb_nmodl_ion_input(m->ion_in_names[j - 3]));
         for (int j = 0; j < z.ns; ++j)
             put(dbl, st0, (size_t)k * (size_t)z.ns + (size_t)j, hb_test_unit());
         /* values kept between calls (exp2syn's factor and tau1) come from init */

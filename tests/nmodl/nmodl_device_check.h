@@ -18,6 +18,11 @@ extern "C" {
 #define HB_NMODL_DEV_REL_FLOAT 2e-5   /* seen on PoCL 3.1: 1.5e-6 */
 #define HB_NMODL_DEV_NPTS 2048
 
+/* A random value for an ion input, by its name: reversal potentials e<ion>
+ * in [-100, 140] mV, concentrations <ion>i log-uniform in [1e-5, 200] mM and
+ * <ion>o in [0.1, 200] mM, currents i<ion> in [-0.01, 0.01] mA/cm2. */
+double hb_nmodl_ion_input(const char *name);
+
 /* Array lengths (elements) of the test kernels' arguments for m. */
 typedef struct {
     size_t in, prm, st, out;

@@ -1,10 +1,11 @@
-/* test_nmodl_generated.c: the mechanisms hb_nmodl generates from the .mod files of data/mechanisms, run on the host: float against double over -100..60 mV, HH at its 0/0 voltages, HH against the hand-written formulas. */
+/* test_nmodl_generated.c: the mechanisms hb_nmodl generates from the .mod files of data/mechanisms and tests/nmodl/mod, run on the host: float against double over -100..60 mV, HH at its 0/0 voltages, HH against the hand-written formulas. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "hb_mech_table.h"
 #include "hb_test_util.h"
+#include "nmodl_device_check.h"
 
 extern const hb_mech_entry hb_mech_table_d[], hb_mech_table_s[];
 extern const int hb_mech_table_count_d, hb_mech_table_count_s;
@@ -51,11 +52,11 @@ static void compare(const char *mech, const char *what, int k, double v, double 
              v, d, f, err, FLOAT_REL);
 }
 
-/* Ion inputs: reversal potentials and concentrations of the usual ions. */
-static void ion_inputs(double *in, int nin)
+/* Ion inputs by name (nmodl_device_check.c). */
+static void ion_inputs(const hb_mech_entry *m, double *in)
 {
-    for (int k = 0; k < nin; ++k)
-        in[3 + k] = -100 + 160 * hb_test_unit(); /* shipped mechanisms read only e<ion> */
+    for (int k = 0; k < m->nion_in; ++k)
+        in[3 + k] = hb_nmodl_ion_input(m->ion_in_names[k]);
 }
 
 static void sweep_one(const hb_mech_entry *md, const hb_mech_entry *ms, const double *vs, int nv)
@@ -70,7 +71,7 @@ static void sweep_one(const hb_mech_entry *md, const hb_mech_entry *ms, const do
         in[0] = v;
         in[1] = 0.025;
         in[2] = (double)(float)(6.3 + 30 * hb_test_unit());
-        ion_inputs(in, md->nion_in);
+        ion_inputs(md, in);
         for (int k = 3; k < 3 + md->nion_in; ++k)
             in[k] = (double)(float)in[k];
         /* init: steady states at v */
@@ -224,16 +225,18 @@ int main(void)
     HB_CHECK(hb_mech_table_count_d == hb_mech_table_count_s && hb_mech_table_count_d >= 4,
              "tables: %d double, %d float mechanisms", hb_mech_table_count_d,
              hb_mech_table_count_s);
-    /* -100..60 mV every 0.01 mV, and around HH's 0/0 points as close as float allows */
-    enum { NV = 16001 + 2 * 24 };
+    /* -100..60 mV every 0.01 mV, and around the 0/0 points as close as float
+     * allows: HH's -40 and -55, the GHK current's 0 (mod/cal.mod), and
+     * mod/nat.mod's vshift - 38, - 50, - 75 (-43, -55, -80) */
+    enum { NROOT = 5, NOFF = 12, NV = 16001 + NROOT * 2 * NOFF };
     static double vs[NV];
     int nv = 0;
     for (int j = 0; j <= 16000; ++j)
         vs[nv++] = -100 + 0.01 * j;
-    const double root[2] = {-40, -55};
-    const double off[12] = {0, 1e-6, 4e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 1e-2, 3e-2, 0.1, 0.5};
-    for (int r = 0; r < 2; ++r)
-        for (int k = 0; k < 12; ++k) {
+    const double root[NROOT] = {-40, -55, 0, -43, -80};
+    const double off[NOFF] = {0, 1e-6, 4e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 1e-2, 3e-2, 0.1, 0.5};
+    for (int r = 0; r < NROOT; ++r)
+        for (int k = 0; k < NOFF; ++k) {
             vs[nv++] = root[r] + off[k];
             vs[nv++] = root[r] - off[k];
         }

@@ -77,6 +77,14 @@ def test_refusals():
             NmodlError)
     refusal(MINIMAL + "NET_RECEIVE(w, f) { }\n", "NET_RECEIVE with 2 arguments", 4, 1)
     refusal(MINIMAL + "INITIAL { net_send(1, 2) }\n", "unsupported function net_send", 4, 11)
+    refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  INITIAL { g = 0 }\n}\n",
+            "unsupported INITIAL block inside a block", 6, 3)
+    refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  g = g + w*v\n}\n",
+            "unsupported use of v in NET_RECEIVE", 6, 13)
+    refusal(MINIMAL + "ASSIGNED { i }\nBREAKPOINT {\n  i = a*dt\n}\n",
+            "unsupported use of dt in BREAKPOINT", 6, 9)
+    refusal(MINIMAL + "ASSIGNED { k }\nBREAKPOINT {\n  k = k + 1\n}\n",
+            "BREAKPOINT assigns k, which is kept", 6, 3)
 
 
 def test_cli_exit_codes():

@@ -63,12 +63,16 @@ def host_table(mechs):
                    (n, ", ".join('"%s"' % s for s in m.slot_names()) or "0"))
         out.append("static const char *const %s_pnames[] = {%s};" %
                    (n, ", ".join('"%s"' % p for p in m.param_names) or "0"))
+        out.append("static const char *const %s_inames[] = {%s};" %
+                   (n, ", ".join('"%s"' % p for p in m.ion_inputs) or "0"))
+        out.append("static const char *const %s_onames[] = {%s};" %
+                   (n, ", ".join('"%s"' % p for p in m.ion_currents) or "0"))
         out.append("static const double %s_defaults[] = %s;\n" %
                    (n, "%s_PARAM_DEFAULTS" % M if m.param_names else "{0}"))
         entries.append("    {\"%s\", %s_POINT, %s_NSTATE, %s_NSTATEVAR, %s_NPARAM, %s_NION_IN, "
                        "%s_NION_OUT, %s_HAS_STATE, %s_HAS_NET_RECEIVE, %s_snames, %s_pnames, "
-                       "%s_defaults, %s_init_w, %s_current_w, %s_state_w, %s}," %
-                       (m.name, M, M, M, M, M, M, M, M, n, n, n, n, n, n, net))
+                       "%s_defaults, %s_inames, %s_onames, %s_init_w, %s_current_w, %s_state_w, %s}," %
+                       (m.name, M, M, M, M, M, M, M, M, n, n, n, n, n, n, n, n, net))
     out.append("const hb_mech_entry HB_KERNEL(hb_mech_table)[] = {")
     out.extend(entries)
     out.append("};")

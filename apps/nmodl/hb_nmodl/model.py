@@ -212,10 +212,10 @@ class Mechanism:
 
     def _execute_all(self, record):
         self._record = record
-        init_frame = self._run("INITIAL", self.mod.initial or [], {}, init=True)
+        init_frame = self._run("INITIAL", self.mod.initial or [], {}, init=True, fn="init")
         self.init_out = self._outputs(init_frame, init=True)
         bp = [s for s in (self.mod.breakpoint or []) if not isinstance(s, ast.Solve)]
-        cur = self._run("BREAKPOINT", bp, {})
+        cur = self._run("BREAKPOINT", bp, {}, fn="current")
         self._check_store_writes(cur, "BREAKPOINT")
         self.current_out = {}
         for c in self.currents:
@@ -226,14 +226,16 @@ class Mechanism:
                 body = self.mod.functions[self.solve.name].body
             else:
                 body = self.mod.derivatives[self.solve.name].body
-            self.state_frame = self._run(self.solve.name, body, {}, deriv=self.method != "procedure")
+            self.state_frame = self._run(self.solve.name, body, {}, fn="state",
+                                         deriv=self.method != "procedure")
         self.net_frame = None
         nr = self.mod.net_receive
         if nr is not None:
             if len(nr.args) != 1:
                 raise self._unsup("NET_RECEIVE with %d arguments (one: the weight)" % len(nr.args),
                                   nr.tok)
-            self.net_frame = self._run("NET_RECEIVE", nr.body, {nr.args[0]: WEIGHT})
+            self.net_frame = self._run("NET_RECEIVE", nr.body, {nr.args[0]: WEIGHT},
+                                       fn="net_receive")
 
     def _check_store_writes(self, frame, block):
         if self._record:
@@ -241,7 +243,7 @@ class Mechanism:
         for n in self.store:
             if n in frame.glob and frame.glob[n] != self._initial(n, block, False, None):
                 raise self._unsup("%s assigns %s, which is kept between steps (current() does "
-                                  "not write states)" % (block, n), None)
+                                  "not write states)" % (block, n), self._assign_tok.get(n))
 
     def _outputs(self, frame, init=False):
         out = {}
@@ -267,8 +269,9 @@ class Mechanism:
             return sympy.Integer(0)
         raise KeyError(name)
 
-    def _run(self, block, body, args, init=False, deriv=False):
+    def _run(self, block, body, args, fn, init=False, deriv=False):
         self._block, self._init, self._deriv, self._depth = block, init, deriv, 0
+        self._fn, self._assign_tok = fn, {}
         frame = _Frame(dict(args), {}, {})
         self._exec(body, frame)
         return frame
@@ -288,10 +291,12 @@ class Mechanism:
             return sympy.Symbol("p_" + name, real=True)
         if name in self.constants:
             return self.constants[name]
-        if name in _SPECIAL:
-            return _SPECIAL[name]
-        if name in self.ion_inputs:
-            return sympy.Symbol(name, real=True)
+        if name in _SPECIAL or name in self.ion_inputs:
+            # What each generated function receives (docs/mechanisms.md).
+            if (name == "dt" and self._fn != "state") or self._fn == "net_receive":
+                raise self._unsup("use of %s in %s (the generated %s() does not receive it)" %
+                                  (name, self._block, self._fn), tok)
+            return _SPECIAL[name] if name in _SPECIAL else sympy.Symbol(name, real=True)
         if name in _BUILTIN_CONSTANTS:
             return _BUILTIN_CONSTANTS[name]
         if name == "t":
@@ -303,6 +308,7 @@ class Mechanism:
             frame.local[name] = value
         elif self._module_var(name):
             frame.glob[name] = value
+            self._assign_tok.setdefault(name, tok)
         elif name in _SPECIAL or name in self.ion_inputs:
             raise self._unsup("assignment to %s" % name, tok)
         elif name in self.param_names or name in self.constants:

@@ -117,6 +117,11 @@ class Parser:
             elif w in ("PARAMETER", "ASSIGNED", "STATE", "CONSTANT"):
                 self.next()
                 self.var_block(w)
+            elif w == "LOCAL":  # module-level LOCAL: a variable of the mechanism
+                self.next()
+                for n in self.name_list():
+                    self.mod.assigned.append(ast.Var(n, name=n.text, default=None, units=None,
+                                                     lo=None, hi=None))
             elif w == "INDEPENDENT":
                 self.next()
                 self.skip_braced()
@@ -357,6 +362,9 @@ class Parser:
             return None
         if w in _UNSUPPORTED_STMTS:
             raise self.unsupported(_UNSUPPORTED_STMTS[w], t)
+        if w in ("INITIAL", "BREAKPOINT", "DERIVATIVE", "PROCEDURE", "FUNCTION", "NET_RECEIVE",
+                 "NEURON", "STATE", "ASSIGNED", "PARAMETER") and self.at("{", 1):
+            raise self.unsupported("%s block inside a block (NET_RECEIVE's INITIAL)" % w, t)
         if w in _UNSUPPORTED_BLOCKS:
             raise self.unsupported(_UNSUPPORTED_BLOCKS[w], t)
         self.next()

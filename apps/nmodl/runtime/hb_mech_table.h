@@ -21,6 +21,8 @@ typedef struct {
     const char *const *state_names;
     const char *const *param_names;
     const double *param_defaults;
+    const char *const *ion_in_names;  /* e.g. "ena", "cai" */
+    const char *const *ion_out_names; /* e.g. "ina" */
     void (*init)(const double *in, const double *prm, double *st);
     void (*current)(const double *in, const double *prm, const double *st, double *out);
     void (*state)(const double *in, const double *prm, double *st);
