@@ -144,6 +144,27 @@ FUNCTION vt(x, y) {
     generate(mech, "kx.mod")
 
 
+def test_solve_reads_breakpoint_values():
+    """NEURON runs BREAKPOINT before SOLVE: a DERIVATIVE may integrate the channel's own ica."""
+    from hb_nmodl.numerics import build
+    src = """NEURON { SUFFIX selfca USEION ca WRITE ica RANGE pbar }
+PARAMETER { pbar = 1e-4 depth = 0.1 taur = 100 cainf = 1e-4 }
+ASSIGNED { v ica }
+STATE { m cai }
+BREAKPOINT { SOLVE states METHOD cnexp  ica = pbar*m*(v - 120) }
+INITIAL { m = 0.1 cai = cainf }
+DERIVATIVE states {
+  m' = (1/(1+exp(-(v+20)/5)) - m)/2
+  cai' = -ica/(2*96485*depth) + (cainf - cai)/taur
+}
+"""
+    mech = loads(src, "selfca.mod")
+    assert mech.store == [] and mech.state_method == "cnexp"
+    fn = build(mech)["state"]
+    cai = dict(fn.writes)["st[1]"]
+    assert cai.has(sympy.Symbol("p_pbar", real=True)) and cai.has(V)
+
+
 def _deriv_coeffs(src):
     from hb_nmodl.numerics import build
     mech = loads(src, "c.mod")

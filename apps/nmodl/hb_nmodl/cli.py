@@ -46,7 +46,7 @@ def main(argv=None):
                 len(mech.param_names)))
             for s in mech.singularities:
                 print("  removable singularity at v = %s in %s" %
-                      (", ".join(str(r) for r in s.roots), s.where))
+                      (", ".join(s.roots_text()), s.where))
         mechs.append((base, mech))
         if not args.check:
             os.makedirs(args.output_dir, exist_ok=True)

@@ -233,7 +233,7 @@ def describe(mech, source_name):
         "nonspecific_currents": list(mech.mod.nonspecific),
         "method": mech.state_method if mech.solve else None,
         "net_receive": mech.net_frame is not None,
-        "singularities": [{"where": s.where, "v": [str(r) for r in s.roots]}
+        "singularities": [{"where": s.where, "v": s.roots_text()}
                           for s in mech.singularities],
         "functions": {k: "hb_mech_%s_%s(%s)" % (cname(mech), k, ", ".join(v))
                       for k, v in signatures(mech).items()},

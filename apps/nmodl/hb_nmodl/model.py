@@ -226,7 +226,11 @@ class Mechanism:
                 body = self.mod.functions[self.solve.name].body
             else:
                 body = self.mod.derivatives[self.solve.name].body
-            self.state_frame = self._run(self.solve.name, body, {}, fn="state",
+            # NEURON runs BREAKPOINT (nrn_cur) before SOLVE (nrn_state) each
+            # step, so the SOLVE may read what BREAKPOINT assigned (a channel
+            # integrating its own ica): state() evaluates those first, at its
+            # v. What the SOLVE does not read costs nothing (never emitted).
+            self.state_frame = self._run(self.solve.name, bp + list(body), {}, fn="state",
                                          deriv=self.method != "procedure")
         self.net_frame = None
         nr = self.mod.net_receive
@@ -241,17 +245,17 @@ class Mechanism:
         if self._record:
             return
         for n in self.store:
-            if n in frame.glob and frame.glob[n] != self._initial(n, block, False, None):
+            if n in frame.glob and frame.glob[n] != self._initial(n, False):
                 raise self._unsup("%s assigns %s, which is kept between steps (current() does "
                                   "not write states)" % (block, n), self._assign_tok.get(n))
 
     def _outputs(self, frame, init=False):
         out = {}
         for n in self.slot_names():
-            out[n] = _arith(frame.glob[n]) if n in frame.glob else self._initial(n, "", init, None)
+            out[n] = _arith(frame.glob[n]) if n in frame.glob else self._initial(n, init)
         return out
 
-    def _initial(self, name, block, init, tok):
+    def _initial(self, name, init):
         """The value of a module variable a function reads before writing it."""
         if name in self.states:
             return sympy.Integer(0) if init else sympy.Symbol("s_" + name, real=True)
@@ -271,7 +275,7 @@ class Mechanism:
 
     def _run(self, block, body, args, fn, init=False, deriv=False):
         self._block, self._init, self._deriv, self._depth = block, init, deriv, 0
-        self._fn, self._assign_tok = fn, {}
+        self._fn, self._assign_tok, self._inner = fn, {}, block
         frame = _Frame(dict(args), {}, {})
         self._exec(body, frame)
         return frame
@@ -286,7 +290,7 @@ class Mechanism:
         if name in frame.glob:
             return frame.glob[name]
         if self._module_var(name):
-            return self._initial(name, self._block, self._init, tok)
+            return self._initial(name, self._init)
         if name in self.param_names:
             return sympy.Symbol("p_" + name, real=True)
         if name in self.constants:
@@ -325,7 +329,7 @@ class Mechanism:
                 for n in s.names:
                     frame.local[n] = sympy.Integer(0)
             elif isinstance(s, ast.Assign):
-                val = self._guard(_arith(self._eval(s.expr, frame)), "%s: %s" % (self._where(), s.name))
+                val = self._guard(_arith(self._eval(s.expr, frame)), "%s: %s" % (self._inner, s.name))
                 self._write(s.name, val, frame, s.tok)
             elif isinstance(s, ast.DerivAssign):
                 if not self._deriv:
@@ -333,7 +337,7 @@ class Mechanism:
                 if s.name not in self.states:
                     raise self._err("%s' of %s, which is not a STATE" % (s.name, s.name), s.tok)
                 frame.derivs[s.name] = self._guard(_arith(self._eval(s.expr, frame)),
-                                                   "%s: %s'" % (self._where(), s.name))
+                                                   "%s: %s'" % (self._inner, s.name))
             elif isinstance(s, ast.If):
                 if s.cond is None:
                     self._exec(s.then, frame)
@@ -350,9 +354,6 @@ class Mechanism:
             else:
                 raise self._err("unexpected statement", s.tok)
 
-    def _where(self):
-        return self._block
-
     def _merge(self, frame, c, a, b):
         for attr in ("local", "glob", "derivs"):
             base, da, db = getattr(frame, attr), getattr(a, attr), getattr(b, attr)
@@ -362,7 +363,7 @@ class Mechanism:
                 if attr == "derivs":
                     va, vb = da.get(k, sympy.Integer(0)), db.get(k, sympy.Integer(0))
                 else:
-                    old = base[k] if k in base else self._initial(k, self._block, self._init, None)
+                    old = base[k] if k in base else self._initial(k, self._init)
                     va, vb = da.get(k, old), db.get(k, old)
                 base[k] = va if va == vb else sympy.Piecewise((va, c), (vb, True))
 
@@ -382,10 +383,10 @@ class Mechanism:
         if f.kind == "FUNCTION":
             local[name] = sympy.Integer(0)
         sub = _Frame(local, frame.glob, frame.derivs)
-        saved = self._block
-        self._block = "%s (%s)" % (name, saved)
+        saved = self._block, self._inner
+        self._block, self._inner = "%s (%s)" % (name, saved[0]), name
         self._exec(f.body, sub)
-        self._block = saved
+        self._block, self._inner = saved
         self._depth -= 1
         frame.glob, frame.derivs = sub.glob, sub.derivs
         return sub.local.get(name, sympy.Integer(0)) if f.kind == "FUNCTION" else None

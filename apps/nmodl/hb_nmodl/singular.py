@@ -12,8 +12,17 @@ class Singularity:
         self.roots = roots  # sympy expressions (numbers when the root depends on no parameter)
         self.expr = expr
 
+    def roots_text(self):
+        """The roots as the .mod file names things (p_vshift - 38 -> vshift - 38)."""
+        out = []
+        for r in self.roots:
+            names = {s: sympy.Symbol(s.name[2:]) for s in r.free_symbols
+                     if s.name[:2] in ("p_", "s_")}
+            out.append(str(r.xreplace(names)))
+        return out
+
     def __repr__(self):
-        return "Singularity(%s, v=%s)" % (self.where, ", ".join(str(r) for r in self.roots))
+        return "Singularity(%s, v=%s)" % (self.where, ", ".join(self.roots_text()))
 
 
 def _split_exp(d, v):
@@ -75,7 +84,8 @@ def _fix_mul(e, v, where, found):
             roots = sympy.solve(w, v)
         except Exception:  # sympy gives up on some exponents: the rewrite is still exact
             roots = []
-        found.append(Singularity(where, roots, e))
+        if not any(f.where == where and f.roots == roots for f in found):
+            found.append(Singularity(where, roots, e))
         return sympy.Mul(*rest) * q * Exprelr(w) / (-b)
     return e
 
