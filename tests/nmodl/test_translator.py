@@ -75,6 +75,8 @@ def test_refusals():
     refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = t\n}\n", "unsupported use of t", 6, 7)
     refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = 1 +\n}\n", "expected an expression", 7, 1,
             NmodlError)
+    refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = 2 * 1e999\n}\n", "number 1e999 does not fit", 6, 11,
+            NmodlError)
     refusal(MINIMAL + "NET_RECEIVE(w, f) { }\n", "NET_RECEIVE with 2 arguments", 4, 1)
     refusal(MINIMAL + "INITIAL { net_send(1, 2) }\n", "unsupported function net_send", 4, 11)
     refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  INITIAL { g = 0 }\n}\n",

@@ -1,4 +1,4 @@
-"""cli.py: the command line: .mod files in, <name>.cl and <name>.json out; exit 0, 1 (bad input), 2 (outside the subset)."""
+"""cli.py: the command line: .mod files in, <name>.cl and <name>.json out; exit 0, 1 (bad input), 2 (outside the subset), 3 (translator bug)."""
 import argparse
 import os
 import sys
@@ -38,6 +38,13 @@ def main(argv=None):
         except OSError as e:
             print("hb_nmodl: %s: %s" % (path, e.strerror), file=sys.stderr)
             return 1
+        except RecursionError:
+            print("hb_nmodl: %s: expressions nested too deeply" % path, file=sys.stderr)
+            return 1
+        except Exception as e:  # a translator bug: say so, with the file that shows it
+            print("hb_nmodl: %s: internal error (%s: %s); please report it with the file" %
+                  (path, type(e).__name__, e), file=sys.stderr)
+            return 3
         for w in mech.warnings:
             print("hb_nmodl: %s: warning: %s" % (path, w), file=sys.stderr)
         if args.verbose:

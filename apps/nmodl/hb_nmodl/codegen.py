@@ -4,7 +4,8 @@ import re
 
 import sympy
 
-from .cprint import CPrinter, number
+from .cprint import CPrinter
+from .errors import NmodlError
 from .model import CELSIUS, DT, V, WEIGHT, _is_bool
 from .numerics import Function, build
 
@@ -162,6 +163,15 @@ def _emit(mech, kind, fn, params):
 
 
 def generate(mech, source_name):
+    try:
+        return _generate(mech, source_name)
+    except NmodlError as e:  # raised without a place (a constant, the printer): the file's
+        if e.file == "<input>":
+            e.file, e.line, e.col = mech.file, max(e.line, 1), max(e.col, 1)
+        raise
+
+
+def _generate(mech, source_name):
     funcs = build(mech)
     sigs = signatures(mech)
     m = macro(mech)

@@ -18,9 +18,11 @@ _RELS = {sympy.StrictLessThan: "<", sympy.LessThan: "<=", sympy.StrictGreaterTha
 
 def number(x):
     """A constant as real: (real)4, (real)0.1 (the nearest double, then rounded to real)."""
-    if isinstance(x, sympy.Integer) or (isinstance(x, int)):
-        return "(real)%d" % int(x)
+    if (isinstance(x, sympy.Integer) or isinstance(x, int)) and abs(int(x)) <= 2**53:
+        return "(real)%d" % int(x)  # exact in a double; larger ones as floating literals
     f = float(x)
+    if f != f or f in (float("inf"), float("-inf")):
+        raise NmodlError("a constant (%s) does not fit a double" % sympy.N(x, 6))
     s = repr(f)
     if "e" not in s and "." not in s:
         s += ".0"

@@ -74,6 +74,8 @@ def tokenize(src, file="<input>"):
         m = _NUMBER.match(src, i)
         if m:
             ln, col = where(i)
+            if float(m.group(0)) == float("inf"):
+                raise NmodlError("number %s does not fit a double" % m.group(0), file, ln, col)
             toks.append(Token("NUMBER", m.group(0), ln, col, i, m.end()))
             i = m.end()
             continue
