@@ -246,7 +246,8 @@ def describe(mech, source_name):
         "singularities": [{"where": s.where, "v": s.roots_text()}
                           for s in mech.singularities],
         "functions": {k: "hb_mech_%s_%s(%s)" % (cname(mech), k, ", ".join(v))
-                      for k, v in signatures(mech).items()},
+                      for k, v in signatures(mech).items()
+                      if k != "net_receive" or mech.net_frame is not None},
         "warnings": mech.warnings,
     }
 
