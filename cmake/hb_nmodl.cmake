@@ -88,7 +88,9 @@ function(hinesbatch_add_mechanisms target)
   file(GLOB translator ${HB_NMODL_DIR}/hb_nmodl/*.py)
   add_custom_command(OUTPUT ${outputs}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}
-    COMMAND ${HB_NMODL_PYTHON} ${HB_NMODL_DIR}/hb_nmodl.py -o ${ARG_OUTPUT_DIR} ${table_args} ${mods}
+    # No __pycache__ written into the source tree.
+    COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+            ${HB_NMODL_PYTHON} ${HB_NMODL_DIR}/hb_nmodl.py -o ${ARG_OUTPUT_DIR} ${table_args} ${mods}
     DEPENDS ${mods} ${translator} ${HB_NMODL_DIR}/hb_nmodl.py
     COMMENT "hb_nmodl: translating ${ARG_FILES}"
     VERBATIM)
