@@ -59,6 +59,7 @@ function(hinesbatch_add_mechanisms target)
     set(ARG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/mechanisms)
   endif()
   set(mods "")
+  set(names "")
   set(outputs "")
   foreach(f ${ARG_FILES})
     get_filename_component(abs ${f} ABSOLUTE)
@@ -68,6 +69,7 @@ function(hinesbatch_add_mechanisms target)
                           "would both write ${base}.cl")
     endif()
     list(APPEND mods ${abs})
+    list(APPEND names ${base}.mod)
     list(APPEND outputs ${ARG_OUTPUT_DIR}/${base}.cl ${ARG_OUTPUT_DIR}/${base}.json)
   endforeach()
   set(table_args "")
@@ -86,13 +88,14 @@ function(hinesbatch_add_mechanisms target)
     list(APPEND outputs ${ARG_TEST_KERNELS})
   endif()
   file(GLOB translator ${HB_NMODL_DIR}/hb_nmodl/*.py)
+  string(REPLACE ";" " " names_text "${names}")
   add_custom_command(OUTPUT ${outputs}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}
     # No __pycache__ written into the source tree.
     COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
             ${HB_NMODL_PYTHON} ${HB_NMODL_DIR}/hb_nmodl.py -o ${ARG_OUTPUT_DIR} ${table_args} ${mods}
     DEPENDS ${mods} ${translator} ${HB_NMODL_DIR}/hb_nmodl.py
-    COMMENT "hb_nmodl: translating ${ARG_FILES}"
+    COMMENT "hb_nmodl: translating ${names_text}"
     VERBATIM)
   # Listed as sources (not compiled: .cl and .json are no language of the
   # target), so the target waits for them.
