@@ -167,6 +167,15 @@ DERIVATIVE states {
     assert cai.has(sympy.Symbol("p_pbar", real=True)) and cai.has(V)
 
 
+def test_state_start_values():
+    """INITIAL starts each STATE at its <name>0 PARAMETER, else its default, else 0."""
+    src = MINIMAL + "PARAMETER { x0 = 0.25 }\nSTATE { x y = 0.5 z }\nINITIAL { z = z + 1 }\n"
+    mech = loads(src, "s.mod")
+    out = mech.init_out
+    assert out["x"] == sympy.Symbol("p_x0", real=True)
+    assert out["y"] == sympy.Rational(1, 2) and out["z"] == 1
+
+
 def _deriv_coeffs(src):
     from hb_nmodl.numerics import build
     mech = loads(src, "c.mod")

@@ -121,6 +121,7 @@ class Mechanism:
     def _declare(self):
         mod = self.mod
         self.states = [s.name for s in mod.states]
+        self._state_defaults = {s.name: _num(s.default) for s in mod.states if s.default is not None}
         self.constants = {c.name: _num(c.default) for c in mod.constants}
         self.ions = []
         self.ion_inputs = []
@@ -258,7 +259,13 @@ class Mechanism:
     def _initial(self, name, init):
         """The value of a module variable a function reads before writing it."""
         if name in self.states:
-            return sympy.Integer(0) if init else sympy.Symbol("s_" + name, real=True)
+            if not init:
+                return sympy.Symbol("s_" + name, real=True)
+            # At the start of INITIAL: NEURON's <state>0 parameter when there is
+            # one, else the STATE's own default, else 0.
+            if name + "0" in self.param_names:
+                return sympy.Symbol("p_" + name + "0", real=True)
+            return self._state_defaults.get(name, sympy.Integer(0))
         if name in self._written_params:
             if init or self._record:
                 return sympy.Symbol("p_" + name, real=True)
