@@ -73,6 +73,7 @@ def test_refusals():
     refusal("NEURON { SUFFIX t\n  POINTER p }\n", "unsupported POINTER", 2, 3)
     refusal(MINIMAL + "INITIAL {\n  a2 = 3\n}\n", "assignment to undeclared a2", 5, 3, NmodlError)
     refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = t\n}\n", "unsupported use of t", 6, 7)
+    refusal(MINIMAL + "INITIAL {\n  celsius = 3\n}\n", "unsupported assignment to celsius", 5, 3)
     refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = 1 +\n}\n", "expected an expression", 7, 1,
             NmodlError)
     refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = 2 * 1e999\n}\n", "number 1e999 does not fit", 6, 11,
@@ -165,6 +166,31 @@ DERIVATIVE states {
     fn = build(mech)["state"]
     cai = dict(fn.writes)["st[1]"]
     assert cai.has(sympy.Symbol("p_pbar", real=True)) and cai.has(V)
+
+
+def test_v_nudged_off_a_singularity():
+    """Published channels assign v (NEURON's own copy) to step off 0/0: that holds for the
+    rest of the function, and the quotients after it are still guarded."""
+    src = MINIMAL + """STATE { m }
+ASSIGNED { minf malpha }
+INITIAL { rates() m = minf }
+BREAKPOINT { SOLVE s METHOD cnexp }
+DERIVATIVE s { rates() m' = (minf - m)/2 }
+PROCEDURE rates() {
+  if (v == -38) { v = v + 0.0001 }
+  malpha = 0.182*(v + 38)/(1 - exp(-(v + 38)/6))
+  minf = malpha/(malpha + 1)
+}
+"""
+    mech = loads(src, "nudge.mod")
+    roots = sorted(float(r) for s in mech.singularities for r in s.roots)
+    assert roots == [-38.0001, -38.0], roots
+    minf = mech.init_out["m"]
+    for x in (-38, -38.0001, -50):
+        val = minf.subs(V, x).evalf()
+        assert val.is_finite and 0 < val < 1, (x, val)
+    text = generate(mech, "nudge.mod")
+    assert "hb_nmodl_exprelr" in text
 
 
 def test_state_start_values():

@@ -258,6 +258,8 @@ class Mechanism:
 
     def _initial(self, name, init):
         """The value of a module variable a function reads before writing it."""
+        if name == "v":  # assigned in one branch of an if: the input elsewhere
+            return V
         if name in self.states:
             if not init:
                 return sympy.Symbol("s_" + name, real=True)
@@ -320,6 +322,11 @@ class Mechanism:
         elif self._module_var(name):
             frame.glob[name] = value
             self._assign_tok.setdefault(name, tok)
+        elif name == "v":
+            # NEURON computes with its own copy of v: an assignment (published
+            # channels nudge v off a 0/0 point, `if (v == -38) { v = v + 1e-4 }`)
+            # holds for the rest of this function's evaluation only.
+            frame.glob[name] = value
         elif name in _SPECIAL or name in self.ion_inputs:
             raise self._unsup("assignment to %s" % name, tok)
         elif name in self.param_names or name in self.constants:
@@ -328,6 +335,13 @@ class Mechanism:
             raise self._err("assignment to undeclared %s" % name, tok)
 
     def _guard(self, e, where):
+        if isinstance(e, sympy.Basic) and e.has(sympy.Piecewise) and e.has(sympy.exp):
+            # A quotient of Piecewise factors (v nudged under a condition) is
+            # folded into one Piecewise of plain quotients, so that each branch
+            # can be checked for 0/0.
+            folded = sympy.piecewise_fold(e)
+            if isinstance(folded, sympy.Piecewise):
+                e = folded
         return remove_singularities(e, V, where, self.singularities)
 
     def _exec(self, body, frame):

@@ -16,6 +16,10 @@ class Singularity:
         """The roots as the .mod file names things (p_vshift - 38 -> vshift - 38)."""
         out = []
         for r in self.roots:
+            if r.is_Number:
+                out.append(repr(float(r)).replace(".0", "") if float(r) == int(float(r)) and
+                           abs(float(r)) < 1e15 else repr(float(r)))
+                continue
             names = {s: sympy.Symbol(s.name[2:]) for s in r.free_symbols
                      if s.name[:2] in ("p_", "s_")}
             out.append(str(r.xreplace(names)))
