@@ -314,6 +314,8 @@ class Mechanism:
             return _BUILTIN_CONSTANTS[name]
         if name == "t":
             raise self._unsup("use of t (the simulation time)", tok)
+        if name in ("area", "diam"):
+            raise self._unsup("use of %s (the compartment's geometry)" % name, tok)
         raise self._err("unknown name %s" % name, tok)
 
     def _write(self, name, value, frame, tok):
