@@ -33,6 +33,7 @@ class Entry(ctypes.Structure):
 D = ctypes.POINTER(ctypes.c_double)
 F3 = ctypes.CFUNCTYPE(None, D, D, D)
 F4 = ctypes.CFUNCTYPE(None, D, D, D, D)
+FN = ctypes.CFUNCTYPE(None, ctypes.c_double, D, D)
 
 
 def arr(values, n=64):
@@ -166,6 +167,26 @@ for e in table:
             for k, s in enumerate(states):
                 compare("%s step %s at v %g -> %g, %g degC" % (name, s, v0, v1, celsius),
                         st1[k], nrn_state(mech, seg, s), 1e-6)
+            if e.net_receive:
+                # An event of weight 0.02 uS at t: NEURON delivers it at the start
+                # of the next step, before the currents and the states.
+                net = FN(e.net_receive)
+                h.finitialize(v0)
+                ins2 = arr([v0, DT, celsius] + [getattr(seg, n) for n in ion_in])
+                st2 = arr([])
+                init(ins2, prm, st2)
+                nc = h.NetCon(None, pp)
+                nc.weight[0] = 0.02
+                nc.event(h.t)
+                seg.v = v1
+                h.fadvance()
+                net(0.02, prm, st2)
+                vnow = seg.v if seg.v == seg.v else v1
+                state(arr([vnow, DT, celsius] + [getattr(seg, n) for n in ion_in]), prm, st2)
+                for k, s in enumerate(states):
+                    compare("%s event then step %s at v %g" % (name, s, v1), st2[k],
+                            nrn_state(mech, seg, s), 1e-6)
+                nc = None
     print("%s: %d voltages x 2 temperatures checked" % (name, len(voltages)))
 print("generated against NEURON %s: %d checks, %d failed, largest relative difference %.3g "
       "(bound %g)" % (h.nrnversion(), checks, failures, worst, BOUND))
