@@ -18,7 +18,11 @@
 # function then fails, and the build reports it at configure time).
 set(HINESBATCH_NMODL_PYTHON "" CACHE FILEPATH
     "Python interpreter with sympy for the NMODL translator; empty: search")
-set(HB_NMODL_DIR ${CMAKE_CURRENT_LIST_DIR}/../apps/nmodl)
+# The translator: in the source tree, or where an installed hinesbatch's
+# hinesbatchConfig.cmake says (share/hinesbatch/nmodl) before including this.
+if(NOT DEFINED HB_NMODL_DIR)
+  set(HB_NMODL_DIR ${CMAKE_CURRENT_LIST_DIR}/../apps/nmodl)
+endif()
 get_filename_component(HB_NMODL_DIR ${HB_NMODL_DIR} ABSOLUTE)
 
 function(hb_nmodl_find_python out)
