@@ -7,7 +7,8 @@
 # hh, pas, ExpSyn, Exp2Syn), and for each mechanism, at 25 voltages and 6.3
 # and 34 degC, compares: INITIAL's states, the BREAKPOINT's currents
 # (fcurrent), one fadvance from v0 to v0 + 13 mV (cm 1e9 holds v) and, for
-# synapses, an event then a step, with TABLEs off (usetable = 0). Pass: every value within 1e-12 relative of
+# synapses, an event then a step, with TABLEs off (usetable = 0); and the
+# generated hh against NEURON's built-in hh (usetable_hh = 0). Pass: every value within 1e-12 relative of
 # NEURON's; values NEURON gives as NaN (a file's removable 0/0 evaluated as
 # written, hh.mod at -40 and -55 mV) are counted, not compared.
 #

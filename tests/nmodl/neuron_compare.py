@@ -188,6 +188,43 @@ for e in table:
                             nrn_state(mech, seg, s), 1e-6)
                 nc = None
     print("%s: %d voltages x 2 temperatures checked" % (name, len(voltages)))
+# The shipped hh.mod against NEURON's own (built-in) hh, usetable_hh = 0: the
+# engine's HH is to be validated against that one.
+hh = [e for e in table if e.name == b"hh"]
+if hh:
+    e = hh[0]
+    init, current, state = F3(e.init), F4(e.current), F3(e.state)
+    sec = h.Section(name="builtin_hh")
+    sec.L = sec.diam = math.sqrt(100 / math.pi)
+    sec.cm = 1e9
+    sec.insert("hh")
+    h.usetable_hh = 0
+    seg = sec(0.5)
+    prm = arr([seg.hh.gnabar, seg.hh.gkbar, seg.hh.gl, seg.hh.el])
+    before = checks
+    for celsius in (6.3, 34.0):
+        h.celsius = celsius
+        for v0 in voltages:
+            h.finitialize(v0)
+            ins = arr([v0, DT, celsius, seg.ena, seg.ek])
+            st, out = arr([]), arr([])
+            init(ins, prm, st)
+            for k, s in enumerate("mhn"):
+                compare("hh init %s at v %g against built-in hh" % (s, v0), st[k],
+                        getattr(seg.hh, s), 1e-6)
+            h.fcurrent()
+            current(ins, prm, st, out)
+            compare("hh ina at v %g against built-in hh" % v0, out[2], seg.ina, 1e-9)
+            compare("hh ik at v %g against built-in hh" % v0, out[3], seg.ik, 1e-9)
+            compare("hh il at v %g against built-in hh" % v0, out[1] - out[2] - out[3],
+                    seg.hh.il, 1e-9)
+            seg.v = v0 + 13.0
+            h.fadvance()
+            state(arr([seg.v, DT, celsius, seg.ena, seg.ek]), prm, st)
+            for k, s in enumerate("mhn"):
+                compare("hh step %s at v %g against built-in hh" % (s, v0), st[k],
+                        getattr(seg.hh, s), 1e-6)
+    print("hh.mod against NEURON's built-in hh (usetable_hh = 0): %d values" % (checks - before))
 print("generated against NEURON %s: %d checks, %d failed, largest relative difference %.3g "
       "(bound %g)" % (h.nrnversion(), checks, failures, worst, BOUND))
 if nrn_nan:
