@@ -11,9 +11,11 @@ hb_no_args "$@"
 # built and tested without a GPU); python3-matplotlib for the plotting scripts;
 # python3-venv and python3-dev for the Python package (ci/python.sh);
 # clang with its sanitizer/libFuzzer runtime and OpenMP for ci/sanitize.sh;
-# file for CPack's Debian dependencies (dpkg-shlibdeps).
+# file for CPack's Debian dependencies (dpkg-shlibdeps); python3-sympy for the
+# NMODL translator (apps/nmodl) and its tests, python3-pytest to run them.
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-          clinfo python3 python3-matplotlib python3-venv python3-dev clang libclang-rt-dev libomp-dev file)
+          clinfo python3 python3-matplotlib python3-venv python3-dev clang libclang-rt-dev libomp-dev file
+          python3-sympy python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,6 +16,18 @@ install(TARGETS hinesbatch EXPORT hinesbatchTargets
 install(TARGETS hinesbatch_static ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
         ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The NMODL translator (Python, run at a consumer's build time by
+# hinesbatch_add_mechanisms(), docs/mechanisms.md), its host headers and the
+# shipped .mod files.
+set(HB_NMODL_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/hinesbatch/nmodl)
+set(HB_MECH_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/hinesbatch/mechanisms)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/apps/nmodl/hb_nmodl ${PROJECT_SOURCE_DIR}/apps/nmodl/runtime
+        DESTINATION ${HB_NMODL_INSTALL_DIR} FILES_MATCHING PATTERN "*.py" PATTERN "*.h"
+        PATTERN "__pycache__" EXCLUDE)
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/apps/nmodl/hb_nmodl.py DESTINATION ${HB_NMODL_INSTALL_DIR})
+file(GLOB HB_SHIPPED_MECHANISMS ${PROJECT_SOURCE_DIR}/data/mechanisms/*.mod)
+install(FILES ${HB_SHIPPED_MECHANISMS} ${PROJECT_SOURCE_DIR}/data/mechanisms/SOURCES.md
+        DESTINATION ${HB_MECH_INSTALL_DIR})
 
 # ---- CMake package --------------------------------------------------------
 # The shared library is exported by CMake: its backends' libraries are private
@@ -27,11 +39,12 @@ install(EXPORT hinesbatchTargets NAMESPACE hinesbatch:: DESTINATION ${HB_CMAKE_D
 include(CMakePackageConfigHelpers)
 configure_package_config_file(cmake/hinesbatchConfig.cmake.in
   ${PROJECT_BINARY_DIR}/hinesbatchConfig.cmake INSTALL_DESTINATION ${HB_CMAKE_DIR}
-  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR)
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR HB_NMODL_INSTALL_DIR HB_MECH_INSTALL_DIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/hinesbatchConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/hinesbatchConfig.cmake
-  ${PROJECT_BINARY_DIR}/hinesbatchConfigVersion.cmake DESTINATION ${HB_CMAKE_DIR})
+  ${PROJECT_BINARY_DIR}/hinesbatchConfigVersion.cmake ${PROJECT_SOURCE_DIR}/cmake/hb_nmodl.cmake
+  DESTINATION ${HB_CMAKE_DIR})
 
 # ---- pkg-config -----------------------------------------------------------
 # Libs.private (pkg-config --static) is every library libhinesbatch.a calls.
@@ -99,5 +112,6 @@ if(HINESBATCH_BUILD_APPS)
   # `hinesbatch simulate --plot` runs share/hinesbatch/scripts/plot_traces.py.
   list(APPEND hb_suggests python3-matplotlib)
 endif()
+list(APPEND hb_suggests python3-sympy) # hinesbatch_add_mechanisms(): the NMODL translator
 string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_SUGGESTS "${hb_suggests}")
 include(CPack)

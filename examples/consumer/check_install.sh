@@ -115,6 +115,25 @@ against() {
     needs "$work/bin/pc-cxx-shared" yes
     needs "$work/bin/pc-c-static" no
     needs "$work/bin/pc-cxx-static" no
+
+    # hinesbatch_add_mechanisms(): a project's own .mod file and a shipped one,
+    # translated at its build time, where a Python with sympy is installed.
+    local py have_sympy=no
+    for py in python3 /usr/bin/python3; do
+        if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import sympy' >/dev/null 2>&1; then
+            have_sympy=yes
+        fi
+    done
+    if [ $have_sympy = yes ]; then
+        echo "== hinesbatch_add_mechanisms(), C project: pas.mod and its own kleak.mod =="
+        step "$work/cmake-nmodl.configure.log" cmake -S "$here/nmodl" -B "$work/cmake-nmodl" \
+            "${cmake_args[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$cc"
+        step "$work/cmake-nmodl.build.log" env PYTHONDONTWRITEBYTECODE=1 cmake --build "$work/cmake-nmodl"
+        cp "$work/cmake-nmodl/app_nmodl" "$work/bin/cmake-nmodl"
+        echo "cmake-nmodl" >>"$work/programs"
+    else
+        echo "== hinesbatch_add_mechanisms(): skipped (no python3 that imports sympy) =="
+    fi
     echo "built: $(tr '\n' ' ' <"$work/programs")"
 }
 
@@ -156,6 +175,8 @@ package() {
     # What both packages must hold (the .tar.gz is the same tree without /usr).
     local files=(include/hinesbatch.h include/hinesbatch_version.h include/hinesbatch_sim.h
                  lib/libhinesbatch.a lib/cmake/hinesbatch/hinesbatchConfig.cmake
+                 lib/cmake/hinesbatch/hb_nmodl.cmake share/hinesbatch/nmodl/hb_nmodl.py
+                 share/hinesbatch/nmodl/runtime/hb_mech_host.h share/hinesbatch/mechanisms/hh.mod
                  lib/pkgconfig/hinesbatch.pc share/doc/hinesbatch/LICENSE)
     if [ "${HB_PACKAGE_CLI:-1}" = 1 ]; then
         files+=(bin/hinesbatch share/hinesbatch/morphologies/nrn__c91662.swc

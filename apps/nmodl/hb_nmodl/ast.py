@@ -1,0 +1,92 @@
+"""ast.py: the parsed .mod file: declarations, blocks, statements and expressions (plain classes, each keeps its token for errors)."""
+
+
+class Node:
+    def __init__(self, tok, **kw):
+        self.tok = tok
+        self.__dict__.update(kw)
+
+    def __repr__(self):
+        fields = ", ".join("%s=%r" % (k, v) for k, v in self.__dict__.items() if k != "tok")
+        return "%s(%s)" % (type(self).__name__, fields)
+
+
+# Expressions
+class Num(Node):      # text
+    pass
+
+
+class Name(Node):     # name
+    pass
+
+
+class CallExpr(Node):  # name, args
+    pass
+
+
+class Unary(Node):    # op ('-' or '!'), arg
+    pass
+
+
+class Binary(Node):   # op, left, right
+    pass
+
+
+# Statements
+class Assign(Node):   # name, expr
+    pass
+
+
+class DerivAssign(Node):  # name (the state), expr
+    pass
+
+
+class If(Node):       # cond, then (list), orelse (list)
+    pass
+
+
+class CallStmt(Node):  # name, args
+    pass
+
+
+class Local(Node):    # names
+    pass
+
+
+class Solve(Node):    # name, method (str or None)
+    pass
+
+
+# Declarations and blocks
+class Var(Node):      # name, default (str or None), units (str or None), lo, hi
+    pass
+
+
+class Ion(Node):      # name, read (list), write (list), valence (str or None)
+    pass
+
+
+class Func(Node):     # kind ('FUNCTION' or 'PROCEDURE'), name, args (list of str), body
+    pass
+
+
+class Module:
+    """Everything the parser read from one file."""
+
+    def __init__(self, file):
+        self.file = file
+        self.suffix = None         # (name, tok)
+        self.point_process = None  # (name, tok)
+        self.ions = []
+        self.nonspecific = []      # names
+        self.range = []
+        self.global_ = []
+        self.parameters = []       # Var
+        self.constants = []        # Var (CONSTANT, DEFINE, UNITS constants)
+        self.assigned = []         # Var
+        self.states = []           # Var
+        self.initial = None        # list of statements
+        self.breakpoint = None
+        self.derivatives = {}      # name -> Func (kind 'DERIVATIVE', no args)
+        self.functions = {}        # name -> Func
+        self.net_receive = None    # Func (kind 'NET_RECEIVE')

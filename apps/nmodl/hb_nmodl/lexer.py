@@ -1,0 +1,93 @@
+"""lexer.py: NMODL text to tokens, with line and column; comments (':' '?' COMMENT...ENDCOMMENT) and TITLE lines dropped."""
+import re
+
+from .errors import NmodlError, Unsupported
+
+
+class Token:
+    __slots__ = ("kind", "text", "line", "col", "pos", "end")
+
+    def __init__(self, kind, text, line, col, pos, end):
+        self.kind = kind  # NAME, NUMBER, OP, EOF
+        self.text = text
+        self.line = line
+        self.col = col
+        self.pos = pos  # offsets into the source, so unit text can be read raw
+        self.end = end
+
+    def __repr__(self):
+        return "Token(%s %r %d:%d)" % (self.kind, self.text, self.line, self.col)
+
+
+_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+# Longest first: two-character operators before their one-character prefixes.
+_OPS = ("==", "!=", "<=", ">=", "&&", "||", "{", "}", "(", ")", ",", "=", "<", ">",
+        "+", "-", "*", "/", "^", "!", "'", "~", "[", "]", "@", "%", ".")
+
+
+def tokenize(src, file="<input>"):
+    """All tokens of src, ending with an EOF token."""
+    toks = []
+    i, line, lstart, n = 0, 1, 0, len(src)
+
+    def where(p):
+        return line, p - lstart + 1
+
+    while i < n:
+        c = src[i]
+        if c == "\n":
+            line += 1
+            i += 1
+            lstart = i
+            continue
+        if c in " \t\r\f\v":
+            i += 1
+            continue
+        if c in ":?":  # comment to the end of the line
+            j = src.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        m = _NAME.match(src, i)
+        if m:
+            word = m.group(0)
+            ln, col = where(i)
+            if word == "COMMENT":
+                j = src.find("ENDCOMMENT", m.end())
+                if j < 0:
+                    raise NmodlError("COMMENT without ENDCOMMENT", file, ln, col)
+                line += src.count("\n", i, j)
+                k = src.rfind("\n", i, j)
+                if k >= 0:
+                    lstart = k + 1
+                i = j + len("ENDCOMMENT")
+                continue
+            if word == "TITLE":  # the rest of the line is the title
+                j = src.find("\n", i)
+                i = n if j < 0 else j
+                continue
+            if word == "VERBATIM":
+                raise Unsupported("VERBATIM (C code in a .mod file)", file, ln, col)
+            toks.append(Token("NAME", word, ln, col, i, m.end()))
+            i = m.end()
+            continue
+        m = _NUMBER.match(src, i)
+        if m:
+            ln, col = where(i)
+            if float(m.group(0)) == float("inf"):
+                raise NmodlError("number %s does not fit a double" % m.group(0), file, ln, col)
+            toks.append(Token("NUMBER", m.group(0), ln, col, i, m.end()))
+            i = m.end()
+            continue
+        for op in _OPS:
+            if src.startswith(op, i):
+                ln, col = where(i)
+                toks.append(Token("OP", op, ln, col, i, i + len(op)))
+                i += len(op)
+                break
+        else:
+            ln, col = where(i)
+            raise NmodlError("unexpected character %r" % c, file, ln, col)
+    ln, col = where(n)
+    toks.append(Token("EOF", "", ln, col, n, n))
+    return toks

@@ -1,0 +1,460 @@
+"""model.py: a parsed .mod file checked against the subset and executed symbolically: each interface function as sympy expressions of its inputs."""
+from fractions import Fraction
+
+import sympy
+
+from . import ast
+from .errors import NmodlError, Unsupported
+from .singular import remove_singularities
+from .symfuncs import Exprelr, Expm1
+
+V = sympy.Symbol("v", real=True)
+CELSIUS = sympy.Symbol("celsius", real=True)
+DT = sympy.Symbol("dt", positive=True)
+WEIGHT = sympy.Symbol("weight", real=True)
+_SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT}
+_BUILTIN_CONSTANTS = {"PI": sympy.pi, "FARADAY": sympy.Rational("96485.33212331001"),
+                      "R": sympy.Rational("8.31446261815324")}
+METHODS = ("cnexp", "derivimplicit")
+_REFUSED_METHODS = ("euler", "sparse", "runge", "adrunge", "adeuler", "heun", "newton",
+                    "clsoda", "after_cvode", "cvode_t", "cvode_t_v")
+
+
+def _num(text):
+    f = Fraction(text)
+    return sympy.Rational(f.numerator, f.denominator)
+
+
+def _is_bool(e):
+    # Not isinstance(e, Boolean): sympy's Symbol is a Boolean too.
+    from sympy.logic.boolalg import BooleanAtom, BooleanFunction
+    return isinstance(e, (sympy.core.relational.Relational, BooleanFunction, BooleanAtom))
+
+
+def _bool(e):
+    return e if _is_bool(e) else sympy.Ne(e, 0)
+
+
+def _arith(e):
+    if _is_bool(e):
+        return sympy.Piecewise((sympy.Integer(1), e), (sympy.Integer(0), True))
+    return e
+
+
+def _builtin(name, args):
+    """The value of a NMODL built-in function, or None when name is not one."""
+    one = {"exp": sympy.exp, "log": sympy.log, "sin": sympy.sin, "cos": sympy.cos,
+           "tan": sympy.tan, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
+           "atan": sympy.atan, "asin": sympy.asin, "acos": sympy.acos, "fabs": sympy.Abs,
+           "sqrt": sympy.sqrt, "floor": sympy.floor, "ceil": sympy.ceiling,
+           "exprelr": Exprelr, "expm1": Expm1}
+    if name in one and len(args) == 1:
+        return one[name](args[0])
+    if name == "log10" and len(args) == 1:
+        return sympy.log(args[0]) / sympy.log(10)
+    if name == "pow" and len(args) == 2:
+        return sympy.Pow(args[0], args[1])
+    if name == "fmin" and len(args) == 2:
+        return sympy.Min(*args)
+    if name == "fmax" and len(args) == 2:
+        return sympy.Max(*args)
+    if name == "atan2" and len(args) == 2:
+        return sympy.atan2(*args)
+    return None
+
+
+class IonUse:
+    def __init__(self, name, inputs, currents, concentrations, valence):
+        self.name = name
+        self.inputs = inputs                  # READ names that are inputs (not STATEs)
+        self.currents = currents              # WRITE currents (outputs of current())
+        self.concentrations = concentrations  # WRITE concentrations (STATEs)
+        self.valence = valence
+
+
+class _Frame:
+    """Values during symbolic execution: locals, module variables, derivatives."""
+
+    def __init__(self, local, glob, derivs):
+        self.local = local
+        self.glob = glob
+        self.derivs = derivs
+
+    def copy(self):
+        return _Frame(dict(self.local), dict(self.glob), dict(self.derivs))
+
+
+class Mechanism:
+    """The checked module: names, slots and, once executed, each function's outputs."""
+
+    def __init__(self, mod):
+        self.mod = mod
+        self.file = mod.file
+        if mod.suffix:
+            self.name, self.kind = mod.suffix[0], "density"
+        elif mod.point_process:
+            self.name, self.kind = mod.point_process[0], "point"
+        else:
+            raise NmodlError("no SUFFIX or POINT_PROCESS in the NEURON block", self.file, 1, 1)
+        self.singularities = []
+        self.warnings = []
+        self._declare()
+        self._solve_stmt()
+        # Pass 1 finds the ASSIGNED variables some function reads before it
+        # writes them: they must be kept between calls (slots after the states).
+        self.store = []
+        self._store_reads = set()
+        self._execute_all(record=True)
+        self.store = [n for n in self.assigned_names if n in self._store_reads] + \
+            [p for p in self.param_names if p in self._written_params]
+        self.singularities = []
+        self._execute_all(record=False)
+        self.state_method = self.method  # numerics.build says when cnexp falls back
+
+    # Declarations
+    def _err(self, msg, tok):
+        return NmodlError(msg, self.file, tok.line if tok else 1, tok.col if tok else 1)
+
+    def _unsup(self, what, tok):
+        return Unsupported(what, self.file, tok.line if tok else 1, tok.col if tok else 1)
+
+    def _declare(self):
+        mod = self.mod
+        self.states = [s.name for s in mod.states]
+        self._state_defaults = {s.name: _num(s.default) for s in mod.states if s.default is not None}
+        self.constants = {c.name: _num(c.default) for c in mod.constants}
+        self.ions = []
+        self.ion_inputs = []
+        ion_currents, state_set = [], set(self.states)
+        for ion in mod.ions:
+            inputs, currents, concs = [], [], []
+            for r in ion.read:
+                if r not in state_set:
+                    inputs.append(r)
+            for w in ion.write:
+                if w == "i" + ion.name:
+                    currents.append(w)
+                elif w in (ion.name + "i", ion.name + "o"):
+                    if w not in state_set:
+                        raise self._unsup("WRITE %s that is not a STATE" % w, ion.tok)
+                    concs.append(w)
+                else:
+                    raise self._unsup("WRITE %s (ions write currents or concentrations)" % w,
+                                      ion.tok)
+            self.ions.append(IonUse(ion.name, inputs, currents, concs, ion.valence))
+            self.ion_inputs.extend(i for i in inputs if i not in self.ion_inputs)
+            ion_currents.extend(currents)
+        self.ion_currents = ion_currents
+        self.currents = ion_currents + list(mod.nonspecific)
+        special = set(_SPECIAL) | set(self.ion_inputs) | set(self.currents)
+        self.params = [p for p in mod.parameters if p.name not in special]
+        self.param_names = [p.name for p in self.params]
+        self.assigned_names = [a.name for a in mod.assigned
+                               if a.name not in special and a.name not in self.param_names
+                               and a.name not in state_set]
+        for p in self.params:
+            if p.default is None:
+                p.default = "0"
+        self._written_params = self._scan_param_writes()
+
+    def _scan_param_writes(self):
+        """PARAMETERs some block assigns (NEURON allows it: exp2syn clamps tau1): kept in slots."""
+        params, written = set(self.param_names), set()
+
+        def scan(body, shadow):
+            for s in body:
+                if isinstance(s, ast.Local):
+                    shadow = shadow | set(s.names)
+                elif isinstance(s, ast.Assign) and s.name in params and s.name not in shadow:
+                    written.add(s.name)
+                elif isinstance(s, ast.If):
+                    scan(s.then, shadow)
+                    scan(s.orelse, shadow)
+
+        for body in (self.mod.initial, self.mod.breakpoint):
+            if body:
+                scan(body, set())
+        for f in list(self.mod.functions.values()) + list(self.mod.derivatives.values()):
+            scan(f.body, set(f.args))
+        if self.mod.net_receive:
+            scan(self.mod.net_receive.body, set(self.mod.net_receive.args))
+        return written
+
+    def _solve_stmt(self):
+        """The BREAKPOINT's SOLVE (at most one): its target and method."""
+        self.solve = None
+        self.method = None
+        for s in self.mod.breakpoint or []:
+            if isinstance(s, ast.Solve):
+                if self.solve is not None:
+                    raise self._unsup("second SOLVE in BREAKPOINT", s.tok)
+                self.solve = s
+        if self.solve is None:
+            return
+        s = self.solve
+        if s.name in self.mod.derivatives:
+            if s.method is None:
+                raise self._unsup("SOLVE of a DERIVATIVE block without METHOD", s.tok)
+            m = s.method.text
+            if m not in METHODS:
+                raise self._unsup("METHOD %s (cnexp and derivimplicit are translated)" % m,
+                                  s.method)
+            self.method = m
+        elif s.name in self.mod.functions and self.mod.functions[s.name].kind == "PROCEDURE":
+            if s.method is not None:
+                raise self._unsup("METHOD %s for a PROCEDURE" % s.method.text, s.method)
+            self.method = "procedure"
+        else:
+            raise self._err("SOLVE %s: no DERIVATIVE or PROCEDURE of that name" % s.name, s.tok)
+
+    # Symbolic execution
+    def slot_names(self):
+        return self.states + self.store
+
+    def _execute_all(self, record):
+        self._record = record
+        init_frame = self._run("INITIAL", self.mod.initial or [], {}, init=True, fn="init")
+        self.init_out = self._outputs(init_frame, init=True)
+        bp = [s for s in (self.mod.breakpoint or []) if not isinstance(s, ast.Solve)]
+        cur = self._run("BREAKPOINT", bp, {}, fn="current")
+        self._check_store_writes(cur, "BREAKPOINT")
+        self.current_out = {}
+        for c in self.currents:
+            self.current_out[c] = _arith(cur.glob.get(c, sympy.Integer(0)))
+        self.state_frame = None
+        if self.solve is not None:
+            if self.method == "procedure":
+                body = self.mod.functions[self.solve.name].body
+            else:
+                body = self.mod.derivatives[self.solve.name].body
+            # NEURON runs BREAKPOINT (nrn_cur) before SOLVE (nrn_state) each
+            # step, so the SOLVE may read what BREAKPOINT assigned (a channel
+            # integrating its own ica): state() evaluates those first, at its
+            # v. What the SOLVE does not read costs nothing (never emitted).
+            self.state_frame = self._run(self.solve.name, bp + list(body), {}, fn="state",
+                                         deriv=self.method != "procedure")
+        self.net_frame = None
+        nr = self.mod.net_receive
+        if nr is not None:
+            if len(nr.args) != 1:
+                raise self._unsup("NET_RECEIVE with %d arguments (one: the weight)" % len(nr.args),
+                                  nr.tok)
+            self.net_frame = self._run("NET_RECEIVE", nr.body, {nr.args[0]: WEIGHT},
+                                       fn="net_receive")
+
+    def _check_store_writes(self, frame, block):
+        if self._record:
+            return
+        for n in self.store:
+            if n in frame.glob and frame.glob[n] != self._initial(n, False):
+                raise self._unsup("%s assigns %s, which is kept between steps (current() does "
+                                  "not write states)" % (block, n), self._assign_tok.get(n))
+
+    def _outputs(self, frame, init=False):
+        out = {}
+        for n in self.slot_names():
+            out[n] = _arith(frame.glob[n]) if n in frame.glob else self._initial(n, init)
+        return out
+
+    def _initial(self, name, init):
+        """The value of a module variable a function reads before writing it."""
+        if name == "v":  # assigned in one branch of an if: the input elsewhere
+            return V
+        if name in self.states:
+            if not init:
+                return sympy.Symbol("s_" + name, real=True)
+            # At the start of INITIAL: NEURON's <state>0 parameter when there is
+            # one, else the STATE's own default, else 0.
+            if name + "0" in self.param_names:
+                return sympy.Symbol("p_" + name + "0", real=True)
+            return self._state_defaults.get(name, sympy.Integer(0))
+        if name in self._written_params:
+            if init or self._record:
+                return sympy.Symbol("p_" + name, real=True)
+            return sympy.Symbol("s_" + name, real=True)
+        if name in self.assigned_names or name in self.currents:
+            if self._record:
+                if not init:
+                    self._store_reads.add(name)
+                return sympy.Integer(0)
+            if name in self.store and not init:
+                return sympy.Symbol("s_" + name, real=True)
+            return sympy.Integer(0)
+        raise KeyError(name)
+
+    def _run(self, block, body, args, fn, init=False, deriv=False):
+        self._block, self._init, self._deriv, self._depth = block, init, deriv, 0
+        self._fn, self._assign_tok, self._inner = fn, {}, block
+        frame = _Frame(dict(args), {}, {})
+        self._exec(body, frame)
+        return frame
+
+    def _module_var(self, name):
+        return (name in self.states or name in self.assigned_names or name in self.currents
+                or name in self._written_params)
+
+    def _read(self, name, frame, tok):
+        if name in frame.local:
+            return frame.local[name]
+        if name in frame.glob:
+            return frame.glob[name]
+        if self._module_var(name):
+            return self._initial(name, self._init)
+        if name in self.param_names:
+            return sympy.Symbol("p_" + name, real=True)
+        if name in self.constants:
+            return self.constants[name]
+        if name in _SPECIAL or name in self.ion_inputs:
+            # What each generated function receives (docs/mechanisms.md).
+            if (name == "dt" and self._fn != "state") or self._fn == "net_receive":
+                raise self._unsup("use of %s in %s (the generated %s() does not receive it)" %
+                                  (name, self._block, self._fn), tok)
+            return _SPECIAL[name] if name in _SPECIAL else sympy.Symbol(name, real=True)
+        if name in _BUILTIN_CONSTANTS:
+            return _BUILTIN_CONSTANTS[name]
+        if name == "t":
+            raise self._unsup("use of t (the simulation time)", tok)
+        if name in ("area", "diam"):
+            raise self._unsup("use of %s (the compartment's geometry)" % name, tok)
+        raise self._err("unknown name %s" % name, tok)
+
+    def _write(self, name, value, frame, tok):
+        if name in frame.local:
+            frame.local[name] = value
+        elif self._module_var(name):
+            frame.glob[name] = value
+            self._assign_tok.setdefault(name, tok)
+        elif name == "v":
+            # NEURON computes with its own copy of v: an assignment (published
+            # channels nudge v off a 0/0 point, `if (v == -38) { v = v + 1e-4 }`)
+            # holds for the rest of this function's evaluation only.
+            frame.glob[name] = value
+        elif name in _SPECIAL or name in self.ion_inputs:
+            raise self._unsup("assignment to %s" % name, tok)
+        elif name in self.param_names or name in self.constants:
+            raise self._err("assignment to constant %s" % name, tok)
+        else:
+            raise self._err("assignment to undeclared %s" % name, tok)
+
+    def _guard(self, e, where):
+        if isinstance(e, sympy.Basic) and e.has(sympy.Piecewise) and e.has(sympy.exp):
+            # A quotient of Piecewise factors (v nudged under a condition) is
+            # folded into one Piecewise of plain quotients, so that each branch
+            # can be checked for 0/0.
+            folded = sympy.piecewise_fold(e)
+            if isinstance(folded, sympy.Piecewise):
+                e = folded
+        return remove_singularities(e, V, where, self.singularities)
+
+    def _exec(self, body, frame):
+        for s in body:
+            if isinstance(s, ast.Local):
+                for n in s.names:
+                    frame.local[n] = sympy.Integer(0)
+            elif isinstance(s, ast.Assign):
+                val = self._guard(_arith(self._eval(s.expr, frame)), "%s: %s" % (self._inner, s.name))
+                self._write(s.name, val, frame, s.tok)
+            elif isinstance(s, ast.DerivAssign):
+                if not self._deriv:
+                    raise self._err("%s' outside the SOLVEd DERIVATIVE block" % s.name, s.tok)
+                if s.name not in self.states:
+                    raise self._err("%s' of %s, which is not a STATE" % (s.name, s.name), s.tok)
+                frame.derivs[s.name] = self._guard(_arith(self._eval(s.expr, frame)),
+                                                   "%s: %s'" % (self._inner, s.name))
+            elif isinstance(s, ast.If):
+                if s.cond is None:
+                    self._exec(s.then, frame)
+                    continue
+                c = _bool(self._eval(s.cond, frame))
+                a, b = frame.copy(), frame.copy()
+                self._exec(s.then, a)
+                self._exec(s.orelse, b)
+                self._merge(frame, c, a, b)
+            elif isinstance(s, ast.CallStmt):
+                self._call(s.name, [self._eval(x, frame) for x in s.args], frame, s.tok, stmt=True)
+            elif isinstance(s, ast.Solve):
+                raise self._unsup("SOLVE outside BREAKPOINT", s.tok)
+            else:
+                raise self._err("unexpected statement", s.tok)
+
+    def _merge(self, frame, c, a, b):
+        for attr in ("local", "glob", "derivs"):
+            base, da, db = getattr(frame, attr), getattr(a, attr), getattr(b, attr)
+            for k in set(da) | set(db):
+                if attr == "local" and k not in base:
+                    continue  # a LOCAL of the branch itself
+                if attr == "derivs":
+                    va, vb = da.get(k, sympy.Integer(0)), db.get(k, sympy.Integer(0))
+                else:
+                    old = base[k] if k in base else self._initial(k, self._init)
+                    va, vb = da.get(k, old), db.get(k, old)
+                base[k] = va if va == vb else sympy.Piecewise((va, c), (vb, True))
+
+    def _call(self, name, args, frame, tok, stmt=False):
+        f = self.mod.functions.get(name)
+        if f is None:
+            val = _builtin(name, args)
+            if val is None:
+                raise self._unsup("function %s" % name, tok)
+            return val
+        if len(args) != len(f.args):
+            raise self._err("%s takes %d arguments, given %d" % (name, len(f.args), len(args)), tok)
+        self._depth += 1
+        if self._depth > 64:
+            raise self._unsup("recursion (%s)" % name, tok)
+        local = {a: _arith(x) for a, x in zip(f.args, args)}
+        if f.kind == "FUNCTION":
+            local[name] = sympy.Integer(0)
+        sub = _Frame(local, frame.glob, frame.derivs)
+        saved = self._block, self._inner
+        self._block, self._inner = "%s (%s)" % (name, saved[0]), name
+        self._exec(f.body, sub)
+        self._block, self._inner = saved
+        self._depth -= 1
+        frame.glob, frame.derivs = sub.glob, sub.derivs
+        return sub.local.get(name, sympy.Integer(0)) if f.kind == "FUNCTION" else None
+
+    def _eval(self, e, frame):
+        if isinstance(e, ast.Num):
+            return _num(e.text)
+        if isinstance(e, ast.Name):
+            return self._read(e.name, frame, e.tok)
+        if isinstance(e, ast.CallExpr):
+            args = [_arith(self._eval(x, frame)) for x in e.args]
+            f = self.mod.functions.get(e.name)
+            if f is not None and f.kind == "PROCEDURE":
+                raise self._err("PROCEDURE %s used as a value" % e.name, e.tok)
+            return self._call(e.name, args, frame, e.tok)
+        if isinstance(e, ast.Unary):
+            x = self._eval(e.arg, frame)
+            return sympy.Not(_bool(x)) if e.op == "!" else -_arith(x)
+        if isinstance(e, ast.Binary):
+            a, b = self._eval(e.left, frame), self._eval(e.right, frame)
+            op = e.op
+            if op in ("&&", "||"):
+                return (sympy.And if op == "&&" else sympy.Or)(_bool(a), _bool(b))
+            a, b = _arith(a), _arith(b)
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if op == "/":
+                return a / b
+            if op == "^":
+                return sympy.Pow(a, b)
+            rel = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge,
+                   "==": sympy.Eq, "!=": sympy.Ne}[op]
+            return rel(a, b)
+        raise self._err("unexpected expression", e.tok)
+
+
+def load(path):
+    from .parser import parse_file
+    return Mechanism(parse_file(path))
+
+
+def loads(src, file="<input>"):
+    from .parser import parse
+    return Mechanism(parse(src, file))

@@ -1,0 +1,467 @@
+"""parser.py: recursive-descent parser for the NMODL subset hinesbatch translates (docs/mechanisms.md); the rest is refused where it starts."""
+from . import ast
+from .errors import NmodlError, Unsupported
+from .lexer import tokenize
+
+# Top-level blocks of NMODL that the subset refuses, with what the message calls them.
+_UNSUPPORTED_BLOCKS = {
+    "KINETIC": "KINETIC block (reaction schemes)",
+    "LINEAR": "LINEAR block", "NONLINEAR": "NONLINEAR block", "DISCRETE": "DISCRETE block",
+    "PARTIAL": "PARTIAL block", "FUNCTION_TABLE": "FUNCTION_TABLE",
+    "CONSTRUCTOR": "CONSTRUCTOR block", "DESTRUCTOR": "DESTRUCTOR block",
+    "BEFORE": "BEFORE block", "AFTER": "AFTER block", "LAG": "LAG statement",
+    "TERMINAL": "TERMINAL block", "MATCH": "MATCH block", "STEPPED": "STEPPED block",
+    "SENS": "SENS statement", "CONSERVE": "CONSERVE statement",
+}
+_UNSUPPORTED_NEURON = {
+    "POINTER": "POINTER variables", "BBCOREPOINTER": "BBCOREPOINTER variables",
+    "ELECTRODE_CURRENT": "ELECTRODE_CURRENT", "ARTIFICIAL_CELL": "ARTIFICIAL_CELL",
+    "EXTERNAL": "EXTERNAL variables",
+}
+_UNSUPPORTED_STMTS = {
+    "WHILE": "WHILE loop", "FROM": "FROM loop", "FOR_NETCONS": "FOR_NETCONS",
+    "WATCH": "WATCH statement", "CONSERVE": "CONSERVE statement",
+    "COMPARTMENT": "COMPARTMENT statement", "LONGITUDINAL_DIFFUSION": "LONGITUDINAL_DIFFUSION",
+    "MUTEXLOCK": "MUTEXLOCK", "MUTEXUNLOCK": "MUTEXUNLOCK", "PROTECT": "PROTECT statement",
+}
+# Physical constants a UNITS block may name, in NEURON 9's (2019 SI) values.
+_UNIT_CONSTANTS = {"faraday": "96485.33212331001", "k-mole": "8.31446261815324",
+                   "R": "8.31446261815324"}
+
+
+class Parser:
+    def __init__(self, src, file="<input>"):
+        self.src = src
+        self.file = file
+        self.toks = tokenize(src, file)
+        self.i = 0
+        self.mod = ast.Module(file)
+
+    # Token helpers
+    def peek(self, k=0):
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def next(self):
+        t = self.toks[self.i]
+        if t.kind != "EOF":
+            self.i += 1
+        return t
+
+    def at(self, text, k=0):
+        t = self.peek(k)
+        return t.kind in ("OP", "NAME") and t.text == text
+
+    def error(self, msg, tok=None):
+        tok = tok or self.peek()
+        return NmodlError(msg, self.file, tok.line, tok.col)
+
+    def unsupported(self, what, tok=None):
+        tok = tok or self.peek()
+        return Unsupported(what, self.file, tok.line, tok.col)
+
+    def expect(self, text):
+        t = self.peek()
+        if not self.at(text):
+            raise self.error("expected '%s', found %s" % (text, _describe(t)), t)
+        return self.next()
+
+    def name(self):
+        t = self.peek()
+        if t.kind != "NAME":
+            raise self.error("expected a name, found %s" % _describe(t), t)
+        return self.next()
+
+    def units(self):
+        """Skips '(units)' (parsed and ignored); returns its text or None."""
+        if not self.at("("):
+            return None
+        open_tok = self.next()
+        depth = 1
+        while depth:
+            t = self.next()
+            if t.kind == "EOF":
+                raise self.error("unclosed '(' of units", open_tok)
+            if t.text == "(" and t.kind == "OP":
+                depth += 1
+            elif t.text == ")" and t.kind == "OP":
+                depth -= 1
+                end = t.pos
+        return self.src[open_tok.end:end].strip()
+
+    def signed_number(self):
+        t = self.peek()
+        sign = ""
+        if self.at("-") or self.at("+"):
+            sign = "-" if self.next().text == "-" else ""
+            t = self.peek()
+        if t.kind != "NUMBER":
+            raise self.error("expected a number, found %s" % _describe(t), t)
+        self.next()
+        return sign + t.text
+
+    # Top level
+    def parse(self):
+        while self.peek().kind != "EOF":
+            t = self.peek()
+            if t.kind != "NAME":
+                raise self.error("expected a block, found %s" % _describe(t), t)
+            w = t.text
+            if w in ("UNITSON", "UNITSOFF", "THREADSAFE"):
+                self.next()
+            elif w == "NEURON":
+                self.next()
+                self.neuron_block()
+            elif w == "UNITS":
+                self.next()
+                self.units_block()
+            elif w in ("PARAMETER", "ASSIGNED", "STATE", "CONSTANT"):
+                self.next()
+                self.var_block(w)
+            elif w == "LOCAL":  # module-level LOCAL: a variable of the mechanism
+                self.next()
+                for n in self.name_list():
+                    self.mod.assigned.append(ast.Var(n, name=n.text, default=None, units=None,
+                                                     lo=None, hi=None))
+            elif w == "INDEPENDENT":
+                self.next()
+                self.skip_braced()
+            elif w == "DEFINE":
+                self.next()
+                n = self.name()
+                self.mod.constants.append(ast.Var(n, name=n.text, default=self.signed_number(),
+                                                  units=None, lo=None, hi=None))
+            elif w in ("INITIAL", "BREAKPOINT"):
+                self.next()
+                if getattr(self.mod, w.lower()) is not None:
+                    raise self.error("second %s block" % w, t)
+                setattr(self.mod, w.lower(), self.block())
+            elif w == "DERIVATIVE":
+                self.next()
+                n = self.name()
+                self.mod.derivatives[n.text] = ast.Func(n, kind=w, name=n.text, args=[],
+                                                        body=self.block())
+            elif w in ("FUNCTION", "PROCEDURE"):
+                self.next()
+                n = self.name()
+                args = self.arg_list()
+                if self.at("("):
+                    self.units()
+                if n.text in self.mod.functions:
+                    raise self.error("%s %s defined twice" % (w, n.text), n)
+                self.mod.functions[n.text] = ast.Func(n, kind=w, name=n.text, args=args,
+                                                      body=self.block())
+            elif w == "NET_RECEIVE":
+                self.next()
+                args = self.arg_list()
+                self.mod.net_receive = ast.Func(t, kind=w, name=w, args=args, body=self.block())
+            elif w in _UNSUPPORTED_BLOCKS:
+                raise self.unsupported(_UNSUPPORTED_BLOCKS[w], t)
+            else:
+                raise self.unsupported("block %s" % w, t)
+        return self.mod
+
+    def skip_braced(self):
+        open_tok = self.expect("{")
+        depth = 1
+        while depth:
+            t = self.next()
+            if t.kind == "EOF":
+                raise self.error("unclosed '{'", open_tok)
+            if t.kind == "OP" and t.text == "{":
+                depth += 1
+            elif t.kind == "OP" and t.text == "}":
+                depth -= 1
+
+    def name_list(self):
+        names = [self.name()]
+        while self.at(","):
+            self.next()
+            names.append(self.name())
+        return names
+
+    def arg_list(self):
+        self.expect("(")
+        args = []
+        while not self.at(")"):
+            n = self.name()
+            self.units()
+            args.append(n.text)
+            if not self.at(")"):
+                self.expect(",")
+        self.expect(")")
+        return args
+
+    def neuron_block(self):
+        self.expect("{")
+        m = self.mod
+        while not self.at("}"):
+            t = self.name()
+            w = t.text
+            if w in ("SUFFIX", "POINT_PROCESS"):
+                if m.suffix or m.point_process:
+                    raise self.error("second SUFFIX or POINT_PROCESS", t)
+                n = self.name()
+                if w == "SUFFIX":
+                    m.suffix = (n.text, n)
+                else:
+                    m.point_process = (n.text, n)
+            elif w == "USEION":
+                n = self.name()
+                ion = ast.Ion(n, name=n.text, read=[], write=[], valence=None)
+                while self.at("READ") or self.at("WRITE") or self.at("VALENCE"):
+                    k = self.next().text
+                    if k == "VALENCE":
+                        ion.valence = self.signed_number()
+                    else:
+                        getattr(ion, k.lower()).extend(x.text for x in self.name_list())
+                if self.at("REPRESENTS"):
+                    self.next()
+                    self.skip_ontology()
+                m.ions.append(ion)
+            elif w == "NONSPECIFIC_CURRENT":
+                m.nonspecific.extend(x.text for x in self.name_list())
+            elif w == "RANGE":
+                m.range.extend(x.text for x in self.name_list())
+            elif w == "GLOBAL":
+                m.global_.extend(x.text for x in self.name_list())
+            elif w == "THREADSAFE":
+                pass
+            elif w == "REPRESENTS":
+                self.skip_ontology()
+            elif w in _UNSUPPORTED_NEURON:
+                raise self.unsupported(_UNSUPPORTED_NEURON[w], t)
+            else:
+                raise self.unsupported("NEURON statement %s" % w, t)
+        self.next()
+
+    def skip_ontology(self):
+        self.expect("[")
+        while not self.at("]"):
+            if self.next().kind == "EOF":
+                raise self.error("unclosed '['")
+        self.next()
+
+    def units_block(self):
+        self.expect("{")
+        while not self.at("}"):
+            t = self.peek()
+            if self.at("("):  # (mV) = (millivolt): a unit name, ignored
+                self.units()
+                self.expect("=")
+                self.units()
+            elif t.kind == "NAME":  # FARADAY = (faraday) (coulomb): a physical constant
+                self.next()
+                self.expect("=")
+                ut = self.peek()
+                if self.at("("):
+                    first = self.units()
+                    self.units()
+                    if first not in _UNIT_CONSTANTS:
+                        raise self.unsupported("unit constant (%s)" % first, ut)
+                    value = _UNIT_CONSTANTS[first]
+                else:
+                    value = self.signed_number()
+                    self.units()
+                self.mod.constants.append(ast.Var(t, name=t.text, default=value, units=None,
+                                                  lo=None, hi=None))
+            else:
+                raise self.error("expected a unit definition, found %s" % _describe(t), t)
+        self.next()
+
+    def var_block(self, kind):
+        self.expect("{")
+        while not self.at("}"):
+            if self.at("UNITSON") or self.at("UNITSOFF"):
+                self.next()
+                continue
+            n = self.name()
+            if self.at("["):
+                raise self.unsupported("array variable %s" % n.text)
+            var = ast.Var(n, name=n.text, default=None, units=None, lo=None, hi=None)
+            if self.at("="):
+                self.next()
+                var.default = self.signed_number()
+            var.units = self.units()
+            if self.at("<"):
+                self.next()
+                var.lo = self.signed_number()
+                if self.at(","):
+                    self.next()
+                    var.hi = self.signed_number()
+                self.expect(">")
+            if kind == "STATE" and self.at("FROM"):  # FROM a TO b: bounds, ignored
+                self.next()
+                self.signed_number()
+                self.expect("TO")
+                self.signed_number()
+            if self.at("REPRESENTS"):
+                self.next()
+                self.skip_ontology()
+            {"PARAMETER": self.mod.parameters, "CONSTANT": self.mod.constants,
+             "ASSIGNED": self.mod.assigned, "STATE": self.mod.states}[kind].append(var)
+        self.next()
+
+    # Statements
+    def block(self):
+        self.expect("{")
+        body = []
+        while not self.at("}"):
+            if self.peek().kind == "EOF":
+                raise self.error("missing '}'")
+            s = self.statement()
+            if s is not None:
+                body.append(s)
+        self.next()
+        return body
+
+    def statement(self):
+        t = self.peek()
+        if t.kind == "OP" and t.text == "{":
+            return ast.If(t, cond=None, then=self.block(), orelse=[])  # a plain nested block
+        if t.kind == "OP" and t.text == "~":
+            raise self.unsupported("reaction statement '~' (KINETIC)", t)
+        if t.kind != "NAME":
+            raise self.error("expected a statement, found %s" % _describe(t), t)
+        w = t.text
+        if w in ("UNITSON", "UNITSOFF"):
+            self.next()
+            return None
+        if w == "LOCAL":
+            self.next()
+            names = []
+            for n in self.name_list():
+                if self.at("["):
+                    raise self.unsupported("LOCAL array %s" % n.text)
+                names.append(n.text)
+            return ast.Local(t, names=names)
+        if w == "if":
+            return self.if_statement()
+        if w == "SOLVE":
+            self.next()
+            n = self.name()
+            method = None
+            if self.at("METHOD"):
+                self.next()
+                method = self.name()
+            if self.at("STEADYSTATE"):
+                raise self.unsupported("SOLVE ... STEADYSTATE")
+            return ast.Solve(t, name=n.text, method=method)
+        if w == "TABLE":  # accepted; the values are computed directly
+            self.next()
+            if not self.at("DEPEND") and not self.at("FROM"):
+                self.name_list()
+            if self.at("DEPEND"):
+                self.next()
+                self.name_list()
+            self.expect("FROM")
+            self.expression()
+            self.expect("TO")
+            self.expression()
+            self.expect("WITH")
+            self.expression()
+            return None
+        if w in _UNSUPPORTED_STMTS:
+            raise self.unsupported(_UNSUPPORTED_STMTS[w], t)
+        if w in ("INITIAL", "BREAKPOINT", "DERIVATIVE", "PROCEDURE", "FUNCTION", "NET_RECEIVE",
+                 "NEURON", "STATE", "ASSIGNED", "PARAMETER") and self.at("{", 1):
+            raise self.unsupported("%s block inside a block (NET_RECEIVE's INITIAL)" % w, t)
+        if w in _UNSUPPORTED_BLOCKS:
+            raise self.unsupported(_UNSUPPORTED_BLOCKS[w], t)
+        self.next()
+        if self.at("'"):
+            self.next()
+            self.expect("=")
+            return ast.DerivAssign(t, name=w, expr=self.expression())
+        if self.at("="):
+            self.next()
+            return ast.Assign(t, name=w, expr=self.expression())
+        if self.at("("):
+            return ast.CallStmt(t, name=w, args=self.call_args())
+        if self.at("["):
+            raise self.unsupported("array variable %s" % w)
+        raise self.error("expected '=' or '(' after %s, found %s" % (w, _describe(self.peek())))
+
+    def if_statement(self):
+        t = self.next()
+        self.expect("(")
+        cond = self.expression()
+        self.expect(")")
+        then = self.block()
+        orelse = []
+        if self.at("else"):
+            self.next()
+            orelse = [self.if_statement()] if self.at("if") else self.block()
+        return ast.If(t, cond=cond, then=then, orelse=orelse)
+
+    def call_args(self):
+        self.expect("(")
+        args = []
+        while not self.at(")"):
+            args.append(self.expression())
+            if not self.at(")"):
+                self.expect(",")
+        self.expect(")")
+        return args
+
+    # Expressions: || < && < comparisons < + - < * / < unary < ^ (right-associative)
+    def expression(self):
+        return self.binary_level(0)
+
+    _LEVELS = (("||",), ("&&",), ("==", "!=", "<", "<=", ">", ">="), ("+", "-"), ("*", "/"))
+
+    def binary_level(self, k):
+        if k == len(self._LEVELS):
+            return self.unary()
+        left = self.binary_level(k + 1)
+        while self.peek().kind == "OP" and self.peek().text in self._LEVELS[k]:
+            op = self.next()
+            right = self.binary_level(k + 1)
+            left = ast.Binary(op, op=op.text, left=left, right=right)
+        return left
+
+    def unary(self):
+        t = self.peek()
+        if t.kind == "OP" and t.text in ("-", "!", "+"):
+            self.next()
+            arg = self.unary()
+            return arg if t.text == "+" else ast.Unary(t, op=t.text, arg=arg)
+        return self.power()
+
+    def power(self):
+        base = self.primary()
+        if self.at("^"):
+            op = self.next()
+            return ast.Binary(op, op="^", left=base, right=self.unary())
+        return base
+
+    def primary(self):
+        t = self.peek()
+        if t.kind == "NUMBER":
+            self.next()
+            return ast.Num(t, text=t.text)
+        if t.kind == "NAME":
+            self.next()
+            if self.at("("):
+                return ast.CallExpr(t, name=t.text, args=self.call_args())
+            if self.at("["):
+                raise self.unsupported("array variable %s" % t.text)
+            return ast.Name(t, name=t.text)
+        if self.at("("):
+            self.next()
+            e = self.expression()
+            self.expect(")")
+            return e
+        raise self.error("expected an expression, found %s" % _describe(t), t)
+
+
+def _describe(t):
+    return "end of file" if t.kind == "EOF" else "'%s'" % t.text
+
+
+def parse(src, file="<input>"):
+    return Parser(src, file).parse()
+
+
+def parse_file(path):
+    with open(path, encoding="utf-8") as f:
+        return parse(f.read(), path)

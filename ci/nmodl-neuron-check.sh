@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# nmodl-neuron-check.sh: optional check of the mechanisms hb_nmodl generates against NEURON (PyPI `neuron`) running the same .mod files: steady states, currents and one step, every shipped and test .mod file.
+#
+# tests/nmodl/neuron_compare.py translates data/mechanisms/*.mod and
+# tests/nmodl/mod/*.mod, builds their host functions in double as a shared
+# library, compiles renamed copies with NEURON's nrnivmodl (NEURON has its own
+# hh, pas, ExpSyn, Exp2Syn), and for each mechanism, at 25 voltages and 6.3
+# and 34 degC, compares: INITIAL's states, the BREAKPOINT's currents
+# (fcurrent), one fadvance from v0 to v0 + 13 mV (cm 1e9 holds v) and, for
+# synapses, an event then a step, with TABLEs off (usetable = 0); and the
+# generated hh against NEURON's built-in hh (usetable_hh = 0). Pass: every value within 1e-12 relative of
+# NEURON's; values NEURON gives as NaN (a file's removable 0/0 evaluated as
+# written, hh.mod at -40 and -55 mV) are counted, not compared.
+#
+# Usage: bash ci/nmodl-neuron-check.sh   (BUILD=build-neuron-check VENV=$BUILD/venv
+#        OUT=$BUILD/nmodl-neuron-check; HB_NMODL_PYTHON: a python3 with sympy, default /usr/bin/python3)
+# Needs python3 with venv, a C compiler and network access to PyPI (once).
+set -euo pipefail
+# shellcheck source=ci/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+hb_no_args "$@"
+cd "$HB_ROOT"
+BUILD=${BUILD:-build-neuron-check}
+VENV=${VENV:-$BUILD/venv}
+OUT=${OUT:-$BUILD/nmodl-neuron-check}
+PY=${HB_NMODL_PYTHON:-/usr/bin/python3}
+mkdir -p "$BUILD" "$OUT"
+"$PY" -c 'import sympy' 2>/dev/null || die "$PY cannot import sympy (Debian: python3-sympy; or set HB_NMODL_PYTHON)"
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import neuron' 2>/dev/null; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q neuron numpy
+fi
+# nrnivmodl comes with the venv's NEURON.
+PATH="$(cd "$VENV/bin" && pwd):$PATH" "$VENV/bin/python" tests/nmodl/neuron_compare.py \
+    "$HB_ROOT" "$(cd "$OUT" && pwd)" "$PY" data/mechanisms/*.mod tests/nmodl/mod/*.mod

@@ -1,0 +1,233 @@
+"""neuron_compare.py: the generated mechanisms (host, double) against NEURON running the same .mod files (nrnivmodl): steady states, currents and one step at a grid of voltages (ci/nmodl-neuron-check.sh runs it)."""
+import ctypes
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from neuron import h
+
+ROOT, WORK, NMODL_PY = sys.argv[1], sys.argv[2], sys.argv[3]
+MODS = sys.argv[4:]
+PREFIX = "hbx_"  # NEURON has its own hh, pas, ExpSyn, Exp2Syn: the copies are renamed
+DT = 0.025
+BOUND = 1e-12  # relative to max(|NEURON|, floor): the same formulas in double (seen: 3e-15)
+
+
+class Entry(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p)] + \
+        [(n, ctypes.c_int) for n in ("point", "nstate", "nstatevar", "nparam", "nion_in",
+                                     "nion_out", "has_state", "has_net_receive")] + \
+        [("state_names", ctypes.POINTER(ctypes.c_char_p)),
+         ("param_names", ctypes.POINTER(ctypes.c_char_p)),
+         ("param_defaults", ctypes.POINTER(ctypes.c_double)),
+         ("ion_in_names", ctypes.POINTER(ctypes.c_char_p)),
+         ("ion_out_names", ctypes.POINTER(ctypes.c_char_p)),
+         ("init", ctypes.c_void_p), ("current", ctypes.c_void_p), ("state", ctypes.c_void_p),
+         ("net_receive", ctypes.c_void_p)]
+
+
+D = ctypes.POINTER(ctypes.c_double)
+F3 = ctypes.CFUNCTYPE(None, D, D, D)
+F4 = ctypes.CFUNCTYPE(None, D, D, D, D)
+FN = ctypes.CFUNCTYPE(None, ctypes.c_double, D, D)
+
+
+def arr(values, n=64):
+    a = (ctypes.c_double * n)()
+    for k, x in enumerate(values):
+        a[k] = x
+    return a
+
+
+# 1. Translate and build the host table in double as a shared library.
+gen = os.path.join(WORK, "gen")
+os.makedirs(gen, exist_ok=True)
+subprocess.run([NMODL_PY, os.path.join(ROOT, "apps", "nmodl", "hb_nmodl.py"), "-o", gen,
+                "--host-table", os.path.join(gen, "hb_mech_table.inc")] + MODS, check=True)
+lib = os.path.join(WORK, "libhbmechs.so")
+with open(os.path.join(gen, "table_d.c"), "w") as f:
+    f.write('#define HB_DOUBLE 1\n#include "hb_mech_table.inc"\n')
+subprocess.run(["cc", "-std=c11", "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-I", gen, "-I",
+                os.path.join(ROOT, "apps", "nmodl", "runtime"), os.path.join(gen, "table_d.c"),
+                "-o", lib, "-lm"], check=True)
+so = ctypes.CDLL(lib)
+count = ctypes.c_int.in_dll(so, "hb_mech_table_count_d").value
+table = (Entry * count).in_dll(so, "hb_mech_table_d")
+
+# 2. The same files for NEURON, renamed, their currents made RANGE (to read them).
+nrn = os.path.join(WORK, "nrn")
+shutil.rmtree(nrn, ignore_errors=True)
+os.makedirs(nrn)
+for path in MODS:
+    src = open(path).read()
+    src = re.sub(r"\b(SUFFIX|POINT_PROCESS)\s+(\w+)", lambda m: "%s %s%s" % (m.group(1), PREFIX,
+                 m.group(2)), src, count=1)
+    src = re.sub(r"NONSPECIFIC_CURRENT\s+([\w, ]+)", lambda m: "NONSPECIFIC_CURRENT %s\n RANGE %s"
+                 % (m.group(1).strip(), m.group(1).strip()), src)
+    with open(os.path.join(nrn, os.path.basename(path)), "w") as f:
+        f.write(src)
+subprocess.run(["nrnivmodl"], cwd=nrn, check=True, stdout=subprocess.DEVNULL)
+libs = [os.path.join(dp, f) for dp, _, fs in os.walk(nrn) for f in fs if f == "libnrnmech.so"]
+h.nrn_load_dll(libs[0])
+h.load_file("stdrun.hoc")
+h.dt = DT
+
+worst, checks, failures, nrn_nan = 0.0, 0, 0, []
+
+
+def compare(what, got, want, floor):
+    global worst, checks, failures
+    if want != want and got == got:
+        # NEURON evaluates the file's 0/0 as written (hh.mod at -40 and -55 mV);
+        # the generated code has the limit there.
+        nrn_nan.append(what)
+        return
+    checks += 1
+    err = abs(got - want) / max(abs(want), floor)
+    if not (err <= BOUND):
+        failures += 1
+        if failures <= 20:
+            print("FAIL %s: generated %.17g, NEURON %.17g (relative %.3g)" % (what, got, want, err))
+    worst = max(worst, err if err == err else math.inf)
+
+
+def nrn_state(mech, seg, s):
+    """A STATE in NEURON: the mechanism's, or the ion's where the file WRITEs it (cai)."""
+    return getattr(mech, s) if hasattr(mech, s) else getattr(seg, s)
+
+
+info = {}
+for fn in os.listdir(gen):
+    if fn.endswith(".json"):
+        d = json.load(open(os.path.join(gen, fn)))
+        info[d["name"]] = d
+voltages = [-90 + 7.5 * k for k in range(19)] + [-40, -55, -38, -43, -80, 0]
+for e in table:
+    name = e.name.decode()
+    nname = PREFIX + name
+    states = [e.state_names[k].decode() for k in range(e.nstatevar)]
+    ion_in = [e.ion_in_names[k].decode() for k in range(e.nion_in)]
+    ion_out = [e.ion_out_names[k].decode() for k in range(e.nion_out)]
+    prm = arr([e.param_defaults[k] for k in range(e.nparam)])
+    init, current, state = F3(e.init), F4(e.current), F3(e.state)
+    sec = h.Section(name="s_" + name)
+    sec.L = sec.diam = math.sqrt(100 / math.pi)  # 100 um2
+    sec.cm = 1e9  # v stays where it is put through one step
+    if e.point:
+        pp = getattr(h, nname)(sec(0.5))
+        mech = pp
+    else:
+        sec.insert(nname)
+        mech = getattr(sec(0.5), nname)
+        pp = None
+    if hasattr(h, "usetable_" + nname):
+        setattr(h, "usetable_" + nname, 0)  # TABLE: the exact functions, as generated
+    seg = sec(0.5)
+    for celsius in (6.3, 34.0):
+        h.celsius = celsius
+        for v0 in voltages:
+            h.finitialize(v0)
+            ins = [v0, DT, celsius] + [getattr(seg, n) for n in ion_in]
+            st = arr([])
+            init(arr(ins), prm, st)
+            for k, s in enumerate(states):
+                compare("%s init %s at v %g, %g degC" % (name, s, v0, celsius), st[k],
+                        nrn_state(mech, seg, s), 1e-6)
+            h.fcurrent()
+            out = arr([])
+            current(arr(ins), prm, st, out)
+            total = 0.0
+            for k, c in enumerate(ion_out):
+                nv = getattr(seg, c)
+                total += nv
+                compare("%s %s at v %g" % (name, c, v0), out[2 + k], nv, 1e-9)
+            if not e.point:
+                for c in info[name]["nonspecific_currents"]:
+                    total += getattr(mech, c)
+                compare("%s i at v %g" % (name, v0), out[1], total, 1e-9)
+            else:
+                compare("%s i at v %g" % (name, v0), out[1], pp.i, 1e-9)
+            # one step at v1 from the states of v0 (synapses: from made-up conductances)
+            if e.point:
+                for k, s in enumerate(states):
+                    setattr(mech, s, 0.01 * (k + 1))
+                    st[k] = 0.01 * (k + 1)
+            v1 = v0 + 13.0
+            seg.v = v1
+            before = [st[k] for k in range(e.nstate)]
+            h.fadvance()
+            vnow = seg.v if seg.v == seg.v else v1  # NaN: NEURON's own 0/0 again
+            ins1 = arr([vnow, DT, celsius] + [getattr(seg, n) for n in ion_in])
+            st1 = arr(before)
+            state(ins1, prm, st1)
+            for k, s in enumerate(states):
+                compare("%s step %s at v %g -> %g, %g degC" % (name, s, v0, v1, celsius),
+                        st1[k], nrn_state(mech, seg, s), 1e-6)
+            if e.net_receive:
+                # An event of weight 0.02 uS at t: NEURON delivers it at the start
+                # of the next step, before the currents and the states.
+                net = FN(e.net_receive)
+                h.finitialize(v0)
+                ins2 = arr([v0, DT, celsius] + [getattr(seg, n) for n in ion_in])
+                st2 = arr([])
+                init(ins2, prm, st2)
+                nc = h.NetCon(None, pp)
+                nc.weight[0] = 0.02
+                nc.event(h.t)
+                seg.v = v1
+                h.fadvance()
+                net(0.02, prm, st2)
+                vnow = seg.v if seg.v == seg.v else v1
+                state(arr([vnow, DT, celsius] + [getattr(seg, n) for n in ion_in]), prm, st2)
+                for k, s in enumerate(states):
+                    compare("%s event then step %s at v %g" % (name, s, v1), st2[k],
+                            nrn_state(mech, seg, s), 1e-6)
+                nc = None
+    print("%s: %d voltages x 2 temperatures checked" % (name, len(voltages)))
+# The shipped hh.mod against NEURON's own (built-in) hh, usetable_hh = 0: the
+# engine's HH is to be validated against that one.
+hh = [e for e in table if e.name == b"hh"]
+if hh:
+    e = hh[0]
+    init, current, state = F3(e.init), F4(e.current), F3(e.state)
+    sec = h.Section(name="builtin_hh")
+    sec.L = sec.diam = math.sqrt(100 / math.pi)
+    sec.cm = 1e9
+    sec.insert("hh")
+    h.usetable_hh = 0
+    seg = sec(0.5)
+    prm = arr([seg.hh.gnabar, seg.hh.gkbar, seg.hh.gl, seg.hh.el])
+    before = checks
+    for celsius in (6.3, 34.0):
+        h.celsius = celsius
+        for v0 in voltages:
+            h.finitialize(v0)
+            ins = arr([v0, DT, celsius, seg.ena, seg.ek])
+            st, out = arr([]), arr([])
+            init(ins, prm, st)
+            for k, s in enumerate("mhn"):
+                compare("hh init %s at v %g against built-in hh" % (s, v0), st[k],
+                        getattr(seg.hh, s), 1e-6)
+            h.fcurrent()
+            current(ins, prm, st, out)
+            compare("hh ina at v %g against built-in hh" % v0, out[2], seg.ina, 1e-9)
+            compare("hh ik at v %g against built-in hh" % v0, out[3], seg.ik, 1e-9)
+            compare("hh il at v %g against built-in hh" % v0, out[1] - out[2] - out[3],
+                    seg.hh.il, 1e-9)
+            seg.v = v0 + 13.0
+            h.fadvance()
+            state(arr([seg.v, DT, celsius, seg.ena, seg.ek]), prm, st)
+            for k, s in enumerate("mhn"):
+                compare("hh step %s at v %g against built-in hh" % (s, v0), st[k],
+                        getattr(seg.hh, s), 1e-6)
+    print("hh.mod against NEURON's built-in hh (usetable_hh = 0): %d values" % (checks - before))
+print("generated against NEURON %s: %d checks, %d failed, largest relative difference %.3g "
+      "(bound %g)" % (h.nrnversion(), checks, failures, worst, BOUND))
+if nrn_nan:
+    print("%d values NaN in NEURON and finite here (the files' removable 0/0, e.g. %s)" %
+          (len(nrn_nan), nrn_nan[0]))
+sys.exit(1 if failures else 0)

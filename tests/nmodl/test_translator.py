@@ -1,0 +1,408 @@
+"""test_translator.py: the NMODL translator (apps/nmodl): shipped files accepted, refusals with file:line:column, cnexp detection, singularities, generated text (pytest, or run as a script)."""
+import os
+import subprocess
+import sys
+import tempfile
+
+import sympy
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "apps", "nmodl"))
+
+from hb_nmodl import NmodlError, Unsupported, load, loads  # noqa: E402
+from hb_nmodl.codegen import describe, generate  # noqa: E402
+from hb_nmodl.model import V  # noqa: E402
+from hb_nmodl.symfuncs import Exprelr  # noqa: E402
+
+MECHS = os.path.join(ROOT, "data", "mechanisms")
+SHIPPED = ["pas", "hh", "expsyn", "exp2syn"]
+
+MINIMAL = """NEURON { SUFFIX t RANGE a }
+PARAMETER { a = 1 }
+ASSIGNED { v (mV) }
+"""
+
+
+def refusal(src, what_part, line, col, cls=Unsupported):
+    """src must fail with cls at line:col, the message containing what_part."""
+    try:
+        loads(src, "x.mod")
+    except cls as e:
+        assert (e.file, e.line, e.col) == ("x.mod", line, col), str(e)
+        assert str(e).startswith("x.mod:%d:%d: " % (line, col)), str(e)
+        assert what_part in str(e), str(e)
+        return e
+    raise AssertionError("accepted: %r" % src)
+
+
+def test_shipped_files_translate():
+    for name in SHIPPED:
+        mech = load(os.path.join(MECHS, name + ".mod"))
+        text = generate(mech, name + ".mod")
+        for fn in ("init", "current", "state"):
+            assert "hb_mech_%s_%s" % (mech.name, fn) in text
+        assert mech.warnings == []
+
+
+def test_shapes():
+    hh = load(os.path.join(MECHS, "hh.mod"))
+    assert hh.kind == "density" and hh.states == ["m", "h", "n"]
+    assert hh.param_names == ["gnabar", "gkbar", "gl", "el"]
+    assert hh.ion_inputs == ["ena", "ek"] and hh.ion_currents == ["ina", "ik"]
+    assert hh.method == "cnexp" and hh.state_method == "cnexp"
+    syn = load(os.path.join(MECHS, "exp2syn.mod"))
+    assert syn.kind == "point" and syn.states == ["A", "B"]
+    # factor (ASSIGNED, set in INITIAL, read in NET_RECEIVE) and tau1 (a
+    # PARAMETER INITIAL clamps) are kept between calls.
+    assert syn.store == ["factor", "tau1"]
+    d = describe(syn, "exp2syn.mod")
+    assert d["net_receive"] and [p["name"] for p in d["parameters"]] == ["tau1", "tau2", "e"]
+    assert load(os.path.join(MECHS, "pas.mod")).solve is None
+
+
+def test_refusals():
+    refusal(MINIMAL + "VERBATIM\n int x; \nENDVERBATIM\n", "unsupported VERBATIM", 4, 1)
+    refusal(MINIMAL + "STATE { c o }\nKINETIC k {\n ~ c <-> o (1, 1)\n}\n", "unsupported KINETIC", 5, 1)
+    for method in ("euler", "sparse", "runge"):
+        e = refusal(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD %s\n}\n"
+                    "DERIVATIVE s { x' = -x }\n" % method,
+                    "unsupported METHOD %s" % method, 6, 18)
+        assert e.exit_code == 2
+    refusal(MINIMAL + "FOO { }\n", "unsupported block FOO", 4, 1)
+    refusal(MINIMAL + "FUNCTION_TABLE tab(v)\n", "unsupported FUNCTION_TABLE", 4, 1)
+    refusal("NEURON { SUFFIX t\n  POINTER p }\n", "unsupported POINTER", 2, 3)
+    refusal(MINIMAL + "INITIAL {\n  a2 = 3\n}\n", "assignment to undeclared a2", 5, 3, NmodlError)
+    refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = t\n}\n", "unsupported use of t", 6, 7)
+    refusal(MINIMAL + "INITIAL {\n  celsius = 3\n}\n", "unsupported assignment to celsius", 5, 3)
+    refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = 1 +\n}\n", "expected an expression", 7, 1,
+            NmodlError)
+    refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = 2 * 1e999\n}\n", "number 1e999 does not fit", 6, 11,
+            NmodlError)
+    refusal(MINIMAL + "NET_RECEIVE(w, f) { }\n", "NET_RECEIVE with 2 arguments", 4, 1)
+    refusal(MINIMAL + "INITIAL { net_send(1, 2) }\n", "unsupported function net_send", 4, 11)
+    refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  INITIAL { g = 0 }\n}\n",
+            "unsupported INITIAL block inside a block", 6, 3)
+    refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  g = g + w*v\n}\n",
+            "unsupported use of v in NET_RECEIVE", 6, 13)
+    refusal(MINIMAL + "ASSIGNED { i }\nBREAKPOINT {\n  i = a*dt\n}\n",
+            "unsupported use of dt in BREAKPOINT", 6, 9)
+    refusal(MINIMAL + "ASSIGNED { k }\nBREAKPOINT {\n  k = k + 1\n}\n",
+            "BREAKPOINT assigns k, which is kept", 6, 3)
+
+
+def test_cli_exit_codes():
+    with tempfile.TemporaryDirectory() as d:
+        bad = os.path.join(d, "bad.mod")
+        with open(bad, "w") as f:
+            f.write(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD euler\n}\n"
+                    "DERIVATIVE s { x' = -x }\n")
+        cmd = [sys.executable, os.path.join(ROOT, "apps", "nmodl", "hb_nmodl.py"), "-o", d]
+        r = subprocess.run(cmd + [bad], capture_output=True, text=True)
+        assert r.returncode == 2 and "bad.mod:6:18: unsupported METHOD euler" in r.stderr
+        with open(bad, "w") as f:
+            f.write(MINIMAL + "INITIAL { a2 = }\n")
+        r = subprocess.run(cmd + [bad], capture_output=True, text=True)
+        assert r.returncode == 1 and "bad.mod:4:" in r.stderr
+        r = subprocess.run(cmd + [os.path.join(MECHS, "hh.mod")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert os.path.exists(os.path.join(d, "hh.cl")) and os.path.exists(os.path.join(d, "hh.json"))
+
+
+def test_accepted_constructs():
+    src = """TITLE all of it
+COMMENT
+  anything : here
+ENDCOMMENT
+UNITS { (mV) = (millivolt)  FARADAY = (faraday) (coulomb) }
+NEURON {
+  SUFFIX kx
+  USEION k READ ek WRITE ik VALENCE 1
+  RANGE gbar  GLOBAL q
+  THREADSAFE
+}
+INDEPENDENT { t FROM 0 TO 1 WITH 1 (ms) }
+PARAMETER { gbar = .01 (S/cm2) <0,1e9>  q = 2  celsius = 6.3 (degC) v (mV) }
+STATE { n FROM 0 TO 1 }
+ASSIGNED { ik (mA/cm2) ninf ntau (ms) ek (mV) }
+BREAKPOINT { SOLVE st METHOD derivimplicit  ik = gbar*n^4*(v - ek) }
+INITIAL { rates(v)  n = ninf }
+DERIVATIVE st { rates(v)  n' = (ninf - n)/ntau }
+PROCEDURE rates(v (mV)) {
+  LOCAL a
+  TABLE ninf, ntau DEPEND celsius FROM -100 TO 100 WITH 200
+  UNITSOFF
+  a = vt(v + 30, 9)
+  if (v > 0 && !(q < 1)) { ntau = 1 } else if (v > -50) { ntau = 2 } else { ntau = 3 }
+  ninf = a / (a + 1)
+  UNITSON
+}
+FUNCTION vt(x, y) {
+  if (fabs(x/y) < 1e-6) { vt = y*(1 - x/y/2) } else { vt = x/(1 - exp(-x/y)) }
+}
+"""
+    mech = loads(src, "kx.mod")
+    assert mech.method == "derivimplicit" and mech.param_names == ["gbar", "q"]
+    assert mech.ion_inputs == ["ek"]  # celsius and v are inputs, not parameters
+    assert any(abs(float(r) + 30) < 1e-12 for s in mech.singularities for r in s.roots)
+    generate(mech, "kx.mod")
+
+
+def test_solve_reads_breakpoint_values():
+    """NEURON runs BREAKPOINT before SOLVE: a DERIVATIVE may integrate the channel's own ica."""
+    from hb_nmodl.numerics import build
+    src = """NEURON { SUFFIX selfca USEION ca WRITE ica RANGE pbar }
+PARAMETER { pbar = 1e-4 depth = 0.1 taur = 100 cainf = 1e-4 }
+ASSIGNED { v ica }
+STATE { m cai }
+BREAKPOINT { SOLVE states METHOD cnexp  ica = pbar*m*(v - 120) }
+INITIAL { m = 0.1 cai = cainf }
+DERIVATIVE states {
+  m' = (1/(1+exp(-(v+20)/5)) - m)/2
+  cai' = -ica/(2*96485*depth) + (cainf - cai)/taur
+}
+"""
+    mech = loads(src, "selfca.mod")
+    assert mech.store == [] and mech.state_method == "cnexp"
+    fn = build(mech)["state"]
+    cai = dict(fn.writes)["st[1]"]
+    assert cai.has(sympy.Symbol("p_pbar", real=True)) and cai.has(V)
+
+
+def test_v_nudged_off_a_singularity():
+    """Published channels assign v (NEURON's own copy) to step off 0/0: that holds for the
+    rest of the function, and the quotients after it are still guarded."""
+    src = MINIMAL + """STATE { m }
+ASSIGNED { minf malpha }
+INITIAL { rates() m = minf }
+BREAKPOINT { SOLVE s METHOD cnexp }
+DERIVATIVE s { rates() m' = (minf - m)/2 }
+PROCEDURE rates() {
+  if (v == -38) { v = v + 0.0001 }
+  malpha = 0.182*(v + 38)/(1 - exp(-(v + 38)/6))
+  minf = malpha/(malpha + 1)
+}
+"""
+    mech = loads(src, "nudge.mod")
+    roots = sorted(float(r) for s in mech.singularities for r in s.roots)
+    assert roots == [-38.0001, -38.0], roots
+    minf = mech.init_out["m"]
+    for x in (-38, -38.0001, -50):
+        val = minf.subs(V, x).evalf()
+        assert val.is_finite and 0 < val < 1, (x, val)
+    text = generate(mech, "nudge.mod")
+    assert "hb_nmodl_exprelr" in text
+
+
+def test_state_start_values():
+    """INITIAL starts each STATE at its <name>0 PARAMETER, else its default, else 0."""
+    src = MINIMAL + "PARAMETER { x0 = 0.25 }\nSTATE { x y = 0.5 z }\nINITIAL { z = z + 1 }\n"
+    mech = loads(src, "s.mod")
+    out = mech.init_out
+    assert out["x"] == sympy.Symbol("p_x0", real=True)
+    assert out["y"] == sympy.Rational(1, 2) and out["z"] == 1
+
+
+def _deriv_coeffs(src):
+    from hb_nmodl.numerics import build
+    mech = loads(src, "c.mod")
+    build(mech)
+    return mech
+
+
+def test_cnexp_detection():
+    base = MINIMAL.replace("RANGE a }", "RANGE a }\n") + "STATE { x }\nBREAKPOINT { SOLVE s METHOD cnexp }\n"
+    linear = _deriv_coeffs(base + "DERIVATIVE s { x' = (exp(v/10) - x)*a/(1 + v*v) }\n")
+    assert linear.state_method == "cnexp" and linear.warnings == []
+    nonlinear = _deriv_coeffs(base + "DERIVATIVE s { x' = -x*x*a + v }\n")
+    assert nonlinear.state_method.startswith("derivimplicit") and nonlinear.warnings
+    text = generate(nonlinear, "c.mod")
+    assert "expm1" not in text.split("hb_mech_t_state")[1]  # Newton, not exponential
+
+
+def test_singularities_hh():
+    hh = load(os.path.join(MECHS, "hh.mod"))
+    roots = set()
+    for s in hh.singularities:
+        for r in s.roots:
+            roots.add(float(r))
+    assert roots == {-40.0, -55.0}, roots
+    # after the rewrite, the rates evaluate at the roots themselves
+    for n, name in ((0, "m"), (2, "n")):
+        inf = hh.init_out[name]
+        assert inf.has(Exprelr)
+        for root in (-40, -55):
+            val = inf.subs(V, root).evalf()
+            assert val.is_finite and 0 < val < 1
+
+
+def test_singularity_forms():
+    from hb_nmodl.singular import remove_singularities
+    k = sympy.Symbol("p_k", positive=True)
+    vh = sympy.Symbol("p_vh", real=True)
+    cases = [
+        ((V + 40) / (1 - sympy.exp(-(V + 40) / 10)), [-40]),
+        (V / (sympy.exp(V / 7) - 1), [0]),
+        (2 * (V - vh) / (1 - sympy.exp(-(V - vh) / k)), [vh]),
+        ((V + 10) / (sympy.exp((V + 10) / 5) - 1) + V, [-10]),
+    ]
+    for expr, roots in cases:
+        found = []
+        out = remove_singularities(expr, V, "t", found)
+        assert len(found) == 1 and found[0].roots == roots, (expr, found)
+        assert out.has(Exprelr)
+        # same function away from the root
+        for x in (-70.3, 12.9):
+            subs = {V: x, k: 3, vh: -20}
+            a, b = expr.subs(subs).evalf(), out.subs(subs).rewrite(sympy.exp).evalf()
+            b = out.subs(subs).replace(Exprelr, lambda u: u / (sympy.exp(u) - 1)).evalf()
+            assert abs(a - b) <= 1e-12 * abs(a), (expr, a, b)
+    # true poles are left alone
+    for expr in (1 / (1 + sympy.exp(V)), V / (sympy.exp(V / 7) - 2)):
+        found = []
+        assert remove_singularities(expr, V, "t", found) == expr and not found
+
+
+TEST_MODS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mod")
+
+
+def test_published_style_files_compile():
+    """Channels written in the style of published models (tests/nmodl/mod: vtrap FUNCTION,
+    TABLE, derivimplicit, GHK, calcium written as a STATE, Hill functions of cai) translate
+    and their generated C compiles warning-free in both precisions."""
+    import shutil
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    files = sorted(os.path.join(TEST_MODS, f) for f in os.listdir(TEST_MODS) if f.endswith(".mod"))
+    files += [os.path.join(MECHS, n + ".mod") for n in SHIPPED]
+    with tempfile.TemporaryDirectory() as d:
+        tu = os.path.join(d, "all.c")
+        with open(tu, "w") as f:
+            f.write('#include "hb_mech_host.h"\n')
+            for path in files:
+                mech = load(path)
+                base = os.path.splitext(os.path.basename(path))[0]
+                with open(os.path.join(d, base + ".cl"), "w") as g:
+                    g.write(generate(mech, base + ".mod"))
+                f.write('#include "%s.cl"\n' % base)
+        if not cc:
+            return  # translation checked; no C compiler here
+        for prec in ("-DHB_DOUBLE=1", "-UHB_DOUBLE"):
+            r = subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic",
+                                "-Wno-unused-function", prec, "-I", d, "-I",
+                                os.path.join(ROOT, "apps", "nmodl", "runtime"), "-c", tu, "-o",
+                                os.path.join(d, "all.o")], capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr[-3000:]
+    kca = load(os.path.join(TEST_MODS, "kca.mod"))
+    assert kca.ion_inputs == ["ek", "cai"] and kca.ion_currents == ["ik"]
+    cad = load(os.path.join(TEST_MODS, "cad.mod"))
+    assert cad.ion_inputs == ["ica"] and cad.states == ["cai"] and cad.ions[0].concentrations == ["cai"]
+    cal = load(os.path.join(TEST_MODS, "cal.mod"))
+    assert [float(r) for s in cal.singularities for r in s.roots] == [0.0]
+    nat = load(os.path.join(TEST_MODS, "nat.mod"))
+    assert nat.method == "derivimplicit" and len(nat.singularities) >= 3
+
+
+def test_mutated_files_fail_cleanly():
+    """Hostile input: the shipped and test files with random cuts, insertions and copies
+    translate or fail with NmodlError (file:line:column), never another exception."""
+    import random
+    seed = int(os.environ.get("HB_TEST_SEED", random.randrange(1 << 30)))
+    print("seed %d (replay with HB_TEST_SEED=%d)" % (seed, seed))
+    rng = random.Random(seed)
+    srcs = []
+    for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca"])):
+        for n in names:
+            with open(os.path.join(d, n + ".mod")) as f:
+                srcs.append(f.read())
+    inserts = ["(", ")", "{", "}", "-", "*", "^", "0", "v", "x", "'", "=", " if ", "/0", "exp(",
+               "1e999", " else ", "LOCAL", ":", "COMMENT"]
+    for _ in range(120):
+        s = rng.choice(srcs)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(s))
+            op = rng.randrange(3)
+            if op == 0:
+                s = s[:i] + s[i + rng.randint(1, 5):]
+            elif op == 1:
+                s = s[:i] + rng.choice(inserts) + s[i:]
+            else:
+                j = rng.randrange(len(s))
+                s = s[:i] + s[j:j + 8] + s[i:]
+        try:
+            generate(loads(s, "m.mod"), "m.mod")
+        except NmodlError as e:
+            assert str(e).startswith("m.mod:") and e.line >= 1 and e.col >= 1, str(e)
+
+
+def _run_function(fn, values):
+    """Evaluates a numerics.Function: values maps input symbols to numbers; returns its writes."""
+    env = dict(values)
+    for stage in fn.stages:
+        for sym, expr in stage:
+            env[sym] = sympy.sympify(expr).xreplace(env).evalf(30)
+    return {lv: sympy.sympify(e).xreplace(env).evalf(30) for lv, e in fn.writes}
+
+
+def test_derivimplicit_coupled_linear_is_backward_euler():
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    src = MINIMAL + """STATE { x y }
+BREAKPOINT { SOLVE s METHOD derivimplicit }
+DERIVATIVE s {
+  x' = -2*x + 0.5*y + v/100
+  y' = 0.25*x - 3*y*a + 1
+}
+"""
+    mech = loads(src, "c.mod")
+    fn = build(mech)["state"]
+    sx, sy = sympy.Symbol("s_x", real=True), sympy.Symbol("s_y", real=True)
+    pa = sympy.Symbol("p_a", real=True)
+    vals = {sx: sympy.Rational(3, 10), sy: sympy.Rational(-7, 10), V: -30, DT: sympy.Rational(1, 4),
+            pa: 2}
+    got = _run_function(fn, vals)
+    # linear: one Newton step is backward Euler exactly: (I - dt A) x' = x + dt b
+    A = sympy.Matrix([[-2, sympy.Rational(1, 2)], [sympy.Rational(1, 4), -6]])
+    b = sympy.Matrix([sympy.Rational(-30, 100), 1])
+    x0 = sympy.Matrix([vals[sx], vals[sy]])
+    want = (sympy.eye(2) - vals[DT] * A).LUsolve(x0 + vals[DT] * b)
+    assert abs(got["st[0]"] - want[0]) < 1e-25 and abs(got["st[1]"] - want[1]) < 1e-25, (got, want)
+
+
+def test_newton_step_nonlinear():
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    src = MINIMAL + "STATE { x }\nBREAKPOINT { SOLVE s METHOD derivimplicit }\n" \
+        "DERIVATIVE s { x' = -x*x*x + v/10 }\n"
+    fn = build(loads(src, "n.mod"))["state"]
+    sx = sympy.Symbol("s_x", real=True)
+    x0, dt, v = sympy.Rational(1, 2), sympy.Rational(1, 10), 5
+    got = _run_function(fn, {sx: x0, DT: dt, V: v})["st[0]"]
+    f, df = -x0**3 + sympy.Rational(v, 10), -3 * x0**2
+    assert abs(got - (x0 + dt * f / (1 - dt * df))) < 1e-25
+
+
+def test_cnexp_is_exact_for_linear():
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    src = MINIMAL + "STATE { x }\nBREAKPOINT { SOLVE s METHOD cnexp }\n" \
+        "DERIVATIVE s { x' = (v/20 - x)/(a*3) }\n"
+    fn = build(loads(src, "e.mod"))["state"]
+    sx, pa = sympy.Symbol("s_x", real=True), sympy.Symbol("p_a", real=True)
+    x0, dt, v = sympy.Rational(1, 5), sympy.Rational(7, 10), -13
+    got = _run_function(fn, {sx: x0, DT: dt, V: v, pa: 2})["st[0]"]
+    inf, tau = sympy.Rational(v, 20), 6
+    want = inf + (x0 - inf) * sympy.exp(-dt / tau)
+    assert abs(got - want.evalf(30)) < 1e-25
+
+
+if __name__ == "__main__":
+    failed = 0
+    names = [n for n in sorted(globals()) if n.startswith("test_")]
+    for n in names:
+        try:
+            globals()[n]()
+            print("PASS", n)
+        except Exception as e:  # report every test, then fail
+            failed += 1
+            print("FAIL", n, type(e).__name__, e)
+    print("%d passed, %d failed" % (len(names) - failed, failed))
+    sys.exit(1 if failed else 0)
