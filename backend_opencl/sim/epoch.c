@@ -1,19 +1,7 @@
 /* epoch.c: launcher of the on-chip simulation engine (kernels_cl/sim/epoch.cl), one work-group per cell for many steps. */
 #include "cl_backend.h"
 #include "hb_sim_ops.h"
-
-/* A buffer argument that may be absent (no clamps, no recorded cells): a
- * NULL cl_mem, which the kernel then never touches. */
-static const cl_mem no_mem = NULL;
-#define MEM(buf) ((hb_cl_arg){sizeof(cl_mem), (buf) ? (const void *)&(buf)->mem : (const void *)&no_mem})
-
-typedef struct {
-    cl_double d;
-    cl_float s;
-} real_arg;
-static real_arg real_of(double v) { return (real_arg){v, (cl_float)v}; }
-#define REAL(p, r) ((p) == HB_DOUBLE ? (hb_cl_arg){sizeof(cl_double), &(r).d} \
-                                     : (hb_cl_arg){sizeof(cl_float), &(r).s})
+#include "sim_args.h"
 
 /* The kernel's own work-group limit on the device (its registers or private
  * arrays can make it lower than the device's). */

@@ -1,21 +1,8 @@
 /* membrane.c: launchers of the simulation kernels (kernels_cl/sim/membrane.cl): membrane currents, clamps, assembly, voltage update and spikes. */
 #include "cl_backend.h"
 #include "hb_sim_ops.h"
+#include "sim_args.h"
 
-/* A buffer argument that may be absent (no clamps, no recorded cells): a
- * NULL cl_mem, which the kernel then never touches. */
-static const cl_mem no_mem = NULL;
-#define MEM(buf) ((hb_cl_arg){sizeof(cl_mem), (buf) ? (const void *)&(buf)->mem : (const void *)&no_mem})
-
-/* A real scalar in the kernel's precision. */
-typedef struct {
-    cl_double d;
-    cl_float s;
-} real_arg;
-static real_arg real_of(double v) { return (real_arg){v, (cl_float)v}; }
-#define REAL(p, r) ((p) == HB_DOUBLE ? (hb_cl_arg){sizeof(cl_double), &(r).d} \
-                                     : (hb_cl_arg){sizeof(cl_float), &(r).s})
-#define NARGS(a) ((int)(sizeof(a) / sizeof *(a)))
 
 static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
                               const hb_sim_dev *sim, int advance, int64_t step)
