@@ -28,7 +28,10 @@ class Simulation:
         (6.3), v_init (mV, -65), gnabar (0.12), gkbar (0.036), gl (0.0003)
         (S/cm^2), el (-54.3), ena (50), ek (-77) (mV), hh_everywhere (False:
         HH in the soma only), threshold (mV, -20), max_spikes (256),
-        record_chunk (1000 steps), timing (False).
+        record_chunk (1000 steps), timing (False); engine ("auto",
+        "stages" or "cells": each cell on its own for many steps, on a GPU on
+        chip; describe() names the engine that runs), epoch_steps (0: the
+        most steps per on-chip launch, beyond record_chunk).
 
     Cells must have cable gm = 0 (the leak is gl). Add clamps and recordings
     before the first run.

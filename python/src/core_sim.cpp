@@ -34,6 +34,14 @@ static void params_from(const nb::dict &d, hb_sim_params *p) {
             else if (k == "max_spikes") p->max_spikes = nb::cast<int64_t>(v);
             else if (k == "record_chunk") p->record_chunk = nb::cast<int64_t>(v);
             else if (k == "timing") p->timing = nb::cast<bool>(v) ? 1 : 0;
+            else if (k == "epoch_steps") p->epoch_steps = nb::cast<int64_t>(v);
+            else if (k == "engine") {
+                std::string s = nb::cast<std::string>(v);
+                if (s == "auto") p->engine = HB_SIM_ENGINE_AUTO;
+                else if (s == "stages") p->engine = HB_SIM_ENGINE_STAGES;
+                else if (s == "cells") p->engine = HB_SIM_ENGINE_CELLS;
+                else invalid("engine: '" + s + "', expected auto, stages or cells");
+            }
             else if (k == "dtype") {
                 std::string s = nb::cast<std::string>(v);
                 if (s == "float64") p->precision = HB_DOUBLE;
@@ -115,6 +123,9 @@ static nb::dict sim_timing(const Sim &s) {
     d["total_ms"] = t.total_ms;
     d["steps"] = t.steps;
     d["compartment_steps"] = t.compartment_steps;
+    d["onchip_ms"] = t.onchip_ms;
+    d["epochs"] = t.epochs;
+    d["compulsory_bytes"] = t.compulsory_bytes;
     return d;
 }
 

@@ -57,6 +57,24 @@ def test_multi_morphology(backend):
     assert "2 cells" in s.describe()
 
 
+def test_engines(neuron, backend):
+    """Each engine asked for gives the serial oracle's traces; the serial
+    backend (the oracle) refuses cells."""
+    ref = run(neuron, "serial", ncells=3)
+    for engine in ("stages", "cells"):
+        if engine == "cells" and backend == "serial":
+            with pytest.raises(hb.BackendUnavailableError):
+                run(neuron, backend, ncells=3, engine=engine)
+            continue
+        s = run(neuron, backend, ncells=3, engine=engine, epoch_steps=37, record_chunk=101)
+        assert ("engine: " + engine) in s.describe()
+        np.testing.assert_allclose(s.traces()[1], ref.traces()[1], atol=1e-6)
+        t = s.timing()
+        assert t["steps"] == 1600 and t["compulsory_bytes"] > 0
+    with pytest.raises(hb.InvalidArgumentError):
+        hb.Simulation(neuron, 1, backend=backend, engine="warp")
+
+
 def test_plot(neuron, tmp_path):
     pytest.importorskip("matplotlib")
     s = run(neuron, "serial", ncells=2)
