@@ -165,7 +165,11 @@ static void hh_against_oracle(const hb_mech_entry *hh)
         const double gna = prm[0] * m * m * m * h, gk = prm[1] * n * n * n * n;
         const double g = prm[2] + gna + gk;
         const double i = prm[2] * (v - prm[3]) + gna * (v - in[3]) + gk * (v - in[4]);
-        const double e1 = rel(out[0], g), e2 = fabs(out[1] - i) / fmax(fabs(i), g * 1e-3);
+        /* The total current is a sum whose terms can cancel (near the
+         * reversal potentials): its error is relative to the terms' sizes. */
+        const double isize = fabs(prm[2] * (v - prm[3])) + fabs(gna * (v - in[3])) +
+                             fabs(gk * (v - in[4]));
+        const double e1 = rel(out[0], g), e2 = fabs(out[1] - i) / fmax(isize, g * 1e-3);
         const double e3 = fabs(out[2] - gna * (v - in[3])) / fmax(gna * fabs(v - in[3]), g * 1e-3);
         const double e4 = fabs(out[3] - gk * (v - in[4])) / fmax(gk * fabs(v - in[4]), g * 1e-3);
         worst = fmax(worst, fmax(fmax(e1, e2), fmax(e3, e4)));
