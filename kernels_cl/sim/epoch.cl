@@ -62,25 +62,9 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
-    /* No early return: every work-item reaches every barrier. */
-    const hb_long g = (hb_long)get_group_id(0);
-    const int valid = g < ngroups;
-    const hb_long t = valid ? cslots[first + g] : 0;
-    const hb_long c = valid ? cellof[t] : 0;
-    const hb_int j = (hb_int)get_local_id(0), P = (hb_int)get_local_size(0);
-    const hb_long o = valid ? base[t] : 0, ro = valid ? rowoff[c] : 0;
-    __global const hb_int *S = sched + (valid ? soff[t] : 0);
-    const hb_int nr = valid ? (hb_int)rows[t] : 0;
-    const hb_int slen = valid ? S[HB_CELL_K_BPAR] + (nr > 0 ? nr - 1 : 0) : 0;
-    const hb_int oL = (hb_int)ld, oD = 2 * (hb_int)ld, oR = 3 * (hb_int)ld;
-    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld);
-
-    for (hb_int k = j; k < nr; k += P) {
-        sh[k] = u[o + k];
-        sh[oL + k] = l[o + k];
-    }
-    for (hb_int k = j; staged && k < slen; k += P)
-        si[k] = S[k];
+    HB_CELL_GROUP();
+    const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
+    HB_CELL_STAGE(u, l);
     real vr[HB_EPOCH_RPI], mr[HB_EPOCH_RPI], hr[HB_EPOCH_RPI], nr_[HB_EPOCH_RPI];
     HB_UNROLL
     for (int i = 0; i < HB_EPOCH_RPI; ++i) {
@@ -135,13 +119,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (staged) {
-            HB_CELL_TABLES(si);
-            HB_CELL_SOLVE(si, 0);
-        } else {
-            HB_CELL_TABLES(S);
-            HB_CELL_SOLVE(S, 0);
-        }
+        HB_CELL_SOLVE_STAGED(0);
         HB_UNROLL
     for (int i = 0; i < HB_EPOCH_RPI; ++i) {
             const hb_int k = j + i * P;

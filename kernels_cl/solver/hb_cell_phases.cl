@@ -23,6 +23,40 @@
  * level then waits on local memory only), else the global one (read through
  * the cache: one schedule serves every copy of a cell). */
 
+/* The cell of this work-group in a cell-group launch (solver/hines_cell.cl,
+ * sim/epoch.cl; no early return: every work-item must reach every barrier,
+ * and a launch has exactly ngroups groups): slot t = cslots[first + g], its
+ * first row o in the plan's arrays, its nr rows, its schedule S and that
+ * schedule's words slen (its last table, bpar, has nr - 1). The four arrays
+ * are offsets into sh, not __local pointers (CUDA's __shared__ cannot
+ * qualify a pointer variable): u at 0, l at oL, d at oD, rhs at oR; the
+ * staged schedule si is an int32 view after them. Reads the kernel's
+ * arguments ngroups, first, ld, cslots, base, rows, soff and sched. */
+#define HB_CELL_GROUP()                                                                     \
+    const hb_long g = (hb_long)get_group_id(0);                                             \
+    const int valid = g < ngroups;                                                          \
+    const hb_long t = valid ? cslots[first + g] : 0;                                        \
+    const hb_int j = (hb_int)get_local_id(0), P = (hb_int)get_local_size(0);                \
+    const hb_long o = valid ? base[t] : 0;                                                  \
+    __global const hb_int *S = sched + (valid ? soff[t] : 0);                               \
+    const hb_int nr = valid ? (hb_int)rows[t] : 0;                                          \
+    const hb_int slen = valid ? S[HB_CELL_K_BPAR] + (nr > 0 ? nr - 1 : 0) : 0;              \
+    const hb_int oL = (hb_int)ld, oD = 2 * (hb_int)ld, oR = 3 * (hb_int)ld;                 \
+    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld)
+
+/* Stages u and l (the global arrays U and L from row o) and, when staged,
+ * the schedule; coalesced: consecutive work-items on consecutive rows and
+ * words. The caller puts a barrier before their first use. */
+#define HB_CELL_STAGE(U, L)                                                                 \
+    do {                                                                                    \
+        for (hb_int hb_k = j; hb_k < nr; hb_k += P) {                                       \
+            sh[hb_k] = (U)[o + hb_k];                                                       \
+            sh[oL + hb_k] = (L)[o + hb_k];                                                  \
+        }                                                                                   \
+        for (hb_int hb_k = j; staged && hb_k < slen; hb_k += P)                             \
+            si[hb_k] = S[hb_k];                                                             \
+    } while (0)
+
 /* The schedule's level counts and table offsets into si, read once after
  * the staging barrier. */
 #define HB_CELL_TABLES(SI)                                                                   \
@@ -32,6 +66,23 @@
     const hb_int xEF = valid ? SI[HB_CELL_K_EFIRST] : 0, xEC = valid ? SI[HB_CELL_K_ECS] : 0; \
     const hb_int xCI = valid ? SI[HB_CELL_K_CIDX] : 0, xBP = valid ? SI[HB_CELL_K_BPTR] : 0; \
     const hb_int xBO = valid ? SI[HB_CELL_K_BORDER] : 0, xBA = valid ? SI[HB_CELL_K_BPAR] : 0
+
+/* A work-item's entry hb_q of the current level, read before the barrier
+ * that opens the level so that the level waits on no schedule load:
+ * elimination (node, first child, its children's range), back-substitution
+ * (node, parent). */
+#define HB_CELL_E_FETCH(SI)                                                                 \
+    do {                                                                                    \
+        hb_p = SI[xEO + hb_q];                                                              \
+        hb_c0 = SI[xEF + hb_q];                                                             \
+        hb_cb = SI[xEC + hb_q];                                                             \
+        hb_ce = SI[xEC + hb_q + 1];                                                         \
+    } while (0)
+#define HB_CELL_B_FETCH(SI)                                                                 \
+    do {                                                                                    \
+        hb_i = SI[xBO + hb_q];                                                              \
+        hb_pa = SI[xBA + hb_q];                                                             \
+    } while (0)
 
 /* One Hines solve of the staged cell; x ends in the rhs array; u and l are
  * kept (so a cell staged once can be solved again with a new d and rhs).
@@ -56,16 +107,12 @@
  * x_parent, one multiply-add per level instead of the serial sweep's
  * (r'_i - l_i x_parent) / d'_i (a dependent division per level): the same
  * solution up to rounding. */
-#define HB_CELL_SOLVE(SI, EXACT)                                                                     \
+#define HB_CELL_SOLVE(SI, EXACT)                                                            \
     do {                                                                                    \
         hb_int hb_lo = 0, hb_hi = ne > 0 ? SI[xEP + 1] : 0;                                 \
         hb_int hb_q = j, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0;                         \
-        if (hb_q < hb_hi) {                                                                 \
-            hb_p = SI[xEO + hb_q];                                                          \
-            hb_c0 = SI[xEF + hb_q];                                                         \
-            hb_cb = SI[xEC + hb_q];                                                         \
-            hb_ce = SI[xEC + hb_q + 1];                                                     \
-        }                                                                                   \
+        if (hb_q < hb_hi)                                                               \
+            HB_CELL_E_FETCH(SI);                                                        \
         for (hb_int hb_e = 0; hb_e < ne; ++hb_e) {                                          \
             const hb_int hb_nhi = hb_e + 2 <= ne ? SI[xEP + hb_e + 2] : hb_hi;              \
             while (hb_q < hb_hi) {                                                          \
@@ -86,50 +133,49 @@
                 sh[oD + hb_p] = hb_dp;                                                      \
                 sh[oR + hb_p] = hb_rp;                                                      \
                 hb_q += P;                                                                  \
-                if (hb_q < hb_hi) {                                                         \
-                    hb_p = SI[xEO + hb_q];                                                  \
-                    hb_c0 = SI[xEF + hb_q];                                                 \
-                    hb_cb = SI[xEC + hb_q];                                                 \
-                    hb_ce = SI[xEC + hb_q + 1];                                             \
-                }                                                                           \
+                if (hb_q < hb_hi)                                                       \
+                    HB_CELL_E_FETCH(SI);                                                \
             }                                                                               \
             hb_lo = hb_hi;                                                                  \
             hb_hi = hb_nhi;                                                                 \
             hb_q = hb_lo + j;                                                               \
-            if (hb_q < hb_hi) {                                                             \
-                hb_p = SI[xEO + hb_q];                                                      \
-                hb_c0 = SI[xEF + hb_q];                                                     \
-                hb_cb = SI[xEC + hb_q];                                                     \
-                hb_ce = SI[xEC + hb_q + 1];                                                 \
-            }                                                                               \
+            if (hb_q < hb_hi)                                                           \
+                HB_CELL_E_FETCH(SI);                                                    \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \
         /* Back-substitution by depth from the root's children. */                         \
         hb_hi = nb > 0 ? SI[xBP + 1] : 0;                                                   \
         hb_q = j;                                                                           \
         hb_int hb_i = 0, hb_pa = 0;                                                         \
-        if (hb_q < hb_hi) {                                                                 \
-            hb_i = SI[xBO + hb_q];                                                          \
-            hb_pa = SI[xBA + hb_q];                                                         \
-        }                                                                                   \
+        if (hb_q < hb_hi)                                                               \
+            HB_CELL_B_FETCH(SI);                                                        \
         for (hb_int hb_b = 0; hb_b < nb; ++hb_b) {                                          \
             const hb_int hb_nhi = hb_b + 2 <= nb ? SI[xBP + hb_b + 2] : hb_hi;              \
             while (hb_q < hb_hi) {                                                          \
                 sh[oR + hb_i] = sh[oR + hb_i] - sh[oD + hb_i] * sh[oR + hb_pa];             \
                 hb_q += P;                                                                  \
-                if (hb_q < hb_hi) {                                                         \
-                    hb_i = SI[xBO + hb_q];                                                  \
-                    hb_pa = SI[xBA + hb_q];                                                 \
-                }                                                                           \
+                if (hb_q < hb_hi)                                                       \
+                    HB_CELL_B_FETCH(SI);                                                \
             }                                                                               \
             hb_lo = hb_hi;                                                                  \
             hb_hi = hb_nhi;                                                                 \
             hb_q = hb_lo + j;                                                               \
-            if (hb_q < hb_hi) {                                                             \
-                hb_i = SI[xBO + hb_q];                                                      \
-                hb_pa = SI[xBA + hb_q];                                                     \
-            }                                                                               \
+            if (hb_q < hb_hi)                                                           \
+                HB_CELL_B_FETCH(SI);                                                    \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
+        }                                                                                   \
+    } while (0)
+
+/* The solve from the staged schedule or, where it did not fit, the global
+ * one (the kernel's argument staged). */
+#define HB_CELL_SOLVE_STAGED(EXACT)                                                         \
+    do {                                                                                    \
+        if (staged) {                                                                       \
+            HB_CELL_TABLES(si);                                                             \
+            HB_CELL_SOLVE(si, EXACT);                                                       \
+        } else {                                                                            \
+            HB_CELL_TABLES(S);                                                              \
+            HB_CELL_SOLVE(S, EXACT);                                                        \
         }                                                                                   \
     } while (0)
 
