@@ -48,6 +48,10 @@ static inline hb_cuda_real hb__real(double v) { return hb_cuda_real{v}; }
 hb_status hb__cuda_fail(cudaError_t err, const char *call);
 /* Makes the context's device current (contexts on several GPUs in one thread). */
 hb_status hb__cuda_use(const hb_context *ctx);
+/* Lets `kernel` use `bytes` of dynamic shared memory: past the default per
+ * block (smem_block, 48 KiB) a kernel must opt in, up to the device's
+ * smem_optin (the core keeps plans within it). */
+hb_status hb__cuda_allow_smem(const hb_context *ctx, const void *kernel, size_t bytes);
 /* After a launch: reports a launch error, naming the kernel. */
 hb_status hb__cuda_launched(const char *kernel, hb_precision p, int64_t n);
 

@@ -1,4 +1,4 @@
-/* error.cu: the CUDA backend's error reports and device selection, shared by its launchers. */
+/* error.cu: the CUDA backend's error reports, device selection and dynamic shared-memory opt-in, shared by its launchers. */
 #include "cuda_backend.h"
 
 hb_status hb__cuda_fail(cudaError_t err, const char *call)
@@ -13,6 +13,15 @@ hb_status hb__cuda_fail(cudaError_t err, const char *call)
 hb_status hb__cuda_use(const hb_context *ctx)
 {
     HB_CUDA_CALL(cudaSetDevice(((const hb_cuda_impl *)ctx->impl)->device));
+    return HB_SUCCESS;
+}
+
+hb_status hb__cuda_allow_smem(const hb_context *ctx, const void *kernel, size_t bytes)
+{
+    const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
+    if (bytes > impl->smem_block)
+        HB_CUDA_CALL(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)impl->smem_optin));
     return HB_SUCCESS;
 }
 

@@ -25,14 +25,11 @@ hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *m
 hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
                          const hb_sim_epoch *job)
 {
-    const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
     const hb_layout_dev *lay = job->lay;
     HB_FORWARD(hb__cuda_use(ctx));
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
-    if (HB_CELL_LAUNCH_BYTES(lay->max_rows, esize, lay->cell_staged) > impl->smem_block)
-        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_sim_epoch),
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)impl->smem_optin));
+    HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_sim_epoch),
+                                   HB_CELL_LAUNCH_BYTES(lay->max_rows, esize, lay->cell_staged)));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],

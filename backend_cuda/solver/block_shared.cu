@@ -17,10 +17,7 @@ static hb_status shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, h
     const hb_cuda_impl *impl = (const hb_cuda_impl *)ctx->impl;
     *bytes = hb__block_shared_bytes(ctx, lay, p == HB_DOUBLE ? sizeof(double) : sizeof(float), 0,
                                     (size_t)impl->max_threads);
-    if (*bytes > impl->smem_block)
-        HB_CUDA_CALL(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)impl->smem_optin));
-    return HB_SUCCESS;
+    return hb__cuda_allow_smem(ctx, kernel, *bytes);
 }
 
 /* Both kernels take the layout tables, then four arrays: a, b, c, d

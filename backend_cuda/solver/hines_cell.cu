@@ -23,10 +23,8 @@ hb_status hb__cuda_hines_cell(hb_context *ctx, void *stream, hb_precision p,
     if (group > impl->max_threads)
         group = impl->max_threads;
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
-    if (HB_CELL_LAUNCH_BYTES(lay->max_rows, esize, lay->cell_staged) > impl->smem_block)
-        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_hines_cell),
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)impl->smem_optin));
+    HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_hines_cell),
+                                   HB_CELL_LAUNCH_BYTES(lay->max_rows, esize, lay->cell_staged)));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],

@@ -24,10 +24,7 @@ hb_status hb__cuda_thomas_coop(hb_context *ctx, void *stream, hb_precision p,
     if (group > impl->max_threads)
         group = impl->max_threads;
     size_t smem = HB_COOP_LOCAL_REALS(group) * (p == HB_DOUBLE ? sizeof(double) : sizeof(float));
-    if (smem > impl->smem_block)
-        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_thomas_coop),
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)impl->smem_optin));
+    HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_thomas_coop), smem));
     return HB_CUDA_LAUNCH(p, hb_thomas_coop, lay->nslots, (unsigned)lay->nslots, group, smem,
                           hb__cuda_stream(ctx, stream), lay->nslots, lay->length,
                           hb__dev(lay->base), hb__dev(lay->rows), hb__dev(a), hb__dev(b),

@@ -31,10 +31,7 @@ hb_status hb__cuda_thomas_coop_local(hb_context *ctx, void *stream, hb_precision
         systems = impl->max_threads / per;
     const size_t smem = HB_COOP_RESIDENT_REALS(systems, per, lay->coop_ld) *
                         (p == HB_DOUBLE ? sizeof(double) : sizeof(float));
-    if (smem > impl->smem_block)
-        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_thomas_coop_local),
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)impl->smem_optin));
+    HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_thomas_coop_local), smem));
     const int64_t grid = (lay->nslots + systems - 1) / systems;
     return HB_CUDA_LAUNCH(p, hb_thomas_coop_local, lay->nslots, (unsigned)grid, systems * per,
                           smem, hb__cuda_stream(ctx, stream), lay->nslots, per, lay->coop_ld,

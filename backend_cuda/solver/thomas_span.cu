@@ -26,14 +26,8 @@ hb_status hb__cuda_thomas_span(hb_context *ctx, void *stream, hb_precision p,
     if (group > impl->max_threads)
         group = impl->max_threads;
     size_t smem = HB_COOP_LOCAL_REALS(group) * (p == HB_DOUBLE ? sizeof(double) : sizeof(float));
-    if (smem > impl->smem_block) {
-        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_thomas_span_reduce),
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)impl->smem_optin));
-        HB_CUDA_CALL(cudaFuncSetAttribute(HB_CUDA_KERNEL(p, hb_thomas_span_back),
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)impl->smem_optin));
-    }
+    HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_thomas_span_reduce), smem));
+    HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_thomas_span_back), smem));
     cudaStream_t st = hb__cuda_stream(ctx, stream);
     const int64_t G = lay->coop_span, rstride = lay->span_stride;
     HB_FORWARD(HB_CUDA_LAUNCH(p, hb_thomas_span_reduce, ngroups, (unsigned)ngroups, group, smem,
