@@ -46,15 +46,20 @@ int bench_morph_list(const char *dir, char ***names)
     return n;
 }
 
+void bench_morph_path(const char *spec, const char *dir, char *path, size_t size)
+{
+    size_t len = strlen(spec);
+    if (strchr(spec, '/') || (len > 4 && !strcmp(spec + len - 4, ".swc")))
+        snprintf(path, size, "%s", spec);
+    else
+        snprintf(path, size, "%s/%s.swc", dir ? dir : ".", spec);
+}
+
 /* A real neuron: NEURON-style sections cut by the d_lambda rule (0.1 at 100 Hz). */
 static hb_status load_swc(const char *spec, const char *dir, hb_morph_cell **cell)
 {
     char path[1024];
-    size_t len = strlen(spec);
-    if (strchr(spec, '/') || (len > 4 && !strcmp(spec + len - 4, ".swc")))
-        snprintf(path, sizeof path, "%s", spec);
-    else
-        snprintf(path, sizeof path, "%s/%s.swc", dir ? dir : ".", spec);
+    bench_morph_path(spec, dir, path, sizeof path);
     hb_swc_options so;
     hb_swc_options_init(&so);
     so.repair_radii = 1;

@@ -30,5 +30,8 @@ int bench_morph_check(const char *spec);
 /* The shipped SWC files of dir, sorted, without ".swc"; returns the count
  * (names freed by the caller). */
 int bench_morph_list(const char *dir, char ***names);
+/* The file of a morphology named spec: spec itself when it is a path (has a
+ * '/' or ends in .swc), else DIR/spec.swc (dir NULL: "."), into path. */
+void bench_morph_path(const char *spec, const char *dir, char *path, size_t size);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_morph.h"
 #include "cli.h"
 #include "hinesbatch_sim.h"
 
@@ -148,11 +149,7 @@ static hb_status simulate(const bench_point *pt, const hb_morph_cell *const *cel
 static hb_status load_cell(const char *spec, const char *dir, hb_morph_cell **cell)
 {
     char path[4096];
-    size_t len = strlen(spec);
-    if (strchr(spec, '/') || (len > 4 && !strcmp(spec + len - 4, ".swc")))
-        snprintf(path, sizeof path, "%s", spec);
-    else
-        snprintf(path, sizeof path, "%s/%s.swc", dir ? dir : ".", spec);
+    bench_morph_path(spec, dir, path, sizeof path);
     hb_swc_options so;
     hb_swc_options_init(&so);
     hb_discretize_options o;
