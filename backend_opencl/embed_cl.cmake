@@ -1,5 +1,6 @@
 # embed_cl.cmake: writes the kernels_cl/*.cl sources into a C file as strings (run with cmake -P at build time).
-# Inputs: -DOUT=<generated .c> -DSRC_DIR=<project source dir> -DFILES=<paths below kernels_cl/, ','-separated>.
+# Inputs: -DOUT=<generated .c> -DSRC_DIR=<project source dir> -DFILES=<paths below kernels_cl/, ','-separated>
+# -DCATALOGUE=<the hb_catalogue.cl to embed in place of the tree's>.
 # Each string starts with #line 1 "kernels_cl/<path>" so OpenCL build logs name the real file.
 cmake_minimum_required(VERSION 3.18)
 string(REPLACE "," ";" FILES "${FILES}")
@@ -8,7 +9,12 @@ string(APPEND body "#include <stddef.h>\n\n")
 set(names "")
 set(count 0)
 foreach(name IN LISTS FILES)
-  file(READ "${SRC_DIR}/kernels_cl/${name}" text)
+  # The catalogue may come from the build tree (HINESBATCH_MECHANISMS).
+  if(name STREQUAL "sim/catalogue/hb_catalogue.cl" AND CATALOGUE)
+    file(READ "${CATALOGUE}" text)
+  else()
+    file(READ "${SRC_DIR}/kernels_cl/${name}" text)
+  endif()
   # Escape for a C string literal: backslashes, quotes, '?' (no trigraphs),
   # then one literal per line.
   string(REPLACE "\\" "\\\\" text "${text}")

@@ -1,4 +1,4 @@
-/* hinesbatch_sim.h: simulation of a batch of neurons: cable equation, leak and Hodgkin-Huxley channels, current clamps, recording, spikes. */
+/* hinesbatch_sim.h: simulation of a batch of neurons: cable equation, membrane mechanisms from NMODL (the catalogue), ions, synapses and spike trains, current clamps, recording, spikes. */
 #ifndef HINESBATCH_SIM_H
 #define HINESBATCH_SIM_H
 
@@ -14,11 +14,15 @@ extern "C" {
  * belong to each cell (hb_cable, NEURON's 1 and 35.4 by default).
  *
  * Each time step, all on the backend, with no host round trip:
- *   membrane: HH gates advanced with the voltage of the last step
- *             (Rush-Larsen / exponential Euler, as NEURON's cnexp), then the
- *             membrane current I(v) and its slope g = dI/dV at fixed gates;
- *             current clamps on at this step added (NEURON's IClamp at
- *             t + dt/2);
+ *   membrane: per compartment, its mechanism instances (NMODL files
+ *             translated at build time into the catalogue: pas, hh, ExpSyn,
+ *             Exp2Syn and any added with HINESBATCH_MECHANISMS; see
+ *             docs/mechanisms.md): states advanced over the last step with
+ *             the voltage it produced (cnexp: Rush-Larsen; derivimplicit:
+ *             backward Euler), events due at this step delivered
+ *             (NET_RECEIVE), then the membrane current I(v) and its slope
+ *             g = dI/dV at fixed states; current clamps on at this step
+ *             added (NEURON's IClamp at t + dt/2);
  *   assembly: NEURON's current balance, implicit Euler with I linearised:
  *             C/dt (v'-v) + sum_j g_kj (v'_k - v'_j) = -(I(v) + g (v'-v)) + I_stim,
  *             written straight into the plan's D and RHS;
@@ -26,11 +30,16 @@ extern "C" {
  *   update:   the solution becomes v; soma spike detection; recorded cells'
  *             soma voltage into a device buffer read back every
  *             record_chunk steps.
- * HH: hh.mod of NEURON (gates m^3 h and n^4, rates at 6.3 degC scaled by
- * q10 = 3^((celsius - 6.3)/10)), with x/(exp(x)-1) evaluated through a series
- * near its removable singularity so float and double agree. NEURON's hh.mod
- * interpolates its rates in a table by default (usetable_hh = 1); these are
- * the exact functions (usetable_hh = 0).
+ * The model: mechanisms inserted by region (hb_sim_insert), parameters by
+ * region and path distance (hb_sim_set_param, hb_sim_set_param_profile),
+ * ions (hb_sim_set_ion), point processes at compartments (hb_sim_add_point)
+ * with events and spike trains; all before the first hb_sim_run or state
+ * read. A simulation with no mechanism inserted runs the default model of
+ * the parameters below: pas everywhere (g = params.gl, e = params.el) and hh
+ * (gnabar, gkbar, its own leak off) in the soma or everywhere, ena and ek
+ * from params. hh is NEURON's hh.mod with the exact rate functions
+ * (usetable_hh = 0), x/(exp(x)-1) through a series near its removable
+ * singularity so float and double agree.
  *
  * Engines (params.engine) run those stages in one of two ways, with the same
  * arithmetic per compartment:
@@ -57,11 +66,12 @@ typedef struct {
     double       dt;             /* ms (0.025)                                    */
     double       celsius;        /* degC (6.3)                                    */
     double       v_init;         /* mV (-65); gates start at their steady state  */
+    /* The default model (used when no mechanism is inserted): */
     double       gnabar;         /* HH sodium, S/cm^2 (0.12)                      */
     double       gkbar;          /* HH potassium, S/cm^2 (0.036)                  */
     double       gl;             /* leak everywhere, S/cm^2 (0.0003)              */
     double       el;             /* leak reversal, mV (-54.3)                     */
-    double       ena, ek;        /* mV (50, -77)                                  */
+    double       ena, ek;        /* mV (50, -77): also every model's default ena, ek */
     int          hh_everywhere;  /* 0: HH only in the soma (SWC type 1
                                     compartments, else each cell's row 0)         */
     double       threshold;      /* spike threshold at the soma, mV (-20)         */
@@ -86,7 +96,7 @@ typedef struct hb_sim hb_sim;
 
 /* A simulation of ncells cells (the same cell may be given several times; all
  * the same pointer makes a mono-morphology batch that shares its tree). Cells
- * must have cable.gm = 0 (the leak is params->gl). params may be NULL
+ * must have cable.gm = 0 (leaks are mechanisms: pas). params may be NULL
  * (defaults). A backend without the simulation kernels gives
  * HB_ERR_BACKEND_UNAVAILABLE. The cells may be destroyed after the call. */
 HB_API hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int64_t ncells,
@@ -107,6 +117,95 @@ HB_API hb_status hb_sim_soma(const hb_sim *sim, int64_t cell, int64_t *compartme
  * clamps and recordings before the first hb_sim_run. */
 HB_API hb_status hb_sim_add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, double onset,
                                    double dur, double amp);
+/* ---- The model: mechanisms, parameters, ions, point processes, events -----
+ * All of it before the first hb_sim_run (or hb_sim_get_state /
+ * hb_sim_get_mech_state, which set the model up); later calls give
+ * HB_ERR_INVALID_ARGUMENT. Names are the NMODL ones: the mechanism's SUFFIX
+ * or POINT_PROCESS name, a PARAMETER's name; an unknown one is
+ * HB_ERR_INVALID_ARGUMENT naming it and the catalogue. */
+
+/* The catalogue compiled into this library, by index 0 .. count - 1. */
+typedef struct {
+    const char *name;             /* SUFFIX or POINT_PROCESS name                */
+    int         point;            /* 1: point process (nA, uS); 0: density       */
+    int         nparam, nstate;   /* PARAMETERs; state slots (STATEs first)       */
+    int         net_receive;      /* 1: takes events                              */
+    const char *const *param_names;
+    const double *param_defaults;
+    const char *const *state_names;
+} hb_mech_desc;
+HB_API int64_t hb_mech_count(void);
+HB_API hb_status hb_mech_describe(int64_t index, hb_mech_desc *desc);
+
+/* Compartments a call applies to: of cell `cell` (-1: every cell), of an SWC
+ * type whose bit is set in `types` (bit t for type t: 1 soma, 2 axon, 3
+ * basal, 4 apical; 0: every type), whose centre's path distance from the
+ * cell's root (the soma's centre) is in [dist_min, dist_max) um. A NULL
+ * region is every compartment. */
+typedef struct {
+    int64_t  cell;
+    uint32_t types;
+    double   dist_min, dist_max;
+} hb_sim_region;
+#define HB_SIM_TYPE(t) (1u << (t))
+HB_API void hb_sim_region_init(hb_sim_region *where); /* every compartment */
+
+/* Inserts density mechanism `mech` in the region's compartments (again on a
+ * compartment that has it: no change), parameters at their defaults. */
+HB_API hb_status hb_sim_insert(hb_sim *sim, const char *mech, const hb_sim_region *where);
+/* Sets PARAMETER `param` of `mech` in the region's compartments that carry
+ * it (none: HB_ERR_INVALID_ARGUMENT): to value, or to the profile
+ * a + b d + c exp(k d) of the compartment's path distance d (um). Later calls
+ * override earlier ones where they overlap. */
+typedef struct {
+    double a, b, c, k;
+} hb_sim_profile;
+HB_API hb_status hb_sim_set_param(hb_sim *sim, const char *mech, const char *param,
+                                  const hb_sim_region *where, double value);
+HB_API hb_status hb_sim_set_param_profile(hb_sim *sim, const char *mech, const char *param,
+                                          const hb_sim_region *where,
+                                          const hb_sim_profile *profile);
+
+/* Ion `ion` ("na", "k", "ca", or another the catalogue names) in the region:
+ * reversal potential e (mV), inside and outside concentrations ci, co (mM);
+ * a NaN leaves that value as it is. Defaults (NEURON's): na 50 mV, 10, 140;
+ * k -77 mV, 54.4, 2.5 (ena, ek from params); ca 132.458 mV, 5e-5, 2; other
+ * ions 0 mV, 1, 1. With nernst != 0 the ion's reversal potential is
+ * computed from the concentrations every step (Nernst, at params.celsius),
+ * everywhere, as NEURON does for an ion whose concentration a mechanism
+ * writes. */
+HB_API hb_status hb_sim_set_ion(hb_sim *sim, const char *ion, const hb_sim_region *where,
+                                double e, double ci, double co);
+HB_API hb_status hb_sim_set_ion_nernst(hb_sim *sim, const char *ion, int nernst);
+
+/* A point process `mech` (ExpSyn, Exp2Syn, ...) on compartment `compartment`
+ * of `cell` (-1: its soma); *id numbers it (0, 1, ... in order of calls).
+ * Parameters at their defaults until set. */
+HB_API hb_status hb_sim_add_point(hb_sim *sim, const char *mech, int64_t cell,
+                                  int64_t compartment, int64_t *id);
+HB_API hb_status hb_sim_set_point_param(hb_sim *sim, int64_t id, const char *param, double value);
+
+/* Events to point process id (it must have a NET_RECEIVE block): each of the
+ * n times (ms, >= 0) delivers `weight` at the first step whose midpoint
+ * t + dt/2 is at or after it, before that step's currents (NEURON's fixed
+ * step delivery). Events of one step arrive in the order they were added. */
+HB_API hb_status hb_sim_add_events(hb_sim *sim, int64_t id, int64_t n, const double *times,
+                                   double weight);
+/* A spike train into point process id: regular (one event every `interval`
+ * ms from start) or Poisson (rate in Hz, exponential intervals drawn from
+ * `seed`: the same seed gives the same train on every backend and run), in
+ * [start, stop) ms, each event of weight `weight`. */
+typedef enum { HB_TRAIN_REGULAR = 0, HB_TRAIN_POISSON } hb_train_kind;
+typedef struct {
+    hb_train_kind kind;
+    double        start, stop;   /* ms                                  */
+    double        interval;      /* ms (regular)                        */
+    double        rate;          /* Hz (Poisson)                        */
+    uint64_t      seed;          /* Poisson                             */
+    double        weight;        /* NET_RECEIVE's weight (uS for ExpSyn) */
+} hb_spike_train;
+HB_API hb_status hb_sim_add_spike_train(hb_sim *sim, int64_t id, const hb_spike_train *train);
+
 /* Records the soma voltage of `cell` every step (t = 0, dt, 2 dt, ...). */
 HB_API hb_status hb_sim_record(hb_sim *sim, int64_t cell);
 
@@ -126,9 +225,17 @@ HB_API hb_status hb_sim_get_trace(const hb_sim *sim, int64_t r, int64_t *cell, d
 HB_API hb_status hb_sim_get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *times,
                                    int64_t *count);
 
-/* State of every compartment, flat (hb_sim_cell_rows order), as doubles. */
+/* State of every compartment, flat (hb_sim_cell_rows order), as doubles:
+ * v, or the gates of hh (0 where there is no hh). */
 typedef enum { HB_SIM_V = 0, HB_SIM_M, HB_SIM_H, HB_SIM_N } hb_sim_state;
 HB_API hb_status hb_sim_get_state(hb_sim *sim, hb_sim_state which, double *out);
+/* State slot or PARAMETER `var` of density mechanism `mech` in every
+ * compartment, flat (NaN where the mechanism is not inserted); of a point
+ * process, one value per point process of that mechanism, in id order
+ * (*n: how many values were written; out must hold the larger of
+ * hb_sim_rows and the number of point processes of mech). */
+HB_API hb_status hb_sim_get_mech_state(hb_sim *sim, const char *mech, const char *var,
+                                       double *out, int64_t *n);
 
 /* Wall time of the runs so far, ms. The stage split is measured only with
  * params.timing = 1 (else the stages are 0 and only total is set). */

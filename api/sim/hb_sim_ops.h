@@ -18,10 +18,27 @@ typedef struct {
     int64_t    nclamp_rows;   /* rows with at least one current clamp          */
     int64_t    nrec;          /* recorded cells (columns of rec)               */
     int64_t    max_spikes;    /* spike times kept per cell                     */
-    double     dt, q10, ena, ek, el, threshold;
+    int64_t    ninst;         /* mechanism instances                           */
+    double     dt, celsius, threshold;
     hb_buffer *pos;           /* int64[nrows]: flat row -> plan array position  */
-    hb_buffer *v, *m, *h, *n; /* real[nrows] state                             */
-    hb_buffer *gna, *gk, *gl; /* real[nrows] maximal conductances, uS (0: none) */
+    hb_buffer *v;             /* real[nrows] membrane voltage                  */
+    /* Mechanisms (kernels_cl/sim/hb_mech_rows.cl, the catalogue's dispatch in
+     * kernels_cl/sim/catalogue/): instance q of row k for iptr[k] <= q <
+     * iptr[k + 1] is instance iidx[q] of mechanism imech[q]; mechanism m has
+     * mtab[3m] instances, parameter p of instance i at mprm[mtab[3m + 1] + p
+     * mtab[3m] + i], state slot s at mst[mtab[3m + 2] + s mtab[3m] + i]. */
+    hb_buffer *iptr;          /* int64[nrows + 1]                              */
+    hb_buffer *imech;         /* int32[ninst]                                  */
+    hb_buffer *iidx;          /* int64[ninst]                                  */
+    hb_buffer *mtab;          /* int64[3 HB_CAT_NMECH]                         */
+    hb_buffer *mprm, *mst;    /* real: parameters, state slots                 */
+    hb_buffer *ion;           /* real[4 nion nrows]: per ion e, ci, co, current  */
+    hb_buffer *ionk;          /* real[nion]: 1e3 R T / (z F) mV for Nernst ions, else 0 */
+    hb_buffer *scale;         /* real[nrows]: area um2 x 1e-2 (mA/cm2 -> nA)    */
+    hb_buffer *evptr;         /* int64[ninst + 1]: events of instance q          */
+    hb_buffer *evcur;         /* int64[ninst]: its next event                    */
+    hb_buffer *evstep;        /* int64[nev]: the step an event arrives at         */
+    hb_buffer *evw;           /* real[nev]: its weight                           */
     hb_buffer *cdt, *d0;      /* real[nrows] C/dt and the matrix diagonal, uS   */
     hb_buffer *gmem, *imem;   /* real[nrows] this step's dI/dV (uS), I (nA)     */
     hb_buffer *crow, *cptr;   /* int64: clamped row j, its clamps [cptr[j], cptr[j+1]) */
@@ -40,17 +57,13 @@ typedef struct {
                                  (its clamps cptr[j] .. cptr[j+1]), -1: none     */
 } hb_sim_dev;
 
-/* The on-chip engine (kernels_cl/sim/epoch.cl): v and the gates of a
- * work-item's rows stay in registers, HB_EPOCH_ROWS_PER_ITEM of them (the
- * kernel's HB_EPOCH_RPI), so a cell of n rows needs a group of at least
- * n / HB_EPOCH_ROWS_PER_ITEM work-items; the group is the solver plan's
- * cell-group size where that is enough, else that bound in whole warps. */
-#define HB_EPOCH_ROWS_PER_ITEM 8
+/* The on-chip engine (kernels_cl/sim/epoch.cl) runs a cell with the
+ * cell-group solver's work-group (every row's state lives in local or
+ * global memory, so any group size holds any cell that fits). */
 static inline int64_t hb__epoch_group(int64_t cell_group, int64_t max_rows)
 {
-    int64_t need = (max_rows + HB_EPOCH_ROWS_PER_ITEM - 1) / HB_EPOCH_ROWS_PER_ITEM;
-    need = (need + 31) / 32 * 32;
-    return cell_group > need ? cell_group : need;
+    (void)max_rows;
+    return cell_group;
 }
 
 /* One launch of the on-chip engine: steps step0 .. step0 + nsteps - 1 of
@@ -81,14 +94,18 @@ typedef struct {
 } hb_sim_cells;
 
 /* The engine's steps on one backend (sim/membrane in every backend).
- * membrane: per row, advance the HH gates with v when advance != 0
- *   (Rush-Larsen), then gmem = dI/dV and imem = I(v); then subtract the
- *   clamps that are on at this step from imem of their rows.
+ * mech_init: per row, every mechanism instance's INITIAL at v (Nernst
+ *   potentials first, ion currents zeroed).
+ * membrane: per row, hb_mech_row (kernels_cl/sim/hb_mech_rows.cl): states
+ *   advanced with v when advance != 0, the events due at `step` delivered,
+ *   then gmem = dI/dV and imem = I(v); then subtract the clamps that are on
+ *   at this step from imem of their rows.
  * assemble: d[pos[k]] = d0 + gmem, rhs[pos[k]] = (cdt + gmem) v - imem.
  * update: v[k] = x[pos[k]]; per cell: upward threshold crossing of the soma
  *   voltage (time t0 + dt*fraction), and the recorded cells' soma voltage
  *   into row rec_row of rec. */
 typedef struct {
+    hb_status (*mech_init)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim);
     hb_status (*membrane)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
                           int advance, int64_t step);
     hb_status (*assemble)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,

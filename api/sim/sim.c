@@ -155,8 +155,9 @@ static hb_status find_ops(const hb_context *ctx, const hb_sim_ops **out)
     case HB_BACKEND_CUDA: ops = hb__cuda_sim_ops(); break;
     default: break;
     }
-    const char *missing = !ops             ? "its operations table"
-                          : !ops->membrane ? "membrane"
+    const char *missing = !ops              ? "its operations table"
+                          : !ops->mech_init ? "mech_init"
+                          : !ops->membrane  ? "membrane"
                           : !ops->assemble ? "assemble"
                           : !ops->update   ? "update"
                                            : NULL;
@@ -168,60 +169,47 @@ static hb_status find_ops(const hb_context *ctx, const hb_sim_ops **out)
     return HB_SUCCESS;
 }
 
-/* Per-row constants from the batch and the cells' compartment types. */
+/* Per-row constants from the batch and the cells: plan positions, v_init,
+ * C/dt, the diagonal, and the model's per-row tables (sim_model.c). */
 static hb_status build_rows(hb_sim *sim, const hb_morph_cell *const *cells,
                             const hb_morph_batch_view *bv)
 {
     const hb_sim_params *p = &sim->prm;
     int64_t R = sim->nrows;
-    double *gna = hb__calloc_n(R, sizeof *gna), *gk = hb__calloc_n(R, sizeof *gk);
-    double *gl = hb__malloc_n(R, sizeof *gl), *v = hb__malloc_n(R, sizeof *v);
-    double *zero = hb__calloc_n(R, sizeof *zero);
+    double *v = hb__malloc_n(R, sizeof *v);
     int64_t *pos = hb__malloc_n(R, sizeof *pos);
     hb_status st = HB_SUCCESS;
-    if (!gna || !gk || !gl || !v || !zero || !pos)
+    if (!v || !pos)
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: per-row tables of %lld rows",
                        (long long)R);
     for (int64_t c = 0; c < sim->ncells && st == HB_SUCCESS; ++c) {
         hb_morph_cell_view cv;
         if ((st = hb_morph_cell_get_view(cells[c], &cv)))
             break;
-        int64_t o = sim->offsets[c], soma = -1, nhh = 0;
+        int64_t o = sim->offsets[c], soma = -1;
         for (int64_t i = 0; i < cv.n && soma < 0; ++i)
             if (cv.type[i] == 1)
                 soma = i;
         sim->soma[c] = soma < 0 ? 0 : soma;
         for (int64_t i = 0; i < cv.n; ++i) {
-            /* S/cm^2 * um^2 = 1e-8 S = 1e-2 uS */
-            double a = bv->area[o + i] * 1e-2;
-            int hh = p->hh_everywhere || cv.type[i] == 1 || (soma < 0 && i == 0);
-            gna[o + i] = hh ? p->gnabar * a : 0.0;
-            gk[o + i] = hh ? p->gkbar * a : 0.0;
-            nhh += hh && (gna[o + i] != 0 || gk[o + i] != 0);
-            gl[o + i] = p->gl * a;
             v[o + i] = p->v_init;
             if ((st = hb_plan_index(sim->plan, c, i, &pos[o + i])))
                 break;
         }
-        sim->nhh += nhh;
     }
+    if (st == HB_SUCCESS)
+        st = hb__sim_model_rows(sim, cells, bv);
     hb_sim_dev *d = &sim->dev;
     if (st == HB_SUCCESS &&
         ((st = hb__sim_alloc(sim, &d->pos, sizeof(int64_t), R, pos)) ||
          (st = hb__sim_alloc_real(sim, &d->v, R, v)) ||
-         (st = hb__sim_alloc_real(sim, &d->m, R, zero)) ||
-         (st = hb__sim_alloc_real(sim, &d->h, R, zero)) ||
-         (st = hb__sim_alloc_real(sim, &d->n, R, zero)) ||
-         (st = hb__sim_alloc_real(sim, &d->gna, R, gna)) ||
-         (st = hb__sim_alloc_real(sim, &d->gk, R, gk)) ||
-         (st = hb__sim_alloc_real(sim, &d->gl, R, gl)) ||
          (st = hb__sim_alloc_real(sim, &d->cdt, R, bv->cdt)) ||
          (st = hb__sim_alloc_real(sim, &d->d0, R, bv->d)) ||
          (st = hb__sim_alloc_real(sim, &d->gmem, R, NULL)) ||
          (st = hb__sim_alloc_real(sim, &d->imem, R, NULL))))
         {
         }
-    free(gna), free(gk), free(gl), free(v), free(zero), free(pos);
+    free(v), free(pos);
     return st;
 }
 
@@ -283,12 +271,6 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
     else if (sim->ops->epoch_group_limit(sim->ctx, sim->prm.precision, limit) != HB_SUCCESS)
         snprintf(sim->note, sizeof sim->note, "the on-chip kernel is not available: %s",
                  hb_last_error());
-    else if (hb__epoch_group(0, max_rows) > *limit)
-        snprintf(sim->note, sizeof sim->note,
-                 "a cell of %lld compartments needs %lld work-items per group (%d rows each), "
-                 "the kernel runs at most %lld on this device",
-                 (long long)max_rows, (long long)hb__epoch_group(0, max_rows),
-                 HB_EPOCH_ROWS_PER_ITEM, (long long)*limit);
     else
         return NULL;
     return sim->note;
@@ -357,16 +339,6 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
     return HB_SUCCESS;
 }
 
-/* Gates start at their steady state at v_init: one gate step of (nearly)
- * infinite length on the backend, with the kernels' own rate functions. */
-static hb_status init_gates(hb_sim *sim)
-{
-    hb_sim_dev tmp = sim->dev;
-    tmp.dt = 1e30;
-    tmp.nclamp_rows = 0;
-    return sim->ops->membrane(sim->ctx, sim->prm.plan.stream, sim->prm.precision, &tmp, 1, 0);
-}
-
 hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int64_t ncells,
                         const hb_sim_params *params, hb_sim **out)
 {
@@ -393,8 +365,9 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
         HB_FORWARD(hb_morph_cell_get_view(cells[c], &cv));
         if (cv.cable.gm != 0)
             return hb__error(HB_ERR_INVALID_ARGUMENT,
-                             "%s: cells[%lld] has cable.gm = %g S/cm^2; the simulation's leak is "
-                             "params->gl, so build cells with gm = 0",
+                             "%s: cells[%lld] has cable.gm = %g S/cm^2; leaks are mechanisms "
+                             "(pas, or params->gl in the default model), so build cells with "
+                             "gm = 0",
                              fn, (long long)c, cv.cable.gm);
         mono = mono && cells[c] == cells[0];
     }
@@ -438,15 +411,10 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
     d->ncells = ncells;
     d->max_spikes = prm.max_spikes;
     d->dt = prm.dt;
-    d->q10 = pow(3.0, (prm.celsius - 6.3) / 10.0);
-    d->ena = prm.ena;
-    d->ek = prm.ek;
-    d->el = prm.el;
+    d->celsius = prm.celsius;
     d->threshold = prm.threshold;
     if (st == HB_SUCCESS)
         st = build_rows(sim, cells, &bv);
-    if (st == HB_SUCCESS)
-        st = init_gates(sim);
     hb_morph_batch_destroy(batch);
     if (st != HB_SUCCESS) {
         hb_sim_destroy(sim);
@@ -470,9 +438,9 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
         snprintf(eng, sizeof eng, "engine: stages (one launch per stage and step)%s%s",
                  sim->note[0] ? "; cells not running: " : "", sim->note);
     snprintf(sim->describe, sizeof sim->describe,
-             "simulation: %lld cells, %lld compartments (%lld with HH), dt %g ms, %g degC; %s; %s",
-             (long long)ncells, (long long)sim->nrows, (long long)sim->nhh, prm.dt, prm.celsius,
-             eng, hb_plan_describe(sim->plan));
+             "simulation: %lld cells, %lld compartments, dt %g ms, %g degC; %s; %s",
+             (long long)ncells, (long long)sim->nrows, prm.dt, prm.celsius, eng,
+             hb_plan_describe(sim->plan));
     *out = sim;
     return HB_SUCCESS;
 }
@@ -482,10 +450,12 @@ void hb_sim_destroy(hb_sim *sim)
     if (!sim)
         return;
     hb_sim_dev *d = &sim->dev;
-    hb_buffer *bufs[] = {d->pos,  d->v,    d->m,    d->h,     d->n,    d->gna,  d->gk,
-                         d->gl,   d->cdt,  d->d0,   d->gmem,  d->imem, d->crow, d->cptr,
-                         d->con,  d->coff, d->camp, d->soma,  d->vprev, d->nspk, d->tspk,
-                         d->recslot, d->rec, d->cellof, d->rowoff, d->crowof};
+    hb_buffer *bufs[] = {d->pos,    d->v,     d->iptr,   d->imech,  d->iidx,  d->mtab,
+                         d->mprm,   d->mst,   d->ion,    d->ionk,   d->scale, d->evptr,
+                         d->evcur,  d->evstep, d->evw,   d->cdt,    d->d0,    d->gmem,
+                         d->imem,   d->crow,  d->cptr,   d->con,    d->coff,  d->camp,
+                         d->soma,   d->vprev, d->nspk,   d->tspk,   d->recslot, d->rec,
+                         d->cellof, d->rowoff, d->crowof};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
             sim->ctx->ops->release(sim->ctx, bufs[i]);
@@ -497,6 +467,7 @@ void hb_sim_destroy(hb_sim *sim)
     free(sim->clamps);
     free(sim->offsets);
     free(sim->soma);
+    hb__sim_model_free(sim);
     hb_context *ctx = sim->ctx;
     free(sim);
     hb__context_release(ctx); /* after the plan and the buffers: they use it */

@@ -2,6 +2,7 @@
 #ifndef HB_SIM_INTERNAL_H
 #define HB_SIM_INTERNAL_H
 
+#include "hb_catalogue_info.h"
 #include "hb_sim_ops.h"
 #include "hinesbatch_sim.h"
 
@@ -13,13 +14,49 @@ typedef struct {
     double  amp;      /* nA                                       */
 } hb_sim_clamp;
 
+/* The model on the host until it is set up on the backend (sim_model.c). */
+typedef struct {
+    uint8_t *on;      /* nrows: the mechanism is in the compartment (NULL: nowhere) */
+    double  *prm;     /* nrows x nparam, row by row                              */
+    int64_t  count;   /* compartments that carry it                              */
+} hb_sim_density;
+typedef struct {
+    int32_t mech;
+    int64_t row;
+    int64_t prm;      /* its parameters at point_prm[prm ..]                    */
+} hb_sim_point;
+typedef struct {
+    int64_t point, step, seq;
+    double  weight;
+} hb_sim_event;
+typedef struct {
+    hb_sim_density dens[HB_CAT_INFO_NMECH];
+    hb_sim_point  *points;
+    int64_t        npoints, point_cap;
+    double        *point_prm;
+    int64_t        point_prm_n, point_prm_cap;
+    hb_sim_event  *events;
+    int64_t        nev, ev_cap;
+    double        *ion;      /* 3 nion nrows: per ion e, ci, co                   */
+    int            nernst[HB_CAT_INFO_NION];
+    int            inserted; /* a mechanism was inserted: no default model        */
+    int            built;    /* set up on the backend: no more changes            */
+    int64_t        mtab[3 * HB_CAT_INFO_NMECH]; /* the device's (hb_sim_dev)        */
+    int64_t        bytes;    /* parameters, state, ions and instance tables, bytes */
+    int32_t       *type;     /* nrows: SWC type of each compartment                */
+    double        *dist;     /* nrows: path distance of its centre, um            */
+    double        *area;     /* nrows: um^2                                       */
+    int64_t       *cellof;   /* nrows: its cell                                   */
+} hb_sim_model;
+
 struct hb_sim {
     hb_context   *ctx;
     const hb_sim_ops *ops;     /* the backend's engine steps               */
     hb_sim_params prm;
     hb_plan      *plan;
     size_t        esize;
-    int64_t       ncells, nrows, nhh;
+    int64_t       ncells, nrows;
+    hb_sim_model  model;
     int64_t      *offsets;     /* ncells + 1                               */
     int64_t      *soma;        /* local soma compartment of each cell      */
     hb_sim_dev    dev;
@@ -64,6 +101,19 @@ void hb__sim_leave(const hb_sim *sim);
         hb__sim_leave(sim);                                                \
         return hb__guarded_;                                               \
     } while (0)
+
+/* The model (sim_model.c): per-row tables from the cells at creation; its
+ * device tables and every instance's INITIAL at v_init, once, before the
+ * first run or state read (the default model when nothing was inserted);
+ * the host tables freed with the simulation; mechanism state read back. */
+hb_status hb__sim_model_rows(hb_sim *sim, const hb_morph_cell *const *cells,
+                             const hb_morph_batch_view *bv);
+hb_status hb__sim_model_build(hb_sim *sim, const char *fn);
+void hb__sim_model_free(hb_sim *sim);
+hb_status hb__sim_read_mech(hb_sim *sim, int m, int slot, int is_param, double *out,
+                            double absent, int64_t *n);
+/* A one-line summary of the model ("pas 1508, hh 12 compartments; ..."). */
+void hb__sim_model_summary(const hb_sim *sim, char *buf, size_t cap);
 
 /* Allocates a backend buffer of n elements of esize bytes (at least one) and
  * fills it from src (NULL: left as is). */

@@ -3,6 +3,7 @@
 #include "sim.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,6 +26,19 @@ static int cmp_clamp(const void *a, const void *b)
     return x->row != y->row ? (x->row > y->row) - (x->row < y->row) : (x->i > y->i) - (x->i < y->i);
 }
 
+/* The model on the backend (once), and its summary in the description. */
+static hb_status model_build(hb_sim *sim, const char *fn)
+{
+    if (sim->model.built)
+        return HB_SUCCESS;
+    HB_FORWARD(hb__sim_model_build(sim, fn));
+    char sum[400];
+    hb__sim_model_summary(sim, sum, sizeof sum);
+    size_t n = strlen(sim->describe);
+    snprintf(sim->describe + n, sizeof sim->describe - n, "; mechanisms: %s", sum);
+    return HB_SUCCESS;
+}
+
 /* Device tables made at the first run: clamps grouped by row (one work-item
  * per clamped row sums them in a fixed order), soma rows, spike and
  * recording buffers; host traces start with the sample at t = 0. */
@@ -33,6 +47,7 @@ static hb_status start(hb_sim *sim)
     hb_sim_dev *d = &sim->dev;
     int64_t nc = sim->nclamps, C = sim->ncells;
     HB_FORWARD(hb__sim_check_buffers(sim, d->nrec, "hb_sim_run"));
+    HB_FORWARD(model_build(sim, "hb_sim_run"));
     hb_sim_clamp *cl = hb__malloc_n(nc > 0 ? nc : 1, sizeof *cl);
     int64_t *crow = hb__malloc_n(nc > 0 ? nc : 1, sizeof *crow);
     int64_t *cptr = hb__malloc_n(nc + 1, sizeof *cptr);
@@ -257,10 +272,12 @@ static hb_status run(hb_sim *sim, double tstop)
             tm->steps += n;
             tm->epochs++;
             tm->compartment_steps += n * sim->nrows;
-            /* Once per epoch: v and the gates in and out, the seven per-row
-             * constants (conductances, C/dt, d0, u, l) and the schedule
-             * (8 int32 per row at most) in; per step the recorded samples. */
-            tm->compulsory_bytes += rows_bytes * 15 + sim->nrows * 32 + n * d->nrec * (int64_t)sim->esize;
+            /* Once per epoch: v in and out, the four per-row constants
+             * (C/dt, d0, u, l), the model (parameters in, state and ions in
+             * and out, instance tables) and the schedule (8 int32 per row at
+             * most); per step the recorded samples. */
+            tm->compulsory_bytes += rows_bytes * 6 + sim->model.bytes + sim->nrows * 32 +
+                                    n * d->nrec * (int64_t)sim->esize;
             sim->rec_rows = d->nrec > 0 ? sim->rec_rows + n : 0;
             if (sim->rec_rows == sim->prm.record_chunk)
                 HB_FORWARD(flush(sim));
@@ -287,7 +304,8 @@ static hb_status run(hb_sim *sim, double tstop)
             tm->steps += n;
             tm->compartment_steps += n * sim->nrows;
             /* A cell stays in cache for the segment: as an epoch. */
-            tm->compulsory_bytes += rows_bytes * 15 + n * d->nrec * (int64_t)sim->esize;
+            tm->compulsory_bytes += rows_bytes * 6 + sim->model.bytes +
+                                    n * d->nrec * (int64_t)sim->esize;
             sim->rec_rows = d->nrec > 0 ? sim->rec_rows + n : 0;
             if (sim->rec_rows == sim->prm.record_chunk)
                 HB_FORWARD(flush(sim));
@@ -296,7 +314,7 @@ static hb_status run(hb_sim *sim, double tstop)
     hb_buffer *dbuf, *rbuf;
     for (; sim->steps < target; ++sim->steps) {
         double t = now_ms();
-        /* Gates move with the voltage the previous step produced. */
+        /* States move with the voltage the previous step produced. */
         HB_FORWARD(ops->membrane(ctx, stream, p, d, sim->steps > 0, sim->steps));
         HB_FORWARD(stage(sim, &t, &tm->membrane_ms));
         HB_FORWARD(hb__plan_array(sim->plan, HB_ARRAY_D, &dbuf));
@@ -311,9 +329,9 @@ static hb_status run(hb_sim *sim, double tstop)
         HB_FORWARD(stage(sim, &t, &tm->update_ms));
         tm->steps++;
         tm->compartment_steps += sim->nrows;
-        /* Per step: v in and out, the seven per-row constants in, the HH
-         * compartments' gates in and out, the recorded samples. */
-        tm->compulsory_bytes += rows_bytes * 9 + sim->nhh * 6 * (int64_t)sim->esize +
+        /* Per step: v in and out, C/dt, d0, u, l in, g and I out and in
+         * again, d and rhs out, the model once, the recorded samples. */
+        tm->compulsory_bytes += rows_bytes * 10 + sim->model.bytes +
                                 d->nrec * (int64_t)sim->esize;
         if (++sim->rec_rows == sim->prm.record_chunk)
             HB_FORWARD(flush(sim));
@@ -391,25 +409,84 @@ static hb_status get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *time
     return st;
 }
 
+/* The catalogue index of mech and the slot (or PARAMETER) named var. */
+static hb_status find_var(const char *mech, const char *var, int *m, int *slot, int *is_param,
+                          const char *fn)
+{
+    if (!mech || !var)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !mech ? "mech" : "var");
+    for (*m = 0; *m < HB_CAT_INFO_NMECH; ++*m)
+        if (!strcmp(hb_cat_mechs[*m].name, mech))
+            break;
+    if (*m == HB_CAT_INFO_NMECH)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: no mechanism \"%s\" in the catalogue", fn,
+                         mech);
+    const hb_cat_mech *cm = &hb_cat_mechs[*m];
+    for (*slot = 0; *slot < cm->nstate; ++*slot)
+        if (!strcmp(cm->state_names[*slot], var)) {
+            *is_param = 0;
+            return HB_SUCCESS;
+        }
+    for (*slot = 0; *slot < cm->nparam; ++*slot)
+        if (!strcmp(cm->param_names[*slot], var)) {
+            *is_param = 1;
+            return HB_SUCCESS;
+        }
+    return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s has no state or PARAMETER \"%s\"", fn,
+                     mech, var);
+}
+
 static hb_status get_state(hb_sim *sim, hb_sim_state which, double *out)
 {
+    const char *fn = "hb_sim_get_state";
     if (!out)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_state: out is NULL");
-    hb_buffer *b = which == HB_SIM_V   ? sim->dev.v
-                   : which == HB_SIM_M ? sim->dev.m
-                   : which == HB_SIM_H ? sim->dev.h
-                   : which == HB_SIM_N ? sim->dev.n
-                                       : NULL;
-    if (!b)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_sim_get_state: which = %d is not an "
-                         "hb_sim_state", (int)which);
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (which != HB_SIM_V && which != HB_SIM_M && which != HB_SIM_H && which != HB_SIM_N)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: which = %d is not an hb_sim_state", fn,
+                         (int)which);
+    HB_FORWARD(model_build(sim, fn));
     HB_FORWARD(sim->ctx->ops->finish(sim->ctx, sim->prm.plan.stream));
     double *tmp = hb__malloc_n(sim->nrows, sizeof *tmp);
     if (!tmp)
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_get_state: %lld rows", (long long)sim->nrows);
-    hb_status st = hb__sim_read_real(sim, b, 0, sim->nrows, tmp);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld rows", fn, (long long)sim->nrows);
+    hb_status st;
+    if (which == HB_SIM_V)
+        st = hb__sim_read_real(sim, sim->dev.v, 0, sim->nrows, tmp);
+    else {
+        int m, slot, is_param;
+        int64_t n;
+        const char *gate = which == HB_SIM_M ? "m" : which == HB_SIM_H ? "h" : "n";
+        st = find_var("hh", gate, &m, &slot, &is_param, fn);
+        if (st == HB_SUCCESS)
+            st = hb__sim_read_mech(sim, m, slot, is_param, tmp, 0.0, &n);
+    }
     if (st == HB_SUCCESS)
         memcpy(out, tmp, (size_t)sim->nrows * sizeof *out);
+    free(tmp);
+    return st;
+}
+
+static hb_status get_mech_state(hb_sim *sim, const char *mech, const char *var, double *out,
+                                int64_t *n)
+{
+    const char *fn = "hb_sim_get_mech_state";
+    int m, slot, is_param;
+    if (!out || !n)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s (output) is NULL", fn,
+                         !out ? "out" : "n");
+    HB_FORWARD(find_var(mech, var, &m, &slot, &is_param, fn));
+    HB_FORWARD(model_build(sim, fn));
+    HB_FORWARD(sim->ctx->ops->finish(sim->ctx, sim->prm.plan.stream));
+    const int64_t cap = sim->model.mtab[3 * m] > sim->nrows ? sim->model.mtab[3 * m] : sim->nrows;
+    double *tmp = hb__malloc_n(cap > 0 ? cap : 1, sizeof *tmp);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld rows", fn, (long long)sim->nrows);
+    int64_t got = 0;
+    hb_status st = hb__sim_read_mech(sim, m, slot, is_param, tmp, NAN, &got);
+    if (st == HB_SUCCESS) {
+        memcpy(out, tmp, (size_t)got * sizeof *out);
+        *n = got;
+    }
     free(tmp);
     return st;
 }
@@ -452,6 +529,12 @@ hb_status hb_sim_get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *time
 hb_status hb_sim_get_state(hb_sim *sim, hb_sim_state which, double *out)
 {
     HB_SIM_GUARDED(sim, "hb_sim_get_state", get_state(sim, which, out));
+}
+
+hb_status hb_sim_get_mech_state(hb_sim *sim, const char *mech, const char *var, double *out,
+                                int64_t *n)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_get_mech_state", get_mech_state(sim, mech, var, out, n));
 }
 
 hb_status hb_sim_get_timing(const hb_sim *sim, hb_sim_timing *timing)

@@ -1,6 +1,7 @@
 /* epoch.cu: launcher of the on-chip simulation engine on the GPU (kernels_cl/sim/epoch.cl), one thread block per cell for many steps. */
 #include "cuda_backend.h"
 #include "hb_sim_ops.h"
+#include "sim_args.cuh"
 
 #include "cl_compat.cuh"
 
@@ -41,10 +42,8 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
             (long long)job->step0, (long long)job->nsteps, hb__dev(lay->cslots),
             hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->soff), hb__dev(lay->sched),
             hb__dev(m->cellof), hb__dev(m->rowoff), hb__dev(job->u), hb__dev(job->l),
-            hb__real(m->dt), hb__real(m->q10), hb__real(m->ena), hb__real(m->ek),
-            hb__real(m->el), hb__real(m->threshold), hb__dev(m->v), hb__dev(m->m),
-            hb__dev(m->h), hb__dev(m->n), hb__dev(m->gna), hb__dev(m->gk), hb__dev(m->gl),
-            hb__dev(m->cdt), hb__dev(m->d0), hb__dev(m->crowof),
+            (long long)m->nrows, hb__real(m->dt), hb__real(m->threshold), hb__dev(m->v),
+            HB_CUDA_MECH_ARGS(m), hb__dev(m->cdt), hb__dev(m->d0), hb__dev(m->crowof),
             hb__dev(m->cptr), hb__dev(m->con), hb__dev(m->coff), hb__dev(m->camp),
             (long long)m->max_spikes, hb__dev(m->soma), hb__dev(m->vprev), hb__dev(m->nspk),
             hb__dev(m->tspk), (long long)m->nrec, (long long)job->rec_row0,

@@ -1,6 +1,7 @@
 /* membrane.cu: the simulation engine's steps on the GPU (membrane currents, clamps, assembly, voltage update, spikes), launchers of kernels_cl/sim/membrane.cl. */
 #include "cuda_backend.h"
 #include "hb_sim_ops.h"
+#include "sim_args.cuh"
 
 #include "cl_compat.cuh"
 
@@ -11,6 +12,17 @@
 
 static unsigned grid(int64_t n) { return hb__cuda_blocks(n, HB_SIM_THREADS); }
 
+static hb_status cuda_mech_init(hb_context *ctx, void *stream, hb_precision p,
+                                const hb_sim_dev *m)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    if (m->nrows <= 0)
+        return HB_SUCCESS;
+    return HB_CUDA_LAUNCH(p, hb_sim_mech_init, m->nrows, grid(m->nrows), HB_SIM_THREADS, 0,
+                          hb__cuda_stream(ctx, stream), m->nrows, hb__dev(m->v),
+                          HB_CUDA_MECH_ARGS(m));
+}
+
 static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
                                const hb_sim_dev *m, int advance, int64_t step)
 {
@@ -18,11 +30,9 @@ static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     if (m->nrows > 0)
         HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_membrane, m->nrows, grid(m->nrows), HB_SIM_THREADS, 0,
-                                  s, m->nrows, advance != 0, hb__real(m->dt), hb__real(m->q10),
-                                  hb__real(m->ena), hb__real(m->ek), hb__real(m->el),
-                                  hb__dev(m->v), hb__dev(m->m), hb__dev(m->h), hb__dev(m->n),
-                                  hb__dev(m->gna), hb__dev(m->gk), hb__dev(m->gl),
-                                  hb__dev(m->gmem), hb__dev(m->imem)));
+                                  s, m->nrows, advance != 0, (long long)step, hb__real(m->dt),
+                                  hb__dev(m->v), HB_CUDA_MECH_ARGS(m), hb__dev(m->gmem),
+                                  hb__dev(m->imem)));
     if (m->nclamp_rows <= 0)
         return HB_SUCCESS;
     return HB_CUDA_LAUNCH(p, hb_sim_clamp, m->nclamp_rows, grid(m->nclamp_rows), HB_SIM_THREADS,
@@ -64,6 +74,6 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
                          const hb_sim_epoch *job);
 hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 
-static const hb_sim_ops cuda_sim_ops = {cuda_membrane, cuda_assemble, cuda_update, NULL,
+static const hb_sim_ops cuda_sim_ops = {cuda_mech_init, cuda_membrane, cuda_assemble, cuda_update, NULL,
                                         hb__cuda_epoch, hb__cuda_epoch_group_limit};
 const hb_sim_ops *hb__cuda_sim_ops(void) { return &cuda_sim_ops; }

@@ -1,15 +1,22 @@
-/* membrane.c: simulation kernels on the host (serial / OpenMP): HH and leak currents, clamps, assembly, voltage update, spikes, recording. */
+/* membrane.c: simulation kernels on the host (serial / OpenMP): mechanisms, clamps, assembly, voltage update, spikes, recording. */
 #include "membrane_rows.h"
 
 /* One parallel loop per stage over all rows or cells (the per-step path; the
  * OpenMP backend runs the fused per-cell loop of cells.c instead). */
 #define HB_DEFINE_MEMBRANE(T, S)                                                           \
+    static void mech_init_##S(const hb_sim_dev *sd, int par)                               \
+    {                                                                                      \
+        (void)par;                                                                         \
+        _Pragma("omp parallel for schedule(static) if (par)")                             \
+        for (int64_t k = 0; k < sd->nrows; ++k)                                            \
+            mech_init_row_##S(sd, k);                                                      \
+    }                                                                                      \
     static void membrane_##S(const hb_sim_dev *sd, int advance, int64_t step, int par)     \
     {                                                                                      \
         (void)par;                                                                         \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
         for (int64_t k = 0; k < sd->nrows; ++k)                                            \
-            mem_row_##S(sd, advance, k);                                                   \
+            mem_row_##S(sd, advance, step, k);                                                   \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
         for (int64_t j = 0; j < sd->nclamp_rows; ++j)                                      \
             clamp_row_##S(sd, j, step);                                                    \
@@ -37,6 +44,14 @@
 HB_DEFINE_MEMBRANE(double, d)
 HB_DEFINE_MEMBRANE(float, s)
 
+static hb_status host_mech_init(hb_context *ctx, void *stream, hb_precision p,
+                               const hb_sim_dev *sim)
+{
+    (void)stream;
+    HB_HOST_RUN(p, mech_init, sim, hb__host_parallel(ctx));
+    return HB_SUCCESS;
+}
+
 static hb_status host_membrane(hb_context *ctx, void *stream, hb_precision p,
                               const hb_sim_dev *sim, int advance, int64_t step)
 {
@@ -63,9 +78,9 @@ static hb_status host_update(hb_context *ctx, void *stream, hb_precision p,
 
 /* The serial oracle keeps the per-step loops; OpenMP runs the fused per-cell
  * loop (cells.c), which tests/test_sim_backend.c checks bit for bit against it. */
-static const hb_sim_ops serial_sim_ops = {host_membrane, host_assemble, host_update, NULL, NULL,
+static const hb_sim_ops serial_sim_ops = {host_mech_init, host_membrane, host_assemble, host_update, NULL, NULL,
                                           NULL};
-static const hb_sim_ops openmp_sim_ops = {host_membrane, host_assemble, host_update,
+static const hb_sim_ops openmp_sim_ops = {host_mech_init, host_membrane, host_assemble, host_update,
                                           hb__host_sim_cells, NULL, NULL};
 const hb_sim_ops *hb__serial_sim_ops(void) { return &serial_sim_ops; }
 const hb_sim_ops *hb__openmp_sim_ops(void) { return hb__openmp_backend() ? &openmp_sim_ops : NULL; }

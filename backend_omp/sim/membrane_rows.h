@@ -2,67 +2,44 @@
 #ifndef HB_MEMBRANE_ROWS_H
 #define HB_MEMBRANE_ROWS_H
 
-#include "hb_exprelr.h"
+#include "cl_host.h"
 #include "hb_sim_ops.h"
 #include "host_backend.h"
 
 #include <math.h>
 
-/* Same operations, in the same order, as kernels_cl/sim/membrane.cl (see there
- * for the formulas); T is the precision, EXP/EXPM1 its functions. Written
- * once so that both loops do bit for bit the same arithmetic per row. */
-#define HB_DEFINE_MEMBRANE_ROWS(T, S, EXP, EXPM1)                                          \
-    static inline void gate_##S(T alpha, T beta, T dt, T q10, T *x)                        \
+/* Same operations, in the same order, as kernels_cl/sim/membrane.cl and
+ * epoch.cl (the mechanisms are the same text: cl_host.h compiles
+ * kernels_cl/sim/hb_mech_rows.cl here); T is the precision. Written once so
+ * that the per-step loops and the fused loop do bit for bit the same
+ * arithmetic per row. */
+#define HB_HOST_MECH_PASS(sd, T)                                                           \
+    HB_I64((sd)->iptr), (const int32_t *)(sd)->imech->ptr, HB_I64((sd)->iidx),             \
+        HB_I64((sd)->mtab), (const T *)(sd)->mprm->ptr, (T *)(sd)->mst->ptr,               \
+        (T *)(sd)->ion->ptr, (const T *)(sd)->ionk->ptr, (const T *)(sd)->scale->ptr,      \
+        HB_I64((sd)->evptr), (int64_t *)(sd)->evcur->ptr, HB_I64((sd)->evstep),            \
+        (const T *)(sd)->evw->ptr, (T)(sd)->celsius
+#define HB_DEFINE_MEMBRANE_ROWS(T, S)                                                      \
+    /* Row k: every mechanism instance's INITIAL. */                                      \
+    static inline void mech_init_row_##S(const hb_sim_dev *sd, int64_t k)                  \
     {                                                                                      \
-        const T sum = alpha + beta;                                                        \
-        const T inf = alpha / sum;                                                         \
-        *x = *x + (-EXPM1(-dt * q10 * sum)) * (inf - *x);                                  \
+        const T *v = sd->v->ptr;                                                           \
+        hb_mech_row_init_##S(k, sd->nrows, v[k], HB_HOST_MECH_PASS(sd, T));                \
     }                                                                                      \
-    static inline void advance_##S(T v, T dt, T q10, T *m, T *h, T *n)                     \
+    /* Row k: its mechanisms (states when advance, events, current): *gk = dI/dV and      \
+     * *ik = I(v). */                                                                      \
+    static inline void mem_vals_##S(const hb_sim_dev *sd, int advance, int64_t step,       \
+                                    int64_t k, T *gk_, T *ik_)                             \
     {                                                                                      \
-        const T am = hb__exprelr_##S(-(v + (T)40) / (T)10);                                \
-        const T bm = (T)4 * EXP(-(v + (T)65) / (T)18);                                     \
-        const T ah = (T)0.07 * EXP(-(v + (T)65) / (T)20);                                  \
-        const T bh = (T)1 / (EXP(-(v + (T)35) / (T)10) + (T)1);                            \
-        const T an = (T)0.1 * hb__exprelr_##S(-(v + (T)55) / (T)10);                       \
-        const T bn = (T)0.125 * EXP(-(v + (T)65) / (T)80);                                 \
-        gate_##S(am, bm, dt, q10, m);                                                      \
-        gate_##S(ah, bh, dt, q10, h);                                                      \
-        gate_##S(an, bn, dt, q10, n);                                                      \
+        const T *v = sd->v->ptr;                                                           \
+        hb_mech_row_##S(k, sd->nrows, v[k], (T)sd->dt, advance, step,                      \
+                        HB_HOST_MECH_PASS(sd, T), gk_, ik_);                               \
     }                                                                                      \
-    /* Row k: gates (when advance), then *gk = dI/dV and *ik = I(v). */                   \
-    static inline void mem_vals_##S(const hb_sim_dev *sd, int advance, int64_t k, T *gk_, \
-                                    T *ik_)                                                \
-    {                                                                                      \
-        const T dt = (T)sd->dt, q10 = (T)sd->q10, ena = (T)sd->ena, ek = (T)sd->ek;        \
-        const T el = (T)sd->el;                                                            \
-        const T *v = sd->v->ptr, *gna = sd->gna->ptr, *gk = sd->gk->ptr, *gl = sd->gl->ptr; \
-        T *m = sd->m->ptr, *h = sd->h->ptr, *n = sd->n->ptr;                               \
-        const T vk = v[k];                                                                 \
-        T g = gl[k];                                                                       \
-        T i = g * (vk - el);                                                               \
-        const T gnak = gna[k], gkk = gk[k];                                                \
-        if (gnak != (T)0 || gkk != (T)0) {                                                 \
-            T mk = m[k], hk = h[k], nk = n[k];                                             \
-            if (advance) {                                                                 \
-                advance_##S(vk, dt, q10, &mk, &hk, &nk);                                   \
-                m[k] = mk;                                                                 \
-                h[k] = hk;                                                                 \
-                n[k] = nk;                                                                 \
-            }                                                                              \
-            const T gn = gnak * mk * mk * mk * hk;                                         \
-            const T n2 = nk * nk;                                                          \
-            const T gp = gkk * n2 * n2;                                                    \
-            g = g + gn + gp;                                                               \
-            i = i + gn * (vk - ena) + gp * (vk - ek);                                      \
-        }                                                                                  \
-        *gk_ = g;                                                                          \
-        *ik_ = i;                                                                          \
-    }                                                                                      \
-    static inline void mem_row_##S(const hb_sim_dev *sd, int advance, int64_t k)           \
+    static inline void mem_row_##S(const hb_sim_dev *sd, int advance, int64_t step,        \
+                                   int64_t k)                                              \
     {                                                                                      \
         T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                                    \
-        mem_vals_##S(sd, advance, k, &gmem[k], &imem[k]);                                  \
+        mem_vals_##S(sd, advance, step, k, &gmem[k], &imem[k]);                            \
     }                                                                                      \
     /* Clamped row j: the clamps on at this step, summed in their fixed order. */          \
     static inline T clamp_sum_##S(const hb_sim_dev *sd, int64_t j, int64_t step)           \
@@ -101,7 +78,7 @@
         int64_t jj = j0;                                                                   \
         for (int64_t k = r0; k < r1; ++k) {                                                \
             T g, i;                                                                        \
-            mem_vals_##S(sd, advance, k, &g, &i);                                          \
+            mem_vals_##S(sd, advance, step, k, &g, &i);                                          \
             if (jj < j1 && crow[jj] == k)                                                  \
                 i = i - clamp_sum_##S(sd, jj++, step);                                     \
             assemble_gi_##S(sd, k, g, i, &d[(k - r0) * ds], &r[(k - r0) * ds]);            \
@@ -148,7 +125,7 @@
 hb_status hb__host_sim_cells(hb_context *ctx, hb_precision p, const hb_sim_dev *sim,
                              hb_sim_cells *job);
 
-HB_DEFINE_MEMBRANE_ROWS(double, d, exp, expm1)
-HB_DEFINE_MEMBRANE_ROWS(float, s, expf, expm1f)
+HB_DEFINE_MEMBRANE_ROWS(double, d)
+HB_DEFINE_MEMBRANE_ROWS(float, s)
 
 #endif

@@ -28,8 +28,8 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
     cl_int staged = lay->cell_staged;
     cl_long step0 = job->step0, nsteps = job->nsteps, maxs = m->max_spikes, nrec = m->nrec,
             row0 = job->rec_row0;
-    real_arg dt = real_of(m->dt), q10 = real_of(m->q10), ena = real_of(m->ena),
-             ek = real_of(m->ek), el = real_of(m->el), thr = real_of(m->threshold);
+    cl_long nrows = m->nrows;
+    real_arg dt = real_of(m->dt), thr = real_of(m->threshold), cel = real_of(m->celsius);
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         cl_long ngroups = lay->cell_class[3 * k + 1], first = lay->cell_class[3 * k],
                 ld = lay->cell_class[3 * k + 2];
@@ -39,11 +39,9 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
             HB_CL_LONG(ngroups), HB_CL_LONG(first),  HB_CL_LONG(ld),     HB_CL_LONG(step0),
             HB_CL_LONG(nsteps),  MEM(lay->cslots),   MEM(lay->base),     MEM(lay->rows),
             MEM(lay->soff),      MEM(lay->sched),    MEM(m->cellof),     MEM(m->rowoff),
-            MEM(job->u),         MEM(job->l),        REAL(p, dt),        REAL(p, q10),
-            REAL(p, ena),        REAL(p, ek),        REAL(p, el),        REAL(p, thr),
-            MEM(m->v),           MEM(m->m),          MEM(m->h),          MEM(m->n),
-            MEM(m->gna),         MEM(m->gk),         MEM(m->gl),         MEM(m->cdt),
-            MEM(m->d0),          MEM(m->crowof),     MEM(m->cptr),
+            MEM(job->u),         MEM(job->l),        HB_CL_LONG(nrows),  REAL(p, dt),
+            REAL(p, thr),        MEM(m->v),          HB_CL_MECH_ARGS(p, m, cel),
+            MEM(m->cdt),         MEM(m->d0),          MEM(m->crowof),     MEM(m->cptr),
             MEM(m->con),         MEM(m->coff),       MEM(m->camp),       HB_CL_LONG(maxs),
             MEM(m->soma),        MEM(m->vprev),      MEM(m->nspk),       MEM(m->tspk),
             HB_CL_LONG(nrec),    HB_CL_LONG(row0),   MEM(m->recslot),    MEM(m->rec),

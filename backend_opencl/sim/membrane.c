@@ -4,17 +4,24 @@
 #include "sim_args.h"
 
 
+static hb_status cl_sim_mech_init(hb_context *ctx, void *stream, hb_precision p,
+                                 const hb_sim_dev *sim)
+{
+    cl_long nrows = sim->nrows;
+    real_arg cel = real_of(sim->celsius);
+    const hb_cl_arg args[] = {HB_CL_LONG(nrows), MEM(sim->v), HB_CL_MECH_ARGS(p, sim, cel)};
+    return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_INIT, args, NARGS(args), nrows);
+}
+
 static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
                               const hb_sim_dev *sim, int advance, int64_t step)
 {
     cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step;
     cl_int adv = advance != 0;
-    real_arg dt = real_of(sim->dt), q10 = real_of(sim->q10), ena = real_of(sim->ena),
-             ek = real_of(sim->ek), el = real_of(sim->el);
-    const hb_cl_arg args[] = {HB_CL_LONG(nrows), HB_CL_INT(adv), REAL(p, dt), REAL(p, q10),
-                              REAL(p, ena), REAL(p, ek), REAL(p, el), MEM(sim->v), MEM(sim->m),
-                              MEM(sim->h), MEM(sim->n), MEM(sim->gna), MEM(sim->gk),
-                              MEM(sim->gl), MEM(sim->gmem), MEM(sim->imem)};
+    real_arg dt = real_of(sim->dt), cel = real_of(sim->celsius);
+    const hb_cl_arg args[] = {HB_CL_LONG(nrows), HB_CL_INT(adv),  HB_CL_LONG(st),
+                              REAL(p, dt),       MEM(sim->v),     HB_CL_MECH_ARGS(p, sim, cel),
+                              MEM(sim->gmem),    MEM(sim->imem)};
     HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MEMBRANE, args, NARGS(args), nrows));
     if (ncl <= 0)
         return HB_SUCCESS;
@@ -54,6 +61,6 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
                        const hb_sim_epoch *job);
 hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 
-static const hb_sim_ops opencl_sim_ops = {cl_sim_membrane, cl_sim_assemble, cl_sim_update, NULL,
+static const hb_sim_ops opencl_sim_ops = {cl_sim_mech_init, cl_sim_membrane, cl_sim_assemble, cl_sim_update, NULL,
                                           hb__cl_epoch, hb__cl_epoch_group_limit};
 const hb_sim_ops *hb__opencl_sim_ops(void) { return &opencl_sim_ops; }

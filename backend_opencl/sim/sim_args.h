@@ -18,6 +18,12 @@ typedef struct {
 static inline real_arg real_of(double v) { return (real_arg){v, (cl_float)v}; }
 #define REAL(p, r) ((p) == HB_DOUBLE ? (hb_cl_arg){sizeof(cl_double), &(r).d} \
                                      : (hb_cl_arg){sizeof(cl_float), &(r).s})
+/* The mechanism tables every simulation kernel takes (HB_MECH_ARGS of
+ * kernels_cl/sim/hb_mech_rows.cl), in its order; cel: real_of(celsius). */
+#define HB_CL_MECH_ARGS(p, m, cel)                                                         \
+    MEM((m)->iptr), MEM((m)->imech), MEM((m)->iidx), MEM((m)->mtab), MEM((m)->mprm),       \
+        MEM((m)->mst), MEM((m)->ion), MEM((m)->ionk), MEM((m)->scale), MEM((m)->evptr),    \
+        MEM((m)->evcur), MEM((m)->evstep), MEM((m)->evw), REAL(p, cel)
 #define NARGS(a) ((int)(sizeof(a) / sizeof *(a)))
 
 #endif

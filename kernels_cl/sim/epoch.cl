@@ -3,23 +3,12 @@
 #include "hb_prelude.cl"
 #endif
 
-#ifndef HB_MECH_HH_CL
-#include "sim/hb_mech_hh.cl"
-#endif
-#ifndef HB_MECH_PAS_CL
-#include "sim/hb_mech_pas.cl"
+#ifndef HB_MECH_ROWS_FUNCS
+#include "sim/hb_mech_rows.cl"
 #endif
 #ifndef HB_CELL_PHASES_CL
 #include "solver/hb_cell_phases.cl"
 #endif
-
-/* Rows per work-item held in registers (v and the HH gates); must match
- * HB_EPOCH_ROWS_PER_ITEM in api/sim/hb_sim_ops.h. A cell of n rows needs a
- * group of at least n / HB_EPOCH_RPI work-items. */
-#define HB_EPOCH_RPI 8
-/* Every loop over a work-item's rows is unrolled, so that the row arrays
- * are registers (indexed by constants), not a stack frame. */
-#define HB_UNROLL _Pragma("unroll")
 
 /* Group g of a launch of ngroups runs the cell in slot t = cslots[first + g]
  * of the solver plan (cell c = cellof[t], its matrix rows base[t] ..
@@ -27,8 +16,9 @@
  * simulation's arrays) for steps step0 .. step0 + nsteps - 1, doing per step
  * what the per-stage kernels of membrane.cl and the plan's solve do, in the
  * same order per row:
- *   membrane: gates advanced with the last step's v (not at step 0), then the
- *     mechanisms' conductance g and current I (hb_mech_*.cl);
+ *   membrane: hb_mech_row (hb_mech_rows.cl): the row's mechanism states
+ *     advanced with the last step's v (not at step 0), its events due, then
+ *     the mechanisms' conductance g and current I;
  *   clamps: a clamped row's (crowof: its index in the clamp tables, -1
  *     none) on at this step, summed in their fixed order by the row's own
  *     work-item, subtracted from I (no barrier);
@@ -37,23 +27,23 @@
  *   update: v = x; the soma's work-item detects an upward threshold crossing
  *     (time interpolated in the step) and records the soma voltage into row
  *     rec_row0 + s of rec for recorded cells.
- * Work-item j owns rows j, j + P, ... (< HB_EPOCH_RPI of them): their v and
- * gates stay in registers for the whole launch; u, l and, where it fits
- * (staged), the schedule are staged in local memory once (else the schedule
- * is read from global memory: one copy serves every copy of a cell). Per-row constants (conductances, C/dt, d0)
- * are read from global memory each step (cached: read-only, coalesced).
- * Only v, the gates, the soma's last voltage, spike counts and times, and
- * recorded samples are written back. Local memory as hines_cell.cl's:
- * HB_CELL_LAUNCH_BYTES(ld, esize, staged). */
+ * Work-item j owns rows j, j + P, ...: v lives in the rhs/x array of local
+ * memory for the whole launch (the solution of one step is the voltage the
+ * next one reads, and only the row's owner writes its rhs); u, l and, where
+ * it fits (staged), the schedule are staged in local memory once (else the
+ * schedule is read from global memory: one copy serves every copy of a
+ * cell). Mechanism state and per-row constants (C/dt, d0) are read from
+ * global memory each step (cached: a cell's are small and only its group
+ * touches them). Only v, mechanism state, the soma's last voltage, spike
+ * counts and times, and recorded samples are written back. Local memory as
+ * hines_cell.cl's: HB_CELL_LAUNCH_BYTES(ld, esize, staged). */
 __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
     const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
     __global const hb_long *rows, __global const hb_long *soff, __global const hb_int *sched,
     __global const hb_long *cellof, __global const hb_long *rowoff, __global const real *u,
-    __global const real *l, const real dt, const real q10, const real ena, const real ek,
-    const real el, const real threshold, __global real *v, __global real *m, __global real *h,
-    __global real *n, __global const real *gna, __global const real *gk,
-    __global const real *gl, __global const real *cdt, __global const real *d0,
+    __global const real *l, const hb_long nrows_all, const real dt, const real threshold,
+    __global real *v, HB_MECH_ARGS, __global const real *cdt, __global const real *d0,
     __global const hb_long *crowof, __global const hb_long *cptr,
     __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
@@ -65,18 +55,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     HB_CELL_GROUP();
     const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
     HB_CELL_STAGE(u, l);
-    real vr[HB_EPOCH_RPI], mr[HB_EPOCH_RPI], hr[HB_EPOCH_RPI], nr_[HB_EPOCH_RPI];
-    HB_UNROLL
-    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
-        const hb_int k = j + i * P;
-        vr[i] = mr[i] = hr[i] = nr_[i] = (real)0;
-        if (k < nr) {
-            vr[i] = v[ro + k];
-            mr[i] = m[ro + k];
-            hr[i] = h[ro + k];
-            nr_[i] = n[ro + k];
-        }
-    }
+    for (hb_int k = j; k < nr; k += P)
+        sh[oR + k] = v[ro + k];
     /* The soma's work-item keeps the cell's spike bookkeeping. */
     const hb_int ks = valid ? (hb_int)(soma[c] - ro) : -1;
     const int is_soma = valid && ks % P == j;
@@ -87,45 +67,26 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
 
     for (hb_long s = 0; s < nsteps; ++s) {
         const hb_long step = step0 + s;
-        HB_UNROLL
-        for (int i = 0; i < HB_EPOCH_RPI; ++i) {
-            const hb_int k = j + i * P;
-            if (k < nr) {
-                const hb_long kk = ro + k;
-                const real vk = vr[i];
-                real gk_ = (real)0, ik = (real)0;
-                HB_KERNEL(hb_mech_pas_current)(vk, gl[kk], el, &gk_, &ik);
-                const real gnak = gna[kk], gkk = gk[kk];
-                if (gnak != (real)0 || gkk != (real)0) {
-                    real mi = mr[i], hi = hr[i], ni = nr_[i];
-                    if (step > 0)
-                        HB_KERNEL(hb_mech_hh_state)(vk, dt, q10, &mi, &hi, &ni);
-                    HB_KERNEL(hb_mech_hh_current)(vk, mi, hi, ni, gnak, gkk, ena, ek, &gk_, &ik);
-                    mr[i] = mi;
-                    hr[i] = hi;
-                    nr_[i] = ni;
-                }
-                /* The row's clamps on at this step, in their fixed order. */
-                const hb_long q = crowof[kk];
-                if (q >= 0) {
-                    real sum = (real)0;
-                    for (hb_long a = cptr[q]; a < cptr[q + 1]; ++a)
-                        if (step >= con[a] && step < coff[a])
-                            sum = sum + camp[a];
-                    ik = ik - sum;
-                }
-                sh[oD + k] = d0[kk] + gk_;
-                sh[oR + k] = (cdt[kk] + gk_) * vk - ik;
+        for (hb_int k = j; k < nr; k += P) {
+            const hb_long kk = ro + k;
+            const real vk = sh[oR + k];
+            real gk_, ik;
+            HB_KERNEL(hb_mech_row)(kk, nrows_all, vk, dt, step > 0, step, HB_MECH_PASS, &gk_,
+                                   &ik);
+            /* The row's clamps on at this step, in their fixed order. */
+            const hb_long q = crowof[kk];
+            if (q >= 0) {
+                real sum = (real)0;
+                for (hb_long a = cptr[q]; a < cptr[q + 1]; ++a)
+                    if (step >= con[a] && step < coff[a])
+                        sum = sum + camp[a];
+                ik = ik - sum;
             }
+            sh[oD + k] = d0[kk] + gk_;
+            sh[oR + k] = (cdt[kk] + gk_) * vk - ik;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         HB_CELL_SOLVE_STAGED(0);
-        HB_UNROLL
-    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
-            const hb_int k = j + i * P;
-            if (k < nr)
-                vr[i] = sh[oR + k];
-        }
         if (is_soma) {
             const real vn = sh[oR + ks];
             if (vp < threshold && vn >= threshold) {
@@ -142,16 +103,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
          * own rows, which no one reads after the solve's last barrier. */
     }
 
-    HB_UNROLL
-    for (int i = 0; i < HB_EPOCH_RPI; ++i) {
-        const hb_int k = j + i * P;
-        if (k < nr) {
-            v[ro + k] = vr[i];
-            m[ro + k] = mr[i];
-            h[ro + k] = hr[i];
-            n[ro + k] = nr_[i];
-        }
-    }
+    for (hb_int k = j; k < nr; k += P)
+        v[ro + k] = sh[oR + k];
     if (is_soma) {
         vprev[c] = vp;
         nspk[c] = cnt;

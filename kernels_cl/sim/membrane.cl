@@ -1,46 +1,36 @@
-/* membrane.cl: the per-stage simulation kernels: membrane mechanisms (hb_mech_*.cl), current clamps, matrix assembly, voltage update, spikes and recording. */
+/* membrane.cl: the per-stage simulation kernels: membrane mechanisms (hb_mech_rows.cl over the catalogue), current clamps, matrix assembly, voltage update, spikes and recording. */
 #ifndef HB_PRELUDE_CL
 #include "hb_prelude.cl"
 #endif
 
-#ifndef HB_MECH_HH_CL
-#include "sim/hb_mech_hh.cl"
-#endif
-#ifndef HB_MECH_PAS_CL
-#include "sim/hb_mech_pas.cl"
+#ifndef HB_MECH_ROWS_FUNCS
+#include "sim/hb_mech_rows.cl"
 #endif
 
 /* Units (see hb_sim_dev in api/sim/hb_sim_ops.h): mV, ms, uS, nA. Same
  * operations, in the same order, as backend_omp/sim/membrane.c. */
 
-/* One work-item per row: gates (when advance), then the membrane current
- * I = gl (v - el) + gna m^3 h (v - ena) + gk n^4 (v - ek) and its slope
- * dI/dV at fixed gates. Rows with gna = gk = 0 have no HH channels. */
+/* One work-item per row: every mechanism instance's INITIAL at v. */
+__kernel void HB_KERNEL(hb_sim_mech_init)(const hb_long nrows, __global const real *v,
+                                          HB_MECH_ARGS)
+{
+    const hb_long k = (hb_long)get_global_id(0);
+    if (k < nrows)
+        HB_KERNEL(hb_mech_row_init)(k, nrows, v[k], HB_MECH_PASS);
+}
+
+/* One work-item per row: the row's mechanisms (states when advance, events
+ * due at step, then the current I and its slope dI/dV at fixed states). */
 __kernel void HB_KERNEL(hb_sim_membrane)(const hb_long nrows, const hb_int advance,
-                                         const real dt, const real q10, const real ena,
-                                         const real ek, const real el, __global const real *v,
-                                         __global real *m, __global real *h, __global real *n,
-                                         __global const real *gna, __global const real *gk,
-                                         __global const real *gl, __global real *gmem,
-                                         __global real *imem)
+                                         const hb_long step, const real dt,
+                                         __global const real *v, HB_MECH_ARGS,
+                                         __global real *gmem, __global real *imem)
 {
     const hb_long k = (hb_long)get_global_id(0);
     if (k >= nrows)
         return;
-    const real vk = v[k];
-    real g = (real)0, i = (real)0;
-    HB_KERNEL(hb_mech_pas_current)(vk, gl[k], el, &g, &i);
-    const real gnak = gna[k], gkk = gk[k];
-    if (gnak != (real)0 || gkk != (real)0) {
-        real mk = m[k], hk = h[k], nk = n[k];
-        if (advance) {
-            HB_KERNEL(hb_mech_hh_state)(vk, dt, q10, &mk, &hk, &nk);
-            m[k] = mk;
-            h[k] = hk;
-            n[k] = nk;
-        }
-        HB_KERNEL(hb_mech_hh_current)(vk, mk, hk, nk, gnak, gkk, ena, ek, &g, &i);
-    }
+    real g, i;
+    HB_KERNEL(hb_mech_row)(k, nrows, v[k], dt, advance, step, HB_MECH_PASS, &g, &i);
     gmem[k] = g;
     imem[k] = i;
 }
