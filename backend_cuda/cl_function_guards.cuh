@@ -2,4 +2,4 @@
 /* No include guard: included after each pass. A new kernels_cl header with
  * functions adds its guard here. */
 #undef HB_CATALOGUE_FUNCS
-#undef HB_MECH_ROWS_FUNCS
+#undef HB_MECH_PASSES_FUNCS

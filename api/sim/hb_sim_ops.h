@@ -18,25 +18,28 @@ typedef struct {
     int64_t    nclamp_rows;   /* rows with at least one current clamp          */
     int64_t    nrec;          /* recorded cells (columns of rec)               */
     int64_t    max_spikes;    /* spike times kept per cell                     */
-    int64_t    ninst;         /* mechanism instances                           */
     double     dt, celsius, threshold;
     hb_buffer *pos;           /* int64[nrows]: flat row -> plan array position  */
     hb_buffer *v;             /* real[nrows] membrane voltage                  */
-    /* Mechanisms (kernels_cl/sim/hb_mech_rows.cl, the catalogue's dispatch in
-     * kernels_cl/sim/catalogue/): instance q of row k for iptr[k] <= q <
-     * iptr[k + 1] is instance iidx[q] of mechanism imech[q]; mechanism m has
-     * mtab[3m] instances, parameter p of instance i at mprm[mtab[3m + 1] + p
-     * mtab[3m] + i], state slot s at mst[mtab[3m + 2] + s mtab[3m] + i]. */
-    hb_buffer *iptr;          /* int64[nrows + 1]                              */
-    hb_buffer *imech;         /* int32[ninst]                                  */
-    hb_buffer *iidx;          /* int64[ninst]                                  */
-    hb_buffer *mtab;          /* int64[3 HB_CAT_NMECH]                         */
+    /* Mechanisms (kernels_cl/sim/hb_mech_passes.cl says how the tables are
+     * read; the catalogue is kernels_cl/sim/catalogue/hb_catalogue.cl).
+     * mtab_host: the host's copy of mtab (nmech x 5: instances, parameter,
+     * state and row offsets, flags HB_CAT_POINT 1, STATE 2, CONC 4, NET 8). */
+    int64_t        nmech;
+    const int64_t *mtab_host;
+    const int64_t *mcell_host;  /* (ncells + 1) x nmech, as mcell           */
+    hb_buffer *mtab;          /* int64[5 nmech]                                */
+    hb_buffer *inode;         /* int64: the row of each instance               */
+    hb_buffer *mcell;         /* int64[(ncells + 1) nmech]: first instance per cell */
+    hb_buffer *pptr;          /* int64[nrows + 1]: point processes per row     */
+    hb_buffer *pmech;         /* int32: their mechanism                        */
+    hb_buffer *pidx;          /* int64: their index in it                      */
     hb_buffer *mprm, *mst;    /* real: parameters, state slots                 */
     hb_buffer *ion;           /* real[4 nion nrows]: per ion e, ci, co, current  */
     hb_buffer *ionk;          /* real[nion]: 1e3 R T / (z F) mV for Nernst ions, else 0 */
     hb_buffer *scale;         /* real[nrows]: area um2 x 1e-2 (mA/cm2 -> nA)    */
-    hb_buffer *evptr;         /* int64[ninst + 1]: events of instance q          */
-    hb_buffer *evcur;         /* int64[ninst]: its next event                    */
+    hb_buffer *evptr;         /* int64[npoints + 1]: events of point entry q     */
+    hb_buffer *evcur;         /* int64[npoints]: its next event                  */
     hb_buffer *evstep;        /* int64[nev]: the step an event arrives at         */
     hb_buffer *evw;           /* real[nev]: its weight                           */
     hb_buffer *cdt, *d0;      /* real[nrows] C/dt and the matrix diagonal, uS   */
@@ -59,7 +62,17 @@ typedef struct {
 
 /* The on-chip engine (kernels_cl/sim/epoch.cl) runs a cell with the
  * cell-group solver's work-group (every row's state lives in local or
- * global memory, so any group size holds any cell that fits). */
+ * global memory, so any group size holds any cell that fits), and the
+ * solver's local memory plus one array of rows (the membrane current). */
+#define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged)                                      \
+    (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + (size_t)(max_rows) * (esize))
+/* Whether the epoch stages the schedule: where the plan does and it still
+ * fits beside the current array. */
+static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_dev *lay,
+                                   size_t esize)
+{
+    return lay->cell_staged && HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 1) <= dev->local_mem;
+}
 static inline int64_t hb__epoch_group(int64_t cell_group, int64_t max_rows)
 {
     (void)max_rows;
@@ -94,12 +107,13 @@ typedef struct {
 } hb_sim_cells;
 
 /* The engine's steps on one backend (sim/membrane in every backend).
- * mech_init: per row, every mechanism instance's INITIAL at v (Nernst
- *   potentials first, ion currents zeroed).
- * membrane: per row, hb_mech_row (kernels_cl/sim/hb_mech_rows.cl): states
- *   advanced with v when advance != 0, the events due at `step` delivered,
- *   then gmem = dI/dV and imem = I(v); then subtract the clamps that are on
- *   at this step from imem of their rows.
+ * mech_init: every mechanism instance's INITIAL at its row's v, mechanism
+ *   after mechanism in catalogue order.
+ * membrane: the passes of kernels_cl/sim/membrane.cl: density states
+ *   advanced with v when advance != 0, the rows' point processes and the
+ *   events due at `step`, then gmem = dI/dV and imem = I(v) summed mechanism
+ *   by mechanism in catalogue order, then point processes; then subtract
+ *   the clamps that are on at this step from imem of their rows.
  * assemble: d[pos[k]] = d0 + gmem, rhs[pos[k]] = (cdt + gmem) v - imem.
  * update: v[k] = x[pos[k]]; per cell: upward threshold crossing of the soma
  *   voltage (time t0 + dt*fraction), and the recorded cells' soma voltage

@@ -450,7 +450,8 @@ void hb_sim_destroy(hb_sim *sim)
     if (!sim)
         return;
     hb_sim_dev *d = &sim->dev;
-    hb_buffer *bufs[] = {d->pos,    d->v,     d->iptr,   d->imech,  d->iidx,  d->mtab,
+    hb_buffer *bufs[] = {d->pos,    d->v,     d->mtab,   d->inode,  d->mcell, d->pptr,
+                         d->pmech,  d->pidx,
                          d->mprm,   d->mst,   d->ion,    d->ionk,   d->scale, d->evptr,
                          d->evcur,  d->evstep, d->evw,   d->cdt,    d->d0,    d->gmem,
                          d->imem,   d->crow,  d->cptr,   d->con,    d->coff,  d->camp,

@@ -41,7 +41,8 @@ typedef struct {
     int            nernst[HB_CAT_INFO_NION];
     int            inserted; /* a mechanism was inserted: no default model        */
     int            built;    /* set up on the backend: no more changes            */
-    int64_t        mtab[3 * HB_CAT_INFO_NMECH]; /* the device's (hb_sim_dev)        */
+    int64_t        mtab[5 * HB_CAT_INFO_NMECH]; /* the device's (hb_sim_dev)        */
+    int64_t       *mcell;    /* (ncells + 1) x nmech: each cell's first instances */
     int64_t        bytes;    /* parameters, state, ions and instance tables, bytes */
     int32_t       *type;     /* nrows: SWC type of each compartment                */
     double        *dist;     /* nrows: path distance of its centre, um            */

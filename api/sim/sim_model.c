@@ -198,7 +198,7 @@ void hb__sim_model_free(hb_sim *sim)
     hb_sim_model *md = &sim->model;
     for (int m = 0; m < NMECH; ++m)
         free(md->dens[m].on), free(md->dens[m].prm);
-    free(md->points), free(md->point_prm), free(md->events), free(md->ion);
+    free(md->points), free(md->point_prm), free(md->events), free(md->ion), free(md->mcell);
     free(md->type), free(md->dist), free(md->area), free(md->cellof);
     memset(md, 0, sizeof *md);
 }
@@ -620,37 +620,63 @@ static int cmp_event(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* Point processes ordered by row, then id: the rows' lists. */
+typedef struct {
+    int64_t row, id;
+} row_id;
+static int cmp_row_id(const void *a, const void *b)
+{
+    const row_id *x = a, *y = b;
+    if (x->row != y->row)
+        return (x->row > y->row) - (x->row < y->row);
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The ids of the point processes (of mechanism m, or all: m < 0) in row then
+ * id order, into ids; their count. */
+static int64_t points_in_row_order(const hb_sim_model *md, int m, int64_t *ids, row_id *tmp)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < md->npoints; ++i)
+        if (m < 0 || md->points[i].mech == m)
+            tmp[n++] = (row_id){md->points[i].row, i};
+    qsort(tmp, (size_t)n, sizeof *tmp, cmp_row_id);
+    for (int64_t i = 0; i < n; ++i)
+        ids[i] = tmp[i].id;
+    return n;
+}
+
 /* Host tables of the instances, their parameters and the events, uploaded in
  * one go; freed on every path. */
 typedef struct {
-    int64_t *iptr, *iidx, *mtab, *evptr, *evcur, *evstep, *pinst;
-    int32_t *imech;
+    int64_t *mtab, *inode, *mcell, *pptr, *pidx, *evptr, *evcur, *evstep, *order, *entry;
+    int32_t *pmech;
     double  *mprm, *ion, *ionk, *scale, *evw;
 } build_tables;
 
 static void free_tables(build_tables *t)
 {
-    free(t->iptr), free(t->iidx), free(t->mtab), free(t->evptr), free(t->evcur);
-    free(t->evstep), free(t->pinst), free(t->imech), free(t->mprm), free(t->ion);
-    free(t->ionk), free(t->scale), free(t->evw);
+    free(t->mtab), free(t->inode), free(t->mcell), free(t->pptr), free(t->pidx);
+    free(t->evptr), free(t->evcur), free(t->evstep), free(t->order), free(t->entry);
+    free(t->pmech), free(t->mprm), free(t->ion), free(t->ionk), free(t->scale), free(t->evw);
 }
 
 static hb_status build(hb_sim *sim, const char *fn)
 {
     hb_sim_model *md = &sim->model;
-    const int64_t R = sim->nrows;
+    const int64_t R = sim->nrows, C = sim->ncells, P = md->npoints, NE = md->nev;
     if (!md->inserted)
         HB_FORWARD(default_model(sim, fn));
-    /* Instances per mechanism: density ones in row order, then point
-     * processes in id order; per row: density mechanisms in catalogue order,
-     * then the row's point processes in id order. */
+    /* Instances per mechanism: a density mechanism's in row order (so a
+     * cell's are a range: mcell), a point process mechanism's in row then id
+     * order (so a row's point processes are a range: pptr). */
     int64_t count[NMECH] = {0}, ninst = 0, nprm = 0, nst = 0;
     for (int m = 0; m < NMECH; ++m)
         count[m] = md->dens[m].count;
-    for (int64_t i = 0; i < md->npoints; ++i)
+    for (int64_t i = 0; i < P; ++i)
         count[md->points[i].mech]++;
     build_tables t = {0};
-    t.mtab = hb__malloc_n(3 * NMECH, sizeof *t.mtab);
+    t.mtab = hb__malloc_n(5 * NMECH, sizeof *t.mtab);
     for (int m = 0; t.mtab && m < NMECH; ++m) {
         int64_t a, b;
         if (!hb__mul_i64(count[m], hb_cat_mechs[m].nparam, &a) ||
@@ -660,107 +686,95 @@ static hb_status build(hb_sim *sim, const char *fn)
             return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %s: %lld instances overflow the tables",
                              fn, hb_cat_mechs[m].name, (long long)count[m]);
         }
-        t.mtab[3 * m] = md->mtab[3 * m] = count[m];
-        t.mtab[3 * m + 1] = md->mtab[3 * m + 1] = nprm;
-        t.mtab[3 * m + 2] = md->mtab[3 * m + 2] = nst;
+        const int64_t row[5] = {count[m], nprm, nst, ninst, hb_cat_mechs[m].flags};
+        for (int k = 0; k < 5; ++k)
+            t.mtab[5 * m + k] = md->mtab[5 * m + k] = row[k];
         nprm += a, nst += b, ninst += count[m];
     }
-    t.iptr = hb__malloc_n(R + 1, sizeof *t.iptr);
-    t.imech = hb__malloc_n(ninst > 0 ? ninst : 1, sizeof *t.imech);
-    t.iidx = hb__malloc_n(ninst > 0 ? ninst : 1, sizeof *t.iidx);
-    t.pinst = hb__malloc_n(md->npoints > 0 ? md->npoints : 1, sizeof *t.pinst);
+    int64_t mcells; /* (C + 1) x NMECH, C bounded by the batch */
+    if (!hb__mul_i64(C + 1, NMECH, &mcells)) {
+        free_tables(&t);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld cells", fn, (long long)C);
+    }
+    t.inode = hb__malloc_n(ninst > 0 ? ninst : 1, sizeof *t.inode);
+    t.mcell = hb__malloc_n(mcells, sizeof *t.mcell);
+    t.pptr = hb__calloc_n(R + 1, sizeof *t.pptr);
+    t.pmech = hb__malloc_n(P > 0 ? P : 1, sizeof *t.pmech);
+    t.pidx = hb__malloc_n(P > 0 ? P : 1, sizeof *t.pidx);
+    t.order = hb__malloc_n(P > 0 ? P : 1, sizeof *t.order);
+    t.entry = hb__malloc_n(P > 0 ? P : 1, sizeof *t.entry);
     t.mprm = hb__malloc_n(nprm > 0 ? nprm : 1, sizeof *t.mprm);
     t.ion = hb__malloc_n(R, (size_t)(4 * NION) * sizeof *t.ion);
     t.ionk = hb__malloc_n(NION, sizeof *t.ionk);
     t.scale = hb__malloc_n(R, sizeof *t.scale);
-    t.evptr = hb__calloc_n(ninst + 1, sizeof *t.evptr);
-    t.evcur = hb__malloc_n(ninst > 0 ? ninst : 1, sizeof *t.evcur);
-    t.evstep = hb__malloc_n(md->nev > 0 ? md->nev : 1, sizeof *t.evstep);
-    t.evw = hb__malloc_n(md->nev > 0 ? md->nev : 1, sizeof *t.evw);
-    int64_t *pcount = hb__calloc_n(R + 1, sizeof *pcount), *next = hb__calloc_n(NMECH, sizeof *next);
-    if (!t.mtab || !t.iptr || !t.imech || !t.iidx || !t.pinst || !t.mprm || !t.ion || !t.ionk ||
-        !t.scale || !t.evptr || !t.evcur || !t.evstep || !t.evw || !pcount || !next) {
-        free_tables(&t), free(pcount), free(next);
+    t.evptr = hb__calloc_n(P + 1, sizeof *t.evptr);
+    t.evcur = hb__malloc_n(P > 0 ? P : 1, sizeof *t.evcur);
+    t.evstep = hb__malloc_n(NE > 0 ? NE : 1, sizeof *t.evstep);
+    t.evw = hb__malloc_n(NE > 0 ? NE : 1, sizeof *t.evw);
+    if (!t.mtab || !t.inode || !t.mcell || !t.pptr || !t.pmech || !t.pidx || !t.order ||
+        !t.entry || !t.mprm || !t.ion || !t.ionk || !t.scale || !t.evptr || !t.evcur ||
+        !t.evstep || !t.evw) {
+        free_tables(&t);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: mechanism tables of %lld instances", fn,
                          (long long)ninst);
     }
-    /* Point processes per row, for the row's instance list. */
-    for (int64_t i = 0; i < md->npoints; ++i)
-        pcount[md->points[i].row + 1]++;
+    /* Density instances, row by row; mcell: each cell's first. */
+    int64_t next[NMECH] = {0};
+    for (int64_t c = 0; c <= C; ++c) {
+        for (int m = 0; m < NMECH; ++m)
+            t.mcell[c * NMECH + m] = next[m];
+        if (c == C)
+            break;
+        for (int64_t k = sim->offsets[c]; k < sim->offsets[c + 1]; ++k)
+            for (int m = 0; m < NMECH; ++m) {
+                const hb_sim_density *d = &md->dens[m];
+                if (!d->on || !d->on[k])
+                    continue;
+                const int np = hb_cat_mechs[m].nparam;
+                const int64_t i = next[m]++, n = count[m];
+                t.inode[t.mtab[5 * m + 3] + i] = k;
+                for (int p = 0; p < np; ++p)
+                    t.mprm[t.mtab[5 * m + 1] + p * n + i] = d->prm[k * np + p];
+            }
+    }
+    /* Point processes: entries q in row then id order; entry[id] = q. */
+    row_id *tmp = hb__malloc_n(P > 0 ? P : 1, sizeof *tmp);
+    if (!tmp) {
+        free_tables(&t);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld point processes", fn, (long long)P);
+    }
+    points_in_row_order(md, -1, t.order, tmp);
+    free(tmp);
+    for (int64_t q = 0; q < P; ++q) {
+        const hb_sim_point *pt = &md->points[t.order[q]];
+        const int m = pt->mech, np = hb_cat_mechs[m].nparam;
+        const int64_t i = next[m]++, n = count[m];
+        t.entry[t.order[q]] = q;
+        t.pmech[q] = m;
+        t.pidx[q] = i;
+        t.pptr[pt->row + 1]++;
+        t.inode[t.mtab[5 * m + 3] + i] = pt->row;
+        for (int p = 0; p < np; ++p)
+            t.mprm[t.mtab[5 * m + 1] + p * n + i] = md->point_prm[pt->prm + p];
+    }
     for (int64_t k = 0; k < R; ++k)
-        pcount[k + 1] += pcount[k];
-    int64_t *prow = hb__malloc_n(md->npoints > 0 ? md->npoints : 1, sizeof *prow);
-    if (!prow) {
-        free_tables(&t), free(pcount), free(next);
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld point processes", fn,
-                         (long long)md->npoints);
+        t.pptr[k + 1] += t.pptr[k];
+    /* Events by point entry, in step then insertion order. */
+    qsort(md->events, (size_t)NE, sizeof *md->events, cmp_event);
+    for (int64_t e = 0; e < NE; ++e)
+        t.evptr[t.entry[md->events[e].point] + 1]++;
+    for (int64_t q = 0; q < P; ++q)
+        t.evptr[q + 1] += t.evptr[q];
+    for (int64_t q = 0; q < P; ++q)
+        t.evcur[q] = t.evptr[q];
+    for (int64_t e = 0; e < NE; ++e) {
+        /* Sorted by point id: each entry's events arrive in order. */
+        const int64_t q = t.entry[md->events[e].point], at = t.evcur[q]++;
+        t.evstep[at] = md->events[e].step;
+        t.evw[at] = md->events[e].weight;
     }
-    {
-        int64_t *fill = hb__calloc_n(R > 0 ? R : 1, sizeof *fill);
-        if (!fill) {
-            free_tables(&t), free(pcount), free(next), free(prow);
-            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld rows", fn, (long long)R);
-        }
-        for (int64_t i = 0; i < md->npoints; ++i) {
-            const int64_t r = md->points[i].row;
-            prow[pcount[r] + fill[r]++] = i;
-        }
-        free(fill);
-    }
-    /* Density instances take indices in row order first; point processes
-     * follow in id order (pinst: first the index in the mechanism, then, once
-     * placed, the instance slot q). */
-    int64_t q = 0;
-    int64_t pidx[NMECH];
-    for (int m = 0; m < NMECH; ++m)
-        pidx[m] = md->dens[m].count;
-    for (int64_t i = 0; i < md->npoints; ++i)
-        t.pinst[i] = pidx[md->points[i].mech]++;
-    for (int64_t k = 0; k < R; ++k) {
-        t.iptr[k] = q;
-        for (int m = 0; m < NMECH; ++m) {
-            const hb_sim_density *d = &md->dens[m];
-            if (!d->on || !d->on[k])
-                continue;
-            const int np = hb_cat_mechs[m].nparam;
-            const int64_t idx = next[m]++, n = count[m];
-            t.imech[q] = m, t.iidx[q++] = idx;
-            for (int p = 0; p < np; ++p)
-                t.mprm[t.mtab[3 * m + 1] + p * n + idx] = d->prm[k * np + p];
-        }
-        for (int64_t j = pcount[k]; j < pcount[k + 1]; ++j) {
-            const hb_sim_point *pt = &md->points[prow[j]];
-            const int m = pt->mech, np = hb_cat_mechs[m].nparam;
-            const int64_t idx = t.pinst[prow[j]], n = count[m];
-            t.pinst[prow[j]] = q; /* from here on: the point's instance slot q */
-            t.imech[q] = m, t.iidx[q++] = idx;
-            for (int p = 0; p < np; ++p)
-                t.mprm[t.mtab[3 * m + 1] + p * n + idx] = md->point_prm[pt->prm + p];
-        }
-    }
-    t.iptr[R] = q;
-    /* Events by instance slot, in step then insertion order. */
-    qsort(md->events, (size_t)md->nev, sizeof *md->events, cmp_event);
-    for (int64_t e = 0; e < md->nev; ++e)
-        t.evptr[t.pinst[md->events[e].point] + 1]++;
-    for (int64_t i = 0; i < ninst; ++i)
-        t.evptr[i + 1] += t.evptr[i];
-    {
-        int64_t *fill = hb__calloc_n(ninst > 0 ? ninst : 1, sizeof *fill);
-        if (!fill) {
-            free_tables(&t), free(pcount), free(next), free(prow);
-            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld events", fn, (long long)md->nev);
-        }
-        for (int64_t e = 0; e < md->nev; ++e) {
-            const int64_t s = t.pinst[md->events[e].point], at = t.evptr[s] + fill[s]++;
-            t.evstep[at] = md->events[e].step;
-            t.evw[at] = md->events[e].weight;
-        }
-        free(fill);
-    }
-    for (int64_t i = 0; i < ninst; ++i)
-        t.evcur[i] = t.evptr[i];
-    free(pcount), free(next), free(prow);
+    for (int64_t q = 0; q < P; ++q)
+        t.evcur[q] = t.evptr[q];
     /* Ions: e, ci, co as set; currents 0; Nernst factors in mV. */
     for (int x = 0; x < NION; ++x) {
         for (int64_t k = 0; k < R; ++k) {
@@ -775,32 +789,40 @@ static hb_status build(hb_sim *sim, const char *fn)
     }
     for (int64_t k = 0; k < R; ++k)
         t.scale[k] = md->area[k] * 1e-2;
+    free(md->mcell);
+    md->mcell = t.mcell; /* kept: the host backends' fused loop reads it */
+    t.mcell = NULL;
     hb_sim_dev *d = &sim->dev;
-    d->ninst = ninst;
+    d->nmech = NMECH;
+    d->mtab_host = md->mtab;
+    d->mcell_host = md->mcell;
     d->celsius = sim->prm.celsius;
     int64_t nion_rows = 4 * NION * R;
     hb_status st;
-    if ((st = hb__sim_alloc(sim, &d->iptr, sizeof(int64_t), R + 1, t.iptr)) ||
-        (st = hb__sim_alloc(sim, &d->imech, sizeof(int32_t), ninst, t.imech)) ||
-        (st = hb__sim_alloc(sim, &d->iidx, sizeof(int64_t), ninst, t.iidx)) ||
-        (st = hb__sim_alloc(sim, &d->mtab, sizeof(int64_t), 3 * NMECH, t.mtab)) ||
+    if ((st = hb__sim_alloc(sim, &d->mtab, sizeof(int64_t), 5 * NMECH, t.mtab)) ||
+        (st = hb__sim_alloc(sim, &d->inode, sizeof(int64_t), ninst, t.inode)) ||
+        (st = hb__sim_alloc(sim, &d->mcell, sizeof(int64_t), mcells, md->mcell)) ||
+        (st = hb__sim_alloc(sim, &d->pptr, sizeof(int64_t), R + 1, t.pptr)) ||
+        (st = hb__sim_alloc(sim, &d->pmech, sizeof(int32_t), P, t.pmech)) ||
+        (st = hb__sim_alloc(sim, &d->pidx, sizeof(int64_t), P, t.pidx)) ||
         (st = hb__sim_alloc_real(sim, &d->mprm, nprm, t.mprm)) ||
         (st = hb__sim_alloc_real(sim, &d->mst, nst, NULL)) ||
         (st = hb__sim_alloc_real(sim, &d->ion, nion_rows, t.ion)) ||
         (st = hb__sim_alloc_real(sim, &d->ionk, NION, t.ionk)) ||
         (st = hb__sim_alloc_real(sim, &d->scale, R, t.scale)) ||
-        (st = hb__sim_alloc(sim, &d->evptr, sizeof(int64_t), ninst + 1, t.evptr)) ||
-        (st = hb__sim_alloc(sim, &d->evcur, sizeof(int64_t), ninst, t.evcur)) ||
-        (st = hb__sim_alloc(sim, &d->evstep, sizeof(int64_t), md->nev, t.evstep)) ||
-        (st = hb__sim_alloc_real(sim, &d->evw, md->nev, t.evw))) {
+        (st = hb__sim_alloc(sim, &d->evptr, sizeof(int64_t), P + 1, t.evptr)) ||
+        (st = hb__sim_alloc(sim, &d->evcur, sizeof(int64_t), P, t.evcur)) ||
+        (st = hb__sim_alloc(sim, &d->evstep, sizeof(int64_t), NE, t.evstep)) ||
+        (st = hb__sim_alloc_real(sim, &d->evw, NE, t.evw))) {
         free_tables(&t);
         return st;
     }
     free_tables(&t);
     /* What one pass over the model moves: parameters in, state in and out,
-     * ion slots in and out, the instance tables and the scale in. */
-    md->bytes = (nprm + 2 * nst + 2 * nion_rows + R) * (int64_t)sim->esize +
-                (R + 1) * 8 + ninst * 12;
+     * ion slots in and out, the instance rows, the point lists and the
+     * scale in. */
+    md->bytes = (nprm + 2 * nst + 2 * nion_rows + R) * (int64_t)sim->esize + ninst * 8 +
+                (R + 1) * 8 + P * 12;
     /* INITIAL at v_init, with the kernels' own functions. */
     HB_FORWARD(sim->ops->mech_init(sim->ctx, sim->prm.plan.stream, sim->prm.precision, d));
     md->built = 1;
@@ -837,8 +859,8 @@ hb_status hb__sim_read_mech(hb_sim *sim, int m, int slot, int is_param, double *
     const hb_sim_model *md = &sim->model;
     const hb_cat_mech *cm = &hb_cat_mechs[m];
     const int64_t R = sim->nrows;
-    const int64_t count = md->mtab[3 * m];
-    const int64_t off = md->mtab[3 * m + (is_param ? 1 : 2)];
+    const int64_t count = md->mtab[5 * m];
+    const int64_t off = md->mtab[5 * m + (is_param ? 1 : 2)];
     double *vals = hb__malloc_n(count > 0 ? count : 1, sizeof *vals);
     if (!vals)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_get_mech_state: %lld values",
@@ -847,12 +869,31 @@ hb_status hb__sim_read_mech(hb_sim *sim, int m, int slot, int is_param, double *
                                      off + (int64_t)slot * count, count, vals);
     if (st == HB_SUCCESS) {
         if (cm->point) {
-            /* Point process instances: after the density ones (none for a
-             * point mechanism), in id order. */
-            int64_t j = 0;
-            for (int64_t i = 0; i < md->npoints; ++i)
+            /* Instance i of the mechanism is its i-th point process in row
+             * then id order (build): out in id order. */
+            int64_t *ids = hb__malloc_n(count > 0 ? count : 1, sizeof *ids);
+            row_id *tmp = hb__malloc_n(count > 0 ? count : 1, sizeof *tmp);
+            if (!ids || !tmp) {
+                free(vals), free(ids), free(tmp);
+                return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_get_mech_state: %lld ids",
+                                 (long long)count);
+            }
+            const int64_t j = points_in_row_order(md, m, ids, tmp);
+            free(tmp);
+            /* ids[i]: the point of instance i; its rank among this mechanism's
+             * point processes in id order is its output slot. */
+            int64_t *rank = hb__malloc_n(md->npoints > 0 ? md->npoints : 1, sizeof *rank);
+            if (!rank) {
+                free(vals), free(ids);
+                return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_get_mech_state: %lld ranks",
+                                 (long long)md->npoints);
+            }
+            for (int64_t i = 0, k = 0; i < md->npoints; ++i)
                 if (md->points[i].mech == m)
-                    out[j] = vals[j], ++j;
+                    rank[i] = k++;
+            for (int64_t i = 0; i < j; ++i)
+                out[rank[ids[i]]] = vals[i];
+            free(ids), free(rank);
             *nout = j;
         } else {
             int64_t j = 0;

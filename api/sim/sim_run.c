@@ -477,7 +477,7 @@ static hb_status get_mech_state(hb_sim *sim, const char *mech, const char *var, 
     HB_FORWARD(find_var(mech, var, &m, &slot, &is_param, fn));
     HB_FORWARD(model_build(sim, fn));
     HB_FORWARD(sim->ctx->ops->finish(sim->ctx, sim->prm.plan.stream));
-    const int64_t cap = sim->model.mtab[3 * m] > sim->nrows ? sim->model.mtab[3 * m] : sim->nrows;
+    const int64_t cap = sim->model.mtab[5 * m] > sim->nrows ? sim->model.mtab[5 * m] : sim->nrows;
     double *tmp = hb__malloc_n(cap > 0 ? cap : 1, sizeof *tmp);
     if (!tmp)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld rows", fn, (long long)sim->nrows);

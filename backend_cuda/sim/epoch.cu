@@ -21,22 +21,24 @@ hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *m
 
 /* One launch per size class of cells (lay->cell_class), as the cell-group
  * solver's; hb__epoch_group threads per cell (the core checked it against
- * the limit above); HB_CELL_LAUNCH_BYTES (the schedule where it fits) of the class's largest cell of
- * dynamic shared memory, opted in past the default 48 KiB. */
+ * the limit above); HB_EPOCH_LAUNCH_BYTES (the schedule where it fits) of
+ * the class's largest cell of dynamic shared memory, opted in past the
+ * default 48 KiB. */
 hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
                          const hb_sim_epoch *job)
 {
     const hb_layout_dev *lay = job->lay;
     HB_FORWARD(hb__cuda_use(ctx));
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    const int staged = hb__epoch_staged(&ctx->traits, lay, esize);
     HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_sim_epoch),
-                                   HB_CELL_LAUNCH_BYTES(lay->max_rows, esize, lay->cell_staged)));
+                                   HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged)));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],
                         ld = lay->cell_class[3 * k + 2];
         const int group = (int)hb__epoch_group(lay->cell_group, ld);
-        const size_t smem = HB_CELL_LAUNCH_BYTES(ld, esize, lay->cell_staged);
+        const size_t smem = HB_EPOCH_LAUNCH_BYTES(ld, esize, staged);
         HB_FORWARD(HB_CUDA_LAUNCH(
             p, hb_sim_epoch, ngroups, (unsigned)ngroups, group, smem, s, ngroups, first, ld,
             (long long)job->step0, (long long)job->nsteps, hb__dev(lay->cslots),
@@ -47,7 +49,7 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
             hb__dev(m->cptr), hb__dev(m->con), hb__dev(m->coff), hb__dev(m->camp),
             (long long)m->max_spikes, hb__dev(m->soma), hb__dev(m->vprev), hb__dev(m->nspk),
             hb__dev(m->tspk), (long long)m->nrec, (long long)job->rec_row0,
-            hb__dev(m->recslot), hb__dev(m->rec), (int)lay->cell_staged));
+            hb__dev(m->recslot), hb__dev(m->rec), staged));
     }
     return HB_SUCCESS;
 }

@@ -12,27 +12,54 @@
 
 static unsigned grid(int64_t n) { return hb__cuda_blocks(n, HB_SIM_THREADS); }
 
+/* Per instance of each mechanism in catalogue order (INITIAL may read
+ * what an earlier mechanism wrote: a concentration). */
 static hb_status cuda_mech_init(hb_context *ctx, void *stream, hb_precision p,
                                 const hb_sim_dev *m)
 {
     HB_FORWARD(hb__cuda_use(ctx));
-    if (m->nrows <= 0)
-        return HB_SUCCESS;
-    return HB_CUDA_LAUNCH(p, hb_sim_mech_init, m->nrows, grid(m->nrows), HB_SIM_THREADS, 0,
-                          hb__cuda_stream(ctx, stream), m->nrows, hb__dev(m->v),
-                          HB_CUDA_MECH_ARGS(m));
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    for (int k = 0; k < (int)m->nmech; ++k) {
+        const int64_t n = m->mtab_host[5 * k];
+        if (n > 0)
+            HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_init, n, grid(n), HB_SIM_THREADS, 0, s, k,
+                                      m->nrows, hb__dev(m->v), HB_CUDA_MECH_ARGS(m)));
+    }
+    return HB_SUCCESS;
 }
 
+/* The membrane passes of membrane.cl, then the clamps. */
 static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
                                const hb_sim_dev *m, int advance, int64_t step)
 {
     HB_FORWARD(hb__cuda_use(ctx));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
+    int64_t npoints = 0;
+    for (int k = 0; k < (int)m->nmech; ++k) {
+        const int64_t n = m->mtab_host[5 * k], fl = m->mtab_host[5 * k + 4];
+        if (fl & 1)
+            npoints += n;
+        else if (advance && (fl & 2) && n > 0)
+            HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_state, n, grid(n), HB_SIM_THREADS, 0, s, k,
+                                      m->nrows, hb__real(m->dt), hb__dev(m->v),
+                                      HB_CUDA_MECH_ARGS(m)));
+    }
     if (m->nrows > 0)
-        HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_membrane, m->nrows, grid(m->nrows), HB_SIM_THREADS, 0,
-                                  s, m->nrows, advance != 0, (long long)step, hb__real(m->dt),
-                                  hb__dev(m->v), HB_CUDA_MECH_ARGS(m), hb__dev(m->gmem),
-                                  hb__dev(m->imem)));
+        HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_rows_pre, m->nrows, grid(m->nrows),
+                                  HB_SIM_THREADS, 0, s, m->nrows, advance != 0, (long long)step,
+                                  hb__real(m->dt), hb__dev(m->v), HB_CUDA_MECH_ARGS(m),
+                                  hb__dev(m->gmem), hb__dev(m->imem)));
+    for (int k = 0; k < (int)m->nmech; ++k) {
+        const int64_t n = m->mtab_host[5 * k];
+        if (!(m->mtab_host[5 * k + 4] & 1) && n > 0)
+            HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_current, n, grid(n), HB_SIM_THREADS, 0, s, k,
+                                      m->nrows, hb__dev(m->v), HB_CUDA_MECH_ARGS(m),
+                                      hb__dev(m->gmem), hb__dev(m->imem)));
+    }
+    if (npoints > 0 && m->nrows > 0)
+        HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_rows_post, m->nrows, grid(m->nrows),
+                                  HB_SIM_THREADS, 0, s, m->nrows, hb__dev(m->v),
+                                  HB_CUDA_MECH_ARGS(m), hb__dev(m->gmem), hb__dev(m->imem)));
     if (m->nclamp_rows <= 0)
         return HB_SUCCESS;
     return HB_CUDA_LAUNCH(p, hb_sim_clamp, m->nclamp_rows, grid(m->nclamp_rows), HB_SIM_THREADS,

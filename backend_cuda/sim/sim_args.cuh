@@ -8,9 +8,10 @@
 /* The mechanism tables every simulation kernel takes (HB_MECH_ARGS of
  * kernels_cl/sim/hb_mech_rows.cl), in its order. */
 #define HB_CUDA_MECH_ARGS(m)                                                              \
-    hb__dev((m)->iptr), hb__dev((m)->imech), hb__dev((m)->iidx), hb__dev((m)->mtab),      \
-        hb__dev((m)->mprm), hb__dev((m)->mst), hb__dev((m)->ion), hb__dev((m)->ionk),     \
-        hb__dev((m)->scale), hb__dev((m)->evptr), hb__dev((m)->evcur),                    \
-        hb__dev((m)->evstep), hb__dev((m)->evw), hb__real((m)->celsius)
+    hb__dev((m)->mtab), hb__dev((m)->inode), hb__dev((m)->mcell), hb__dev((m)->pptr),     \
+        hb__dev((m)->pmech), hb__dev((m)->pidx), hb__dev((m)->mprm), hb__dev((m)->mst),   \
+        hb__dev((m)->ion), hb__dev((m)->ionk), hb__dev((m)->scale), hb__dev((m)->evptr),  \
+        hb__dev((m)->evcur), hb__dev((m)->evstep), hb__dev((m)->evw),                     \
+        hb__real((m)->celsius)
 
 #endif

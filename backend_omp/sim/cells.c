@@ -77,7 +77,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             const int64_t step = job->step0 + q;                                           \
             double t1 = job->timing ? clock_ms() : 0, t2;                                  \
             /* Gates move with the voltage the previous step produced. */                  \
-            mem_assemble_##S(sd, step > 0, step, r0, r1, j0, j1, d + base, r + base,       \
+            mem_assemble_##S(sd, step > 0, step, c, r0, r1, j0, j1, d + base, r + base,    \
                              lay->stride);                                                 \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \
@@ -117,7 +117,8 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             const int64_t step = job->step0 + q;                                           \
             double t1 = job->timing ? clock_ms() : 0, t2;                                  \
             for (int64_t x = 0; x < w; ++x)                                                \
-                mem_assemble_##S(sd, step > 0, step, r0[x], r0[x] + n, j0[x], j1[x], D + x, \
+                mem_assemble_##S(sd, step > 0, step, cg + x, r0[x], r0[x] + n, j0[x], j1[x], \
+                                 D + x,                                                    \
                                  R + x, W);                                                \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \

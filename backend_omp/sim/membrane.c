@@ -6,17 +6,12 @@
 #define HB_DEFINE_MEMBRANE(T, S)                                                           \
     static void mech_init_##S(const hb_sim_dev *sd, int par)                               \
     {                                                                                      \
-        (void)par;                                                                         \
-        _Pragma("omp parallel for schedule(static) if (par)")                             \
-        for (int64_t k = 0; k < sd->nrows; ++k)                                            \
-            mech_init_row_##S(sd, k);                                                      \
+        hb_host_mech_init_##S(sd, par);                                                    \
     }                                                                                      \
     static void membrane_##S(const hb_sim_dev *sd, int advance, int64_t step, int par)     \
     {                                                                                      \
         (void)par;                                                                         \
-        _Pragma("omp parallel for schedule(static) if (par)")                             \
-        for (int64_t k = 0; k < sd->nrows; ++k)                                            \
-            mem_row_##S(sd, advance, step, k);                                                   \
+        hb_host_mech_pass_##S(sd, advance, step, 0, sd->ncells, 0, sd->nrows, par);        \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
         for (int64_t j = 0; j < sd->nclamp_rows; ++j)                                      \
             clamp_row_##S(sd, j, step);                                                    \

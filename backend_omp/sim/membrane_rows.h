@@ -10,37 +10,11 @@
 
 /* Same operations, in the same order, as kernels_cl/sim/membrane.cl and
  * epoch.cl (the mechanisms are the same text: cl_host.h compiles
- * kernels_cl/sim/hb_mech_rows.cl here); T is the precision. Written once so
- * that the per-step loops and the fused loop do bit for bit the same
- * arithmetic per row. */
-#define HB_HOST_MECH_PASS(sd, T)                                                           \
-    HB_I64((sd)->iptr), (const int32_t *)(sd)->imech->ptr, HB_I64((sd)->iidx),             \
-        HB_I64((sd)->mtab), (const T *)(sd)->mprm->ptr, (T *)(sd)->mst->ptr,               \
-        (T *)(sd)->ion->ptr, (const T *)(sd)->ionk->ptr, (const T *)(sd)->scale->ptr,      \
-        HB_I64((sd)->evptr), (int64_t *)(sd)->evcur->ptr, HB_I64((sd)->evstep),            \
-        (const T *)(sd)->evw->ptr, (T)(sd)->celsius
+ * kernels_cl/sim/hb_mech_passes.cl and the host's passes over it,
+ * mech_passes_host.h); T is the precision. Written once so that the
+ * per-step loops and the fused loop do bit for bit the same arithmetic per
+ * row. */
 #define HB_DEFINE_MEMBRANE_ROWS(T, S)                                                      \
-    /* Row k: every mechanism instance's INITIAL. */                                      \
-    static inline void mech_init_row_##S(const hb_sim_dev *sd, int64_t k)                  \
-    {                                                                                      \
-        const T *v = sd->v->ptr;                                                           \
-        hb_mech_row_init_##S(k, sd->nrows, v[k], HB_HOST_MECH_PASS(sd, T));                \
-    }                                                                                      \
-    /* Row k: its mechanisms (states when advance, events, current): *gk = dI/dV and      \
-     * *ik = I(v). */                                                                      \
-    static inline void mem_vals_##S(const hb_sim_dev *sd, int advance, int64_t step,       \
-                                    int64_t k, T *gk_, T *ik_)                             \
-    {                                                                                      \
-        const T *v = sd->v->ptr;                                                           \
-        hb_mech_row_##S(k, sd->nrows, v[k], (T)sd->dt, advance, step,                      \
-                        HB_HOST_MECH_PASS(sd, T), gk_, ik_);                               \
-    }                                                                                      \
-    static inline void mem_row_##S(const hb_sim_dev *sd, int advance, int64_t step,        \
-                                   int64_t k)                                              \
-    {                                                                                      \
-        T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                                    \
-        mem_vals_##S(sd, advance, step, k, &gmem[k], &imem[k]);                            \
-    }                                                                                      \
     /* Clamped row j: the clamps on at this step, summed in their fixed order. */          \
     static inline T clamp_sum_##S(const hb_sim_dev *sd, int64_t j, int64_t step)           \
     {                                                                                      \
@@ -67,18 +41,19 @@
         *dk = d0[k] + g;                                                                   \
         *rk = (cdt[k] + g) * v[k] - i;                                                     \
     }                                                                                      \
-    /* The fused loop's pass over rows r0 .. r1 - 1 of a cell: membrane, the clamped      \
-     * rows (j0 .. j1 - 1, sorted, one per row) and assembly in one go, g and i kept       \
-     * in registers; row k's entries go to d[k * ds + doff], r likewise. */               \
+    /* The fused loop's pass over cell c (rows r0 .. r1 - 1): the mechanism passes, the \
+     * clamped rows (j0 .. j1 - 1, sorted, one per row) and assembly; row k's entries go   \
+     * to d[k * ds + doff], r likewise. */                                                \
     static inline void mem_assemble_##S(const hb_sim_dev *sd, int advance, int64_t step,   \
-                                        int64_t r0, int64_t r1, int64_t j0, int64_t j1,    \
-                                        T *d, T *r, int64_t ds)                            \
+                                        int64_t c, int64_t r0, int64_t r1, int64_t j0,     \
+                                        int64_t j1, T *d, T *r, int64_t ds)                \
     {                                                                                      \
         const int64_t *crow = HB_I64(sd->crow);                                            \
+        const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                              \
         int64_t jj = j0;                                                                   \
+        hb_host_mech_pass_serial_##S(sd, advance, step, c, c + 1, r0, r1, 0);                     \
         for (int64_t k = r0; k < r1; ++k) {                                                \
-            T g, i;                                                                        \
-            mem_vals_##S(sd, advance, step, k, &g, &i);                                          \
+            T g = gmem[k], i = imem[k];                                                    \
             if (jj < j1 && crow[jj] == k)                                                  \
                 i = i - clamp_sum_##S(sd, jj++, step);                                     \
             assemble_gi_##S(sd, k, g, i, &d[(k - r0) * ds], &r[(k - r0) * ds]);            \

@@ -4,25 +4,57 @@
 #include "sim_args.h"
 
 
+/* Per instance of each mechanism in catalogue order (INITIAL may read
+ * what an earlier mechanism wrote: a concentration). */
 static hb_status cl_sim_mech_init(hb_context *ctx, void *stream, hb_precision p,
                                  const hb_sim_dev *sim)
 {
     cl_long nrows = sim->nrows;
     real_arg cel = real_of(sim->celsius);
-    const hb_cl_arg args[] = {HB_CL_LONG(nrows), MEM(sim->v), HB_CL_MECH_ARGS(p, sim, cel)};
-    return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_INIT, args, NARGS(args), nrows);
+    for (cl_int m = 0; m < sim->nmech; ++m) {
+        const cl_long n = HB_SIM_MT_N(sim, m);
+        const hb_cl_arg args[] = {HB_CL_INT(m), HB_CL_LONG(nrows), MEM(sim->v),
+                                  HB_CL_MECH_ARGS(p, sim, cel)};
+        if (n > 0)
+            HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_INIT, args, NARGS(args), n));
+    }
+    return HB_SUCCESS;
 }
 
+/* The membrane passes of membrane.cl, then the clamps. */
 static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
                               const hb_sim_dev *sim, int advance, int64_t step)
 {
-    cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step;
+    cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step, npoints = 0;
     cl_int adv = advance != 0;
     real_arg dt = real_of(sim->dt), cel = real_of(sim->celsius);
-    const hb_cl_arg args[] = {HB_CL_LONG(nrows), HB_CL_INT(adv),  HB_CL_LONG(st),
-                              REAL(p, dt),       MEM(sim->v),     HB_CL_MECH_ARGS(p, sim, cel),
-                              MEM(sim->gmem),    MEM(sim->imem)};
-    HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MEMBRANE, args, NARGS(args), nrows));
+    for (cl_int m = 0; m < sim->nmech; ++m) {
+        const cl_long n = HB_SIM_MT_N(sim, m), fl = HB_SIM_MT_FLAGS(sim, m);
+        if (fl & 1)
+            npoints += n;
+        else if (adv && (fl & 2) && n > 0) {
+            const hb_cl_arg a[] = {HB_CL_INT(m), HB_CL_LONG(nrows), REAL(p, dt), MEM(sim->v),
+                                   HB_CL_MECH_ARGS(p, sim, cel)};
+            HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_STATE, a, NARGS(a), n));
+        }
+    }
+    const hb_cl_arg pre[] = {HB_CL_LONG(nrows), HB_CL_INT(adv), HB_CL_LONG(st), REAL(p, dt),
+                             MEM(sim->v), HB_CL_MECH_ARGS(p, sim, cel), MEM(sim->gmem),
+                             MEM(sim->imem)};
+    HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_ROWS_PRE, pre, NARGS(pre), nrows));
+    for (cl_int m = 0; m < sim->nmech; ++m) {
+        const cl_long n = HB_SIM_MT_N(sim, m);
+        const hb_cl_arg a[] = {HB_CL_INT(m), HB_CL_LONG(nrows), MEM(sim->v),
+                               HB_CL_MECH_ARGS(p, sim, cel), MEM(sim->gmem), MEM(sim->imem)};
+        if (!(HB_SIM_MT_FLAGS(sim, m) & 1) && n > 0)
+            HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_CURRENT, a, NARGS(a), n));
+    }
+    if (npoints > 0) {
+        const hb_cl_arg post[] = {HB_CL_LONG(nrows), MEM(sim->v), HB_CL_MECH_ARGS(p, sim, cel),
+                                  MEM(sim->gmem), MEM(sim->imem)};
+        HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_ROWS_POST, post, NARGS(post),
+                                 nrows));
+    }
     if (ncl <= 0)
         return HB_SUCCESS;
     const hb_cl_arg cargs[] = {HB_CL_LONG(ncl), HB_CL_LONG(st),   MEM(sim->crow), MEM(sim->cptr),

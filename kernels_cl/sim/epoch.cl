@@ -3,8 +3,8 @@
 #include "hb_prelude.cl"
 #endif
 
-#ifndef HB_MECH_ROWS_FUNCS
-#include "sim/hb_mech_rows.cl"
+#ifndef HB_MECH_PASSES_FUNCS
+#include "sim/hb_mech_passes.cl"
 #endif
 #ifndef HB_CELL_PHASES_CL
 #include "solver/hb_cell_phases.cl"
@@ -16,9 +16,13 @@
  * simulation's arrays) for steps step0 .. step0 + nsteps - 1, doing per step
  * what the per-stage kernels of membrane.cl and the plan's solve do, in the
  * same order per row:
- *   membrane: hb_mech_row (hb_mech_rows.cl): the row's mechanism states
- *     advanced with the last step's v (not at step 0), its events due, then
- *     the mechanisms' conductance g and current I;
+ *   membrane: the passes of hb_mech_passes.cl, as membrane.cl's: each density
+ *     mechanism's states (not at step 0; the cell's instances spread over
+ *     the group, a barrier after a mechanism that writes a concentration),
+ *     the rows' point processes and events, then each mechanism's
+ *     conductance and current summed into g (in d's local array) and I (a
+ *     local array of its own), a barrier after each, then the point
+ *     processes';
  *   clamps: a clamped row's (crowof: its index in the clamp tables, -1
  *     none) on at this step, summed in their fixed order by the row's own
  *     work-item, subtracted from I (no barrier);
@@ -29,14 +33,15 @@
  *     rec_row0 + s of rec for recorded cells.
  * Work-item j owns rows j, j + P, ...: v lives in the rhs/x array of local
  * memory for the whole launch (the solution of one step is the voltage the
- * next one reads, and only the row's owner writes its rhs); u, l and, where
+ * next one reads, and only the row's owner writes its rhs, after every
+ * mechanism pass has read it); u, l and, where
  * it fits (staged), the schedule are staged in local memory once (else the
  * schedule is read from global memory: one copy serves every copy of a
  * cell). Mechanism state and per-row constants (C/dt, d0) are read from
  * global memory each step (cached: a cell's are small and only its group
  * touches them). Only v, mechanism state, the soma's last voltage, spike
- * counts and times, and recorded samples are written back. Local memory as
- * hines_cell.cl's: HB_CELL_LAUNCH_BYTES(ld, esize, staged). */
+ * counts and times, and recorded samples are written back. Local memory:
+ * HB_EPOCH_LAUNCH_BYTES(ld, esize, staged) (hines_cell.cl's and I). */
 __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
     const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
@@ -54,6 +59,9 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     HB_DYNAMIC_LOCAL(real, sh);
     HB_CELL_GROUP();
     const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
+    /* I after the solver's arrays (and its schedule when staged). */
+    const hb_int oI = (hb_int)(staged ? 4 * ld + (8 * ld + 16) * 4 / (hb_long)sizeof(real)
+                                      : 4 * ld); /* HB_CELL_SCHED_WORDS(ld) int32 */
     HB_CELL_STAGE(u, l);
     for (hb_int k = j; k < nr; k += P)
         sh[oR + k] = v[ro + k];
@@ -67,12 +75,47 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
 
     for (hb_long s = 0; s < nsteps; ++s) {
         const hb_long step = step0 + s;
+        if (step > 0)
+            for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
+                const hb_long fl = HB_MT_FLAGS(m);
+                if ((fl & HB_CAT_POINT) || !(fl & HB_CAT_STATE) || !valid)
+                    continue;
+                for (hb_long i = HB_MT_FIRST(m, c) + j; i < HB_MT_FIRST(m, c + 1); i += P) {
+                    const hb_long r = HB_MT_ROW(m, i);
+                    HB_KERNEL(hb_mech_inst_state)(m, i, r, sh[oR + (r - ro)], dt, nrows_all,
+                                                  HB_MECH_PASS);
+                }
+                if (fl & HB_CAT_CONC)
+                    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+            }
+        for (hb_int k = j; k < nr; k += P) {
+            HB_KERNEL(hb_mech_points_state)(ro + k, sh[oR + k], dt, step > 0, step, nrows_all,
+                                            HB_MECH_PASS);
+            HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion);
+            sh[oD + k] = (real)0;
+            sh[oI + k] = (real)0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
+            const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0;
+            if ((HB_MT_FLAGS(m) & HB_CAT_POINT) || a == b)
+                continue; /* uniform over the group: the cell's */
+            for (hb_long i = a + j; i < b; i += P) {
+                const hb_long r = HB_MT_ROW(m, i);
+                const hb_int k = (hb_int)(r - ro);
+                real g, cur;
+                HB_KERNEL(hb_mech_inst_current)(m, i, r, sh[oR + k], nrows_all, HB_MECH_PASS,
+                                                &g, &cur);
+                sh[oD + k] = sh[oD + k] + g;
+                sh[oI + k] = sh[oI + k] + cur;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        }
         for (hb_int k = j; k < nr; k += P) {
             const hb_long kk = ro + k;
             const real vk = sh[oR + k];
-            real gk_, ik;
-            HB_KERNEL(hb_mech_row)(kk, nrows_all, vk, dt, step > 0, step, HB_MECH_PASS, &gk_,
-                                   &ik);
+            real gk_ = sh[oD + k], ik = sh[oI + k];
+            HB_KERNEL(hb_mech_points_current)(kk, vk, nrows_all, HB_MECH_PASS, &gk_, &ik);
             /* The row's clamps on at this step, in their fixed order. */
             const hb_long q = crowof[kk];
             if (q >= 0) {

@@ -3,36 +3,85 @@
 #include "hb_prelude.cl"
 #endif
 
-#ifndef HB_MECH_ROWS_FUNCS
-#include "sim/hb_mech_rows.cl"
+#ifndef HB_MECH_PASSES_FUNCS
+#include "sim/hb_mech_passes.cl"
 #endif
 
 /* Units (see hb_sim_dev in api/sim/hb_sim_ops.h): mV, ms, uS, nA. Same
- * operations, in the same order, as backend_omp/sim/membrane.c. */
+ * operations, in the same order, as backend_omp/sim/membrane.c. The
+ * membrane stage of a step is five passes (hb_mech_passes.cl): the states
+ * of each density mechanism (one launch per mechanism, in catalogue order),
+ * the rows' point processes and events with g and I cleared, each density
+ * mechanism's currents summed into g and I (one launch per mechanism), then
+ * the point processes' currents. */
 
-/* One work-item per row: every mechanism instance's INITIAL at v. */
-__kernel void HB_KERNEL(hb_sim_mech_init)(const hb_long nrows, __global const real *v,
-                                          HB_MECH_ARGS)
+/* One work-item per instance of mechanism m: INITIAL at its row's v. */
+__kernel void HB_KERNEL(hb_sim_mech_init)(const hb_int m, const hb_long nrows,
+                                          __global const real *v, HB_MECH_ARGS)
 {
-    const hb_long k = (hb_long)get_global_id(0);
-    if (k < nrows)
-        HB_KERNEL(hb_mech_row_init)(k, nrows, v[k], HB_MECH_PASS);
+    const hb_long i = (hb_long)get_global_id(0);
+    if (i >= HB_MT_N(m))
+        return;
+    const hb_long r = HB_MT_ROW(m, i);
+    HB_KERNEL(hb_mech_inst_init)(m, i, r, v[r], nrows, HB_MECH_PASS);
 }
 
-/* One work-item per row: the row's mechanisms (states when advance, events
- * due at step, then the current I and its slope dI/dV at fixed states). */
-__kernel void HB_KERNEL(hb_sim_membrane)(const hb_long nrows, const hb_int advance,
-                                         const hb_long step, const real dt,
-                                         __global const real *v, HB_MECH_ARGS,
-                                         __global real *gmem, __global real *imem)
+/* One work-item per instance of density mechanism m: its states over the
+ * last step. */
+__kernel void HB_KERNEL(hb_sim_mech_state)(const hb_int m, const hb_long nrows, const real dt,
+                                           __global const real *v, HB_MECH_ARGS)
 {
-    const hb_long k = (hb_long)get_global_id(0);
-    if (k >= nrows)
+    const hb_long i = (hb_long)get_global_id(0);
+    if (i >= HB_MT_N(m))
         return;
-    real g, i;
-    HB_KERNEL(hb_mech_row)(k, nrows, v[k], dt, advance, step, HB_MECH_PASS, &g, &i);
-    gmem[k] = g;
-    imem[k] = i;
+    const hb_long r = HB_MT_ROW(m, i);
+    HB_KERNEL(hb_mech_inst_state)(m, i, r, v[r], dt, nrows, HB_MECH_PASS);
+}
+
+/* One work-item per row: its point processes' states and events, its read
+ * ion currents, g and I cleared. */
+__kernel void HB_KERNEL(hb_sim_mech_rows_pre)(const hb_long nrows, const hb_int advance,
+                                              const hb_long step, const real dt,
+                                              __global const real *v, HB_MECH_ARGS,
+                                              __global real *gmem, __global real *imem)
+{
+    const hb_long r = (hb_long)get_global_id(0);
+    if (r >= nrows)
+        return;
+    HB_KERNEL(hb_mech_points_state)(r, v[r], dt, advance, step, nrows, HB_MECH_PASS);
+    HB_KERNEL(hb_mech_row_zero)(r, nrows, ion);
+    gmem[r] = (real)0;
+    imem[r] = (real)0;
+}
+
+/* One work-item per instance of density mechanism m: its conductance and
+ * current added to its row's (one instance per row: no conflict). */
+__kernel void HB_KERNEL(hb_sim_mech_current)(const hb_int m, const hb_long nrows,
+                                             __global const real *v, HB_MECH_ARGS,
+                                             __global real *gmem, __global real *imem)
+{
+    const hb_long i = (hb_long)get_global_id(0);
+    if (i >= HB_MT_N(m))
+        return;
+    const hb_long r = HB_MT_ROW(m, i);
+    real g, c;
+    HB_KERNEL(hb_mech_inst_current)(m, i, r, v[r], nrows, HB_MECH_PASS, &g, &c);
+    gmem[r] = gmem[r] + g;
+    imem[r] = imem[r] + c;
+}
+
+/* One work-item per row: its point processes' conductances and currents. */
+__kernel void HB_KERNEL(hb_sim_mech_rows_post)(const hb_long nrows, __global const real *v,
+                                               HB_MECH_ARGS, __global real *gmem,
+                                               __global real *imem)
+{
+    const hb_long r = (hb_long)get_global_id(0);
+    if (r >= nrows || pptr[r] == pptr[r + 1])
+        return;
+    real g = gmem[r], c = imem[r];
+    HB_KERNEL(hb_mech_points_current)(r, v[r], nrows, HB_MECH_PASS, &g, &c);
+    gmem[r] = g;
+    imem[r] = c;
 }
 
 /* One work-item per clamped row: the clamps that are on at this step (on

@@ -11,6 +11,7 @@ typedef struct {
     int point;                  /* 1: point process (nA, uS); 0: density */
     int nparam, nstate, nstatevar;
     int has_state, has_net_receive;
+    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8 */
     const char *const *param_names;
     const double *param_defaults;
     const char *const *state_names; /* st[] slots: STATEs, then kept values */
@@ -41,10 +42,10 @@ static const char *const hb_cat_Exp2Syn_ions[] = {NULL};
 
 #define HB_CAT_INFO_NMECH 4
 static const hb_cat_mech hb_cat_mechs[4] = {
-    {"pas", "pas.mod", 0, 2, 0, 0, 0, 0, hb_cat_pas_params, hb_cat_pas_defaults, hb_cat_pas_states, hb_cat_pas_ions},
-    {"hh", "hh.mod", 0, 4, 3, 3, 1, 0, hb_cat_hh_params, hb_cat_hh_defaults, hb_cat_hh_states, hb_cat_hh_ions},
-    {"ExpSyn", "expsyn.mod", 1, 2, 1, 1, 1, 1, hb_cat_ExpSyn_params, hb_cat_ExpSyn_defaults, hb_cat_ExpSyn_states, hb_cat_ExpSyn_ions},
-    {"Exp2Syn", "exp2syn.mod", 1, 3, 4, 2, 1, 1, hb_cat_Exp2Syn_params, hb_cat_Exp2Syn_defaults, hb_cat_Exp2Syn_states, hb_cat_Exp2Syn_ions},
+    {"pas", "pas.mod", 0, 2, 0, 0, 0, 0, 0, hb_cat_pas_params, hb_cat_pas_defaults, hb_cat_pas_states, hb_cat_pas_ions},
+    {"hh", "hh.mod", 0, 4, 3, 3, 1, 0, 2, hb_cat_hh_params, hb_cat_hh_defaults, hb_cat_hh_states, hb_cat_hh_ions},
+    {"ExpSyn", "expsyn.mod", 1, 2, 1, 1, 1, 1, 11, hb_cat_ExpSyn_params, hb_cat_ExpSyn_defaults, hb_cat_ExpSyn_states, hb_cat_ExpSyn_ions},
+    {"Exp2Syn", "exp2syn.mod", 1, 3, 4, 2, 1, 1, 11, hb_cat_Exp2Syn_params, hb_cat_Exp2Syn_defaults, hb_cat_Exp2Syn_states, hb_cat_Exp2Syn_ions},
 };
 #define HB_CAT_INFO_NION 3
 static const hb_cat_ion hb_cat_ions[3] = {{"na", 1}, {"k", 1}, {"ca", 2}};

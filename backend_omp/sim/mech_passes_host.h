@@ -1,0 +1,125 @@
+/* mech_passes_host.h: the membrane passes of kernels_cl/sim/membrane.cl on the host over a range of cells, each mechanism's loop calling it directly (no dispatch per instance); included once per precision by cl_host.h. */
+/* No include guard: cl_host.h includes it with `real` and HB_KERNEL set
+ * for double, then for float, each time twice: HB_HOST_PAR 1 gives
+ * hb_host_mech_init and hb_host_mech_pass (OpenMP loops when par != 0),
+ * HB_HOST_PAR 0 hb_host_mech_pass_serial for the fused per-cell loop
+ * (already inside a thread: an `if (0)` parallel region still costs a team
+ * per loop). Needs hb_sim_ops.h (hb_sim_dev). */
+#if HB_HOST_PAR
+#define HB_HOST_FOR _Pragma("omp parallel for schedule(static) if (par)")
+#define HB_HOST_PASS_NAME hb_host_mech_pass
+#else
+#define HB_HOST_FOR
+#define HB_HOST_PASS_NAME hb_host_mech_pass_serial
+#endif
+
+/* The tables of sd under the names HB_MECH_PASS uses. */
+#define HB_HOST_MECH_TABLES(sd)                                                             \
+    const hb_long *mtab = (const hb_long *)(sd)->mtab->ptr;                                 \
+    const hb_long *inode = (const hb_long *)(sd)->inode->ptr;                               \
+    const hb_long *mcell = (const hb_long *)(sd)->mcell->ptr;                               \
+    const hb_long *pptr = (const hb_long *)(sd)->pptr->ptr;                                 \
+    const hb_int *pmech = (const hb_int *)(sd)->pmech->ptr;                                 \
+    const hb_long *pidx = (const hb_long *)(sd)->pidx->ptr;                                 \
+    const real *mprm = (const real *)(sd)->mprm->ptr;                                       \
+    real *mst = (real *)(sd)->mst->ptr;                                                     \
+    real *ion = (real *)(sd)->ion->ptr;                                                     \
+    const real *ionk = (const real *)(sd)->ionk->ptr;                                       \
+    const real *scale = (const real *)(sd)->scale->ptr;                                     \
+    const hb_long *evptr = (const hb_long *)(sd)->evptr->ptr;                               \
+    hb_long *evcur = (hb_long *)(sd)->evcur->ptr;                                           \
+    const hb_long *evstep = (const hb_long *)(sd)->evstep->ptr;                             \
+    const real *evw = (const real *)(sd)->evw->ptr;                                         \
+    const real celsius = (real)(sd)->celsius;                                               \
+    (void)mtab, (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)mprm;   \
+    (void)mst, (void)ion, (void)ionk, (void)scale, (void)evptr, (void)evcur, (void)evstep;  \
+    (void)evw, (void)celsius
+
+#if HB_HOST_PAR
+/* Every instance's INITIAL at its row's v, mechanism after mechanism. */
+HB_FN void HB_KERNEL(hb_host_mech_init)(const hb_sim_dev *sd, int par)
+{
+    HB_HOST_MECH_TABLES(sd);
+    const real *v = (const real *)sd->v->ptr;
+    const hb_long nrows = sd->nrows;
+    (void)par;
+    for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
+        const hb_long n = HB_MT_N(m);
+        _Pragma("omp parallel for schedule(static) if (par)")
+        for (hb_long i = 0; i < n; ++i) {
+            const hb_long r = HB_MT_ROW(m, i);
+            HB_KERNEL(hb_mech_inst_init)(m, i, r, v[r], nrows, HB_MECH_PASS);
+        }
+    }
+}
+#endif
+
+/* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1) at step `step`: gmem and imem of
+ * their rows get the mechanisms' g and I, in the engine's order (states,
+ * point processes and events, currents by mechanism, point currents). */
+HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int advance, int64_t step,
+                                        int64_t c0, int64_t c1, int64_t r0, int64_t r1, int par)
+{
+    HB_HOST_MECH_TABLES(sd);
+    const real *v = (const real *)sd->v->ptr;
+    real *gs = (real *)sd->gmem->ptr, *is = (real *)sd->imem->ptr;
+    const real dt = (real)sd->dt;
+    const hb_long nrows = sd->nrows, NM = HB_CAT_NMECH;
+    (void)par;
+    if (advance) {
+#define HB_HOST_STATE(id, name, flags)                                                     \
+    if (!((flags) & HB_CAT_POINT) && ((flags) & HB_CAT_STATE)) {                           \
+        const hb_long a = mcell[c0 * NM + (id)], b = mcell[c1 * NM + (id)], n = HB_MT_N(id); \
+        const real *pm = HB_MT_PRM(id);                                                    \
+        real *sm = HB_MT_ST(id);                                                           \
+        const hb_long *nd = inode + mtab[5 * (id) + 3];                                    \
+        HB_HOST_FOR                                                                        \
+        for (hb_long i = a; i < b; ++i)                                                    \
+            HB_KERNEL(hb_cat_##name##_state)(i, n, pm, sm, v[nd[i]], dt, celsius, ion,     \
+                                             ionk, nrows, nd[i]);                          \
+    }
+        HB_CAT_MECHS(HB_HOST_STATE)
+#undef HB_HOST_STATE
+    }
+    /* The rows' point processes and events (none: the loop is skipped), the
+     * ion currents others read, g and I cleared. */
+    const int points = pptr[r0] != pptr[r1];
+    if (points) {
+        HB_HOST_FOR
+        for (hb_long r = r0; r < r1; ++r)
+            HB_KERNEL(hb_mech_points_state)(r, v[r], dt, advance, step, nrows, HB_MECH_PASS);
+    }
+#if HB_CAT_ANY_READ_CURRENT
+    HB_HOST_FOR
+    for (hb_long r = r0; r < r1; ++r)
+        HB_KERNEL(hb_mech_row_zero)(r, nrows, ion);
+#endif
+    HB_HOST_FOR
+    for (hb_long r = r0; r < r1; ++r)
+        gs[r] = is[r] = (real)0;
+#define HB_HOST_CURRENT(id, name, flags)                                                   \
+    if (!((flags) & HB_CAT_POINT)) {                                                       \
+        const hb_long a = mcell[c0 * NM + (id)], b = mcell[c1 * NM + (id)], n = HB_MT_N(id); \
+        const real *pm = HB_MT_PRM(id), *sm = HB_MT_ST(id);                                \
+        const hb_long *nd = inode + mtab[5 * (id) + 3];                                    \
+        HB_HOST_FOR                                                                        \
+        for (hb_long i = a; i < b; ++i) {                                                  \
+            const hb_long r = nd[i];                                                       \
+            real g, c;                                                                     \
+            HB_KERNEL(hb_cat_##name##_current)(i, n, pm, sm, v[r], celsius, ion, ionk,     \
+                                               nrows, r, scale[r], &g, &c);                \
+            gs[r] = gs[r] + g * scale[r];                                                    \
+            is[r] = is[r] + c * scale[r];                                                    \
+        }                                                                                  \
+    }
+    HB_CAT_MECHS(HB_HOST_CURRENT)
+#undef HB_HOST_CURRENT
+    if (points) {
+        HB_HOST_FOR
+        for (hb_long r = r0; r < r1; ++r)
+            if (pptr[r] != pptr[r + 1])
+                HB_KERNEL(hb_mech_points_current)(r, v[r], nrows, HB_MECH_PASS, &gs[r], &is[r]);
+    }
+}
+#undef HB_HOST_FOR
+#undef HB_HOST_PASS_NAME

@@ -1,0 +1,130 @@
+/* hb_mech_passes.cl: the engine's mechanism passes over the catalogue in every engine: one density instance (init, state, current), a row's point processes (state, events, current), and the tables' arguments. */
+#ifndef HB_CATALOGUE_FUNCS
+#include "sim/catalogue/hb_catalogue.cl"
+#endif
+
+#ifndef HB_MECH_PASSES_CL
+#define HB_MECH_PASSES_CL
+/* The mechanism tables every simulation kernel takes (hb_sim_dev in
+ * api/sim/hb_sim_ops.h). Mechanism m: mtab[5m] instances, its parameters at
+ * mprm + mtab[5m + 1], its state slots at mst + mtab[5m + 2], the rows of
+ * its instances at inode + mtab[5m + 3], flags (HB_CAT_POINT, ...) mtab[5m +
+ * 4]. Density instances are in row order; those of cells c0 .. c1 - 1 are
+ * [mcell[c0 N + m], mcell[c1 N + m]) (N = HB_CAT_NMECH). Row r's point
+ * processes are [pptr[r], pptr[r + 1]), each instance pidx[q] of mechanism
+ * pmech[q], its events [evptr[q], evptr[q + 1]) at steps evstep with
+ * weights evw, the next one evcur[q]. Ions: slots per row (the catalogue's
+ * comment), Nernst factors ionk; scale per row: area um2 x 1e-2 (mA/cm2 to
+ * nA, S/cm2 to uS). */
+#define HB_MECH_ARGS                                                                        \
+    __global const hb_long *mtab, __global const hb_long *inode,                            \
+        __global const hb_long *mcell, __global const hb_long *pptr,                        \
+        __global const hb_int *pmech, __global const hb_long *pidx,                         \
+        __global const real *mprm, __global real *mst, __global real *ion,                  \
+        __global const real *ionk, __global const real *scale,                              \
+        __global const hb_long *evptr, __global hb_long *evcur,                             \
+        __global const hb_long *evstep, __global const real *evw, const real celsius
+#define HB_MECH_PASS                                                                   \
+    mtab, inode, mcell, pptr, pmech, pidx, mprm, mst, ion, ionk, scale, evptr, evcur,  \
+        evstep, evw, celsius
+#define HB_MT_N(m) mtab[5 * (m)]
+#define HB_MT_PRM(m) (mprm + mtab[5 * (m) + 1])
+#define HB_MT_ST(m) (mst + mtab[5 * (m) + 2])
+#define HB_MT_ROW(m, i) inode[mtab[5 * (m) + 3] + (i)]
+#define HB_MT_FLAGS(m) mtab[5 * (m) + 4]
+/* Density mechanism m's instances in cells c0 .. c1 - 1. */
+#define HB_MT_FIRST(m, c0) mcell[(hb_long)(c0) * HB_CAT_NMECH + (m)]
+#endif
+
+#ifndef HB_MECH_PASSES_FUNCS /* undefined between precisions by the CUDA and host builds */
+#define HB_MECH_PASSES_FUNCS
+
+/* Instance i of mechanism m on row r at voltage v: INITIAL. */
+HB_FN void HB_KERNEL(hb_mech_inst_init)(const hb_int m, const hb_long i, const hb_long r,
+                                        const real v, const hb_long nrows, HB_MECH_ARGS)
+{
+    (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)scale;
+    (void)evptr, (void)evcur, (void)evstep, (void)evw;
+    HB_KERNEL(hb_cat_init)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, ion, ionk,
+                           nrows, r);
+}
+
+/* Its states over one step of dt at v. */
+HB_FN void HB_KERNEL(hb_mech_inst_state)(const hb_int m, const hb_long i, const hb_long r,
+                                         const real v, const real dt, const hb_long nrows,
+                                         HB_MECH_ARGS)
+{
+    (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)scale;
+    (void)evptr, (void)evcur, (void)evstep, (void)evw;
+    HB_KERNEL(hb_cat_state)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, dt, celsius, ion,
+                            ionk, nrows, r);
+}
+
+/* Its conductance *g (uS) and current *i (nA) at v: a density mechanism's
+ * densities times the row's scale. */
+HB_FN void HB_KERNEL(hb_mech_inst_current)(const hb_int m, const hb_long i, const hb_long r,
+                                           const real v, const hb_long nrows, HB_MECH_ARGS,
+                                           real *g, real *cur)
+{
+    (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx;
+    (void)evptr, (void)evcur, (void)evstep, (void)evw;
+    const real sc = scale[r];
+    real gi = (real)0, ii = (real)0;
+    HB_KERNEL(hb_cat_current)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, ion,
+                              ionk, nrows, r, sc, &gi, &ii);
+    if (HB_MT_FLAGS(m) & HB_CAT_POINT) {
+        *g = gi;
+        *cur = ii;
+    } else {
+        *g = gi * sc;
+        *cur = ii * sc;
+    }
+}
+
+/* Row r's point processes at step `step`: their states over the last step
+ * (advance), then the events due (NET_RECEIVE, in their order). */
+HB_FN void HB_KERNEL(hb_mech_points_state)(const hb_long r, const real v, const real dt,
+                                           const hb_int advance, const hb_long step,
+                                           const hb_long nrows, HB_MECH_ARGS)
+{
+    for (hb_long q = pptr[r]; q < pptr[r + 1]; ++q) {
+        const hb_int m = pmech[q];
+        if (advance)
+            HB_KERNEL(hb_mech_inst_state)(m, pidx[q], r, v, dt, nrows, HB_MECH_PASS);
+        const hb_long e1 = evptr[q + 1];
+        hb_long e = evcur[q];
+        if (e < e1 && evstep[e] <= step) {
+            for (; e < e1 && evstep[e] <= step; ++e)
+                HB_KERNEL(hb_cat_net_receive)(m, pidx[q], HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m),
+                                              evw[e]);
+            evcur[q] = e;
+        }
+    }
+}
+
+/* Row r before the currents: the ion currents that mechanisms read start
+ * from 0 (the others are never stored). */
+HB_FN void HB_KERNEL(hb_mech_row_zero)(const hb_long r, const hb_long nrows, __global real *ion)
+{
+#define HB_MECH_ZERO_ONE(x) ion[(hb_long)(4 * (x) + 3) * nrows + r] = (real)0;
+    HB_CAT_READ_CURRENTS(HB_MECH_ZERO_ONE)
+#undef HB_MECH_ZERO_ONE
+    (void)r, (void)nrows, (void)ion;
+}
+
+/* Row r's point processes' conductances and currents added to *g, *cur. */
+HB_FN void HB_KERNEL(hb_mech_points_current)(const hb_long r, const real v, const hb_long nrows,
+                                             HB_MECH_ARGS, real *g, real *cur)
+{
+    real gs = *g, is = *cur;
+    for (hb_long q = pptr[r]; q < pptr[r + 1]; ++q) {
+        real gq, iq;
+        HB_KERNEL(hb_mech_inst_current)(pmech[q], pidx[q], r, v, nrows, HB_MECH_PASS, &gq, &iq);
+        gs = gs + gq;
+        is = is + iq;
+    }
+    *g = gs;
+    *cur = is;
+}
+
+#endif
