@@ -18,11 +18,11 @@
  * same order per row:
  *   membrane: the passes of hb_mech_passes.cl, as membrane.cl's: each density
  *     mechanism's states (not at step 0; the cell's instances spread over
- *     the group, a barrier after a mechanism that writes a concentration),
- *     the rows' point processes and events, then each mechanism's
- *     conductance and current summed into g (in d's local array) and I (a
- *     local array of its own), a barrier after each, then the point
- *     processes';
+ *     the group), the rows' point processes and events, then each
+ *     mechanism's conductance and current summed into g (in d's local
+ *     array) and I (a local array of its own), then the point processes';
+ *     barriers only in cells where some mechanism covers some rows only
+ *     (below);
  *   clamps: a clamped row's (crowof: its index in the clamp tables, -1
  *     none) on at this step, summed in their fixed order by the row's own
  *     work-item, subtracted from I (no barrier);
@@ -71,37 +71,52 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     real vp = is_soma ? vprev[c] : (real)0;
     hb_long cnt = is_soma ? nspk[c] : 0;
     const hb_long rslot = is_soma ? recslot[c] : -1;
+    /* Whether the cell has point processes (their row passes are skipped
+     * otherwise). */
+    const int points = valid && pptr[ro + nr] != pptr[ro];
+    /* Whether every density mechanism of the cell covers all its rows. */
+    int dense = 1;
+    for (hb_int m = 0; m < HB_CAT_NMECH && valid; ++m) {
+        const hb_long n = HB_MT_FIRST(m, c + 1) - HB_MT_FIRST(m, c);
+        if (!(HB_MT_FLAGS(m) & HB_CAT_POINT) && n != 0 && n != nr)
+            dense = 0;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (hb_long s = 0; s < nsteps; ++s) {
         const hb_long step = step0 + s;
-        if (step > 0)
-            for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
-                const hb_long fl = HB_MT_FLAGS(m);
-                if ((fl & HB_CAT_POINT) || !(fl & HB_CAT_STATE) || !valid)
-                    continue;
-                for (hb_long i = HB_MT_FIRST(m, c) + j; i < HB_MT_FIRST(m, c + 1); i += P) {
-                    const hb_long r = HB_MT_ROW(m, i);
-                    HB_KERNEL(hb_mech_inst_state)(m, i, r, sh[oR + (r - ro)], dt, nrows_all,
-                                                  HB_MECH_PASS);
-                }
-                if (fl & HB_CAT_CONC)
-                    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        /* Passes in order: states, rows (point processes, clearing), currents,
+         * rows (assembly). In a cell whose mechanisms each cover every row
+         * ("dense"), instance a + k is row k, so every pass touches only the
+         * rows its work-item owns and needs no barrier; otherwise one
+         * follows each pass. */
+        for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
+            const hb_long fl = HB_MT_FLAGS(m);
+            const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0;
+            const int run = step > 0 && !(fl & HB_CAT_POINT) && (fl & HB_CAT_STATE) && a < b;
+            for (hb_long i = a + j; run && i < b; i += P) {
+                const hb_long r = dense ? ro + (i - a) : HB_MT_ROW(m, i);
+                HB_KERNEL(hb_mech_inst_state)(m, i, r, sh[oR + (r - ro)], dt, nrows_all,
+                                              HB_MECH_PASS);
             }
+            if (run && !dense)
+                barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        }
         for (hb_int k = j; k < nr; k += P) {
-            HB_KERNEL(hb_mech_points_state)(ro + k, sh[oR + k], dt, step > 0, step, nrows_all,
-                                            HB_MECH_PASS);
+            if (points)
+                HB_KERNEL(hb_mech_points_state)(ro + k, sh[oR + k], dt, step > 0, step,
+                                                nrows_all, HB_MECH_PASS);
             HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion);
             sh[oD + k] = (real)0;
             sh[oI + k] = (real)0;
         }
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        if (!dense)
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
             const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0;
-            if ((HB_MT_FLAGS(m) & HB_CAT_POINT) || a == b)
-                continue; /* uniform over the group: the cell's */
-            for (hb_long i = a + j; i < b; i += P) {
-                const hb_long r = HB_MT_ROW(m, i);
+            const int run = !(HB_MT_FLAGS(m) & HB_CAT_POINT) && a < b;
+            for (hb_long i = a + j; run && i < b; i += P) {
+                const hb_long r = dense ? ro + (i - a) : HB_MT_ROW(m, i);
                 const hb_int k = (hb_int)(r - ro);
                 real g, cur;
                 HB_KERNEL(hb_mech_inst_current)(m, i, r, sh[oR + k], nrows_all, HB_MECH_PASS,
@@ -109,13 +124,15 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
                 sh[oD + k] = sh[oD + k] + g;
                 sh[oI + k] = sh[oI + k] + cur;
             }
-            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+            if (run && !dense)
+                barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         }
         for (hb_int k = j; k < nr; k += P) {
             const hb_long kk = ro + k;
             const real vk = sh[oR + k];
             real gk_ = sh[oD + k], ik = sh[oI + k];
-            HB_KERNEL(hb_mech_points_current)(kk, vk, nrows_all, HB_MECH_PASS, &gk_, &ik);
+            if (points)
+                HB_KERNEL(hb_mech_points_current)(kk, vk, nrows_all, HB_MECH_PASS, &gk_, &ik);
             /* The row's clamps on at this step, in their fixed order. */
             const hb_long q = crowof[kk];
             if (q >= 0) {
