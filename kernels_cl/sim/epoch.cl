@@ -94,10 +94,16 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
             const hb_long fl = HB_MT_FLAGS(m);
             const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0;
             const int run = step > 0 && !(fl & HB_CAT_POINT) && (fl & HB_CAT_STATE) && a < b;
+            /* The mechanism's tables once per pass (the stores to its state
+             * may alias them for the compiler). */
+            const hb_long n = HB_MT_N(m);
+            __global const real *pm = HB_MT_PRM(m);
+            __global real *sm = HB_MT_ST(m);
+            __global const hb_long *nd = inode + mtab[5 * m + 3];
             for (hb_long i = a + j; run && i < b; i += P) {
-                const hb_long r = dense ? ro + (i - a) : HB_MT_ROW(m, i);
-                HB_KERNEL(hb_mech_inst_state)(m, i, r, sh[oR + (r - ro)], dt, nrows_all,
-                                              HB_MECH_PASS);
+                const hb_long r = dense ? ro + (i - a) : nd[i];
+                HB_KERNEL(hb_cat_state)(m, i, n, pm, sm, sh[oR + (r - ro)], dt, celsius, ion, ionk,
+                                        nrows_all, r);
             }
             if (run && !dense)
                 barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -115,14 +121,18 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
             const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0;
             const int run = !(HB_MT_FLAGS(m) & HB_CAT_POINT) && a < b;
+            const hb_long n = HB_MT_N(m);
+            __global const real *pm = HB_MT_PRM(m), *sm = HB_MT_ST(m);
+            __global const hb_long *nd = inode + mtab[5 * m + 3];
             for (hb_long i = a + j; run && i < b; i += P) {
-                const hb_long r = dense ? ro + (i - a) : HB_MT_ROW(m, i);
+                const hb_long r = dense ? ro + (i - a) : nd[i];
                 const hb_int k = (hb_int)(r - ro);
-                real g, cur;
-                HB_KERNEL(hb_mech_inst_current)(m, i, r, sh[oR + k], nrows_all, HB_MECH_PASS,
-                                                &g, &cur);
-                sh[oD + k] = sh[oD + k] + g;
-                sh[oI + k] = sh[oI + k] + cur;
+                const real sc = scale[r];
+                real g = (real)0, cur = (real)0;
+                HB_KERNEL(hb_cat_current)(m, i, n, pm, sm, sh[oR + k], celsius, ion, ionk,
+                                          nrows_all, r, sc, &g, &cur);
+                sh[oD + k] = sh[oD + k] + g * sc;
+                sh[oI + k] = sh[oI + k] + cur * sc;
             }
             if (run && !dense)
                 barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
