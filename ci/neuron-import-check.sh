@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# neuron-import-check.sh: NEURON (PyPI `neuron`) imports each shipped SWC itself (Import3d); hinesbatch's --neuron-conventions must give its segments and its soma trace.
+#
+# Geometry, every shipped neuron, nseg 1, nseg 3 and the d_lambda rule (0.1
+# at 100 Hz): NEURON's own sections and segments (seg.area(), ri()), its
+# zero-area section-end nodes folded as docs/morphology.md says, against
+# `hinesbatch simulate --neuron-conventions --dump-cell`: the same number of
+# compartments, every area and every axial conductance within 1e-9
+# (relative). One control run without --neuron-conventions must differ.
+# Simulation, every shipped neuron, d_lambda 0.1, HH at the soma (1 nA) and
+# HH everywhere (2 nA): NEURON on its own import (hh.mod with usetable_hh =
+# 0, pas elsewhere, IClamp at the root section's middle, dt 0.025 ms, 6.3
+# degC) against `hinesbatch simulate` (serial backend, double): soma voltage
+# within 0.2 mV at every step, spike times within 0.05 ms.
+#
+# Usage: bash ci/neuron-import-check.sh   (BUILD=build-neuron-check VENV=$BUILD/venv
+#        OUT=$BUILD/neuron-import-check; NEURON_VERSION=9.0.2)
+# Needs python3 with venv and network access to PyPI (once), unless VENV
+# already holds neuron and numpy.
+set -euo pipefail
+# shellcheck source=ci/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+hb_no_args "$@"
+cd "$HB_ROOT"
+BUILD=${BUILD:-build-neuron-check}
+VENV=${VENV:-$BUILD/venv}
+OUT=${OUT:-$BUILD/neuron-import-check}
+mkdir -p "$BUILD" "$OUT"
+
+if [ ! -x "$BUILD/apps/hinesbatch" ]; then
+    cmake -S . -B "$BUILD" -DHINESBATCH_WITH_CUDA=OFF -DHINESBATCH_WITH_OPENCL=OFF \
+        -DHINESBATCH_BUILD_TESTS=OFF >/dev/null
+    cmake --build "$BUILD" -j"$(hb_jobs)" --target hinesbatch_cli >/dev/null
+fi
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import neuron, numpy' 2>/dev/null; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q "neuron==${NEURON_VERSION:-9.0.2}" numpy
+fi
+"$VENV/bin/python" -c 'import neuron; print("NEURON", neuron.__version__)'
+CHECK=ci/neuron_import_check.py
+HB=("$BUILD/apps/hinesbatch" simulate --cells 1 --precision double)
+export HINESBATCH_BACKEND=serial
+quiet() { grep -v -e 'DISPLAY' -e 'No graphics' -e 'could not parse' || true; }
+
+fail=0
+for f in data/morphologies/*.swc; do
+    b=$(basename "$f" .swc)
+    for ns in 1 3 0; do
+        if [ "$ns" = 0 ]; then disc=(--d-lambda 0.1); else disc=(--nseg "$ns"); fi
+        echo "== geometry: $b, ${disc[*]}"
+        "${HB[@]}" --swc "$f" --tstop 0 --neuron-conventions "${disc[@]}" \
+            --dump-cell "$OUT/$b.$ns.cell.csv" >/dev/null
+        "$VENV/bin/python" "$CHECK" geometry "$f" "$ns" "$OUT/$b.$ns.cell.csv" 2>&1 | quiet ||
+            fail=1
+    done
+done
+
+# Control: hinesbatch's own conventions are not NEURON's; the check must see it.
+f=data/morphologies/nrn__c91662.swc
+echo "== control (must FAIL): $(basename "$f" .swc), --policy section --d-lambda 0.1 without --neuron-conventions"
+"${HB[@]}" --swc "$f" --tstop 0 --policy section --d-lambda 0.1 --dump-cell "$OUT/control.cell.csv" >/dev/null
+if "$VENV/bin/python" "$CHECK" geometry "$f" 0 "$OUT/control.cell.csv" 2>&1 | quiet; then
+    echo "  the control passed: the check would see nothing"
+    fail=1
+fi
+
+for f in data/morphologies/*.swc; do
+    b=$(basename "$f" .swc)
+    for hh in 0 1; do
+        if [ "$hh" = 1 ]; then extra=(--hh-everywhere); amp=2; else extra=(); amp=1; fi
+        echo "== simulation: $b, d_lambda 0.1, HH $([ "$hh" = 1 ] && echo everywhere || echo 'at the soma'), IClamp 5,40,$amp"
+        "${HB[@]}" --swc "$f" --record 1 --tstop 50 --iclamp "5,40,$amp" --neuron-conventions \
+            --d-lambda 0.1 "${extra[@]}" --csv "$OUT/$b.$hh.trace.csv" \
+            --spikes "$OUT/$b.$hh.spikes.csv" >/dev/null
+        "$VENV/bin/python" "$CHECK" trace "$f" 0 "$hh" "$amp" "$OUT/$b.$hh.trace.csv" \
+            "$OUT/$b.$hh.spikes.csv" 2>&1 | quiet || fail=1
+    done
+done
+if [ "$fail" -ne 0 ]; then
+    say "FAILED"
+    exit 1
+fi
+say "all cases passed"
