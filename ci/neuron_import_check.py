@@ -1,6 +1,8 @@
 """neuron_import_check.py: NEURON imports an SWC itself (Import3d); its segments and soma trace against hinesbatch's --neuron-conventions.
 
 Usage (run by ci/neuron-import-check.sh):
+  python neuron_import_check.py generate SEED OUT.swc
+      A random SWC file through Import3d's special cases (see generate()).
   python neuron_import_check.py geometry SWC NSEG CELL_CSV
       NSEG: a fixed nseg (> 0) or 0 for the d_lambda rule (0.1 at 100 Hz).
       CELL_CSV: hinesbatch simulate --dump-cell of the same file and nseg.
@@ -249,7 +251,66 @@ def trace(swc, nseg, hh_all, amp, trace_csv, spikes_csv):
     return ok
 
 
+def generate(seed, path):
+    """A random SWC file that walks Import3d's special cases: a soma of one,
+    three or several samples (or none), neurites hung on the soma's first,
+    interior and last samples and on dendrite points (first points too:
+    Import3d's connect2prox), one-sample branches, type changes, repeated
+    points (zero-length pieces and sections), children listed far from their
+    parents, tapering radii. Every parent's id below its child's, as Import3d
+    needs."""
+    import random
+    rng = random.Random(seed)
+    pts = []  # [type, x, y, z, r, parent index]
+
+    def add(t, x, y, z, r, p):
+        pts.append([t, round(x, 3), round(y, 3), round(z, 3), round(r, 4), p])
+        return len(pts) - 1
+
+    kind = rng.choice(["one", "three", "chain", "chain", "none"])
+    r0 = rng.uniform(3, 9)
+    if kind == "none":
+        add(3, 0, 0, 0, rng.uniform(0.5, 2), -1)
+    else:
+        add(1, 0, 0, 0, r0, -1)
+    if kind == "three":
+        add(1, 0, -r0, 0, r0, 0)
+        add(1, 0, r0, 0, r0, 0)
+    elif kind == "chain":
+        for _ in range(rng.randint(1, 5)):
+            q = len(pts) - 1
+            add(1, pts[q][1] + rng.uniform(-2, 2), pts[q][2] + rng.uniform(1, 4),
+                pts[q][3] + rng.uniform(-1, 1), rng.uniform(2, 9), q)
+    for _ in range(rng.randint(2, 9)):
+        p = rng.randrange(len(pts))
+        if kind == "three" and p in (1, 2):
+            p = 0  # the 3-point soma's tips take no children
+        t = rng.choice([2, 3, 3, 4]) if pts[p][0] == 1 or rng.random() < 0.2 else pts[p][0]
+        n = rng.choice([1, 1, 2, 3, 4, 6])
+        x, y, z, r = pts[p][1], pts[p][2], pts[p][3], min(pts[p][4], rng.uniform(0.3, 2.5))
+        if pts[p][0] == 1:
+            d = rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)
+            norm = max(1e-9, sum(c * c for c in d) ** 0.5)
+            x, y, z = (c + pts[p][4] * e / norm for c, e in zip((x, y, z), d))
+        q = p
+        for k in range(n):
+            if rng.random() < 0.1:  # a repeated point: a piece of no length
+                pass
+            else:
+                x, y, z = x + rng.uniform(-15, 15), y + rng.uniform(-15, 15), z + rng.uniform(-5, 5)
+            r = max(0.1, r * rng.uniform(0.8, 1.1))
+            q = add(t, x, y, z, r, q)
+            if rng.random() < 0.15:  # a side branch of one sample right here
+                add(t, x + rng.uniform(-9, 9), y + rng.uniform(-9, 9), z, r, q)
+    with open(path, "w") as f:
+        for i, (t, x, y, z, r, p) in enumerate(pts):
+            f.write("%d %d %g %g %g %g %d\n" % (i + 1, t, x, y, z, r, p + 1 if p >= 0 else -1))
+    return True
+
+
 def main(argv):
+    if argv[1] == "generate":
+        return generate(int(argv[2]), argv[3])
     if argv[1] == "geometry":
         return geometry(argv[2], int(argv[3]), argv[4])
     return trace(argv[2], int(argv[3]), int(argv[4]), float(argv[5]), argv[6], argv[7])
