@@ -442,6 +442,13 @@ hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_optio
         at += ns[k].m;
         ns[k].L = q.arc[at - 1];
         where_t w = where_of(morph, p.sorted[sec[k].last]);
+        for (int64_t i = ns[k].at; i < at; ++i)
+            if (!isfinite(q.x[i]) || !isfinite(q.y[i]) || !isfinite(q.z[i]) || !isfinite(q.d[i])) {
+                st = hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s:%lld: sample %lld: the section "
+                               "ending here has a coordinate or diameter beyond single precision "
+                               "(NEURON stores 3-D points as floats)", fn, w.name, w.line, w.id);
+                goto done;
+            }
         if (!(ns[k].L > 0) || !isfinite(ns[k].L)) {
             st = hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s:%lld: sample %lld: the section ending "
                            "here is %g um long under NEURON's conventions (its 3-D points "
@@ -534,13 +541,13 @@ hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_optio
     for (int64_t z = nseg_all; z < nodes; ++z) {
         if (deg[z] == 1) {
             int64_t e = inc[2 * (z - nseg_all)];
-            eg[e] = -1; /* gone */
+            eb[e] = -1; /* gone */
             deg[z] = 0;
         } else if (deg[z] == 2) {
             int64_t e1 = inc[2 * (z - nseg_all)], e2 = inc[2 * (z - nseg_all) + 1];
             int64_t a = ea[e1] == z ? eb[e1] : ea[e1], b = ea[e2] == z ? eb[e2] : ea[e2];
             ea[e1] = a, eb[e1] = b, eg[e1] = 1. / (1. / eg[e1] + 1. / eg[e2]);
-            eg[e2] = -1;
+            eb[e2] = -1;
             deg[z] = 0;
         }
     }
@@ -563,14 +570,14 @@ hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_optio
         goto done;
     }
     for (int64_t e = 0; e < nedge; ++e)
-        if (eg[e] >= 0)
+        if (eb[e] >= 0)
             ++adj0[newid[ea[e]] + 1], ++adj0[newid[eb[e]] + 1];
     for (int64_t v = 0; v < kept; ++v)
         adj0[v + 1] += adj0[v];
     for (int64_t v = 0; v < kept; ++v)
         par[v] = adj0[v]; /* fill cursor */
     for (int64_t e = 0; e < nedge; ++e)
-        if (eg[e] >= 0)
+        if (eb[e] >= 0)
             adj[par[newid[ea[e]]]++] = e, adj[par[newid[eb[e]]]++] = e;
     int64_t *old_of = hb__malloc_n(kept, sizeof *old_of);
     if (!old_of) {
