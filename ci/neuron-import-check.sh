@@ -13,7 +13,8 @@
 # HH everywhere (2 nA): NEURON on its own import (hh.mod with usetable_hh =
 # 0, pas elsewhere, IClamp at the root section's middle, dt 0.025 ms, 6.3
 # degC) against `hinesbatch simulate` (serial backend, double): soma voltage
-# within 0.2 mV at every step, spike times within 0.05 ms.
+# within 0.2 mV at every step, spike times within 0.05 ms. Float with HH
+# everywhere is run and reported, not judged.
 #
 # Usage: bash ci/neuron-import-check.sh   (BUILD=build-neuron-check VENV=$BUILD/venv
 #        OUT=$BUILD/neuron-import-check; NEURON_VERSION=9.0.2)
@@ -40,7 +41,7 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import neuron, numpy'
 fi
 "$VENV/bin/python" -c 'import neuron; print("NEURON", neuron.__version__)'
 CHECK=ci/neuron_import_check.py
-HB=("$BUILD/apps/hinesbatch" simulate --cells 1 --precision double)
+HB=("$BUILD/apps/hinesbatch" simulate --cells 1)
 export HINESBATCH_BACKEND=serial
 quiet() { grep -v -e 'DISPLAY' -e 'No graphics' -e 'could not parse' || true; }
 
@@ -91,14 +92,23 @@ fi
 
 for f in data/morphologies/*.swc; do
     b=$(basename "$f" .swc)
-    for hh in 0 1; do
+    # HH at the soma and everywhere in double (pass/fail); everywhere in float
+    # for information only: float moves spikes by up to 0.02 ms, which puts
+    # mV between the traces on a spike's flanks (docs/simulate.md).
+    for run in 0:double 1:double 1:float; do
+        hh=${run%%:*} prec=${run#*:}
         if [ "$hh" = 1 ]; then extra=(--hh-everywhere); amp=2; else extra=(); amp=1; fi
-        echo "== simulation: $b, d_lambda 0.1, HH $([ "$hh" = 1 ] && echo everywhere || echo 'at the soma'), IClamp 5,40,$amp"
+        echo "== simulation: $b, d_lambda 0.1, HH $([ "$hh" = 1 ] && echo everywhere || echo 'at the soma'), IClamp 5,40,$amp, $prec"
         "${HB[@]}" --swc "$f" --record 1 --tstop 50 --iclamp "5,40,$amp" --neuron-conventions \
-            --d-lambda 0.1 "${extra[@]}" --csv "$OUT/$b.$hh.trace.csv" \
-            --spikes "$OUT/$b.$hh.spikes.csv" >/dev/null
-        "$VENV/bin/python" "$CHECK" trace "$f" 0 "$hh" "$amp" "$OUT/$b.$hh.trace.csv" \
-            "$OUT/$b.$hh.spikes.csv" 2>&1 | quiet || fail=1
+            --d-lambda 0.1 "${extra[@]}" --precision "$prec" --csv "$OUT/$b.$hh.$prec.trace.csv" \
+            --spikes "$OUT/$b.$hh.$prec.spikes.csv" >/dev/null
+        if [ "$prec" = float ]; then
+            "$VENV/bin/python" "$CHECK" trace "$f" 0 "$hh" "$amp" "$OUT/$b.$hh.$prec.trace.csv" \
+                "$OUT/$b.$hh.$prec.spikes.csv" 2>&1 | quiet | sed 's/^  \(PASS\|FAIL\) /  (informational) \1 /' || true
+            continue
+        fi
+        "$VENV/bin/python" "$CHECK" trace "$f" 0 "$hh" "$amp" "$OUT/$b.$hh.$prec.trace.csv" \
+            "$OUT/$b.$hh.$prec.spikes.csv" 2>&1 | quiet || fail=1
     done
 done
 if [ "$fail" -ne 0 ]; then
