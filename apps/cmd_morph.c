@@ -15,7 +15,7 @@ static void usage(FILE *out)
             "usage: hinesbatch morph FILE.swc [--policy sample|section] [--nseg N | --d-lambda X]\n"
             "                        [--scale S] [--repair-radii] [--reroot] [--ra OHM_CM] [--cm "
             "UF_CM2]\n"
-            "                        [--max-compartments N]\n"
+            "                        [--max-compartments N] [--neuron-conventions]\n"
             "Reads an SWC file, cuts it into compartments (one per sample, or NEURON-style\n"
             "sections of N compartments each, or as many as the d_lambda rule at 100 Hz asks)\n"
             "and prints the statistics of the Hines system: nodes, branches, branch points,\n"
@@ -23,6 +23,9 @@ static void usage(FILE *out)
             "--scale multiplies coordinates and radii (1e-3 for files in nm); --reroot re-roots\n"
             "at the compartment that minimises the depth; a cell of more than\n"
             "--max-compartments N compartments (default 1000000, at most 2147483647) is refused.\n"
+            "--neuron-conventions builds the sections as NEURON's Import3d does (soma a cylinder,\n"
+            "children joined to its middle, NEURON's areas and resistances, zero-area nodes at\n"
+            "section ends folded in; implies --policy section; docs/morphology.md).\n"
             CLI_EXIT_HELP);
 }
 
@@ -43,7 +46,7 @@ static const char *soma_name(hb_soma_kind k)
 #define CMD "morph"
 
 enum { OPT_POLICY = 256, OPT_NSEG, OPT_DLAMBDA, OPT_SCALE, OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM,
-       OPT_MAXCOMP };
+       OPT_MAXCOMP, OPT_NRNCONV };
 
 int hb_cmd_morph(int argc, char **argv)
 {
@@ -53,6 +56,7 @@ int hb_cmd_morph(int argc, char **argv)
         {"repair-radii", no_argument, 0, OPT_REPAIR}, {"reroot", no_argument, 0, OPT_REROOT},
         {"ra", required_argument, 0, OPT_RA},         {"cm", required_argument, 0, OPT_CM},
         {"max-compartments", required_argument, 0, OPT_MAXCOMP},
+        {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     static const char *const policies[] = {"sample", "section"};
     hb_swc_options so;
@@ -99,6 +103,9 @@ int hb_cmd_morph(int argc, char **argv)
         case OPT_MAXCOMP:
             ok = cli_int(CMD, o.flag, o.value, 1, INT32_MAX, &dopt.max_compartments);
             break;
+        case OPT_NRNCONV:
+            dopt.conventions = HB_CONVENTIONS_NEURON;
+            break;
         default:
             ok = 0;
         }
@@ -126,7 +133,12 @@ int hb_cmd_morph(int argc, char **argv)
                 nseg_given ? "--nseg" : "--d-lambda");
         return CLI_EXIT_USAGE;
     }
-    if (policy == 1 || nseg_given || dlambda_given)
+    if (policy == 0 && dopt.conventions == HB_CONVENTIONS_NEURON) {
+        fprintf(stderr, "hinesbatch morph: --neuron-conventions needs --policy section (or no "
+                        "--policy)\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (policy == 1 || nseg_given || dlambda_given || dopt.conventions == HB_CONVENTIONS_NEURON)
         dopt.policy = HB_POLICY_SECTION;
     else if (policy == 0)
         dopt.policy = HB_POLICY_SAMPLE;
@@ -160,8 +172,9 @@ int hb_cmd_morph(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     double area = 0;
+    int64_t zero_area = 0;
     for (int64_t k = 0; k < view.n; ++k)
-        area += view.area[k];
+        area += view.area[k], zero_area += view.area[k] == 0;
     printf("file:            %s\n", path);
     printf("samples:         %lld (radii repaired: %lld)\n", (long long)info.samples,
            (long long)info.repaired);
@@ -177,6 +190,9 @@ int hb_cmd_morph(int argc, char **argv)
         printf("policy:          sections, d_lambda %g at 100 Hz (Ra %g ohm*cm, cm %g uF/cm2)",
                dopt.d_lambda, cable.ra, cable.cm);
     printf("%s\n", dopt.reroot ? ", re-rooted to minimise the depth" : "");
+    if (dopt.conventions == HB_CONVENTIONS_NEURON)
+        printf("conventions:     NEURON (Import3d); %lld zero-area nodes kept at branch points\n",
+               (long long)zero_area);
     printf("nodes:           %lld\n", (long long)ts.nodes);
     printf("branches:        %lld\n", (long long)ts.branches);
     printf("branch points:   %lld\n", (long long)ts.branch_points);

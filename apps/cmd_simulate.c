@@ -37,7 +37,7 @@ static void usage(void)
         "         [--layout auto|flat|interleaved|block|block-shared]\n"
         "         [--engine auto|stages|cells] [--epoch STEPS]\n"
         "  SWC:   [--policy sample|section [--nseg N | --d-lambda X]] [--scale S]\n"
-        "         [--repair-radii] [--reroot] [--max-compartments N]\n"
+        "         [--repair-radii] [--reroot] [--max-compartments N] [--neuron-conventions]\n"
         "  cable: [--ra OHM_CM] [--cm UF_CM2]\n"
         "  HH:    [--gnabar S_CM2] [--gkbar S_CM2] [--gl S_CM2] [--el MV] [--ena MV] [--ek MV]\n"
         "         [--v-init MV] [--threshold MV]\n"
@@ -60,7 +60,8 @@ static void usage(void)
         "--scale multiplies coordinates and radii (1e-3 for files in nm); --repair-radii\n"
         "gives a radius <= 0 its parent's; --reroot re-roots at the compartment that\n"
         "minimises the depth; a cell of more than --max-compartments N (1000000) is\n"
-        "refused. Cable (every cell): --ra axial resistivity (35.4 ohm*cm), --cm\n"
+        "refused; --neuron-conventions builds the cells as NEURON's Import3d does (implies\n"
+        "--policy section; docs/morphology.md). Cable (every cell): --ra axial resistivity (35.4 ohm*cm), --cm\n"
         "membrane capacitance (1 uF/cm2). Channels (NEURON's hh.mod): --gnabar 0.12,\n"
         "--gkbar 0.036, --gl 0.0003 (S/cm2, in [0, 1000]); --el -54.3, --ena 50, --ek -77,\n"
         "--v-init -65, --threshold -20 (spike threshold at the soma) (mV, in [-1000,\n"
@@ -98,7 +99,7 @@ enum {
     OPT_HH, OPT_PRECISION, OPT_RECORD, OPT_CSV, OPT_PLOT, OPT_SPIKES, OPT_POLICY, OPT_NSEG,
     OPT_NOSPLIT, OPT_LAYOUT, OPT_SEED, OPT_DUMP, OPT_SPREAD, OPT_MAXCOMP, OPT_DLAMBDA, OPT_SCALE,
     OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM, OPT_GNABAR, OPT_GKBAR, OPT_GL, OPT_EL, OPT_ENA, OPT_EK,
-    OPT_VINIT, OPT_THRESHOLD, OPT_ENGINE, OPT_EPOCH
+    OPT_VINIT, OPT_THRESHOLD, OPT_ENGINE, OPT_EPOCH, OPT_NRNCONV
 };
 
 static const struct option opts[] = {
@@ -122,6 +123,7 @@ static const struct option opts[] = {
     {"ena", required_argument, 0, OPT_ENA},         {"ek", required_argument, 0, OPT_EK},
     {"v-init", required_argument, 0, OPT_VINIT},    {"threshold", required_argument, 0, OPT_THRESHOLD},
     {"engine", required_argument, 0, OPT_ENGINE},   {"epoch", required_argument, 0, OPT_EPOCH},
+    {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
     {0, 0, 0, 0}};
 
 /* Ranges of the cell parameters: wide enough for any cell, narrow enough that
@@ -196,6 +198,10 @@ static int take(int c, const cli_opts *a, sim_options *o)
         o->swc_only_given = 1;
         o->reroot = 1;
         return 1;
+    case OPT_NRNCONV:
+        o->swc_only_given = 1;
+        o->neuron_conventions = 1;
+        return 1;
     case OPT_RA:
         return cli_real(CMD, f, v, 0, 1e12, CLI_LO_OPEN, &o->cable.ra);
     case OPT_CM:
@@ -258,11 +264,13 @@ static int check_combination(const sim_options *o)
     if (o->synthetic > 0 && (o->policy >= 0 || o->nseg_given))
         return conflict("--policy and --nseg apply to SWC cells, not to --synthetic");
     if (o->synthetic > 0 && o->swc_only_given)
-        return conflict("--scale, --repair-radii, --reroot and --d-lambda apply to SWC cells, "
-                        "not to --synthetic");
-    if (o->nseg_given && o->policy != 1)
+        return conflict("--scale, --repair-radii, --reroot, --d-lambda and --neuron-conventions "
+                        "apply to SWC cells, not to --synthetic");
+    if (o->neuron_conventions && o->policy == 0)
+        return conflict("--neuron-conventions needs --policy section (or no --policy)");
+    if (o->nseg_given && o->policy != 1 && !o->neuron_conventions)
         return conflict("--nseg needs --policy section");
-    if (o->d_lambda > 0 && o->policy != 1)
+    if (o->d_lambda > 0 && o->policy != 1 && !o->neuron_conventions)
         return conflict("--d-lambda needs --policy section");
     if (o->d_lambda > 0 && o->nseg_given && o->nseg > 0)
         return conflict("--d-lambda and --nseg N (N > 0) exclude each other");
@@ -292,11 +300,13 @@ static hb_status make_cells(const sim_options *o, hb_morph_cell **uniq, int64_t 
     hb_discretize_options_init(&dopt);
     dopt.max_compartments = o->max_compartments; /* 0: the library's default */
     dopt.reroot = o->reroot;
-    if (o->policy == 1) {
+    if (o->policy == 1 || o->neuron_conventions) {
         dopt.policy = HB_POLICY_SECTION;
         dopt.nseg = o->nseg; /* 0 unless --nseg: the d_lambda rule */
         if (o->d_lambda > 0)
             dopt.d_lambda = o->d_lambda;
+        if (o->neuron_conventions)
+            dopt.conventions = HB_CONVENTIONS_NEURON;
     }
     geo.cable = o->cable;
     int64_t nu = o->synthetic > 0 ? (o->mix ? o->ncells : 1) : o->nswc;

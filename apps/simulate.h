@@ -24,6 +24,7 @@ typedef struct {
     int policy;              /* -1: not given, 0: sample, 1: section          */
     int nseg_given;
     int reroot;              /* --reroot                                      */
+    int neuron_conventions;  /* --neuron-conventions (implies --policy section) */
     double d_lambda;         /* --d-lambda, 0 = not given                     */
     hb_swc_options swc_opts; /* --scale, --repair-radii                       */
     hb_cable cable;          /* --ra, --cm                                    */

@@ -81,6 +81,17 @@ typedef enum {
                               points, type changes and the soma), nseg each        */
 } hb_morph_policy;
 
+/* How a SECTION cell is built from the samples (docs/morphology.md). */
+typedef enum {
+    HB_CONVENTIONS_HINESBATCH = 0, /* dendrites start on a sphere soma's surface; a child
+                                      section's first compartment joins its parent's last */
+    HB_CONVENTIONS_NEURON          /* NEURON's Import3d and Arbor: sections and 3-D points as
+                                      Import3d makes them (a 1- or 3-point soma is a cylinder
+                                      of length and diameter 2r, children joined to its
+                                      middle), NEURON's segment areas and resistances, and
+                                      its zero-area node at every section end folded in */
+} hb_conventions;
+
 /* The most compartments a cell may have when opts.max_compartments is 0:
  * an untrusted file (a 38-byte SWC with d_lambda 0.1 asks for 21 million)
  * or option (nseg 1000000) is refused before any compartment is allocated. */
@@ -95,6 +106,7 @@ typedef struct {
     int64_t max_compartments; /* a cell needing more is HB_ERR_INVALID_ARGUMENT,
                                  found before allocating; 0: the default
                                  HB_DEFAULT_MAX_COMPARTMENTS; at most 2^31-1      */
+    hb_conventions conventions; /* NEURON needs policy SECTION; default HINESBATCH       */
 } hb_discretize_options;
 
 /* Passive cable constants of a cell. */
@@ -104,7 +116,8 @@ typedef struct {
     double gm;  /* passive membrane conductance, S/cm^2, in the matrix diagonal (0) */
 } hb_cable;
 
-/* policy SAMPLE, nseg 1, d_lambda 0.1, no re-rooting, max_compartments 0 (the default cap). */
+/* policy SAMPLE, nseg 1, d_lambda 0.1, no re-rooting, max_compartments 0 (the default cap),
+ * conventions HINESBATCH. */
 HB_API void hb_discretize_options_init(hb_discretize_options *opts);
 /* ra 35.4, cm 1, gm 0. */
 HB_API void hb_cable_init(hb_cable *cable);
@@ -132,15 +145,18 @@ HB_API void hb_morph_cell_destroy(hb_morph_cell *cell);    /* NULL is fine */
 typedef struct {
     int64_t        n;          /* compartments                                      */
     const int32_t *parent;     /* local parent, -1 at row 0                          */
-    const double  *area;       /* membrane area, um^2                                */
+    const double  *area;       /* membrane area, um^2 (0: a zero-area node that NEURON
+                                  conventions keep where three or more meet)       */
     const double  *g_axial;    /* conductance to the parent, uS; 0 at the root       */
     const double  *distance;   /* path distance of the compartment centre, um, from
                                   the root sample's point (from the new root's
-                                  centre after re-rooting)                          */
+                                  centre after re-rooting; NEURON conventions: from
+                                  the middle of the root section, soma(0.5))        */
     const int32_t *type;       /* SWC type                                           */
     const int64_t *source;     /* where the compartment came from: the morph sample
                                   (SAMPLE policy; SECTION: the sample ending the
-                                  segment that holds its centre), or the node index
+                                  segment that holds its centre; NEURON: the sample
+                                  of the first 3-D point at or past it), or the node index
                                   given to hb_morph_cell_from_parent / made by a
                                   generator; kept by re-rooting                     */
     hb_cable       cable;

@@ -15,14 +15,6 @@
  * infinite conductance. */
 #define HB_MIN_LENGTH 0.01
 
-struct hb_morph_cell {
-    int64_t n;
-    int32_t *parent, *type;
-    double *area, *g, *dist;
-    int64_t *source;
-    hb_cable cable;
-};
-
 void hb_discretize_options_init(hb_discretize_options *o)
 {
     if (o) {
@@ -31,6 +23,7 @@ void hb_discretize_options_init(hb_discretize_options *o)
         o->d_lambda = 0.1;
         o->reroot = 0;
         o->max_compartments = 0;
+        o->conventions = HB_CONVENTIONS_HINESBATCH;
     }
 }
 
@@ -51,7 +44,7 @@ void hb_morph_cell_destroy(hb_morph_cell *c)
     free(c);
 }
 
-static hb_morph_cell *cell_alloc(int64_t n)
+hb_morph_cell *hb__morph_cell_alloc(int64_t n)
 {
     hb_morph_cell *c = calloc(1, sizeof *c);
     if (!c)
@@ -263,7 +256,7 @@ static hb_status discretize_sample(const samples *s, const hb_discretize_options
                          "more than opts.max_compartments = %lld", fn, hb__morph_name(s->m),
                          (long long)nk, (long long)o->max_compartments);
     int64_t *comp = hb__calloc_n(n, sizeof *comp);
-    hb_morph_cell *c = comp ? cell_alloc(nk) : NULL;
+    hb_morph_cell *c = comp ? hb__morph_cell_alloc(nk) : NULL;
     if (!c) {
         free(comp);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld compartments", fn,
@@ -398,7 +391,7 @@ static hb_status discretize_section(const samples *s, const hb_discretize_option
         nseg_of[k] = (int64_t)ns; /* in [1, 2^31): converting is safe */
         total += nseg_of[k];
     }
-    c = cell_alloc(total);
+    c = hb__morph_cell_alloc(total);
     if (!c) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld compartments", fn,
                        (long long)total);
@@ -541,6 +534,12 @@ hb_status hb_morph_cell_create(const hb_morph *morph, const hb_discretize_option
     if (o.policy != HB_POLICY_SAMPLE && o.policy != HB_POLICY_SECTION)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.policy = %d is not a policy", fn,
                          (int)o.policy);
+    if (o.conventions != HB_CONVENTIONS_HINESBATCH && o.conventions != HB_CONVENTIONS_NEURON)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.conventions = %d is not a convention",
+                         fn, (int)o.conventions);
+    if (o.conventions == HB_CONVENTIONS_NEURON && o.policy != HB_POLICY_SECTION)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.conventions NEURON needs opts.policy "
+                         "SECTION (NEURON cuts sections), got policy %d", fn, (int)o.policy);
     if (o.policy == HB_POLICY_SECTION && o.nseg < 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.nseg = %d < 0", fn, (int)o.nseg);
     if (o.policy == HB_POLICY_SECTION && o.nseg == 0 &&
@@ -555,12 +554,17 @@ hb_status hb_morph_cell_create(const hb_morph *morph, const hb_discretize_option
                          HB_DEFAULT_MAX_COMPARTMENTS);
     if (o.max_compartments == 0)
         o.max_compartments = HB_DEFAULT_MAX_COMPARTMENTS;
-    samples s;
-    HB_FORWARD(samples_load(morph, &s));
     hb_morph_cell *c = NULL;
-    hb_status st = o.policy == HB_POLICY_SAMPLE ? discretize_sample(&s, &o, &cab, fn, &c)
-                                                : discretize_section(&s, &o, &cab, fn, &c);
-    samples_free(&s);
+    hb_status st;
+    if (o.conventions == HB_CONVENTIONS_NEURON) {
+        st = hb__morph_cell_neuron(morph, &o, &cab, fn, &c);
+    } else {
+        samples s;
+        HB_FORWARD(samples_load(morph, &s));
+        st = o.policy == HB_POLICY_SAMPLE ? discretize_sample(&s, &o, &cab, fn, &c)
+                                          : discretize_section(&s, &o, &cab, fn, &c);
+        samples_free(&s);
+    }
     if (st == HB_SUCCESS)
         st = cell_check(c, morph, fn);
     if (st == HB_SUCCESS) {
@@ -596,7 +600,7 @@ hb_status hb_morph_cell_from_parent(int64_t n, const int32_t *parent, double len
         cab = *cable;
     HB_FORWARD(check_cable(&cab, fn));
     HB_FORWARD(hb__check_tree(parent, n, 0));
-    hb_morph_cell *c = cell_alloc(n);
+    hb_morph_cell *c = hb__morph_cell_alloc(n);
     if (!c)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld compartments", fn,
                          (long long)n);
@@ -641,7 +645,7 @@ hb_status hb_morph_cell_reroot(hb_morph_cell *c)
         return HB_SUCCESS; /* the root is already optimal */
     int32_t *perm = NULL, *inv = NULL, *npar = NULL;
     HB_FORWARD(hb__tree_renumber(c->parent, n, root, &perm, &inv, &npar));
-    hb_morph_cell *t = cell_alloc(n);
+    hb_morph_cell *t = hb__morph_cell_alloc(n);
     hb_status st = HB_SUCCESS;
     if (!t) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_morph_cell_reroot: out of memory");

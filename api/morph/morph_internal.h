@@ -1,4 +1,4 @@
-/* morph_internal.h: what the files of api/morph share beyond the public header: a morphology's source name. */
+/* morph_internal.h: what the files of api/morph share beyond the public header: a morphology's source name, the cell's fields, NEURON's conventions. */
 #ifndef HB_MORPH_INTERNAL_H
 #define HB_MORPH_INTERNAL_H
 
@@ -7,5 +7,25 @@
 /* The name the morphology was read from (file path, or the name given to
  * hb_morph_parse_swc), so later errors can say "NAME:LINE: sample ID". */
 const char *hb__morph_name(const hb_morph *morph);
+
+/* A discretised cell (hinesbatch_morph.h's hb_morph_cell): n compartments. */
+struct hb_morph_cell {
+    int64_t n;
+    int32_t *parent, *type;
+    double *area, *g, *dist;
+    int64_t *source;
+    hb_cable cable;
+};
+
+/* A cell of n compartments, every array zeroed; NULL when out of memory. */
+hb_morph_cell *hb__morph_cell_alloc(int64_t n);
+
+/* NEURON's conventions (morph_neuron.c): the compartments of NEURON's own
+ * import of the morphology (Import3d) with nseg or the d_lambda rule, in
+ * breadth-first order from the root section's middle (parent < child; not yet
+ * in Hines order). opts and cable already checked; fn names the caller in
+ * messages. */
+hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_options *opts,
+                                const hb_cable *cable, const char *fn, hb_morph_cell **cell);
 
 #endif /* HB_MORPH_INTERNAL_H */

@@ -105,7 +105,8 @@ static nb::dict morph_samples(const Morph &m) {
 }
 
 static Cell *cell_create(const Morph &m, const std::string &policy, int32_t nseg, double d_lambda,
-                         bool reroot, int64_t max_compartments, nb::dict cable) {
+                         bool reroot, int64_t max_compartments, nb::dict cable,
+                         const std::string &conventions) {
     hb_discretize_options o;
     hb_discretize_options_init(&o);
     if (policy == "sample") o.policy = HB_POLICY_SAMPLE;
@@ -115,6 +116,9 @@ static Cell *cell_create(const Morph &m, const std::string &policy, int32_t nseg
     o.d_lambda = d_lambda;
     o.reroot = reroot ? 1 : 0;
     o.max_compartments = max_compartments;
+    if (conventions == "hinesbatch") o.conventions = HB_CONVENTIONS_HINESBATCH;
+    else if (conventions == "neuron") o.conventions = HB_CONVENTIONS_NEURON;
+    else invalid("conventions: '" + conventions + "', expected 'hinesbatch' or 'neuron'");
     hb_cable c;
     cable_from(cable, &c);
     hb_morph_cell *cell = nullptr;

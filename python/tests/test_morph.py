@@ -89,3 +89,22 @@ def test_batches_solve(backend):
     np.testing.assert_allclose(v, -65.0, rtol=1e-9)  # at rest, no current: V stays
     mono = hb.batch(cells[0], 4)
     assert mono["n"] == cells[0].n and mono["nsys"] == 4
+
+
+@pytest.mark.parametrize("path", SWC, ids=[os.path.basename(p) for p in SWC])
+def test_neuron_conventions(path):
+    """conventions="neuron": NEURON's Import3d cell; areas of 0 only at the
+    zero-area nodes kept where three or more compartments meet, the root is
+    the soma's middle (type 1). ci/neuron-import-check.sh compares with NEURON."""
+    m = hb.load_swc(path)
+    cell = m.discretise("section", nseg=0, conventions="neuron")
+    arr = cell.arrays()
+    deg = np.bincount(arr["parent"][1:], minlength=cell.n) + (np.arange(cell.n) > 0)
+    assert np.all(arr["area"] >= 0) and np.all(deg[arr["area"] == 0] >= 3)
+    assert np.all(arr["g_axial"][1:] > 0) and arr["type"][0] == 1
+    if os.path.basename(path) == "nrn__c91662.swc":
+        assert cell.n == 822  # NEURON: 728 segments and 94 kept branch nodes
+    with pytest.raises(ValueError):
+        m.discretise("sample", conventions="neuron")
+    with pytest.raises(ValueError):
+        m.discretise("section", conventions="arbor")

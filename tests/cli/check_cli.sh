@@ -346,8 +346,17 @@ t 2 "--v-init: '1e999' is not a finite number" simulate --v-init 1e999
 t 2 "--threshold: '5000' is not a finite number in [-1000, 1000]" simulate --threshold 5000
 t 2 "this option takes no value: '--repair-radii=1'" simulate --repair-radii=1
 t 2 "hinesbatch simulate: this option takes no value: '--reroot=yes'" simulate --reroot=yes
-t 2 "--scale, --repair-radii, --reroot and --d-lambda apply to SWC cells" simulate --synthetic 64 --scale 2
-t 2 "--scale, --repair-radii, --reroot and --d-lambda apply to SWC cells" simulate --synthetic 64 --reroot
+t 2 "--scale, --repair-radii, --reroot, --d-lambda and --neuron-conventions apply to SWC cells" simulate --synthetic 64 --scale 2
+t 2 "--scale, --repair-radii, --reroot, --d-lambda and --neuron-conventions apply to SWC cells" simulate --synthetic 64 --reroot
+t 2 "--scale, --repair-radii, --reroot, --d-lambda and --neuron-conventions apply to SWC cells" simulate --synthetic 64 --neuron-conventions
+t 2 "hinesbatch simulate: --neuron-conventions needs --policy section (or no --policy)" simulate --policy sample --neuron-conventions
+t 2 "hinesbatch simulate: this option takes no value: '--neuron-conventions=1'" simulate --neuron-conventions=1
+t 2 "hinesbatch morph: --neuron-conventions needs --policy section (or no --policy)" morph "$swc" --policy sample --neuron-conventions
+# NEURON's conventions: --nseg and --d-lambda need no --policy with it.
+stdout_to=out.txt
+t 0 "" morph "$swc" --neuron-conventions --nseg 1
+check "grep -q 'conventions:     NEURON (Import3d); 4 zero-area nodes' out.txt && grep -q '^nodes:           14$' out.txt" "morph --neuron-conventions: n120_250 at nseg 1 is NEURON's 10 segments and 4 kept zero-area nodes"
+t 0 "" "${sim[@]}" --neuron-conventions --d-lambda 0.1
 t 2 "--d-lambda needs --policy section" simulate --d-lambda 0.1
 t 2 "--d-lambda and --nseg N (N > 0) exclude each other" simulate --policy section --nseg 2 --d-lambda 0.1
 # An nm-scaled file with a zero radius: refused as it is, simulated with the options.

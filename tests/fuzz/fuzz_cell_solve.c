@@ -99,6 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double dl[4] = {0.1, 0.02, 0.5, 1e-3};
     o.d_lambda = dl[(a >> 4) & 3];
     o.reroot = (a >> 6) & 1;
+    if ((a >> 7) & 1) /* NEURON's conventions (Import3d's cell): sections only */
+        o.conventions = HB_CONVENTIONS_NEURON, o.policy = HB_POLICY_SECTION;
     o.max_compartments = FUZZ_MAX_COMPARTMENTS;
     hb_cable cab;
     hb_cable_init(&cab);
