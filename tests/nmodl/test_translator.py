@@ -202,6 +202,19 @@ def test_state_start_values():
     assert out["y"] == sympy.Rational(1, 2) and out["z"] == 1
 
 
+def test_if_else_assigning_both_branches_is_not_kept():
+    """An ASSIGNED set in both branches of an if/else (K_Pst's mTau) is not a
+    value kept between calls; one set in one branch only is."""
+    body = ("STATE { m }\nASSIGNED { tau }\nBREAKPOINT { SOLVE s METHOD cnexp }\n"
+            "INITIAL { m = 0 }\nDERIVATIVE s { %s m' = (1 - m) / tau }\n")
+    both = loads(MINIMAL + body % "if (v < -50) { tau = 2 } else { tau = 3 }", "b.mod")
+    assert both.store == []
+    one = loads(MINIMAL + body % "if (v < -50) { tau = 2 }", "o.mod")
+    assert one.store == ["tau"]
+    l5 = load(os.path.join(ROOT, "data", "models", "l5pc", "mod", "K_Pst.mod"))
+    assert l5.store == [] and l5.states == ["m", "h"]
+
+
 def _deriv_coeffs(src):
     from hb_nmodl.numerics import build
     mech = loads(src, "c.mod")
