@@ -32,4 +32,4 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import neuron' 2>/dev
 fi
 # nrnivmodl comes with the venv's NEURON.
 PATH="$(cd "$VENV/bin" && pwd):$PATH" "$VENV/bin/python" tests/nmodl/neuron_compare.py \
-    "$HB_ROOT" "$(cd "$OUT" && pwd)" "$PY" data/mechanisms/*.mod tests/nmodl/mod/*.mod
+    "$HB_ROOT" "$(cd "$OUT" && pwd)" "$PY" data/mechanisms/*.mod tests/nmodl/mod/*.mod data/models/l5pc/mod/*.mod
