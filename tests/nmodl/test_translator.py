@@ -16,6 +16,7 @@ from hb_nmodl.symfuncs import Exprelr  # noqa: E402
 
 MECHS = os.path.join(ROOT, "data", "mechanisms")
 SHIPPED = ["pas", "hh", "expsyn", "exp2syn"]
+L5PC_MODS = os.path.join(ROOT, "data", "models", "l5pc", "mod")
 
 MINIMAL = """NEURON { SUFFIX t RANGE a }
 PARAMETER { a = 1 }
@@ -286,6 +287,7 @@ def test_published_style_files_compile():
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     files = sorted(os.path.join(TEST_MODS, f) for f in os.listdir(TEST_MODS) if f.endswith(".mod"))
     files += [os.path.join(MECHS, n + ".mod") for n in SHIPPED]
+    files += sorted(os.path.join(L5PC_MODS, f) for f in os.listdir(L5PC_MODS) if f.endswith(".mod"))
     with tempfile.TemporaryDirectory() as d:
         tu = os.path.join(d, "all.c")
         with open(tu, "w") as f:
@@ -312,6 +314,35 @@ def test_published_style_files_compile():
     assert [float(r) for s in cal.singularities for r in s.roots] == [0.0]
     nat = load(os.path.join(TEST_MODS, "nat.mod"))
     assert nat.method == "derivimplicit" and len(nat.singularities) >= 3
+
+
+def test_l5pc_channels():
+    """The Hay et al. 2011 channels (data/models/l5pc/mod): each translates without
+    warnings, cnexp throughout, no values kept between calls, the expected ions,
+    and every removable 0/0 of their rates found at its voltage."""
+    want = {  # name: (states, ion inputs, currents, roots of removable 0/0)
+        "NaTa_t": (["m", "h"], ["ena"], ["ina"], [-38, -38, -66, -66]),
+        "Nap_Et2": (["m", "h"], ["ena"], ["ina"], [-38, -38, -17, -64.4]),
+        "K_Pst": (["m", "h"], ["ek"], ["ik"], []),
+        "K_Tst": (["m", "h"], ["ek"], ["ik"], []),
+        "SKv3_1": (["m"], ["ek"], ["ik"], []),
+        "SK_E2": (["z"], ["ek", "cai"], ["ik"], []),
+        "Ca_HVA": (["m", "h"], ["eca"], ["ica"], [-27]),
+        "Ca_LVAst": (["m", "h"], ["eca"], ["ica"], []),
+        "Ih": (["m"], [], ["ihcn"], [-154.9]),
+        "Im": (["m"], ["ek"], ["ik"], []),
+        "CaDynamics_E2": (["cai"], ["ica"], [], []),
+    }
+    found = sorted(f[:-4] for f in os.listdir(L5PC_MODS) if f.endswith(".mod"))
+    assert found == sorted(want), found
+    for name, (states, ins, curs, roots) in want.items():
+        m = load(os.path.join(L5PC_MODS, name + ".mod"))
+        assert m.name == name and m.kind == "density" and m.warnings == [], (name, m.warnings)
+        assert m.method == "cnexp" and m.state_method == "cnexp", name
+        assert m.states == states and m.store == [], (name, m.states, m.store)
+        assert m.ion_inputs == ins and m.currents == curs, (name, m.ion_inputs, m.currents)
+        got = [float(r) for sg in m.singularities for r in sg.roots]
+        assert got == roots, (name, got)
 
 
 def test_mutated_files_fail_cleanly():
