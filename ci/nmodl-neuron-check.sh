@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# nmodl-neuron-check.sh: optional check of the mechanisms hb_nmodl generates against NEURON (PyPI `neuron`) running the same .mod files: steady states, currents and one step, every shipped and test .mod file.
+# nmodl-neuron-check.sh: optional check of the mechanisms hb_nmodl generates against NEURON (PyPI `neuron`) running the same .mod files: steady states, currents and one step, every shipped, test and L5PC .mod file.
 #
 # tests/nmodl/neuron_compare.py translates data/mechanisms/*.mod,
 # tests/nmodl/mod/*.mod and data/models/l5pc/mod/*.mod, builds their host
