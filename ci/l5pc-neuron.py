@@ -46,7 +46,7 @@ def compile_mechanisms(model, model_dir, out):
 
 def distribution(spec, d_um, d_max):
     """A parameter's value at path distance d_um (docs/mechanisms.md, "Model description
-    files"): a number, or {"kind": exp | linear | window, "x": distance_um |
+    files"): a number, or {"kind": linear | exp | sigmoid | window, "x": distance_um |
     distance_normalized, ...} times "scale"."""
     if not isinstance(spec, dict):
         return float(spec)
@@ -56,6 +56,8 @@ def distribution(spec, d_um, d_max):
         return scale * (spec["a"] + spec["b"] * math.exp(spec["c"] * (x - spec.get("x0", 0.0))))
     if kind == "linear":
         return scale * (spec["a"] + spec["b"] * x)
+    if kind == "sigmoid":
+        return scale * (spec["a"] + spec["b"] / (1.0 + math.exp((x - spec["x0"]) / spec["k"])))
     if kind == "window":
         return scale * (spec["inside"] if spec["from"] < x < spec["to"] else spec["outside"])
     raise ValueError("unknown distribution kind %r" % kind)
@@ -95,8 +97,11 @@ def build_cell(h, model, swc):
         prefix = s.name().split("[")[0]
         by_type.setdefault(prefix, []).append(s)
     ions = model["ions"]
-    h.cai0_ca_ion = ions["ca"].get("cai0", 5e-5)
-    h.cao0_ca_ion = ions["ca"].get("cao0", 2.0)
+    for ion, spec in ions.items():
+        # Start values of the concentrations (NEURON's <ion>i0_<ion>_ion globals).
+        for side in ("i0", "o0"):
+            if ion + side in spec:
+                setattr(h, "%s%s_%s_ion" % (ion, side, ion), spec[ion + side])
     counts = {}
     for region in model["regions"]:
         rsecs = by_type.get(SECTION_OF_TYPE[region["swc_type"]], [])
