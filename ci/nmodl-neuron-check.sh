@@ -7,7 +7,8 @@
 # NEURON's nrnivmodl (NEURON has its own hh, pas, ExpSyn, Exp2Syn), and for
 # each mechanism, at 45 voltages (-100..60 mV every 5 mV and the files' 0/0
 # points) and 6.3 and 34 degC, compares: INITIAL's states, the BREAKPOINT's currents
-# (fcurrent), one fadvance from v0 to v0 + 13 mV (cm 1e9 holds v) and, for
+# (fcurrent), g against the centred difference of NEURON's currents at
+# v0 +- 0.001 mV (bound 1e-6), one fadvance from v0 to v0 + 13 mV (cm 1e9 holds v) and, for
 # synapses, an event then a step, with TABLEs off (usetable = 0); mechanisms
 # that read or integrate cai at six concentrations, one that reads ica beside
 # one that writes it; and the

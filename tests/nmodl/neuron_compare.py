@@ -107,6 +107,36 @@ def compare(what, got, want, floor, near=False):
         worst = max(worst, err if err == err else math.inf)
 
 
+GD_DV = 1e-3  # mV: centred difference of NEURON's currents
+# error: truncation dv^2/6 times the third derivative of i, rounding eps |i| / dv
+G_BOUND, G_FLOOR = 1e-6, 1e-10
+g_checks, g_worst, g_fail = 0, 0.0, 0
+
+
+def nrn_total(e, name, mech, seg, pp, ion_out, v):
+    """The mechanism's total current in NEURON at v with its states as they are."""
+    seg.v = v
+    h.fcurrent()
+    if e.point:
+        return pp.i
+    return sum(getattr(seg, c) for c in ion_out) + \
+        sum(getattr(mech, c) for c in info[name]["nonspecific_currents"])
+
+
+def compare_g(what, got, want):
+    global g_checks, g_worst, g_fail
+    if want != want:
+        return  # NEURON's 0/0 beside a root
+    g_checks += 1
+    err = abs(got - want) / max(abs(want), G_FLOOR)
+    g_worst = max(g_worst, err)
+    if not (err <= G_BOUND):
+        g_fail += 1
+        if g_fail <= 20:
+            print("FAIL %s: generated %.17g, NEURON difference quotient %.17g (relative %.3g)" %
+                  (what, got, want, err))
+
+
 def nrn_state(mech, seg, s):
     """A STATE in NEURON: the mechanism's, or the ion's where the file WRITEs it (cai)."""
     return getattr(mech, s) if hasattr(mech, s) else getattr(seg, s)
@@ -201,6 +231,13 @@ for e in table:
             compare("%s i at v %g" % (name, v0), out[1], total, 1e-9)
         else:
             compare("%s i at v %g" % (name, v0), out[1], pp.i, 1e-9)
+        # g = di/dv (symbolic here) against NEURON's currents at v0 +- GD_DV
+        # (NEURON keeps its own g, a forward difference, internal).
+        ip, im = [nrn_total(e, name, mech, seg, pp, ion_out, v0 + sgn * GD_DV) for sgn in (1, -1)]
+        compare_g("%s g at v %g, %g degC, cai %s" % (name, v0, celsius, cai), out[0],
+                  (ip - im) / (2 * GD_DV))
+        seg.v = v0
+        h.fcurrent()
         # one step at v1 from the states of v0 (synapses: from made-up conductances)
         if e.point:
             for k, s in enumerate(states):
@@ -284,6 +321,9 @@ if hh:
     print("hh.mod against NEURON's built-in hh (usetable_hh = 0): %d values" % (checks - before))
 print("generated against NEURON %s: %d checks, %d failed, largest relative difference %.3g "
       "(bound %g)" % (h.nrnversion(), checks, failures, worst, BOUND))
+print("conductances: %d against NEURON's centred difference quotient (dv %g mV), %d failed, "
+      "largest relative difference %.3g (bound %g, floor %g S/cm2)" % (
+          g_checks, GD_DV, g_fail, g_worst, G_BOUND, G_FLOOR))
 if near_checks:
     print("%d values of steps ending within %g mV of a removable 0/0 (NEURON's v moves off the root "
           "by ~1e-12 mV and its quotient loses digits there): largest relative difference %.3g "
@@ -291,4 +331,4 @@ if near_checks:
 if nrn_nan:
     print("%d values NaN in NEURON and finite here (the files' removable 0/0, e.g. %s)" %
           (len(nrn_nan), nrn_nan[0]))
-sys.exit(1 if failures else 0)
+sys.exit(1 if failures or g_fail else 0)
