@@ -346,14 +346,15 @@ def test_l5pc_channels():
 
 
 def test_mutated_files_fail_cleanly():
-    """Hostile input: the shipped and test files with random cuts, insertions and copies
+    """Hostile input: the shipped, test and L5PC files with random cuts, insertions and copies
     translate or fail with NmodlError (file:line:column), never another exception."""
     import random
     seed = int(os.environ.get("HB_TEST_SEED", random.randrange(1 << 30)))
     print("seed %d (replay with HB_TEST_SEED=%d)" % (seed, seed))
     rng = random.Random(seed)
     srcs = []
-    for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca"])):
+    for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca"]),
+                     (L5PC_MODS, ["K_Pst", "Nap_Et2", "SK_E2", "CaDynamics_E2", "Ih"])):
         for n in names:
             with open(os.path.join(d, n + ".mod")) as f:
                 srcs.append(f.read())
