@@ -48,7 +48,7 @@ def compile_mechanisms(model, model_dir, out):
 
 def distribution(spec, d_um, d_max):
     """A parameter's value at path distance d_um (docs/mechanisms.md, "Model description
-    files"): a number, or {"kind": linear | exp | sigmoid | window, "x": distance_um |
+    files"): a number, or {"kind": linear | exp | window, "x": distance_um |
     distance_normalized, ...} times "scale"."""
     if not isinstance(spec, dict):
         return float(spec)
@@ -58,10 +58,8 @@ def distribution(spec, d_um, d_max):
         return scale * (spec["a"] + spec["b"] * math.exp(spec["c"] * (x - spec.get("x0", 0.0))))
     if kind == "linear":
         return scale * (spec["a"] + spec["b"] * x)
-    if kind == "sigmoid":
-        return scale * (spec["a"] + spec["b"] / (1.0 + math.exp((x - spec["x0"]) / spec["k"])))
     if kind == "window":
-        return scale * (spec["inside"] if spec["from"] < x < spec["to"] else spec["outside"])
+        return scale * (spec["inside"] if spec["from"] <= x < spec["to"] else spec["outside"])
     raise ValueError("unknown distribution kind %r" % kind)
 
 

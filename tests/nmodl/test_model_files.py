@@ -12,8 +12,7 @@ sys.path.insert(0, os.path.join(ROOT, "apps", "nmodl"))
 from hb_nmodl import load  # noqa: E402
 
 MODELS = sorted(glob.glob(os.path.join(ROOT, "data", "models", "*", "*.json")))
-KINDS = {"linear": ("a", "b"), "exp": ("a", "b", "c"), "sigmoid": ("a", "b", "x0", "k"),
-         "window": ("from", "to", "inside", "outside")}
+KINDS = {"linear": ("a", "b"), "exp": ("a", "b", "c"), "window": ("from", "to", "inside", "outside")}
 _mech_cache = {}
 
 
@@ -42,9 +41,7 @@ def _value(spec, x):
         return s * (spec["a"] + spec["b"] * x)
     if k == "exp":
         return s * (spec["a"] + spec["b"] * math.exp(spec["c"] * (x - spec.get("x0", 0.0))))
-    if k == "sigmoid":
-        return s * (spec["a"] + spec["b"] / (1 + math.exp((x - spec["x0"]) / spec["k"])))
-    return s * (spec["inside"] if spec["from"] < x < spec["to"] else spec["outside"])
+    return s * (spec["inside"] if spec["from"] <= x < spec["to"] else spec["outside"])
 
 
 def check(model, base):
@@ -157,7 +154,7 @@ def test_l5pc_values():
     assert abs(_value(ih, 0.0) - 2e-4 * (2.087 - 0.8696)) < 1e-15
     lva = reg["apical"]["mechanisms"]["Ca_LVAst"]["gCa_LVAstbar"]
     assert _value(lva, 700) == 0.0187 and abs(_value(lva, 600) - 1.87e-4) < 1e-18
-    assert _value(lva, 885) == _value(lva, 600)  # the window is open at both ends
+    assert _value(lva, 685) == 0.0187 and _value(lva, 885) == _value(lva, 600)  # [from, to)
     kinds = set()
     for r in model["regions"]:
         kinds.update(r["mechanisms"])
