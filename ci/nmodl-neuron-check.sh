@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# nmodl-neuron-check.sh: optional check of the mechanisms hb_nmodl generates against NEURON (PyPI `neuron`) running the same .mod files: steady states, currents and one step, every shipped and test .mod file.
+# nmodl-neuron-check.sh: optional check of the mechanisms hb_nmodl generates against NEURON (PyPI `neuron`) running the same .mod files: steady states, currents and one step, every shipped, test and L5PC .mod file.
 #
-# tests/nmodl/neuron_compare.py translates data/mechanisms/*.mod and
-# tests/nmodl/mod/*.mod, builds their host functions in double as a shared
-# library, compiles renamed copies with NEURON's nrnivmodl (NEURON has its own
-# hh, pas, ExpSyn, Exp2Syn), and for each mechanism, at 25 voltages and 6.3
-# and 34 degC, compares: INITIAL's states, the BREAKPOINT's currents
-# (fcurrent), one fadvance from v0 to v0 + 13 mV (cm 1e9 holds v) and, for
-# synapses, an event then a step, with TABLEs off (usetable = 0); and the
+# tests/nmodl/neuron_compare.py translates data/mechanisms/*.mod,
+# tests/nmodl/mod/*.mod and data/models/l5pc/mod/*.mod, builds their host
+# functions in double as a shared library, compiles renamed copies with
+# NEURON's nrnivmodl (NEURON has its own hh, pas, ExpSyn, Exp2Syn), and for
+# each mechanism, at 45 voltages (-100..60 mV every 5 mV and the files' 0/0
+# points) and 6.3 and 34 degC, compares: INITIAL's states, the BREAKPOINT's currents
+# (fcurrent), g against the centred difference of NEURON's currents at
+# v0 +- 0.001 mV (bound 1e-6), one fadvance from v0 to v0 + 13 mV (cm 1e9 holds v) and, for
+# synapses, an event then a step, with TABLEs off (usetable = 0); mechanisms
+# that read or integrate cai at six concentrations, one that reads ica beside
+# one that writes it; and the
 # generated hh against NEURON's built-in hh (usetable_hh = 0). Pass: every value within 1e-12 relative of
 # NEURON's; values NEURON gives as NaN (a file's removable 0/0 evaluated as
-# written, hh.mod at -40 and -55 mV) are counted, not compared.
+# written, hh.mod at -40 and -55 mV) are counted, not compared; a step that
+# ends within 1e-6 mV of one is compared at 1e-4 (NEURON's quotient loses
+# digits there).
 #
 # Usage: bash ci/nmodl-neuron-check.sh   (BUILD=build-neuron-check VENV=$BUILD/venv
 #        OUT=$BUILD/nmodl-neuron-check; HB_NMODL_PYTHON: a python3 with sympy, default /usr/bin/python3)
@@ -32,4 +38,4 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import neuron' 2>/dev
 fi
 # nrnivmodl comes with the venv's NEURON.
 PATH="$(cd "$VENV/bin" && pwd):$PATH" "$VENV/bin/python" tests/nmodl/neuron_compare.py \
-    "$HB_ROOT" "$(cd "$OUT" && pwd)" "$PY" data/mechanisms/*.mod tests/nmodl/mod/*.mod
+    "$HB_ROOT" "$(cd "$OUT" && pwd)" "$PY" data/mechanisms/*.mod tests/nmodl/mod/*.mod data/models/l5pc/mod/*.mod

@@ -1,4 +1,4 @@
-/* test_nmodl_generated.c: the mechanisms hb_nmodl generates from the .mod files of data/mechanisms and tests/nmodl/mod, run on the host: float against double over -100..60 mV, HH at its 0/0 voltages, HH against the hand-written formulas. */
+/* test_nmodl_generated.c: the mechanisms hb_nmodl generates from the .mod files of data/mechanisms, tests/nmodl/mod and data/models/l5pc/mod, run on the host: float against double over -100..60 mV, HH at its 0/0 voltages, HH against the hand-written formulas. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -232,13 +232,15 @@ int main(void)
     /* -100..60 mV every 0.01 mV, and around the 0/0 points as close as float
      * allows: HH's -40 and -55, the GHK current's 0 (mod/cal.mod),
      * mod/nat.mod's vshift - 38, - 50, - 75 (-43, -55, -80) and mod/nap.mod's
-     * -38 (and -38.0001, where it steps v at -38) */
-    enum { NROOT = 6, NOFF = 12, NV = 16001 + NROOT * 2 * NOFF };
+     * -38 (and -38.0001, where it steps v at -38); the L5PC channels'
+     * (data/models/l5pc/mod: NaTa_t -38, -66; Nap_Et2 -38, -17, -64.4;
+     * Ca_HVA -27; Ih -154.9, outside the sweep) */
+    enum { NROOT = 11, NOFF = 12, NV = 16001 + NROOT * 2 * NOFF };
     static double vs[NV];
     int nv = 0;
     for (int j = 0; j <= 16000; ++j)
         vs[nv++] = -100 + 0.01 * j;
-    const double root[NROOT] = {-40, -55, 0, -43, -80, -38};
+    const double root[NROOT] = {-40, -55, 0, -43, -80, -38, -66, -17, -64.4, -27, -154.9};
     const double off[NOFF] = {0, 1e-6, 4e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 1e-2, 3e-2, 0.1, 0.5};
     for (int r = 0; r < NROOT; ++r)
         for (int k = 0; k < NOFF; ++k) {

@@ -16,6 +16,7 @@ from hb_nmodl.symfuncs import Exprelr  # noqa: E402
 
 MECHS = os.path.join(ROOT, "data", "mechanisms")
 SHIPPED = ["pas", "hh", "expsyn", "exp2syn"]
+L5PC_MODS = os.path.join(ROOT, "data", "models", "l5pc", "mod")
 
 MINIMAL = """NEURON { SUFFIX t RANGE a }
 PARAMETER { a = 1 }
@@ -202,6 +203,19 @@ def test_state_start_values():
     assert out["y"] == sympy.Rational(1, 2) and out["z"] == 1
 
 
+def test_if_else_assigning_both_branches_is_not_kept():
+    """An ASSIGNED set in both branches of an if/else (K_Pst's mTau) is not a
+    value kept between calls; one set in one branch only is."""
+    body = ("STATE { m }\nASSIGNED { tau }\nBREAKPOINT { SOLVE s METHOD cnexp }\n"
+            "INITIAL { m = 0 }\nDERIVATIVE s { %s m' = (1 - m) / tau }\n")
+    both = loads(MINIMAL + body % "if (v < -50) { tau = 2 } else { tau = 3 }", "b.mod")
+    assert both.store == []
+    one = loads(MINIMAL + body % "if (v < -50) { tau = 2 }", "o.mod")
+    assert one.store == ["tau"]
+    l5 = load(os.path.join(ROOT, "data", "models", "l5pc", "mod", "K_Pst.mod"))
+    assert l5.store == [] and l5.states == ["m", "h"]
+
+
 def _deriv_coeffs(src):
     from hb_nmodl.numerics import build
     mech = loads(src, "c.mod")
@@ -273,6 +287,7 @@ def test_published_style_files_compile():
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     files = sorted(os.path.join(TEST_MODS, f) for f in os.listdir(TEST_MODS) if f.endswith(".mod"))
     files += [os.path.join(MECHS, n + ".mod") for n in SHIPPED]
+    files += sorted(os.path.join(L5PC_MODS, f) for f in os.listdir(L5PC_MODS) if f.endswith(".mod"))
     with tempfile.TemporaryDirectory() as d:
         tu = os.path.join(d, "all.c")
         with open(tu, "w") as f:
@@ -301,15 +316,45 @@ def test_published_style_files_compile():
     assert nat.method == "derivimplicit" and len(nat.singularities) >= 3
 
 
+def test_l5pc_channels():
+    """The Hay et al. 2011 channels (data/models/l5pc/mod): each translates without
+    warnings, cnexp throughout, no values kept between calls, the expected ions,
+    and every removable 0/0 of their rates found at its voltage."""
+    want = {  # name: (states, ion inputs, currents, roots of removable 0/0)
+        "NaTa_t": (["m", "h"], ["ena"], ["ina"], [-38, -38, -66, -66]),
+        "Nap_Et2": (["m", "h"], ["ena"], ["ina"], [-38, -38, -17, -64.4]),
+        "K_Pst": (["m", "h"], ["ek"], ["ik"], []),
+        "K_Tst": (["m", "h"], ["ek"], ["ik"], []),
+        "SKv3_1": (["m"], ["ek"], ["ik"], []),
+        "SK_E2": (["z"], ["ek", "cai"], ["ik"], []),
+        "Ca_HVA": (["m", "h"], ["eca"], ["ica"], [-27]),
+        "Ca_LVAst": (["m", "h"], ["eca"], ["ica"], []),
+        "Ih": (["m"], [], ["ihcn"], [-154.9]),
+        "Im": (["m"], ["ek"], ["ik"], []),
+        "CaDynamics_E2": (["cai"], ["ica"], [], []),
+    }
+    found = sorted(f[:-4] for f in os.listdir(L5PC_MODS) if f.endswith(".mod"))
+    assert found == sorted(want), found
+    for name, (states, ins, curs, roots) in want.items():
+        m = load(os.path.join(L5PC_MODS, name + ".mod"))
+        assert m.name == name and m.kind == "density" and m.warnings == [], (name, m.warnings)
+        assert m.method == "cnexp" and m.state_method == "cnexp", name
+        assert m.states == states and m.store == [], (name, m.states, m.store)
+        assert m.ion_inputs == ins and m.currents == curs, (name, m.ion_inputs, m.currents)
+        got = [float(r) for sg in m.singularities for r in sg.roots]
+        assert got == roots, (name, got)
+
+
 def test_mutated_files_fail_cleanly():
-    """Hostile input: the shipped and test files with random cuts, insertions and copies
+    """Hostile input: the shipped, test and L5PC files with random cuts, insertions and copies
     translate or fail with NmodlError (file:line:column), never another exception."""
     import random
     seed = int(os.environ.get("HB_TEST_SEED", random.randrange(1 << 30)))
     print("seed %d (replay with HB_TEST_SEED=%d)" % (seed, seed))
     rng = random.Random(seed)
     srcs = []
-    for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca"])):
+    for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca"]),
+                     (L5PC_MODS, ["K_Pst", "Nap_Et2", "SK_E2", "CaDynamics_E2", "Ih"])):
         for n in names:
             with open(os.path.join(d, n + ".mod")) as f:
                 srcs.append(f.read())

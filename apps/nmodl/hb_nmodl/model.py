@@ -385,6 +385,10 @@ class Mechanism:
                     continue  # a LOCAL of the branch itself
                 if attr == "derivs":
                     va, vb = da.get(k, sympy.Integer(0)), db.get(k, sympy.Integer(0))
+                elif k in da and k in db:
+                    # Both branches assign it: the value before the if is not
+                    # read (else an ASSIGNED set in if/else would be kept).
+                    va, vb = da[k], db[k]
                 else:
                     old = base[k] if k in base else self._initial(k, self._init)
                     va, vb = da.get(k, old), db.get(k, old)
