@@ -1,4 +1,4 @@
-"""_sim.py: Simulation of a batch of neurons (HH soma, leak, clamps, recordings, spikes) and its matplotlib plot, imported only when plotting."""
+"""_sim.py: Simulation of a batch of neurons (mechanisms from the NMODL catalogue by region and distance, ions, synapses and spike trains, clamps, recordings, spikes) and its matplotlib plot, imported only when plotting."""
 from __future__ import annotations
 
 import os
@@ -11,7 +11,35 @@ from ._context import Context, get_context
 from ._errors import invalid
 from ._morph import Cell
 
-__all__ = ["Simulation"]
+__all__ = ["Simulation", "mechanisms"]
+
+# SWC types by name, for regions.
+_TYPES = {"soma": 1, "axon": 2, "basal": 3, "dend": 3, "apical": 4}
+
+
+def mechanisms() -> list:
+    """The engine's catalogue: one dict per mechanism (name, kind "density"
+    or "point", parameters with their defaults, states, net_receive)."""
+    return _core.mechanisms()
+
+
+def _where(where: Optional[Dict[str, Any]]) -> Tuple[int, int, float, float]:
+    """A region dict (cell, types: SWC type numbers or names, dist: (lo, hi)
+    um) as the binding's (cell, type bits, lo, hi)."""
+    w = dict(where or {})
+    cell = int(w.pop("cell", -1))
+    types = w.pop("types", None)
+    lo, hi = w.pop("dist", (0.0, float("inf")))
+    if w:
+        raise invalid(f"where: unknown keys {sorted(w)} (cell, types, dist)")
+    bits = 0
+    if types is not None:
+        for t in [types] if isinstance(types, (str, int)) else types:
+            k = _TYPES.get(t) if isinstance(t, str) else int(t)
+            if k is None or not 0 <= k < 32:
+                raise invalid(f"where: SWC type {t!r} (a number 0..31 or one of {sorted(_TYPES)})")
+            bits |= 1 << k
+    return cell, bits, float(lo), float(hi)
 
 
 class Simulation:
@@ -33,8 +61,13 @@ class Simulation:
         chip; describe() names the engine that runs), epoch_steps (0: the
         most steps per on-chip launch, beyond record_chunk).
 
-    Cells must have cable gm = 0 (the leak is gl). Add clamps and recordings
-    before the first run.
+    With no mechanism inserted the parameters above make the default model
+    (pas everywhere, hh in the soma or everywhere). Otherwise the model is
+    built from the catalogue (mechanisms()): insert, set_param, set_ion,
+    add_point, add_events, add_spike_train; a `where` is a dict of cell,
+    types (SWC numbers or "soma", "axon", "basal", "apical") and dist (lo,
+    hi) um of path distance. Cells must have cable gm = 0 (leaks are pas).
+    Build the model and add clamps and recordings before the first run.
     """
 
     def __init__(self, cells: Union[Cell, Sequence[Cell]], ncells: Optional[int] = None, *,
@@ -121,6 +154,73 @@ class Simulation:
     def spike_counts(self) -> np.ndarray:
         """Spikes of every cell so far (exact beyond max_spikes)."""
         return np.array([self._s.spikes(c)[1] for c in range(self.ncells)], dtype=np.int64)
+
+    def insert(self, mech: str, where: Optional[Dict[str, Any]] = None,
+               **params: float) -> "Simulation":
+        """Insert density mechanism mech in the region (every compartment
+        when where is None), then set the given parameters there."""
+        self._s.insert(mech, *_where(where))
+        for k, v in params.items():
+            self.set_param(mech, k, v, where)
+        return self
+
+    def set_param(self, mech: str, param: str, value: Any,
+                  where: Optional[Dict[str, Any]] = None) -> "Simulation":
+        """Set a PARAMETER of mech where it is inserted in the region: a
+        number, or a profile (a, b, c, k): a + b d + c exp(k d) of the path
+        distance d (um)."""
+        if isinstance(value, (tuple, list)):
+            if len(value) != 4:
+                raise invalid("value: a number or a profile (a, b, c, k)")
+            a, b, c, k = (float(x) for x in value)
+        else:
+            a, b, c, k = float(value), 0.0, 0.0, 0.0
+        self._s.set_param(mech, param, a, b, c, k, *_where(where))
+        return self
+
+    def set_ion(self, ion: str, e: Optional[float] = None, ci: Optional[float] = None,
+                co: Optional[float] = None, where: Optional[Dict[str, Any]] = None,
+                nernst: Optional[bool] = None) -> "Simulation":
+        """Reversal potential e (mV) and concentrations ci, co (mM) of an ion
+        in the region (None: unchanged); nernst: e from the concentrations
+        every step, everywhere."""
+        nan = float("nan")
+        self._s.set_ion(ion, nan if e is None else float(e), nan if ci is None else float(ci),
+                        nan if co is None else float(co), *_where(where))
+        if nernst is not None:
+            self._s.set_ion_nernst(ion, bool(nernst))
+        return self
+
+    def add_point(self, mech: str, cell: int, compartment: int = -1, **params: float) -> int:
+        """A point process (ExpSyn, Exp2Syn, ...) on a compartment (-1: the
+        soma) of a cell, with parameters; returns its id."""
+        pid = self._s.add_point(mech, int(cell), int(compartment))
+        for k, v in params.items():
+            self._s.set_point_param(pid, k, float(v))
+        return pid
+
+    def add_events(self, point: int, times: Iterable[float], weight: float) -> "Simulation":
+        """Events of the given weight to a point process at times (ms)."""
+        self._s.add_events(int(point), [float(t) for t in times], float(weight))
+        return self
+
+    def add_spike_train(self, point: int, weight: float, start: float = 0.0,
+                        stop: float = float("inf"), interval: Optional[float] = None,
+                        rate: Optional[float] = None, seed: int = 0) -> "Simulation":
+        """A regular (interval ms) or Poisson (rate Hz, seed) spike train of
+        events into a point process over [start, stop) ms."""
+        if (interval is None) == (rate is None):
+            raise invalid("add_spike_train: give interval (regular) or rate (Poisson)")
+        self._s.add_spike_train(int(point), rate is not None, float(start), float(stop),
+                                float(interval or 0.0), float(rate or 0.0), int(seed),
+                                float(weight))
+        return self
+
+    def mech_state(self, mech: str, var: str) -> np.ndarray:
+        """A state or PARAMETER of a mechanism: per compartment (NaN where
+        it is not inserted) for a density mechanism, per point process (in
+        id order) for a point process."""
+        return self._s.mech_state(mech, var)
 
     def state(self, which: str = "v") -> np.ndarray:
         """State of every compartment, flat in cell_rows order: v (mV) or the

@@ -129,6 +129,53 @@ static nb::dict sim_timing(const Sim &s) {
     return d;
 }
 
+// A region from its parts (hb_sim_region): cell (-1 all), SWC type bits, path distance window.
+static hb_sim_region region_of(int64_t cell, uint32_t types, double dmin, double dmax) {
+    hb_sim_region r;
+    hb_sim_region_init(&r);
+    r.cell = cell;
+    r.types = types;
+    r.dist_min = dmin;
+    r.dist_max = dmax;
+    return r;
+}
+
+static nb::object sim_mech_state(Sim &s, const std::string &mech, const std::string &var) {
+    int64_t rows = 0, n = 0;
+    check(hb_sim_rows(s.sim, &rows));
+    // Enough for every compartment or every point process of the mechanism.
+    std::vector<double> buf((size_t)rows + 1);
+    hb_status st = hb_sim_get_mech_state(s.sim, mech.c_str(), var.c_str(), buf.data(), &n);
+    if (st == HB_SUCCESS && n > rows) {
+        buf.resize((size_t)n);
+        st = hb_sim_get_mech_state(s.sim, mech.c_str(), var.c_str(), buf.data(), &n);
+    }
+    check(st);
+    nb::object arr = new_numpy(Dtype::f64, {(size_t)n});
+    if (n) std::memcpy(numpy_data(arr), buf.data(), (size_t)n * sizeof(double));
+    return arr;
+}
+
+static nb::list mechanisms() {
+    nb::list out;
+    for (int64_t i = 0; i < hb_mech_count(); ++i) {
+        hb_mech_desc d;
+        check(hb_mech_describe(i, &d));
+        nb::dict m;
+        m["name"] = std::string(d.name);
+        m["kind"] = std::string(d.point ? "point" : "density");
+        m["net_receive"] = d.net_receive != 0;
+        nb::dict prm;
+        for (int p = 0; p < d.nparam; ++p) prm[d.param_names[p]] = d.param_defaults[p];
+        m["parameters"] = prm;
+        nb::list st;
+        for (int k = 0; k < d.nstate; ++k) st.append(std::string(d.state_names[k]));
+        m["states"] = st;
+        out.append(m);
+    }
+    return out;
+}
+
 void bind_sim(nb::module_ &m) {
     nb::class_<Sim>(m, "Sim")
         .def_static("create", &sim_create)
@@ -170,7 +217,53 @@ void bind_sim(nb::module_ &m) {
         .def("traces", &sim_traces)
         .def("spikes", &sim_spikes)
         .def("state", &sim_state)
+        .def("insert",
+             [](Sim &s, const std::string &mech, int64_t cell, uint32_t types, double lo,
+                double hi) {
+                 hb_sim_region r = region_of(cell, types, lo, hi);
+                 check(hb_sim_insert(s.sim, mech.c_str(), &r));
+             })
+        .def("set_param",
+             [](Sim &s, const std::string &mech, const std::string &param, double a, double b,
+                double c, double k, int64_t cell, uint32_t types, double lo, double hi) {
+                 hb_sim_region r = region_of(cell, types, lo, hi);
+                 hb_sim_profile f = {a, b, c, k};
+                 check(hb_sim_set_param_profile(s.sim, mech.c_str(), param.c_str(), &r, &f));
+             })
+        .def("set_ion",
+             [](Sim &s, const std::string &ion, double e, double ci, double co, int64_t cell,
+                uint32_t types, double lo, double hi) {
+                 hb_sim_region r = region_of(cell, types, lo, hi);
+                 check(hb_sim_set_ion(s.sim, ion.c_str(), &r, e, ci, co));
+             })
+        .def("set_ion_nernst",
+             [](Sim &s, const std::string &ion, bool on) {
+                 check(hb_sim_set_ion_nernst(s.sim, ion.c_str(), on ? 1 : 0));
+             })
+        .def("add_point",
+             [](Sim &s, const std::string &mech, int64_t cell, int64_t comp) {
+                 int64_t id = -1;
+                 check(hb_sim_add_point(s.sim, mech.c_str(), cell, comp, &id));
+                 return id;
+             })
+        .def("set_point_param",
+             [](Sim &s, int64_t id, const std::string &param, double v) {
+                 check(hb_sim_set_point_param(s.sim, id, param.c_str(), v));
+             })
+        .def("add_events",
+             [](Sim &s, int64_t id, std::vector<double> times, double w) {
+                 check(hb_sim_add_events(s.sim, id, (int64_t)times.size(), times.data(), w));
+             })
+        .def("add_spike_train",
+             [](Sim &s, int64_t id, bool poisson, double start, double stop, double interval,
+                double rate, uint64_t seed, double w) {
+                 hb_spike_train t = {poisson ? HB_TRAIN_POISSON : HB_TRAIN_REGULAR,
+                                     start, stop, interval, rate, seed, w};
+                 check(hb_sim_add_spike_train(s.sim, id, &t));
+             })
+        .def("mech_state", &sim_mech_state)
         .def("timing", &sim_timing);
+    m.def("mechanisms", &mechanisms);
     m.def("sim_exprelr", [](const std::string &dt, double x) {
         return hb_sim_exprelr(dt == "float32" ? HB_FLOAT : HB_DOUBLE, x);
     });

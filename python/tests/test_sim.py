@@ -81,3 +81,52 @@ def test_plot(neuron, tmp_path):
     png = tmp_path / "v.png"
     fig = s.plot(png, title="test")
     assert png.stat().st_size > 1000 and fig is not None
+
+
+def test_catalogue():
+    mechs = {m["name"]: m for m in hb.mechanisms()}
+    assert {"pas", "hh", "ExpSyn", "Exp2Syn"} <= set(mechs)
+    assert mechs["hh"]["kind"] == "density" and mechs["hh"]["parameters"]["gnabar"] == 0.12
+    assert mechs["ExpSyn"]["kind"] == "point" and mechs["ExpSyn"]["net_receive"]
+    assert mechs["hh"]["states"][:3] == ["m", "h", "n"]
+
+
+def model(neuron, backend, seed, **kw):
+    """A model of the catalogue: pas everywhere, hh in the soma with gnabar
+    falling with distance, na by Nernst, synapses fed by a Poisson train."""
+    s = hb.Simulation(neuron, 2, backend=backend, **kw)
+    s.insert("pas", g=2e-4, e=-65.0)
+    s.insert("hh", where={"types": ["soma"]}, gl=0.0)
+    s.set_param("hh", "gnabar", (0.1, 0.0, 0.05, -0.01), where={"types": "soma"})
+    s.set_ion("na", ci=10.0, co=140.0, nernst=True)
+    syn = s.add_point("Exp2Syn", 0, -1, tau1=0.5, tau2=3.0, e=0.0)
+    s.add_spike_train(syn, weight=0.01, start=2.0, stop=30.0, rate=200.0, seed=seed)
+    s.add_events(s.add_point("ExpSyn", 1, -1, tau=2.0), [5.0, 6.0, 7.0], 0.05)
+    s.record([0, 1]).run(30.0)
+    return s
+
+
+def test_model(neuron, backend):
+    """A model built from the catalogue: the same numbers as the serial
+    oracle; the synapses drive the cells; mechanism state readable."""
+    seed = int(np.random.default_rng().integers(1 << 62))
+    print("seed", seed)
+    ref = model(neuron, "serial", seed)
+    s = model(neuron, backend, seed)
+    np.testing.assert_allclose(s.traces()[1], ref.traces()[1], atol=1e-6)
+    assert "Exp2Syn 1" in s.describe() and "ExpSyn 1" in s.describe()
+    assert s.traces()[1][1].max() > -60  # three 50 nS events depolarise cell 1
+    m = s.mech_state("hh", "m")
+    soma = [s.cell_rows(c)[0] + s.soma(c) for c in range(2)]
+    assert np.all(np.isfinite(m[soma])) and np.isnan(m).sum() == s.rows - np.isfinite(m).sum()
+    g = s.mech_state("ExpSyn", "g")
+    assert g.shape == (1,) and g[0] > 0
+    with pytest.raises(hb.InvalidArgumentError):
+        s.insert("pas")  # after the first run
+    t = hb.Simulation(neuron, 1, backend=backend)
+    with pytest.raises(hb.InvalidArgumentError):
+        t.insert("nosuch")
+    with pytest.raises(hb.InvalidArgumentError):
+        t.insert("pas", where={"types": ["nowhere"]})
+    with pytest.raises(hb.InvalidArgumentError):
+        t.add_spike_train(t.add_point("ExpSyn", 0), weight=1.0, stop=5.0)
