@@ -60,10 +60,13 @@ typedef struct {
                                  (its clamps cptr[j] .. cptr[j+1]), -1: none     */
 } hb_sim_dev;
 
-/* The on-chip engine (kernels_cl/sim/epoch.cl) runs a cell with the
- * cell-group solver's work-group (every row's state lives in local or
- * global memory, so any group size holds any cell that fits), and the
- * solver's local memory plus one array of rows (the membrane current). */
+/* The on-chip engine (kernels_cl/sim/epoch.cl) runs a cell with a
+ * work-group of the cell-group solver's size or one work-item per 8 rows
+ * (in whole warps), whichever is larger: on the H100 the CA1 cell (1,508
+ * rows) ran 5% faster with 192 than with the plan's 128, and 1.7x slower
+ * with 384 (docs/benchmarks/h100-2026-11-24-mech/); every row's state lives
+ * in local or global memory, so any size holds any cell. Local memory: the
+ * solver's plus one array of rows (the membrane current). */
 #define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged)                                      \
     (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + (size_t)(max_rows) * (esize))
 /* Whether the epoch stages the schedule: where the plan does and it still
@@ -75,8 +78,9 @@ static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_
 }
 static inline int64_t hb__epoch_group(int64_t cell_group, int64_t max_rows)
 {
-    (void)max_rows;
-    return cell_group;
+    int64_t need = (max_rows + 7) / 8;
+    need = (need + 31) / 32 * 32;
+    return cell_group > need ? cell_group : need;
 }
 
 /* One launch of the on-chip engine: steps step0 .. step0 + nsteps - 1 of

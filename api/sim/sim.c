@@ -430,7 +430,9 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
                  "local, epochs of %s steps)",
                  (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
-                 (HB_CELL_LAUNCH_BYTES(lay->max_rows, sim->esize, lay->cell_staged) + 1023) / 1024,
+                 (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize,
+                                        hb__epoch_staged(&ctx->traits, lay, sim->esize)) +
+                  1023) / 1024,
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
     } else if (sim->engine == HB_SIM_ENGINE_CELLS)
         snprintf(eng, sizeof eng, "engine: cells (fused per-cell loop, cells in cache)");

@@ -21,8 +21,6 @@
  *     the group), the rows' point processes and events, then each
  *     mechanism's conductance and current summed into g (in d's local
  *     array) and I (a local array of its own), then the point processes';
- *     barriers only in cells where some mechanism covers some rows only
- *     (below);
  *   clamps: a clamped row's (crowof: its index in the clamp tables, -1
  *     none) on at this step, summed in their fixed order by the row's own
  *     work-item, subtracted from I (no barrier);
@@ -74,22 +72,16 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     /* Whether the cell has point processes (their row passes are skipped
      * otherwise). */
     const int points = valid && pptr[ro + nr] != pptr[ro];
-    /* Whether every density mechanism of the cell covers all its rows. */
-    int dense = 1;
-    for (hb_int m = 0; m < HB_CAT_NMECH && valid; ++m) {
-        const hb_long n = HB_MT_FIRST(m, c + 1) - HB_MT_FIRST(m, c);
-        if (!(HB_MT_FLAGS(m) & HB_CAT_POINT) && n != 0 && n != nr)
-            dense = 0;
-    }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (hb_long s = 0; s < nsteps; ++s) {
         const hb_long step = step0 + s;
         /* Passes in order: states, rows (point processes, clearing), currents,
-         * rows (assembly). In a cell whose mechanisms each cover every row
-         * ("dense"), instance a + k is row k, so every pass touches only the
-         * rows its work-item owns and needs no barrier; otherwise one
-         * follows each pass. */
+         * rows (assembly), a barrier after each (skipping them where every
+         * pass touches only the work-item's own rows measured no faster on
+         * the H100, and PoCL compiled the conditional barriers for
+         * minutes). A mechanism that covers every row of the cell has
+         * instance a + k on row k: no row table to read. */
         for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
             const hb_long fl = HB_MT_FLAGS(m);
             const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0;
@@ -101,12 +93,11 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
             __global real *sm = HB_MT_ST(m);
             __global const hb_long *nd = inode + mtab[5 * m + 3];
             for (hb_long i = a + j; run && i < b; i += P) {
-                const hb_long r = dense ? ro + (i - a) : nd[i];
+                const hb_long r = b - a == nr ? ro + (i - a) : nd[i];
                 HB_KERNEL(hb_cat_state)(m, i, n, pm, sm, sh[oR + (r - ro)], dt, celsius, ion, ionk,
                                         nrows_all, r);
             }
-            if (run && !dense)
-                barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         }
         for (hb_int k = j; k < nr; k += P) {
             if (points)
@@ -116,8 +107,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
             sh[oD + k] = (real)0;
             sh[oI + k] = (real)0;
         }
-        if (!dense)
-            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
             const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0;
             const int run = !(HB_MT_FLAGS(m) & HB_CAT_POINT) && a < b;
@@ -125,7 +115,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
             __global const real *pm = HB_MT_PRM(m), *sm = HB_MT_ST(m);
             __global const hb_long *nd = inode + mtab[5 * m + 3];
             for (hb_long i = a + j; run && i < b; i += P) {
-                const hb_long r = dense ? ro + (i - a) : nd[i];
+                const hb_long r = b - a == nr ? ro + (i - a) : nd[i];
                 const hb_int k = (hb_int)(r - ro);
                 const real sc = scale[r];
                 real g = (real)0, cur = (real)0;
@@ -134,8 +124,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
                 sh[oD + k] = sh[oD + k] + g * sc;
                 sh[oI + k] = sh[oI + k] + cur * sc;
             }
-            if (run && !dense)
-                barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         }
         for (hb_int k = j; k < nr; k += P) {
             const hb_long kk = ro + k;
