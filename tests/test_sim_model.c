@@ -245,10 +245,11 @@ static void exact_decay(hb_context *ctx, hb_precision p)
     double g = NAN;
     int64_t n = 0;
     HB_CHECK_STATUS(hb_sim_get_mech_state(sim, "ExpSyn", "g", &g, &n), HB_SUCCESS);
-    /* Delivered at step n0 (midpoint at or after te); the state then moves
-     * at the start of each later step, N - 1 - n0 times by the run's end. */
+    /* Delivered at step n0 (midpoint at or after te), before its currents;
+     * the state then moves at the end of that step and of every later one
+     * (NEURON's nrn_state), N - n0 times by t = N dt. */
     const int64_t n0 = (int64_t)ceil(te / prm.dt - 0.5 - 1e-9);
-    const double expect = w * exp(-(double)(N - 1 - n0) * prm.dt / tau);
+    const double expect = w * exp(-(double)(N - n0) * prm.dt / tau);
     const double tol = p == HB_DOUBLE ? 1e-12 : 1e-5;
     printf("ExpSyn decay (%s): g %.17g, expected %.17g (event at %g ms, step %lld)\n",
            p == HB_DOUBLE ? "double" : "float", g, expect, te, (long long)n0);

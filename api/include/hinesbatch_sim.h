@@ -17,9 +17,7 @@ extern "C" {
  *   membrane: per compartment, its mechanism instances (NMODL files
  *             translated at build time into the catalogue: pas, hh, ExpSyn,
  *             Exp2Syn and any added with HINESBATCH_MECHANISMS; see
- *             docs/mechanisms.md): states advanced over the last step with
- *             the voltage it produced (cnexp: Rush-Larsen; derivimplicit:
- *             backward Euler), events due at this step delivered
+ *             docs/mechanisms.md): events due at this step delivered
  *             (NET_RECEIVE), then the membrane current I(v) and its slope
  *             g = dI/dV at fixed states; current clamps on at this step
  *             added (NEURON's IClamp at t + dt/2);
@@ -29,7 +27,10 @@ extern "C" {
  *   solve:    hb_plan_solve;
  *   update:   the solution becomes v; soma spike detection; recorded cells'
  *             soma voltage into a device buffer read back every
- *             record_chunk steps.
+ *             record_chunk steps;
+ *   states:   every mechanism's states over the step at the new v (cnexp:
+ *             Rush-Larsen; derivimplicit: backward Euler), NEURON's
+ *             nrn_state: after a run, v and states are both at t.
  * The model: mechanisms inserted by region (hb_sim_insert), parameters by
  * region and path distance (hb_sim_set_param, hb_sim_set_param_profile),
  * ions (hb_sim_set_ion), point processes at compartments (hb_sim_add_point)

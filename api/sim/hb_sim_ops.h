@@ -113,19 +113,23 @@ typedef struct {
 /* The engine's steps on one backend (sim/membrane in every backend).
  * mech_init: every mechanism instance's INITIAL at its row's v, mechanism
  *   after mechanism in catalogue order.
- * membrane: the passes of kernels_cl/sim/membrane.cl: density states
- *   advanced with v when advance != 0, the rows' point processes and the
- *   events due at `step`, then gmem = dI/dV and imem = I(v) summed mechanism
- *   by mechanism in catalogue order, then point processes; then subtract
- *   the clamps that are on at this step from imem of their rows.
+ * membrane: the passes of kernels_cl/sim/membrane.cl: the events due at
+ *   `step`, then gmem = dI/dV and imem = I(v) summed mechanism by mechanism
+ *   in catalogue order, then point processes; then subtract the clamps
+ *   that are on at this step from imem of their rows.
+ * mech_state: after the update, every mechanism's states over the step at
+ *   the new v (density mechanisms in catalogue order, then point
+ *   processes): NEURON's nrn_state.
  * assemble: d[pos[k]] = d0 + gmem, rhs[pos[k]] = (cdt + gmem) v - imem.
  * update: v[k] = x[pos[k]]; per cell: upward threshold crossing of the soma
  *   voltage (time t0 + dt*fraction), and the recorded cells' soma voltage
  *   into row rec_row of rec. */
 typedef struct {
     hb_status (*mech_init)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim);
+    hb_status (*mech_state)(hb_context *ctx, void *stream, hb_precision p,
+                            const hb_sim_dev *sim);
     hb_status (*membrane)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
-                          int advance, int64_t step);
+                          int64_t step);
     hb_status (*assemble)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
                           hb_buffer *d, hb_buffer *rhs);
     hb_status (*update)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,

@@ -157,6 +157,7 @@ static hb_status find_ops(const hb_context *ctx, const hb_sim_ops **out)
     }
     const char *missing = !ops              ? "its operations table"
                           : !ops->mech_init ? "mech_init"
+                          : !ops->mech_state ? "mech_state"
                           : !ops->membrane  ? "membrane"
                           : !ops->assemble ? "assemble"
                           : !ops->update   ? "update"

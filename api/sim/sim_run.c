@@ -314,8 +314,7 @@ static hb_status run(hb_sim *sim, double tstop)
     hb_buffer *dbuf, *rbuf;
     for (; sim->steps < target; ++sim->steps) {
         double t = now_ms();
-        /* States move with the voltage the previous step produced. */
-        HB_FORWARD(ops->membrane(ctx, stream, p, d, sim->steps > 0, sim->steps));
+        HB_FORWARD(ops->membrane(ctx, stream, p, d, sim->steps));
         HB_FORWARD(stage(sim, &t, &tm->membrane_ms));
         HB_FORWARD(hb__plan_array(sim->plan, HB_ARRAY_D, &dbuf));
         HB_FORWARD(hb__plan_array(sim->plan, HB_ARRAY_RHS, &rbuf));
@@ -327,6 +326,9 @@ static hb_status run(hb_sim *sim, double tstop)
         HB_FORWARD(ops->update(ctx, stream, p, d, rbuf, (double)sim->steps * sim->prm.dt,
                                sim->rec_rows));
         HB_FORWARD(stage(sim, &t, &tm->update_ms));
+        /* The states move over the step at the new voltage (nrn_state). */
+        HB_FORWARD(ops->mech_state(ctx, stream, p, d));
+        HB_FORWARD(stage(sim, &t, &tm->membrane_ms));
         tm->steps++;
         tm->compartment_steps += sim->nrows;
         /* Per step: v in and out, C/dt, d0, u, l in, g and I out and in

@@ -28,9 +28,10 @@ static hb_status cuda_mech_init(hb_context *ctx, void *stream, hb_precision p,
     return HB_SUCCESS;
 }
 
-/* The membrane passes of membrane.cl, then the clamps. */
-static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
-                               const hb_sim_dev *m, int advance, int64_t step)
+/* The states of every mechanism over the step at the new v: one launch per
+ * density mechanism with states, then the rows' point processes. */
+static hb_status cuda_mech_state(hb_context *ctx, void *stream, hb_precision p,
+                                 const hb_sim_dev *m)
 {
     HB_FORWARD(hb__cuda_use(ctx));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
@@ -39,16 +40,32 @@ static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
         const int64_t n = m->mtab_host[5 * k], fl = m->mtab_host[5 * k + 4];
         if (fl & 1)
             npoints += n;
-        else if (advance && (fl & 2) && n > 0)
+        else if ((fl & 2) && n > 0)
             HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_state, n, grid(n), HB_SIM_THREADS, 0, s, k,
                                       m->nrows, hb__real(m->dt), hb__dev(m->v),
                                       HB_CUDA_MECH_ARGS(m)));
     }
+    if (npoints == 0 || m->nrows <= 0)
+        return HB_SUCCESS;
+    return HB_CUDA_LAUNCH(p, hb_sim_mech_points_advance, m->nrows, grid(m->nrows),
+                          HB_SIM_THREADS, 0, s, m->nrows, hb__real(m->dt), hb__dev(m->v),
+                          HB_CUDA_MECH_ARGS(m));
+}
+
+/* The membrane passes of membrane.cl, then the clamps. */
+static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
+                               const hb_sim_dev *m, int64_t step)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    cudaStream_t s = hb__cuda_stream(ctx, stream);
+    int64_t npoints = 0;
+    for (int k = 0; k < (int)m->nmech; ++k)
+        if (m->mtab_host[5 * k + 4] & 1)
+            npoints += m->mtab_host[5 * k];
     if (m->nrows > 0)
         HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_rows_pre, m->nrows, grid(m->nrows),
-                                  HB_SIM_THREADS, 0, s, m->nrows, advance != 0, (long long)step,
-                                  hb__real(m->dt), hb__dev(m->v), HB_CUDA_MECH_ARGS(m),
-                                  hb__dev(m->gmem), hb__dev(m->imem)));
+                                  HB_SIM_THREADS, 0, s, m->nrows, (long long)step,
+                                  HB_CUDA_MECH_ARGS(m), hb__dev(m->gmem), hb__dev(m->imem)));
     for (int k = 0; k < (int)m->nmech; ++k) {
         const int64_t n = m->mtab_host[5 * k];
         if (!(m->mtab_host[5 * k + 4] & 1) && n > 0)
@@ -101,6 +118,6 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
                          const hb_sim_epoch *job);
 hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 
-static const hb_sim_ops cuda_sim_ops = {cuda_mech_init, cuda_membrane, cuda_assemble, cuda_update, NULL,
+static const hb_sim_ops cuda_sim_ops = {cuda_mech_init, cuda_mech_state, cuda_membrane, cuda_assemble, cuda_update, NULL,
                                         hb__cuda_epoch, hb__cuda_epoch_group_limit};
 const hb_sim_ops *hb__cuda_sim_ops(void) { return &cuda_sim_ops; }

@@ -76,8 +76,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
         for (int64_t q = 0; q < job->nsteps; ++q) {                                        \
             const int64_t step = job->step0 + q;                                           \
             double t1 = job->timing ? clock_ms() : 0, t2;                                  \
-            /* Gates move with the voltage the previous step produced. */                  \
-            mem_assemble_##S(sd, step > 0, step, c, r0, r1, j0, j1, d + base, r + base,    \
+            mem_assemble_##S(sd, step, c, r0, r1, j0, j1, d + base, r + base,              \
                              lay->stride);                                                 \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \
@@ -85,7 +84,8 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                               \
             for (int64_t k = r0; k < r1; ++k)                                              \
-                v[k] = r[base + (k - r0) * lay->stride];                                                          \
+                v[k] = r[base + (k - r0) * lay->stride];                                   \
+            hb_host_mech_advance_serial_##S(sd, c, c + 1, r0, r1, 0);                      \
             spike_cell_##S(sd, c, step_time_##S(sd, step), job->rec_row0 + q);             \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[3] += t2 - t1;                                        \
@@ -117,7 +117,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             const int64_t step = job->step0 + q;                                           \
             double t1 = job->timing ? clock_ms() : 0, t2;                                  \
             for (int64_t x = 0; x < w; ++x)                                                \
-                mem_assemble_##S(sd, step > 0, step, cg + x, r0[x], r0[x] + n, j0[x], j1[x], \
+                mem_assemble_##S(sd, step, cg + x, r0[x], r0[x] + n, j0[x], j1[x],         \
                                  D + x,                                                    \
                                  R + x, W);                                                \
             if (job->timing)                                                               \
@@ -128,6 +128,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             for (int64_t x = 0; x < w; ++x) {                                              \
                 for (int64_t i = 0; i < n; ++i)                                            \
                     v[r0[x] + i] = R[i * W + x];                                           \
+                hb_host_mech_advance_serial_##S(sd, cg + x, cg + x + 1, r0[x], r0[x] + n, 0); \
                 spike_cell_##S(sd, cg + x, step_time_##S(sd, step), job->rec_row0 + q);    \
             }                                                                              \
             if (job->timing)                                                               \

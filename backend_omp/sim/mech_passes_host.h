@@ -1,16 +1,19 @@
 /* mech_passes_host.h: the membrane passes of kernels_cl/sim/membrane.cl on the host over a range of cells, each mechanism's loop calling it directly (no dispatch per instance); included once per precision by cl_host.h. */
 /* No include guard: cl_host.h includes it with `real` and HB_KERNEL set
  * for double, then for float, each time twice: HB_HOST_PAR 1 gives
- * hb_host_mech_init and hb_host_mech_pass (OpenMP loops when par != 0),
- * HB_HOST_PAR 0 hb_host_mech_pass_serial for the fused per-cell loop
+ * hb_host_mech_init, hb_host_mech_pass and hb_host_mech_advance (OpenMP
+ * loops when par != 0), HB_HOST_PAR 0 the _serial passes for the fused
+ * per-cell loop
  * (already inside a thread: an `if (0)` parallel region still costs a team
  * per loop). Needs hb_sim_ops.h (hb_sim_dev). */
 #if HB_HOST_PAR
 #define HB_HOST_FOR _Pragma("omp parallel for schedule(static) if (par)")
 #define HB_HOST_PASS_NAME hb_host_mech_pass
+#define HB_HOST_ADVANCE_NAME hb_host_mech_advance
 #else
 #define HB_HOST_FOR
 #define HB_HOST_PASS_NAME hb_host_mech_pass_serial
+#define HB_HOST_ADVANCE_NAME hb_host_mech_advance_serial
 #endif
 
 /* The tables of sd under the names HB_MECH_PASS uses. */
@@ -54,19 +57,17 @@ HB_FN void HB_KERNEL(hb_host_mech_init)(const hb_sim_dev *sd, int par)
 }
 #endif
 
-/* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1) at step `step`: gmem and imem of
- * their rows get the mechanisms' g and I, in the engine's order (states,
- * point processes and events, currents by mechanism, point currents). */
-HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int advance, int64_t step,
-                                        int64_t c0, int64_t c1, int64_t r0, int64_t r1, int par)
+/* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1): every mechanism's states over
+ * one step at the new v (NEURON's nrn_state), density mechanisms in
+ * catalogue order, then the rows' point processes. */
+HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev *sd, int64_t c0, int64_t c1,
+                                           int64_t r0, int64_t r1, int par)
 {
     HB_HOST_MECH_TABLES(sd);
     const real *v = (const real *)sd->v->ptr;
-    real *gs = (real *)sd->gmem->ptr, *is = (real *)sd->imem->ptr;
     const real dt = (real)sd->dt;
     const hb_long nrows = sd->nrows, NM = HB_CAT_NMECH;
     (void)par;
-    if (advance) {
 #define HB_HOST_STATE(id, name, flags)                                                     \
     if (!((flags) & HB_CAT_POINT) && ((flags) & HB_CAT_STATE)) {                           \
         const hb_long a = mcell[c0 * NM + (id)], b = mcell[c1 * NM + (id)], n = HB_MT_N(id); \
@@ -78,16 +79,33 @@ HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int advance, int64
             HB_KERNEL(hb_cat_##name##_state)(i, n, pm, sm, v[nd[i]], dt, celsius, ion,     \
                                              ionk, nrows, nd[i]);                          \
     }
-        HB_CAT_MECHS(HB_HOST_STATE)
+    HB_CAT_MECHS(HB_HOST_STATE)
 #undef HB_HOST_STATE
+    if (pptr[r0] != pptr[r1]) {
+        HB_HOST_FOR
+        for (hb_long r = r0; r < r1; ++r)
+            HB_KERNEL(hb_mech_points_advance)(r, v[r], dt, nrows, HB_MECH_PASS);
     }
-    /* The rows' point processes and events (none: the loop is skipped), the
+}
+
+/* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1) at step `step`: gmem and imem of
+ * their rows get the mechanisms' g and I, in the engine's order (events,
+ * currents by mechanism, point currents). */
+HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int64_t c0,
+                                        int64_t c1, int64_t r0, int64_t r1, int par)
+{
+    HB_HOST_MECH_TABLES(sd);
+    const real *v = (const real *)sd->v->ptr;
+    real *gs = (real *)sd->gmem->ptr, *is = (real *)sd->imem->ptr;
+    const hb_long nrows = sd->nrows, NM = HB_CAT_NMECH;
+    (void)par;
+    /* The rows' events (no point processes: the loop is skipped), the
      * ion currents others read, g and I cleared. */
     const int points = pptr[r0] != pptr[r1];
     if (points) {
         HB_HOST_FOR
         for (hb_long r = r0; r < r1; ++r)
-            HB_KERNEL(hb_mech_points_state)(r, v[r], dt, advance, step, nrows, HB_MECH_PASS);
+            HB_KERNEL(hb_mech_points_events)(r, step, HB_MECH_PASS);
     }
 #if HB_CAT_ANY_READ_CURRENT
     HB_HOST_FOR
@@ -123,3 +141,4 @@ HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int advance, int64
 }
 #undef HB_HOST_FOR
 #undef HB_HOST_PASS_NAME
+#undef HB_HOST_ADVANCE_NAME

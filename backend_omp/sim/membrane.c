@@ -8,10 +8,14 @@
     {                                                                                      \
         hb_host_mech_init_##S(sd, par);                                                    \
     }                                                                                      \
-    static void membrane_##S(const hb_sim_dev *sd, int advance, int64_t step, int par)     \
+    static void mech_state_##S(const hb_sim_dev *sd, int par)                              \
+    {                                                                                      \
+        hb_host_mech_advance_##S(sd, 0, sd->ncells, 0, sd->nrows, par);                    \
+    }                                                                                      \
+    static void membrane_##S(const hb_sim_dev *sd, int64_t step, int par)                  \
     {                                                                                      \
         (void)par;                                                                         \
-        hb_host_mech_pass_##S(sd, advance, step, 0, sd->ncells, 0, sd->nrows, par);        \
+        hb_host_mech_pass_##S(sd, step, 0, sd->ncells, 0, sd->nrows, par);                 \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
         for (int64_t j = 0; j < sd->nclamp_rows; ++j)                                      \
             clamp_row_##S(sd, j, step);                                                    \
@@ -47,11 +51,19 @@ static hb_status host_mech_init(hb_context *ctx, void *stream, hb_precision p,
     return HB_SUCCESS;
 }
 
-static hb_status host_membrane(hb_context *ctx, void *stream, hb_precision p,
-                              const hb_sim_dev *sim, int advance, int64_t step)
+static hb_status host_mech_state(hb_context *ctx, void *stream, hb_precision p,
+                                const hb_sim_dev *sim)
 {
     (void)stream;
-    HB_HOST_RUN(p, membrane, sim, advance, step, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, mech_state, sim, hb__host_parallel(ctx));
+    return HB_SUCCESS;
+}
+
+static hb_status host_membrane(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, int64_t step)
+{
+    (void)stream;
+    HB_HOST_RUN(p, membrane, sim, step, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }
 
@@ -73,9 +85,9 @@ static hb_status host_update(hb_context *ctx, void *stream, hb_precision p,
 
 /* The serial oracle keeps the per-step loops; OpenMP runs the fused per-cell
  * loop (cells.c), which tests/test_sim_backend.c checks bit for bit against it. */
-static const hb_sim_ops serial_sim_ops = {host_mech_init, host_membrane, host_assemble, host_update, NULL, NULL,
+static const hb_sim_ops serial_sim_ops = {host_mech_init, host_mech_state, host_membrane, host_assemble, host_update, NULL, NULL,
                                           NULL};
-static const hb_sim_ops openmp_sim_ops = {host_mech_init, host_membrane, host_assemble, host_update,
+static const hb_sim_ops openmp_sim_ops = {host_mech_init, host_mech_state, host_membrane, host_assemble, host_update,
                                           hb__host_sim_cells, NULL, NULL};
 const hb_sim_ops *hb__serial_sim_ops(void) { return &serial_sim_ops; }
 const hb_sim_ops *hb__openmp_sim_ops(void) { return hb__openmp_backend() ? &openmp_sim_ops : NULL; }

@@ -44,14 +44,14 @@
     /* The fused loop's pass over cell c (rows r0 .. r1 - 1): the mechanism passes, the \
      * clamped rows (j0 .. j1 - 1, sorted, one per row) and assembly; row k's entries go   \
      * to d[k * ds + doff], r likewise. */                                                \
-    static inline void mem_assemble_##S(const hb_sim_dev *sd, int advance, int64_t step,   \
+    static inline void mem_assemble_##S(const hb_sim_dev *sd, int64_t step,                \
                                         int64_t c, int64_t r0, int64_t r1, int64_t j0,     \
                                         int64_t j1, T *d, T *r, int64_t ds)                \
     {                                                                                      \
         const int64_t *crow = HB_I64(sd->crow);                                            \
         const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                              \
         int64_t jj = j0;                                                                   \
-        hb_host_mech_pass_serial_##S(sd, advance, step, c, c + 1, r0, r1, 0);                     \
+        hb_host_mech_pass_serial_##S(sd, step, c, c + 1, r0, r1, 0);                       \
         for (int64_t k = r0; k < r1; ++k) {                                                \
             T g = gmem[k], i = imem[k];                                                    \
             if (jj < j1 && crow[jj] == k)                                                  \

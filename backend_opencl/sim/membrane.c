@@ -21,26 +21,41 @@ static hb_status cl_sim_mech_init(hb_context *ctx, void *stream, hb_precision p,
     return HB_SUCCESS;
 }
 
-/* The membrane passes of membrane.cl, then the clamps. */
-static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
-                              const hb_sim_dev *sim, int advance, int64_t step)
+/* The states of every mechanism over the step at the new v: one launch per
+ * density mechanism with states, then the rows' point processes. */
+static hb_status cl_sim_mech_state(hb_context *ctx, void *stream, hb_precision p,
+                                  const hb_sim_dev *sim)
 {
-    cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step, npoints = 0;
-    cl_int adv = advance != 0;
+    cl_long nrows = sim->nrows, npoints = 0;
     real_arg dt = real_of(sim->dt), cel = real_of(sim->celsius);
     for (cl_int m = 0; m < sim->nmech; ++m) {
         const cl_long n = HB_SIM_MT_N(sim, m), fl = HB_SIM_MT_FLAGS(sim, m);
         if (fl & 1)
             npoints += n;
-        else if (adv && (fl & 2) && n > 0) {
+        else if ((fl & 2) && n > 0) {
             const hb_cl_arg a[] = {HB_CL_INT(m), HB_CL_LONG(nrows), REAL(p, dt), MEM(sim->v),
                                    HB_CL_MECH_ARGS(p, sim, cel)};
             HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_STATE, a, NARGS(a), n));
         }
     }
-    const hb_cl_arg pre[] = {HB_CL_LONG(nrows), HB_CL_INT(adv), HB_CL_LONG(st), REAL(p, dt),
-                             MEM(sim->v), HB_CL_MECH_ARGS(p, sim, cel), MEM(sim->gmem),
-                             MEM(sim->imem)};
+    if (npoints == 0)
+        return HB_SUCCESS;
+    const hb_cl_arg a[] = {HB_CL_LONG(nrows), REAL(p, dt), MEM(sim->v),
+                           HB_CL_MECH_ARGS(p, sim, cel)};
+    return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_POINTS_ADVANCE, a, NARGS(a), nrows);
+}
+
+/* The membrane passes of membrane.cl, then the clamps. */
+static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, int64_t step)
+{
+    cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step, npoints = 0;
+    real_arg cel = real_of(sim->celsius);
+    for (cl_int m = 0; m < sim->nmech; ++m)
+        if (HB_SIM_MT_FLAGS(sim, m) & 1)
+            npoints += HB_SIM_MT_N(sim, m);
+    const hb_cl_arg pre[] = {HB_CL_LONG(nrows), HB_CL_LONG(st), HB_CL_MECH_ARGS(p, sim, cel),
+                             MEM(sim->gmem), MEM(sim->imem)};
     HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_ROWS_PRE, pre, NARGS(pre), nrows));
     for (cl_int m = 0; m < sim->nmech; ++m) {
         const cl_long n = HB_SIM_MT_N(sim, m);
@@ -93,6 +108,6 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
                        const hb_sim_epoch *job);
 hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 
-static const hb_sim_ops opencl_sim_ops = {cl_sim_mech_init, cl_sim_membrane, cl_sim_assemble, cl_sim_update, NULL,
+static const hb_sim_ops opencl_sim_ops = {cl_sim_mech_init, cl_sim_mech_state, cl_sim_membrane, cl_sim_assemble, cl_sim_update, NULL,
                                           hb__cl_epoch, hb__cl_epoch_group_limit};
 const hb_sim_ops *hb__opencl_sim_ops(void) { return &opencl_sim_ops; }

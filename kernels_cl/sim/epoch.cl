@@ -16,16 +16,16 @@
  * simulation's arrays) for steps step0 .. step0 + nsteps - 1, doing per step
  * what the per-stage kernels of membrane.cl and the plan's solve do, in the
  * same order per row:
- *   membrane: the passes of hb_mech_passes.cl, as membrane.cl's: each density
- *     mechanism's states (not at step 0; the cell's instances spread over
- *     the group), the rows' point processes and events, then each
- *     mechanism's conductance and current summed into g (in d's local
+ *   membrane: the passes of hb_mech_passes.cl, as membrane.cl's: the rows'
+ *     events, then each density mechanism's conductance and current (the
+ *     cell's instances spread over the group) summed into g (in d's local
  *     array) and I (a local array of its own), then the point processes';
  *   clamps: a clamped row's (crowof: its index in the clamp tables, -1
  *     none) on at this step, summed in their fixed order by the row's own
  *     work-item, subtracted from I (no barrier);
  *   assembly: d = d0 + g, rhs = (C/dt + g) v - I, in local memory;
  *   solve: HB_CELL_SOLVE (hb_cell_phases.cl), x in local memory;
+ *   states: each mechanism's over the step at the new v (x);
  *   update: v = x; the soma's work-item detects an upward threshold crossing
  *     (time interpolated in the step) and records the soma voltage into row
  *     rec_row0 + s of rec for recorded cells.
@@ -40,6 +40,36 @@
  * touches them). Only v, mechanism state, the soma's last voltage, spike
  * counts and times, and recorded samples are written back. Local memory:
  * HB_EPOCH_LAUNCH_BYTES(ld, esize, staged) (hines_cell.cl's and I). */
+/* The states of every mechanism of the cell over one step at the voltage in
+ * x (NEURON's nrn_state): each density mechanism (the cell's instances
+ * spread over the group, a barrier after each), then the rows' point
+ * processes by their rows' work-items; nothing but the barriers when ON is 0
+ * (a barrier under a condition is what PoCL compiles wrongly). */
+#define HB_EPOCH_STATES(ON)                                                                         \
+    do {                                                                                            \
+        for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {                                                 \
+            const hb_long fl = HB_MT_FLAGS(m);                                                      \
+            const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0; \
+            const int run = (ON) && !(fl & HB_CAT_POINT) && (fl & HB_CAT_STATE) && a < b;            \
+            /* The mechanism's tables once per pass (the stores to its state                        \
+             * may alias them for the compiler). */                                                 \
+            const hb_long n = HB_MT_N(m);                                                           \
+            __global const real *pm = HB_MT_PRM(m);                                                 \
+            __global real *sm = HB_MT_ST(m);                                                        \
+            __global const hb_long *nd = inode + mtab[5 * m + 3];                                   \
+            for (hb_long i = a + j; run && i < b; i += P) {                                         \
+                const hb_long r = b - a == nr ? ro + (i - a) : nd[i];                               \
+                HB_KERNEL(hb_cat_state)(m, i, n, pm, sm, sh[oR + (r - ro)], dt, celsius, ion, ionk, \
+                                        nrows_all, r);                                              \
+            }                                                                                       \
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                    \
+        }                                                                                           \
+        if ((ON) && points)                                                                         \
+            for (hb_int k = j; k < nr; k += P)                                                      \
+                HB_KERNEL(hb_mech_points_advance)(ro + k, sh[oR + k], dt, nrows_all,                \
+                                                  HB_MECH_PASS);                                    \
+    } while (0)
+
 __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
     const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
@@ -76,33 +106,18 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
 
     for (hb_long s = 0; s < nsteps; ++s) {
         const hb_long step = step0 + s;
-        /* Passes in order: states, rows (point processes, clearing), currents,
-         * rows (assembly), a barrier after each (skipping them where every
-         * pass touches only the work-item's own rows measured no faster on
-         * the H100, and PoCL compiled the conditional barriers for
-         * minutes). A mechanism that covers every row of the cell has
+        /* The states move over the step before (NEURON's order: right after
+         * its solve; the previous epoch, or INITIAL, did it for step0 - 1). */
+        HB_EPOCH_STATES(s > 0);
+        /* Passes in order: rows (events, clearing), currents, rows
+         * (assembly), then after the solve the states; a barrier after each
+         * (skipping them where every pass touches only the work-item's own
+         * rows measured no faster on the H100, and PoCL compiled the
+         * conditional barriers for minutes). A mechanism that covers every row of the cell has
          * instance a + k on row k: no row table to read. */
-        for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
-            const hb_long fl = HB_MT_FLAGS(m);
-            const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0;
-            const int run = step > 0 && !(fl & HB_CAT_POINT) && (fl & HB_CAT_STATE) && a < b;
-            /* The mechanism's tables once per pass (the stores to its state
-             * may alias them for the compiler). */
-            const hb_long n = HB_MT_N(m);
-            __global const real *pm = HB_MT_PRM(m);
-            __global real *sm = HB_MT_ST(m);
-            __global const hb_long *nd = inode + mtab[5 * m + 3];
-            for (hb_long i = a + j; run && i < b; i += P) {
-                const hb_long r = b - a == nr ? ro + (i - a) : nd[i];
-                HB_KERNEL(hb_cat_state)(m, i, n, pm, sm, sh[oR + (r - ro)], dt, celsius, ion, ionk,
-                                        nrows_all, r);
-            }
-            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        }
         for (hb_int k = j; k < nr; k += P) {
             if (points)
-                HB_KERNEL(hb_mech_points_state)(ro + k, sh[oR + k], dt, step > 0, step,
-                                                nrows_all, HB_MECH_PASS);
+                HB_KERNEL(hb_mech_points_events)(ro + k, step, HB_MECH_PASS);
             HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion);
             sh[oD + k] = (real)0;
             sh[oI + k] = (real)0;
@@ -162,6 +177,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
          * own rows, which no one reads after the solve's last barrier. */
     }
 
+    /* And over the epoch's last step, so the state is the one at its end. */
+    HB_EPOCH_STATES(1);
     for (hb_int k = j; k < nr; k += P)
         v[ro + k] = sh[oR + k];
     if (is_soma) {

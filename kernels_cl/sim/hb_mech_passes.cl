@@ -81,16 +81,21 @@ HB_FN void HB_KERNEL(hb_mech_inst_current)(const hb_int m, const hb_long i, cons
     }
 }
 
-/* Row r's point processes at step `step`: their states over the last step
- * (advance), then the events due (NET_RECEIVE, in their order). */
-HB_FN void HB_KERNEL(hb_mech_points_state)(const hb_long r, const real v, const real dt,
-                                           const hb_int advance, const hb_long step,
-                                           const hb_long nrows, HB_MECH_ARGS)
+/* Row r's point processes: their states over one step of dt at v. */
+HB_FN void HB_KERNEL(hb_mech_points_advance)(const hb_long r, const real v, const real dt,
+                                             const hb_long nrows, HB_MECH_ARGS)
 {
+    for (hb_long q = pptr[r]; q < pptr[r + 1]; ++q)
+        HB_KERNEL(hb_mech_inst_state)(pmech[q], pidx[q], r, v, dt, nrows, HB_MECH_PASS);
+}
+
+/* Row r's point processes at step `step`: the events due (NET_RECEIVE, in
+ * their order). */
+HB_FN void HB_KERNEL(hb_mech_points_events)(const hb_long r, const hb_long step, HB_MECH_ARGS)
+{
+    (void)inode, (void)mcell, (void)ion, (void)ionk, (void)scale, (void)celsius;
     for (hb_long q = pptr[r]; q < pptr[r + 1]; ++q) {
         const hb_int m = pmech[q];
-        if (advance)
-            HB_KERNEL(hb_mech_inst_state)(m, pidx[q], r, v, dt, nrows, HB_MECH_PASS);
         const hb_long e1 = evptr[q + 1];
         hb_long e = evcur[q];
         if (e < e1 && evstep[e] <= step) {

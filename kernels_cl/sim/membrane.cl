@@ -9,11 +9,12 @@
 
 /* Units (see hb_sim_dev in api/sim/hb_sim_ops.h): mV, ms, uS, nA. Same
  * operations, in the same order, as backend_omp/sim/membrane.c. The
- * membrane stage of a step is five passes (hb_mech_passes.cl): the states
- * of each density mechanism (one launch per mechanism, in catalogue order),
- * the rows' point processes and events with g and I cleared, each density
- * mechanism's currents summed into g and I (one launch per mechanism), then
- * the point processes' currents. */
+ * membrane stage of a step is three passes (hb_mech_passes.cl): the rows'
+ * events with g and I cleared, each density mechanism's currents summed into
+ * g and I (one launch per mechanism, in catalogue order), then the point
+ * processes' currents; after the solve and the voltage update, the states
+ * of each density mechanism (one launch per mechanism) and of the point
+ * processes move over the step at the new v (NEURON's nrn_state). */
 
 /* One work-item per instance of mechanism m: INITIAL at its row's v. */
 __kernel void HB_KERNEL(hb_sim_mech_init)(const hb_int m, const hb_long nrows,
@@ -27,7 +28,7 @@ __kernel void HB_KERNEL(hb_sim_mech_init)(const hb_int m, const hb_long nrows,
 }
 
 /* One work-item per instance of density mechanism m: its states over the
- * last step. */
+ * step just solved, at the new v. */
 __kernel void HB_KERNEL(hb_sim_mech_state)(const hb_int m, const hb_long nrows, const real dt,
                                            __global const real *v, HB_MECH_ARGS)
 {
@@ -38,17 +39,26 @@ __kernel void HB_KERNEL(hb_sim_mech_state)(const hb_int m, const hb_long nrows, 
     HB_KERNEL(hb_mech_inst_state)(m, i, r, v[r], dt, nrows, HB_MECH_PASS);
 }
 
-/* One work-item per row: its point processes' states and events, its read
+/* One work-item per row: its point processes' states over the step just
+ * solved, at the new v. */
+__kernel void HB_KERNEL(hb_sim_mech_points_advance)(const hb_long nrows, const real dt,
+                                                    __global const real *v, HB_MECH_ARGS)
+{
+    const hb_long r = (hb_long)get_global_id(0);
+    if (r < nrows && pptr[r] != pptr[r + 1])
+        HB_KERNEL(hb_mech_points_advance)(r, v[r], dt, nrows, HB_MECH_PASS);
+}
+
+/* One work-item per row: its point processes' events due at step, its read
  * ion currents, g and I cleared. */
-__kernel void HB_KERNEL(hb_sim_mech_rows_pre)(const hb_long nrows, const hb_int advance,
-                                              const hb_long step, const real dt,
-                                              __global const real *v, HB_MECH_ARGS,
-                                              __global real *gmem, __global real *imem)
+__kernel void HB_KERNEL(hb_sim_mech_rows_pre)(const hb_long nrows, const hb_long step,
+                                              HB_MECH_ARGS, __global real *gmem,
+                                              __global real *imem)
 {
     const hb_long r = (hb_long)get_global_id(0);
     if (r >= nrows)
         return;
-    HB_KERNEL(hb_mech_points_state)(r, v[r], dt, advance, step, nrows, HB_MECH_PASS);
+    HB_KERNEL(hb_mech_points_events)(r, step, HB_MECH_PASS);
     HB_KERNEL(hb_mech_row_zero)(r, nrows, ion);
     gmem[r] = (real)0;
     imem[r] = (real)0;
