@@ -263,11 +263,14 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
         snprintf(sim->note, sizeof sim->note,
                  "the on-chip engine runs on the flat layout; plan layout %s was asked for",
                  hb_layout_name(po->layout));
-    else if (!hb__cell_fits(&ctx->traits, max_rows, esize))
+    else if (!hb__cell_fits(&ctx->traits, max_rows, esize) ||
+             HB_EPOCH_LAUNCH_BYTES(max_rows, esize, 0) > ctx->traits.local_mem)
+        /* The solver's arrays and the epoch's current array, without the
+         * schedule (read from global memory where it does not fit). */
         snprintf(sim->note, sizeof sim->note,
                  "a cell of %lld compartments needs %zu KiB of local memory on chip, the device "
                  "has %zu KiB",
-                 (long long)max_rows, (hb__cell_local_bytes(max_rows, esize, 0) + 1023) / 1024,
+                 (long long)max_rows, (HB_EPOCH_LAUNCH_BYTES(max_rows, esize, 0) + 1023) / 1024,
                  ctx->traits.local_mem / 1024);
     else if (sim->ops->epoch_group_limit(sim->ctx, sim->prm.precision, limit) != HB_SUCCESS)
         snprintf(sim->note, sizeof sim->note, "the on-chip kernel is not available: %s",
