@@ -640,7 +640,8 @@ static int64_t points_in_row_order(const hb_sim_model *md, int m, int64_t *ids, 
     for (int64_t i = 0; i < md->npoints; ++i)
         if (m < 0 || md->points[i].mech == m)
             tmp[n++] = (row_id){md->points[i].row, i};
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_row_id);
+    if (n > 0)
+        qsort(tmp, (size_t)n, sizeof *tmp, cmp_row_id);
     for (int64_t i = 0; i < n; ++i)
         ids[i] = tmp[i].id;
     return n;
@@ -760,7 +761,8 @@ static hb_status build(hb_sim *sim, const char *fn)
     for (int64_t k = 0; k < R; ++k)
         t.pptr[k + 1] += t.pptr[k];
     /* Events by point entry, in step then insertion order. */
-    qsort(md->events, (size_t)NE, sizeof *md->events, cmp_event);
+    if (NE > 0) /* none: no table (qsort's base must not be NULL) */
+        qsort(md->events, (size_t)NE, sizeof *md->events, cmp_event);
     for (int64_t e = 0; e < NE; ++e)
         t.evptr[t.entry[md->events[e].point] + 1]++;
     for (int64_t q = 0; q < P; ++q)
