@@ -111,6 +111,21 @@ hb_context *hb_test_backend_context(hb_backend backend)
 
 hb_context *hb_test_context(void) { return hb_test_backend_context(HB_BACKEND_AUTO); }
 
+hb_morph_cell *hb_test_load_swc(const char *name, const hb_discretize_options *opts)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/morphologies/%s", HB_DATA_DIR, name);
+    hb_morph *m = NULL;
+    hb_morph_cell *c = NULL;
+    if (hb_morph_read_swc(path, NULL, &m) != HB_SUCCESS ||
+        hb_morph_cell_create(m, opts, NULL, &c) != HB_SUCCESS) {
+        fprintf(stderr, "cannot load %s: %s\n", path, hb_last_error());
+        exit(1);
+    }
+    hb_morph_destroy(m);
+    return c;
+}
+
 hb_context *hb_test_oracle(void)
 {
     hb_context *ctx = NULL;

@@ -32,6 +32,9 @@ hb_context *hb_test_context(void);
 hb_context *hb_test_backend_context(hb_backend backend);
 /* The serial oracle. */
 hb_context *hb_test_oracle(void);
+/* A shipped neuron (data/morphologies/NAME) cut by opts (NULL: defaults);
+ * exits 1 with the library's message when it cannot be loaded. */
+hb_morph_cell *hb_test_load_swc(const char *name, const hb_discretize_options *opts);
 /* 1 when the backend runs on the host (serial, openmp): its buffers are host
  * memory and it runs the oracle's own loops. */
 int hb_test_host_backend(hb_backend backend);

@@ -5,10 +5,6 @@
 
 #include "hb_test_util.h"
 
-#ifndef HB_DATA_DIR
-#define HB_DATA_DIR "data"
-#endif
-
 #define NC 7  /* cells: more than threads, not a multiple of 2 or 3 */
 #define MAXS 64
 
@@ -32,21 +28,6 @@ typedef struct {
     char describe[1024];
     hb_sim_timing tm;
 } result;
-
-static hb_morph_cell *load_swc(const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/morphologies/%s", HB_DATA_DIR, name);
-    hb_morph *m = NULL;
-    hb_morph_cell *c = NULL;
-    if (hb_morph_read_swc(path, NULL, &m) != HB_SUCCESS ||
-        hb_morph_cell_create(m, NULL, NULL, &c) != HB_SUCCESS) {
-        fprintf(stderr, "cannot load %s: %s\n", path, hb_last_error());
-        exit(1);
-    }
-    hb_morph_destroy(m);
-    return c;
-}
 
 /* Runs the scenario with the given run calls (tstops[0 .. ncalls-1]). */
 static void simulate(hb_context *ctx, const scenario *sc, const double *tstops, int ncalls,
@@ -122,8 +103,8 @@ int main(void)
     hb_context *oracle = hb_test_oracle();
     const char *threads = getenv("OMP_NUM_THREADS");
     printf("OMP_NUM_THREADS=%s\n", threads ? threads : "(unset)");
-    hb_morph_cell *pool[2] = {load_swc("jaxley__morph_ca1_n120_250.swc"),
-                              load_swc("nrn__c91662.swc")};
+    hb_morph_cell *pool[2] = {hb_test_load_swc("jaxley__morph_ca1_n120_250.swc", NULL),
+                              hb_test_load_swc("nrn__c91662.swc", NULL)};
     for (int p = 0; p < 2; ++p) {
         for (int mono = 0; mono < 2; ++mono) {
             scenario sc;

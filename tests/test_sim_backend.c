@@ -39,21 +39,11 @@ static int npool;
 
 static hb_morph_cell *load_swc(const char *name, int section)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/morphologies/%s", HB_DATA_DIR, name);
-    hb_morph *m = NULL;
-    hb_morph_cell *c = NULL;
     hb_discretize_options o;
     hb_discretize_options_init(&o);
     if (section)
         o.policy = HB_POLICY_SECTION;
-    if (hb_morph_read_swc(path, NULL, &m) != HB_SUCCESS ||
-        hb_morph_cell_create(m, &o, NULL, &c) != HB_SUCCESS) {
-        fprintf(stderr, "cannot load %s: %s\n", path, hb_last_error());
-        exit(1);
-    }
-    hb_morph_destroy(m);
-    return c;
+    return hb_test_load_swc(name, &o);
 }
 
 static void make_pool(void)

@@ -5,10 +5,6 @@
 
 #include "hb_test_util.h"
 
-#ifndef HB_DATA_DIR
-#define HB_DATA_DIR "data"
-#endif
-
 #define MAXC 6
 #define MAXPT 24
 
@@ -16,21 +12,11 @@ static hb_morph_cell *pool[3];
 
 static hb_morph_cell *load_swc(const char *name)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/morphologies/%s", HB_DATA_DIR, name);
-    hb_morph *m = NULL;
-    hb_morph_cell *c = NULL;
     hb_discretize_options o;
     hb_discretize_options_init(&o);
     o.policy = HB_POLICY_SECTION;
     o.nseg = 0; /* d_lambda */
-    if (hb_morph_read_swc(path, NULL, &m) != HB_SUCCESS ||
-        hb_morph_cell_create(m, &o, NULL, &c) != HB_SUCCESS) {
-        fprintf(stderr, "cannot load %s: %s\n", path, hb_last_error());
-        exit(1);
-    }
-    hb_morph_destroy(m);
-    return c;
+    return hb_test_load_swc(name, &o);
 }
 
 /* A random model, drawn once and applied the same way to every simulation. */
