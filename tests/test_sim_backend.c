@@ -6,10 +6,6 @@
 
 #include "hb_test_util.h"
 
-#ifndef HB_DATA_DIR
-#define HB_DATA_DIR "data"
-#endif
-
 #define MAXC 8
 
 typedef struct {
