@@ -404,8 +404,22 @@ static double far_end(const hb_morph_cell_view *v, int t)
     return best;
 }
 
+/* The engine measures distance from soma(0.5) under NEURON's conventions;
+ * the file from the root sample, where Import3d puts a chain soma's 0 end
+ * and hangs the trees that start on the soma: a zero-area soma node made
+ * from the root sample. Its distance is the offset between the two for
+ * every compartment reached through it (all but the soma's own). 0 when the
+ * cell has no such node (the root is the soma's middle). */
+static double origin_offset(const hb_morph_cell_view *v)
+{
+    for (int64_t k = 0; k < v->n; ++k)
+        if (v->type[k] == 1 && v->area[k] == 0 && v->source[k] == 0)
+            return v->distance[k];
+    return 0;
+}
+
 static int apply_param(const char *cmd, const model_file *mf, hb_sim *sim, const char *mech,
-                       const json_value *pv, const hb_sim_region *where, double dmax)
+                       const json_value *pv, const hb_sim_region *where, double dmax, double off)
 {
     hb_status st;
     if (pv->type == JSON_NUMBER)
@@ -416,18 +430,21 @@ static int apply_param(const char *cmd, const model_file *mf, hb_sim *sim, const
         const double s = member(pv, "scale", 1.0);
         if (!strcmp(kind, "window")) {
             hb_sim_region in = *where;
-            in.dist_min = member(pv, "from", 0) * D, in.dist_max = member(pv, "to", 0) * D;
+            in.dist_min = member(pv, "from", 0) * D + off;
+            in.dist_max = member(pv, "to", 0) * D + off;
             st = hb_sim_set_param(sim, mech, pv->key, where, s * member(pv, "outside", 0));
             if (st == HB_SUCCESS)
                 st = hb_sim_set_param(sim, mech, pv->key, &in, s * member(pv, "inside", 0));
         } else {
+            /* In the engine's distance d = x D + off. */
             hb_sim_profile f = {s * member(pv, "a", 0), 0, 0, 0};
-            if (!strcmp(kind, "linear"))
+            if (!strcmp(kind, "linear")) {
                 f.b = s * member(pv, "b", 0) / D;
-            else {
+                f.a -= f.b * off;
+            } else {
                 const double c = member(pv, "c", 0);
-                f.c = s * member(pv, "b", 0) * exp(-c * member(pv, "x0", 0));
                 f.k = c / D;
+                f.c = s * member(pv, "b", 0) * exp(-c * member(pv, "x0", 0) - f.k * off);
             }
             st = hb_sim_set_param_profile(sim, mech, pv->key, where, &f);
         }
@@ -457,6 +474,7 @@ int model_file_apply(const char *cmd, const model_file *mf, hb_sim *sim, const h
                        "no region for SWC type %d, which compartment %lld of '%s' has",
                        (int)v.type[k], (long long)k, mf->morphology);
     }
+    const double off = origin_offset(&v);
     char summary[1024];
     size_t at = 0;
     summary[0] = '\0';
@@ -469,7 +487,7 @@ int model_file_apply(const char *cmd, const model_file *mf, hb_sim *sim, const h
         int64_t count = 0;
         for (int64_t k = 0; k < v.n; ++k)
             count += v.type[k] == t;
-        const double dmax = far_end(&v, t);
+        const double dmax = far_end(&v, t) - off;
         if (at < sizeof summary)
             at += (size_t)snprintf(summary + at, sizeof summary - at, "%s%s %lld (d_max %.1f um)",
                                    i ? ", " : "", json_get(r, "name")->str, (long long)count, dmax);
@@ -483,7 +501,7 @@ int model_file_apply(const char *cmd, const model_file *mf, hb_sim *sim, const h
             if ((st = hb_sim_insert(sim, mv->key, &where)) != HB_SUCCESS)
                 return bad(cmd, mf, mv, mv->key, "%s", hb_last_error());
             for (size_t p = 0; p < mv->n; ++p)
-                if (!apply_param(cmd, mf, sim, mv->key, &mv->items[p], &where, dmax))
+                if (!apply_param(cmd, mf, sim, mv->key, &mv->items[p], &where, dmax, off))
                     return 0;
         }
     }
@@ -501,6 +519,8 @@ int model_file_apply(const char *cmd, const model_file *mf, hb_sim *sim, const h
         if (st != HB_SUCCESS)
             return bad(cmd, mf, ion, ion->key, "%s", hb_last_error());
     }
-    printf("model: %s: regions %s; Ra %g ohm*cm\n", mf->path, summary, mf->ra);
+    printf("model: %s: regions %s; Ra %g ohm*cm; distances from the root sample, %.3f um from "
+           "soma(0.5)\n",
+           mf->path, summary, mf->ra, off);
     return 1;
 }
