@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # l5pc-compare.sh: the L5PC model description run by `hinesbatch simulate --model` on serial, OpenMP and OpenCL (PoCL), double and float, against NEURON's committed reference run: a table of spike times and voltage differences.
 #
-# Configures $BUILD (CUDA off, OpenCL where found) with the L5PC .mod files in
+# Configures $BUILD (CUDA off unless CUDA=ON, OpenCL where found) with the L5PC .mod files in
 # the catalogue (-DHINESBATCH_MECHANISMS), builds the program, runs the
 # reference protocol (0.8 nA at the soma from 100 to 600 ms, tstop 600 ms, dt
 # 0.025 ms; celsius and v_init from the file) and compares each run with
 # data/models/l5pc/reference/ through ci/l5pc_compare.py: spike times within
 # 0.05 ms, soma voltage within 1 mV more than 2 ms from any spike.
 #
-# Usage: bash ci/l5pc-compare.sh [serial|openmp|opencl ...]   (BUILD=build-l5pc
-#        OUT=$BUILD/l5pc-compare PRECISIONS="double float" JOBS=2)
+# Usage: bash ci/l5pc-compare.sh [serial|openmp|opencl|cuda ...]   (BUILD=build-l5pc
+#        OUT=$BUILD/l5pc-compare PRECISIONS="double float" JOBS=2 CUDA=OFF: ON or AUTO
+#        builds the CUDA backend, for `cuda` on a GPU machine)
 # Exit status: 0 when every double run is within the bounds (float runs are
 # reported, not judged), 1 when one is not, 2 when the build fails.
 set -euo pipefail
@@ -25,7 +26,7 @@ BACKENDS=("$@")
 PY=python3
 command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
 mechs=$(ls "$PWD"/data/models/l5pc/mod/*.mod | tr '\n' ';')
-if ! cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_CUDA=OFF \
+if ! cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_CUDA="${CUDA:-OFF}" \
         -DHINESBATCH_MECHANISMS="$mechs" >"$BUILD.configure.log" 2>&1 ||
     ! cmake --build "$BUILD" -j"$JOBS" --target hinesbatch_cli >"$BUILD.build.log" 2>&1; then
     echo "l5pc-compare: the build failed: $BUILD.configure.log, $BUILD.build.log" >&2
