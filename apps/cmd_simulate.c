@@ -78,7 +78,7 @@ static void usage(void)
         "of a model description file (docs/mechanisms.md; NEURON's conventions, the file's\n"
         "discretization); --celsius, --v-init and --seg-length given still override;\n"
         "the default model's options (--swc, --synthetic, --policy, --nseg, --d-lambda,\n"
-        "--ra, --cm, --hh-everywhere, HH's) do not apply with it.\n"
+        "--ra, --cm, --reroot, --hh-everywhere, HH's) do not apply with it.\n"
         CLI_EXIT_HELP
         "A --plot that cannot be made (no Python, no matplotlib, no script) is a failure\n"
         "(1), after the other outputs are written.\n"
@@ -298,10 +298,10 @@ static int check_combination(const sim_options *o)
         return conflict("--d-lambda and --nseg N (N > 0) exclude each other");
     if (o->model && (o->nswc || o->synthetic || o->mix || o->policy >= 0 || o->nseg_given ||
                      o->d_lambda > 0 || o->cable_given || o->prm.hh_everywhere ||
-                     o->hh_given))
+                     o->hh_given || o->reroot))
         return conflict("--model gives the cells and their mechanisms: --swc, --synthetic, "
-                        "--mix, --policy, --nseg, --d-lambda, --ra, --cm, --hh-everywhere and "
-                        "the HH options do not apply with it");
+                        "--mix, --policy, --nseg, --d-lambda, --ra, --cm, --reroot, "
+                        "--hh-everywhere and the HH options do not apply with it");
     if (o->seg_length > 0 && !o->model && o->policy != 1 && !o->neuron_conventions)
         return conflict("--seg-length needs --policy section (or --model)");
     if (o->seg_length > 0 && (o->d_lambda > 0 || (o->nseg_given && o->nseg > 0)))

@@ -427,6 +427,11 @@ static int apply_param(const char *cmd, const model_file *mf, hb_sim *sim, const
     else {
         const char *kind = json_get(pv, "kind")->str;
         const double D = strcmp(json_get(pv, "x")->str, "distance_normalized") ? 1.0 : dmax;
+        if (!(D > 0))
+            return bad(cmd, mf, pv, pv->key,
+                       "distance_normalized in a region whose sections reach no farther than "
+                       "the root (d_max %g um)",
+                       dmax);
         const double s = member(pv, "scale", 1.0);
         if (!strcmp(kind, "window")) {
             hb_sim_region in = *where;
@@ -490,7 +495,8 @@ int model_file_apply(const char *cmd, const model_file *mf, hb_sim *sim, const h
         const double dmax = far_end(&v, t) - off;
         if (at < sizeof summary)
             at += (size_t)snprintf(summary + at, sizeof summary - at, "%s%s %lld (d_max %.1f um)",
-                                   i ? ", " : "", json_get(r, "name")->str, (long long)count, dmax);
+                                   i ? ", " : "", json_get(r, "name")->str, (long long)count,
+                                   fmax(dmax, 0.0));
         if (!count)
             continue; /* a region of a type the morphology lacks: nothing to do */
         if ((st = hb_sim_set_cm(sim, &where, member(r, "cm", 1.0))) != HB_SUCCESS)

@@ -387,6 +387,7 @@ stdout_to=good.out t 0 "" simulate --model "$root/good.json" --cells 2 --tstop 2
 check 'grep -q "^model: .*good.json: regions all" good.out' "the model line names the regions"
 t 2 "--model gives the cells" simulate --model "$root/good.json" --swc "$swc"
 t 2 "--model gives the cells" simulate --model "$root/good.json" --gnabar 0.1
+t 2 "--model gives the cells" simulate --model "$root/good.json" --reroot
 t 2 "--seg-length needs --policy section" simulate --swc "$swc" --seg-length 40
 t 2 "--seg-length: '-1'" simulate --swc "$swc" --policy section --seg-length -1
 t 0 "" simulate --swc "$swc" --policy section --seg-length 40 --cells 1 --tstop 1
