@@ -385,6 +385,9 @@ head="{\"format\": \"hinesbatch-model\", \"version\": 1, \"morphology\": \"$swc\
 mf good "$head \"celsius\": 6.3, \"v_init\": -65, \"discretization\": {\"kind\": \"odd_per_length\", \"length_um\": 20}, \"ions\": {\"k\": {\"e\": -80}}, $good_regions}"
 stdout_to=good.out t 0 "" simulate --model "$root/good.json" --cells 2 --tstop 2
 check 'grep -q "^model: .*good.json: regions all" good.out' "the model line names the regions"
+# Escapes that are valid JSON: a name with \u escapes (a surrogate pair), \/ and \n.
+mf uni "$head \"name\": \"caf\\u00e9 \\ud83d\\ude00 a\\/b\\n\", \"description\": \"\", $good_regions}"
+t 0 "" simulate --model "$root/uni.json" --cells 1 --tstop 1
 t 2 "--model gives the cells" simulate --model "$root/good.json" --swc "$swc"
 t 2 "--model gives the cells" simulate --model "$root/good.json" --gnabar 0.1
 t 2 "--model gives the cells" simulate --model "$root/good.json" --reroot
