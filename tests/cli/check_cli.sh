@@ -239,7 +239,7 @@ t 2 "--policy and --nseg apply to SWC cells" simulate --synthetic 64 --policy se
 t 2 "--nseg needs --policy section" simulate --nseg 3
 t 2 "--nseg needs --policy section" simulate --policy sample --nseg 3
 t 2 "--csv and --plot need --record" simulate --record 0 --csv t.csv
-t 2 "--nseg and --d-lambda exclude each other" morph "$swc" --nseg 2 --d-lambda 0.1
+t 2 "--nseg, --d-lambda and --seg-length exclude each other" morph "$swc" --nseg 2 --d-lambda 0.1
 t 2 "--nseg needs --policy section" morph "$swc" --policy sample --nseg 2
 
 echo "== the library refuses what the CLI cannot know (failure, 1)"
@@ -394,6 +394,12 @@ t 2 "--model gives the cells" simulate --model "$root/good.json" --reroot
 t 2 "--seg-length needs --policy section" simulate --swc "$swc" --seg-length 40
 t 2 "--seg-length: '-1'" simulate --swc "$swc" --policy section --seg-length -1
 t 0 "" simulate --swc "$swc" --policy section --seg-length 40 --cells 1 --tstop 1
+# Hay's rule on the L5PC under NEURON's conventions: NEURON's 1466 segments and
+# 153 zero-area branch nodes.
+stdout_to=seg.out t 0 "" morph "$src/data/morphologies/jaxley__morph_l5pc_with_axon.swc" --neuron-conventions --seg-length 40
+check 'grep -q "^nodes: *1619" seg.out' "--seg-length 40: 1619 compartments (NEURON's 1466 + 153 zero-area nodes)"
+t 2 "--nseg, --d-lambda and --seg-length exclude each other" morph "$swc" --seg-length 40 --d-lambda 0.1
+t 2 "--seg-length needs --policy section" morph "$swc" --policy sample --seg-length 40
 t 1 "--model: cannot open 'nosuch.json'" simulate --model nosuch.json
 mf trunc '{"format": "hinesbatch-model", "version": 1,'
 t 1 "trunc.json:1:45: expected a key (a string) in an object" simulate --model "$root/trunc.json"
