@@ -12,12 +12,14 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: hinesbatch morph FILE.swc [--policy sample|section] [--nseg N | --d-lambda X]\n"
+            "usage: hinesbatch morph FILE.swc [--policy sample|section]\n"
+            "                        [--nseg N | --d-lambda X | --seg-length UM]\n"
             "                        [--scale S] [--repair-radii] [--reroot] [--ra OHM_CM] [--cm "
             "UF_CM2]\n"
             "                        [--max-compartments N] [--neuron-conventions]\n"
             "Reads an SWC file, cuts it into compartments (one per sample, or NEURON-style\n"
-            "sections of N compartments each, or as many as the d_lambda rule at 100 Hz asks)\n"
+            "sections of N compartments each, as many as the d_lambda rule at 100 Hz asks, or\n"
+            "1 + 2 floor(L / UM) for a section of length L with --seg-length UM)\n"
             "and prints the statistics of the Hines system: nodes, branches, branch points,\n"
             "tips, depth in branches (levels), branches per level and the longest branch.\n"
             "--scale multiplies coordinates and radii (1e-3 for files in nm); --reroot re-roots\n"
@@ -46,7 +48,7 @@ static const char *soma_name(hb_soma_kind k)
 #define CMD "morph"
 
 enum { OPT_POLICY = 256, OPT_NSEG, OPT_DLAMBDA, OPT_SCALE, OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM,
-       OPT_MAXCOMP, OPT_NRNCONV };
+       OPT_MAXCOMP, OPT_NRNCONV, OPT_SEGLEN };
 
 int hb_cmd_morph(int argc, char **argv)
 {
@@ -57,6 +59,7 @@ int hb_cmd_morph(int argc, char **argv)
         {"ra", required_argument, 0, OPT_RA},         {"cm", required_argument, 0, OPT_CM},
         {"max-compartments", required_argument, 0, OPT_MAXCOMP},
         {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
+        {"seg-length", required_argument, 0, OPT_SEGLEN},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     static const char *const policies[] = {"sample", "section"};
     hb_swc_options so;
@@ -65,7 +68,7 @@ int hb_cmd_morph(int argc, char **argv)
     hb_swc_options_init(&so);
     hb_discretize_options_init(&dopt);
     hb_cable_init(&cable);
-    int policy = -1, nseg_given = 0, dlambda_given = 0;
+    int policy = -1, nseg_given = 0, dlambda_given = 0, seglen_given = 0;
     cli_opts o;
     cli_opts_init(&o, CMD, argc, argv, opts);
     for (int c; (c = cli_opts_next(&o)) != CLI_OPTS_END;) {
@@ -84,6 +87,10 @@ int hb_cmd_morph(int argc, char **argv)
         case OPT_DLAMBDA:
             ok = cli_real(CMD, o.flag, o.value, 0, 1e6, CLI_LO_OPEN, &dopt.d_lambda);
             dlambda_given = 1;
+            break;
+        case OPT_SEGLEN:
+            ok = cli_real(CMD, o.flag, o.value, 0, 1e9, CLI_LO_OPEN, &dopt.seg_length);
+            seglen_given = 1;
             break;
         case OPT_SCALE:
             ok = cli_real(CMD, o.flag, o.value, 0, 1e9, CLI_LO_OPEN, &so.scale);
@@ -124,13 +131,13 @@ int hb_cmd_morph(int argc, char **argv)
     const char *path = files[0];
     /* --nseg and --d-lambda choose NEURON-style sections; they contradict
      * each other and --policy sample. */
-    if (nseg_given && dlambda_given) {
-        fprintf(stderr, "hinesbatch morph: --nseg and --d-lambda exclude each other\n");
+    if (nseg_given + dlambda_given + seglen_given > 1) {
+        fprintf(stderr, "hinesbatch morph: --nseg, --d-lambda and --seg-length exclude each other\n");
         return CLI_EXIT_USAGE;
     }
-    if (policy == 0 && (nseg_given || dlambda_given)) {
+    if (policy == 0 && (nseg_given || dlambda_given || seglen_given)) {
         fprintf(stderr, "hinesbatch morph: %s needs --policy section (or no --policy)\n",
-                nseg_given ? "--nseg" : "--d-lambda");
+                nseg_given ? "--nseg" : dlambda_given ? "--d-lambda" : "--seg-length");
         return CLI_EXIT_USAGE;
     }
     if (policy == 0 && dopt.conventions == HB_CONVENTIONS_NEURON) {
@@ -138,12 +145,13 @@ int hb_cmd_morph(int argc, char **argv)
                         "--policy)\n");
         return CLI_EXIT_USAGE;
     }
-    if (policy == 1 || nseg_given || dlambda_given || dopt.conventions == HB_CONVENTIONS_NEURON)
+    if (policy == 1 || nseg_given || dlambda_given || seglen_given ||
+        dopt.conventions == HB_CONVENTIONS_NEURON)
         dopt.policy = HB_POLICY_SECTION;
     else if (policy == 0)
         dopt.policy = HB_POLICY_SAMPLE;
-    if (dlambda_given)
-        dopt.nseg = 0; /* nseg 0: the d_lambda rule */
+    if (dlambda_given || seglen_given)
+        dopt.nseg = 0; /* nseg 0: the d_lambda or the seg_length rule */
     hb_morph *m = NULL;
     hb_morph_cell *cell = NULL;
     hb_status st = hb_morph_read_swc(path, &so, &m);
@@ -186,6 +194,8 @@ int hb_cmd_morph(int argc, char **argv)
         printf("policy:          one compartment per sample");
     else if (dopt.nseg > 0)
         printf("policy:          sections, nseg %d", (int)dopt.nseg);
+    else if (dopt.seg_length > 0)
+        printf("policy:          sections, 1 + 2 floor(L / %g um) each", dopt.seg_length);
     else
         printf("policy:          sections, d_lambda %g at 100 Hz (Ra %g ohm*cm, cm %g uF/cm2)",
                dopt.d_lambda, cable.ra, cable.cm);

@@ -15,6 +15,7 @@
 #include "cli_parse.h"
 #include "cli_paths.h"
 #include "commands.h"
+#include "model_file.h"
 #include "simulate.h"
 
 #define DEFAULT_SWC "nrn__c91662.swc" /* in the shipped neurons' folder (cli_paths.h) */
@@ -36,7 +37,9 @@ static void usage(void)
         "         [--plot FILE.png] [--spikes FILE] [--no-split] [--seed S] [--dump-cell FILE]\n"
         "         [--layout auto|flat|interleaved|block|block-shared]\n"
         "         [--engine auto|stages|cells] [--epoch STEPS]\n"
-        "  SWC:   [--policy sample|section [--nseg N | --d-lambda X]] [--scale S]\n"
+        "  model: [--model FILE.json]\n"
+        "  SWC:   [--policy sample|section [--nseg N | --d-lambda X | --seg-length UM]]\n"
+        "         [--scale S]\n"
         "         [--repair-radii] [--reroot] [--max-compartments N] [--neuron-conventions]\n"
         "  cable: [--ra OHM_CM] [--cm UF_CM2]\n"
         "  HH:    [--gnabar S_CM2] [--gkbar S_CM2] [--gl S_CM2] [--el MV] [--ena MV] [--ek MV]\n"
@@ -56,7 +59,8 @@ static void usage(void)
         "recorded traces; apps/plot_traces.py, run by a Python with matplotlib: the one\n"
         "found when hinesbatch was configured; HINESBATCH_PYTHON overrides).\n"
         "SWC cells: --policy section cuts NEURON-style sections, into N compartments\n"
-        "each (--nseg N) or by the d_lambda rule (--nseg 0, or --d-lambda X: 0.1);\n"
+        "each (--nseg N), by the d_lambda rule (--nseg 0, or --d-lambda X: 0.1), or\n"
+        "1 + 2 floor(L / UM) each, L the section's length (--seg-length UM: Hay's rule);\n"
         "--scale multiplies coordinates and radii (1e-3 for files in nm); --repair-radii\n"
         "gives a radius <= 0 its parent's; --reroot re-roots at the compartment that\n"
         "minimises the depth; a cell of more than --max-compartments N (1000000) is\n"
@@ -70,6 +74,11 @@ static void usage(void)
         "a work-group per cell), auto (default) cells where they fit; --epoch caps the\n"
         "steps of one on-chip launch (0: no cap). --dump-cell writes cell 0's compartments (for\n"
         "ci/neuron-check.sh).\n"
+        "--model FILE.json: the cells, mechanisms, ions, capacitances, celsius and v_init\n"
+        "of a model description file (docs/mechanisms.md; NEURON's conventions, the file's\n"
+        "discretization); --celsius, --v-init and --seg-length given still override;\n"
+        "the default model's options (--swc, --synthetic, --policy, --nseg, --d-lambda,\n"
+        "--ra, --cm, --reroot, --hh-everywhere, HH's) do not apply with it.\n"
         CLI_EXIT_HELP
         "A --plot that cannot be made (no Python, no matplotlib, no script) is a failure\n"
         "(1), after the other outputs are written.\n"
@@ -99,7 +108,7 @@ enum {
     OPT_HH, OPT_PRECISION, OPT_RECORD, OPT_CSV, OPT_PLOT, OPT_SPIKES, OPT_POLICY, OPT_NSEG,
     OPT_NOSPLIT, OPT_LAYOUT, OPT_SEED, OPT_DUMP, OPT_SPREAD, OPT_MAXCOMP, OPT_DLAMBDA, OPT_SCALE,
     OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM, OPT_GNABAR, OPT_GKBAR, OPT_GL, OPT_EL, OPT_ENA, OPT_EK,
-    OPT_VINIT, OPT_THRESHOLD, OPT_ENGINE, OPT_EPOCH, OPT_NRNCONV
+    OPT_VINIT, OPT_THRESHOLD, OPT_ENGINE, OPT_EPOCH, OPT_NRNCONV, OPT_MODEL, OPT_SEGLEN
 };
 
 static const struct option opts[] = {
@@ -124,6 +133,7 @@ static const struct option opts[] = {
     {"v-init", required_argument, 0, OPT_VINIT},    {"threshold", required_argument, 0, OPT_THRESHOLD},
     {"engine", required_argument, 0, OPT_ENGINE},   {"epoch", required_argument, 0, OPT_EPOCH},
     {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
+    {"model", required_argument, 0, OPT_MODEL}, {"seg-length", required_argument, 0, OPT_SEGLEN},
     {0, 0, 0, 0}};
 
 /* Ranges of the cell parameters: wide enough for any cell, narrow enough that
@@ -137,6 +147,9 @@ static int take(int c, const cli_opts *a, sim_options *o)
 {
     static const char *const policies[] = {"sample", "section"};
     const char *f = a->flag, *v = a->value;
+    if (c == OPT_GNABAR || c == OPT_GKBAR || c == OPT_GL || c == OPT_EL || c == OPT_ENA ||
+        c == OPT_EK)
+        o->hh_given = 1;
     switch (c) {
     case OPT_SWC:
         if (o->nswc == SIM_MAX_FILES) {
@@ -154,6 +167,7 @@ static int take(int c, const cli_opts *a, sim_options *o)
     case OPT_DT:
         return cli_real(CMD, f, v, 0, INFINITY, CLI_LO_OPEN, &o->prm.dt);
     case OPT_CELSIUS:
+        o->celsius_given = 1;
         return cli_real(CMD, f, v, -273.15, 1000, CLI_LO_CLOSED, &o->prm.celsius);
     case OPT_ICLAMP:
         return parse_clamp(v, o);
@@ -202,9 +216,16 @@ static int take(int c, const cli_opts *a, sim_options *o)
         o->swc_only_given = 1;
         o->neuron_conventions = 1;
         return 1;
+    case OPT_MODEL:
+        o->model = v;
+        return 1;
+    case OPT_SEGLEN:
+        return cli_real(CMD, f, v, 0, 1e9, CLI_LO_OPEN, &o->seg_length);
     case OPT_RA:
+        o->cable_given = 1;
         return cli_real(CMD, f, v, 0, 1e12, CLI_LO_OPEN, &o->cable.ra);
     case OPT_CM:
+        o->cable_given = 1;
         return cli_real(CMD, f, v, 0, 1e12, CLI_LO_OPEN, &o->cable.cm);
     case OPT_GNABAR:
         return cli_real(CMD, f, v, 0, SIM_G_MAX, CLI_LO_CLOSED, &o->prm.gnabar);
@@ -219,6 +240,7 @@ static int take(int c, const cli_opts *a, sim_options *o)
     case OPT_EK:
         return cli_real(CMD, f, v, -SIM_V_MAX, SIM_V_MAX, CLI_LO_CLOSED, &o->prm.ek);
     case OPT_VINIT:
+        o->vinit_given = 1;
         return cli_real(CMD, f, v, -SIM_V_MAX, SIM_V_MAX, CLI_LO_CLOSED, &o->prm.v_init);
     case OPT_THRESHOLD:
         return cli_real(CMD, f, v, -SIM_V_MAX, SIM_V_MAX, CLI_LO_CLOSED, &o->prm.threshold);
@@ -274,6 +296,16 @@ static int check_combination(const sim_options *o)
         return conflict("--d-lambda needs --policy section");
     if (o->d_lambda > 0 && o->nseg_given && o->nseg > 0)
         return conflict("--d-lambda and --nseg N (N > 0) exclude each other");
+    if (o->model && (o->nswc || o->synthetic || o->mix || o->policy >= 0 || o->nseg_given ||
+                     o->d_lambda > 0 || o->cable_given || o->prm.hh_everywhere ||
+                     o->hh_given || o->reroot))
+        return conflict("--model gives the cells and their mechanisms: --swc, --synthetic, "
+                        "--mix, --policy, --nseg, --d-lambda, --ra, --cm, --reroot, "
+                        "--hh-everywhere and the HH options do not apply with it");
+    if (o->seg_length > 0 && !o->model && o->policy != 1 && !o->neuron_conventions)
+        return conflict("--seg-length needs --policy section (or --model)");
+    if (o->seg_length > 0 && (o->d_lambda > 0 || (o->nseg_given && o->nseg > 0)))
+        return conflict("--seg-length, --d-lambda and --nseg N (N > 0) exclude each other");
     if ((o->csv || o->plot) && o->record == 0)
         return conflict("--csv and --plot need --record K with K >= 1");
     return CLI_EXIT_OK;
@@ -305,6 +337,7 @@ static hb_status make_cells(const sim_options *o, hb_morph_cell **uniq, int64_t 
         dopt.nseg = o->nseg; /* 0 unless --nseg: the d_lambda rule */
         if (o->d_lambda > 0)
             dopt.d_lambda = o->d_lambda;
+        dopt.seg_length = o->seg_length;
         if (o->neuron_conventions)
             dopt.conventions = HB_CONVENTIONS_NEURON;
     }
@@ -441,6 +474,23 @@ int hb_cmd_simulate(int argc, char **argv)
         return rc;
     if (!check_outputs(&o))
         return CLI_EXIT_FAIL;
+    model_file mf;
+    memset(&mf, 0, sizeof mf);
+    if (o.model) {
+        /* The file's cells: its morphology under NEURON's conventions, its
+         * discretization and Ra; its celsius and v_init unless given. */
+        if (!model_file_load(CMD, o.model, &mf))
+            return CLI_EXIT_FAIL;
+        o.swc[o.nswc++] = mf.morphology;
+        o.policy = 1, o.neuron_conventions = 1;
+        if (o.seg_length == 0)
+            o.seg_length = mf.seg_length;
+        o.cable.ra = mf.ra;
+        if (!o.celsius_given && !isnan(mf.celsius))
+            o.prm.celsius = mf.celsius;
+        if (!o.vinit_given && !isnan(mf.v_init))
+            o.prm.v_init = mf.v_init;
+    }
     if (o.synthetic == 0 && o.nswc == 0) { /* the shipped neuron, wherever the program runs */
         const char *from;
         if (!cli_data_file(CLI_DATA_MORPHOLOGIES, DEFAULT_SWC, o.default_swc, sizeof o.default_swc,
@@ -469,6 +519,8 @@ int hb_cmd_simulate(int argc, char **argv)
         st = hb_context_create(HB_BACKEND_AUTO, &ctx);
     if (st == HB_SUCCESS)
         st = hb_sim_create(ctx, cells, o.ncells, &o.prm, &sim);
+    if (st == HB_SUCCESS && o.model && !model_file_apply(CMD, &mf, sim, cells[0]))
+        goto done;
     for (int64_t c = 0; c < o.ncells && st == HB_SUCCESS; ++c)
         st = hb_sim_add_iclamp(sim, c, -1, o.onset, o.dur, sim_amp(&o, c));
     for (int64_t c = 0; c < o.record && c < o.ncells && st == HB_SUCCESS; ++c)
@@ -500,5 +552,6 @@ done:
         hb_morph_cell_destroy(uniq[u]);
     free(uniq);
     free(cells);
+    model_file_free(&mf);
     return rc;
 }

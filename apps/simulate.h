@@ -26,6 +26,9 @@ typedef struct {
     int reroot;              /* --reroot                                      */
     int neuron_conventions;  /* --neuron-conventions (implies --policy section) */
     double d_lambda;         /* --d-lambda, 0 = not given                     */
+    double seg_length;       /* --seg-length UM, 0 = not given                */
+    const char *model;       /* --model FILE.json                             */
+    int celsius_given, vinit_given, cable_given, hh_given;
     hb_swc_options swc_opts; /* --scale, --repair-radii                       */
     hb_cable cable;          /* --ra, --cm                                    */
     int swc_only_given;      /* one of the SWC-only options above was given   */

@@ -99,7 +99,8 @@ typedef enum {
 
 typedef struct {
     hb_morph_policy policy;
-    int32_t nseg;      /* SECTION: compartments per section; 0 = the d_lambda rule  */
+    int32_t nseg;      /* SECTION: compartments per section; 0 = a rule: seg_length
+                          when it is > 0, else d_lambda                          */
     double  d_lambda;  /* fraction of lambda at 100 Hz when nseg == 0 (NEURON 0.1)  */
     int     reroot;    /* 1: re-root at the compartment that minimises the depth in
                           branches (tree balancing); the matrix is the same system  */
@@ -107,6 +108,9 @@ typedef struct {
                                  found before allocating; 0: the default
                                  HB_DEFAULT_MAX_COMPARTMENTS; at most 2^31-1      */
     hb_conventions conventions; /* NEURON needs policy SECTION; default HINESBATCH       */
+    double  seg_length; /* SECTION with nseg == 0: > 0 gives each section of length L
+                           1 + 2 floor(L / seg_length) compartments (Hay et al.'s
+                           rule) in place of d_lambda; 0 (default): d_lambda, um */
 } hb_discretize_options;
 
 /* Passive cable constants of a cell. */

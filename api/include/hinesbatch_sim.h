@@ -179,6 +179,12 @@ HB_API hb_status hb_sim_set_ion(hb_sim *sim, const char *ion, const hb_sim_regio
                                 double e, double ci, double co);
 HB_API hb_status hb_sim_set_ion_nernst(hb_sim *sim, const char *ion, int nernst);
 
+/* Specific membrane capacitance cm (uF/cm^2, finite, >= 0) of the region's
+ * compartments, in place of their cell's cable.cm: C/dt and the matrix
+ * diagonal are rebuilt as a cell made with that cm would have them. Later
+ * calls override earlier ones where they overlap. */
+HB_API hb_status hb_sim_set_cm(hb_sim *sim, const hb_sim_region *where, double cm);
+
 /* A point process `mech` (ExpSyn, Exp2Syn, ...) on compartment `compartment`
  * of `cell` (-1: its soma); *id numbers it (0, 1, ... in order of calls).
  * Parameters at their defaults until set. */

@@ -24,6 +24,7 @@ void hb_discretize_options_init(hb_discretize_options *o)
         o->reroot = 0;
         o->max_compartments = 0;
         o->conventions = HB_CONVENTIONS_HINESBATCH;
+        o->seg_length = 0.0;
     }
 }
 
@@ -325,14 +326,16 @@ static int64_t section_run(const samples *s, int64_t k, double *a, double *r, in
     return m;
 }
 
-/* Compartments of a section of m pieces: opts.nseg, or NEURON's d_lambda
- * rule at 100 Hz on the polyline (its lambda_f). A double, so that a count
+/* Compartments of a section of m pieces: opts.nseg, the odd count per
+ * opts.seg_length, or NEURON's d_lambda rule at 100 Hz on the polyline (its lambda_f). A double, so that a count
  * too large for any integer (or infinite) is compared, never converted. */
 static double section_nseg(const double *a, const double *r, int64_t m,
                            const hb_discretize_options *o, const hb_cable *cab)
 {
     if (o->nseg > 0)
         return o->nseg;
+    if (o->seg_length > 0)
+        return hb__nseg_per_length(a[m], o->seg_length);
     double lam = 0; /* the section's length in lambdas at 100 Hz */
     for (int64_t i = 0; i < m; ++i)
         lam += (a[i + 1] - a[i]) / sqrt(2 * r[i] + 2 * r[i + 1]);
@@ -383,8 +386,8 @@ static hb_status discretize_section(const samples *s, const hb_discretize_option
             st = hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s:%lld: sample %lld: the section "
                            "starting here (%g um) takes the cell to %.15g compartments (%s %.15g), "
                            "more than opts.max_compartments = %lld", fn, w.name, w.line, w.id,
-                           a[m], (double)total + ns, o->nseg > 0 ? "nseg" : "d_lambda",
-                           o->nseg > 0 ? (double)o->nseg : o->d_lambda,
+                           a[m], (double)total + ns, hb__nseg_rule(o),
+                           hb__nseg_rule_value(o),
                            (long long)o->max_compartments);
             goto done;
         }
@@ -542,11 +545,15 @@ hb_status hb_morph_cell_create(const hb_morph *morph, const hb_discretize_option
                          "SECTION (NEURON cuts sections), got policy %d", fn, (int)o.policy);
     if (o.policy == HB_POLICY_SECTION && o.nseg < 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.nseg = %d < 0", fn, (int)o.nseg);
-    if (o.policy == HB_POLICY_SECTION && o.nseg == 0 &&
+    if (!(o.seg_length >= 0) || !isfinite(o.seg_length))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.seg_length = %g um, must be finite "
+                         "and >= 0 (0: off)", fn, o.seg_length);
+    const int by_length = o.policy == HB_POLICY_SECTION && o.nseg == 0 && o.seg_length > 0;
+    if (o.policy == HB_POLICY_SECTION && o.nseg == 0 && !by_length &&
         (!(o.d_lambda > 0) || !isfinite(o.d_lambda)))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.d_lambda = %g, must be > 0 for the "
                          "d_lambda rule (nseg = 0)", fn, o.d_lambda);
-    if (o.policy == HB_POLICY_SECTION && o.nseg == 0 && !(cab.cm > 0))
+    if (o.policy == HB_POLICY_SECTION && o.nseg == 0 && !by_length && !(cab.cm > 0))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the d_lambda rule needs cable cm > 0", fn);
     if (o.max_compartments < 0 || o.max_compartments > INT32_MAX)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts.max_compartments = %lld outside "

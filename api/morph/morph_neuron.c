@@ -456,14 +456,15 @@ hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_optio
                            ns[k].L);
             goto done;
         }
-        double nk = o->nseg > 0 ? (double)o->nseg
-                                : nseg_dlambda(&q, ns[k].at, ns[k].m, ns[k].L, o->d_lambda, cab);
+        double nk = o->nseg > 0        ? (double)o->nseg
+                    : o->seg_length > 0 ? hb__nseg_per_length(ns[k].L, o->seg_length)
+                                        : nseg_dlambda(&q, ns[k].at, ns[k].m, ns[k].L,
+                                                       o->d_lambda, cab);
         if (!(nk <= (double)o->max_compartments - total)) {
             st = hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s:%lld: sample %lld: the section ending "
                            "here (%g um) takes the cell to %.15g compartments (%s %.15g), more "
                            "than opts.max_compartments = %lld", fn, w.name, w.line, w.id, ns[k].L,
-                           total + nk, o->nseg > 0 ? "nseg" : "d_lambda",
-                           o->nseg > 0 ? (double)o->nseg : o->d_lambda,
+                           total + nk, hb__nseg_rule(o), hb__nseg_rule_value(o),
                            (long long)o->max_compartments);
             goto done;
         }

@@ -200,6 +200,8 @@ static hb_status build_rows(hb_sim *sim, const hb_morph_cell *const *cells,
     }
     if (st == HB_SUCCESS)
         st = hb__sim_model_rows(sim, cells, bv);
+    if (st == HB_SUCCESS)
+        st = hb__sim_cable_rows(sim, cells);
     hb_sim_dev *d = &sim->dev;
     if (st == HB_SUCCESS &&
         ((st = hb__sim_alloc(sim, &d->pos, sizeof(int64_t), R, pos)) ||
@@ -474,6 +476,7 @@ void hb_sim_destroy(hb_sim *sim)
     free(sim->clamps);
     free(sim->offsets);
     free(sim->soma);
+    free(sim->cm), free(sim->gax), free(sim->lparent);
     hb__sim_model_free(sim);
     hb_context *ctx = sim->ctx;
     free(sim);

@@ -60,6 +60,9 @@ struct hb_sim {
     hb_sim_model  model;
     int64_t      *offsets;     /* ncells + 1                               */
     int64_t      *soma;        /* local soma compartment of each cell      */
+    double       *cm;          /* nrows: specific capacitance, uF/cm^2     */
+    double       *gax;         /* nrows: axial conductance to the parent, uS */
+    int32_t      *lparent;     /* nrows: local parent (-1 at a cell's root) */
     hb_sim_dev    dev;
     hb_sim_clamp *clamps;
     int64_t       nclamps, clamp_cap;
@@ -115,6 +118,11 @@ hb_status hb__sim_read_mech(hb_sim *sim, int m, int slot, int is_param, double *
                             double absent, int64_t *n);
 /* A one-line summary of the model ("pas 1508, hh 12 compartments; ..."). */
 void hb__sim_model_summary(const hb_sim *sim, char *buf, size_t cap);
+
+/* The cable tables (sim_cable.c): per-row capacitance, axial conductances
+ * and parents kept from the cells at creation, so that hb_sim_set_cm can
+ * rebuild C/dt and the diagonal exactly as the cells would have. */
+hb_status hb__sim_cable_rows(hb_sim *sim, const hb_morph_cell *const *cells);
 
 /* Allocates a backend buffer of n elements of esize bytes (at least one) and
  * fills it from src (NULL: left as is). */

@@ -239,7 +239,7 @@ t 2 "--policy and --nseg apply to SWC cells" simulate --synthetic 64 --policy se
 t 2 "--nseg needs --policy section" simulate --nseg 3
 t 2 "--nseg needs --policy section" simulate --policy sample --nseg 3
 t 2 "--csv and --plot need --record" simulate --record 0 --csv t.csv
-t 2 "--nseg and --d-lambda exclude each other" morph "$swc" --nseg 2 --d-lambda 0.1
+t 2 "--nseg, --d-lambda and --seg-length exclude each other" morph "$swc" --nseg 2 --d-lambda 0.1
 t 2 "--nseg needs --policy section" morph "$swc" --policy sample --nseg 2
 
 echo "== the library refuses what the CLI cannot know (failure, 1)"
@@ -374,6 +374,83 @@ stdout_to="$root/params.out" t 0 "" simulate --swc "$swc" --cells 2 --tstop 20 -
 check 'grep -q "threshold 0 mV" "$root/params.out" && [ -s s.csv ]' "the channel parameters are taken"
 t 0 "" simulate --swc "$swc" --cells 1 --tstop 1 --policy section --d-lambda 0.05 --reroot --record 0
 t 0 "" simulate --synthetic 64 --cells 2 --tstop 1 --ra 70 --cm 2 --record 0
+
+echo "== model description files (--model): hostile files fail naming FILE:LINE:COL and the key"
+# mf NAME TEXT: a model file in $root (cases run in their own directories).
+mf() { printf '%s' "$2" >"$root/$1.json"; }
+good_regions='"regions": [{"name": "all", "swc_type": 1, "cm": 1, "Ra": 100, "mechanisms": {"pas": {"g": 1e-4}, "hh": {}}},
+ {"name": "dend", "swc_type": 3, "cm": 2, "Ra": 100, "mechanisms": {"pas": {"g": {"kind": "linear", "x": "distance_um", "a": 1e-4, "b": 1e-7}}}},
+ {"name": "apical", "swc_type": 4, "cm": 2, "Ra": 100, "mechanisms": {"pas": {"g": {"kind": "exp", "x": "distance_normalized", "a": 1e-4, "b": 1e-5, "c": 1}, "e": {"kind": "window", "x": "distance_um", "from": 50, "to": 100, "inside": -60, "outside": -70}}}}]'
+head="{\"format\": \"hinesbatch-model\", \"version\": 1, \"morphology\": \"$swc\", \"mechanisms\": {\"pas\": \"pas.mod\", \"hh\": \"hh.mod\"},"
+mf good "$head \"celsius\": 6.3, \"v_init\": -65, \"discretization\": {\"kind\": \"odd_per_length\", \"length_um\": 20}, \"ions\": {\"k\": {\"e\": -80}}, $good_regions}"
+stdout_to=good.out t 0 "" simulate --model "$root/good.json" --cells 2 --tstop 2
+check 'grep -q "^model: .*good.json: regions all" good.out' "the model line names the regions"
+# Escapes that are valid JSON: a name with \u escapes (a surrogate pair), \/ and \n.
+mf uni "$head \"name\": \"caf\\u00e9 \\ud83d\\ude00 a\\/b\\n\", \"description\": \"\", $good_regions}"
+t 0 "" simulate --model "$root/uni.json" --cells 1 --tstop 1
+t 2 "--model gives the cells" simulate --model "$root/good.json" --swc "$swc"
+t 2 "--model gives the cells" simulate --model "$root/good.json" --gnabar 0.1
+t 2 "--model gives the cells" simulate --model "$root/good.json" --reroot
+t 2 "--seg-length needs --policy section" simulate --swc "$swc" --seg-length 40
+t 2 "--seg-length: '-1'" simulate --swc "$swc" --policy section --seg-length -1
+t 0 "" simulate --swc "$swc" --policy section --seg-length 40 --cells 1 --tstop 1
+# Hay's rule on the L5PC under NEURON's conventions: NEURON's 1466 segments and
+# 153 zero-area branch nodes.
+stdout_to=seg.out t 0 "" morph "$src/data/morphologies/jaxley__morph_l5pc_with_axon.swc" --neuron-conventions --seg-length 40
+check 'grep -q "^nodes: *1619" seg.out' "--seg-length 40: 1619 compartments (NEURON's 1466 + 153 zero-area nodes)"
+t 2 "--nseg, --d-lambda and --seg-length exclude each other" morph "$swc" --seg-length 40 --d-lambda 0.1
+t 2 "--seg-length needs --policy section" morph "$swc" --policy sample --seg-length 40
+t 1 "--model: cannot open 'nosuch.json'" simulate --model nosuch.json
+mf trunc '{"format": "hinesbatch-model", "version": 1,'
+t 1 "trunc.json:1:45: expected a key (a string) in an object" simulate --model "$root/trunc.json"
+mf empty ''
+t 1 "empty.json:1:1: unexpected end of input" simulate --model "$root/empty.json"
+mf vstr "$head \"version\": \"1\"}"
+t 1 "duplicate key \"version\"" simulate --model "$root/vstr.json"
+mf vtype '{"format": "hinesbatch-model", "version": "1"}'
+t 1 "vtype.json:1:43: version: is a string, expected a number" simulate --model "$root/vtype.json"
+mf v2 '{"format": "hinesbatch-model", "version": 2}'
+t 1 "version: 2: this reader knows version 1" simulate --model "$root/v2.json"
+mf fmt '{"format": "other", "version": 1}'
+t 1 "format: must be \"hinesbatch-model\"" simulate --model "$root/fmt.json"
+mf unknown "$head \"bogus\": 1, $good_regions}"
+t 1 "(top level): unknown key \"bogus\"" simulate --model "$root/unknown.json"
+mf nan "$head \"celsius\": NaN, $good_regions}"
+t 1 "NaN and Infinity are not JSON" simulate --model "$root/nan.json"
+mf huge "$head \"celsius\": 1e999, $good_regions}"
+t 1 "number 1e999 is out of range" simulate --model "$root/huge.json"
+mf hot "$head \"celsius\": 5000, $good_regions}"
+t 1 "celsius: 5000 is outside" simulate --model "$root/hot.json"
+mf deep "$(printf '[%.0s' $(seq 100))"
+t 1 "nesting deeper than 64" simulate --model "$root/deep.json"
+mf ctrl "$(printf '{"format": "a\tb"}')"
+t 1 "control character 0x09" simulate --model "$root/ctrl.json"
+mf esc '{"format": "\q"}'
+t 1 "esc.json:1:14: bad escape" simulate --model "$root/esc.json"
+mf surr '{"format": "\ud800x"}'
+t 1 "lone UTF-16 high surrogate" simulate --model "$root/surr.json"
+mf trail '{"format": "hinesbatch-model"} x'
+t 1 "content after the top-level value" simulate --model "$root/trail.json"
+mf num '{"version": 01}'
+t 1 "expected ',' or '}' in an object" simulate --model "$root/num.json"
+mf missing "{\"format\": \"hinesbatch-model\", \"version\": 1, \"morphology\": \"$swc\", \"mechanisms\": {\"nosuch_mech\": \"x.mod\", \"pas\": \"p.mod\"}, $good_regions}"
+t 1 "not in this build's catalogue: nosuch_mech (configure with -DHINESBATCH_MECHANISMS" simulate --model "$root/missing.json"
+mf ra "$head \"regions\": [{\"name\": \"soma\", \"swc_type\": 1, \"cm\": 1, \"Ra\": 100, \"mechanisms\": {}}, {\"name\": \"dend\", \"swc_type\": 3, \"cm\": 1, \"Ra\": 150, \"mechanisms\": {}}]}"
+t 1 "regions[1]: Ra 150 in region \"dend\" differs from Ra 100 in region \"soma\"" simulate --model "$root/ra.json"
+mf param "$head \"regions\": [{\"name\": \"soma\", \"swc_type\": 1, \"cm\": 1, \"Ra\": 100, \"mechanisms\": {\"hh\": {\"gbogus\": 1}}}]}"
+t 1 "regions[0].mechanisms.hh.gbogus: hh has no PARAMETER \"gbogus\"" simulate --model "$root/param.json"
+mf notlisted "$head \"regions\": [{\"name\": \"soma\", \"swc_type\": 1, \"cm\": 1, \"Ra\": 100, \"mechanisms\": {\"ExpSyn\": {}}}]}"
+t 1 "mechanism \"ExpSyn\" is not in the file's \"mechanisms\"" simulate --model "$root/notlisted.json"
+mf kind "$head \"regions\": [{\"name\": \"soma\", \"swc_type\": 1, \"cm\": 1, \"Ra\": 100, \"mechanisms\": {\"pas\": {\"g\": {\"kind\": \"sigmoid\", \"x\": \"distance_um\"}}}}]}"
+t 1 "kind \"sigmoid\" is not linear, exp or window" simulate --model "$root/kind.json"
+mf win "$head \"regions\": [{\"name\": \"soma\", \"swc_type\": 1, \"cm\": 1, \"Ra\": 100, \"mechanisms\": {\"pas\": {\"g\": {\"kind\": \"window\", \"x\": \"distance_um\", \"from\": 1, \"to\": 2, \"inside\": 1}}}}]}"
+t 1 "regions[0].mechanisms.pas.g.outside: missing" simulate --model "$root/win.json"
+mf notype "$head \"regions\": [{\"name\": \"soma\", \"swc_type\": 1, \"cm\": 1, \"Ra\": 100, \"mechanisms\": {\"pas\": {}}}]}"
+t 1 "regions: no region for SWC type" simulate --model "$root/notype.json" --cells 1 --tstop 1
+mf ion "$head \"ions\": {\"na\": {\"e\": \"nernst\", \"nai0\": -1}}, $good_regions}"
+t 1 "ions.na.nai0: -1 is outside" simulate --model "$root/ion.json"
+mf cm "$head \"regions\": [{\"name\": \"soma\", \"swc_type\": 1, \"cm\": -1, \"Ra\": 100, \"mechanisms\": {}}]}"
+t 1 "regions[0].cm: -1 is outside" simulate --model "$root/cm.json"
 
 echo "== command lines that must still work"
 t 0 "" solve --systems 8 --rows 16 --reps 1 --seed 1

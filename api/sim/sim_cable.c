@@ -1,0 +1,126 @@
+/* sim_cable.c: specific capacitance by region (hb_sim_set_cm): C/dt and the diagonal rebuilt from the cells' axial conductances. */
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+hb_status hb__sim_cable_rows(hb_sim *sim, const hb_morph_cell *const *cells)
+{
+    const int64_t R = sim->nrows;
+    sim->cm = hb__malloc_n(R, sizeof *sim->cm);
+    sim->gax = hb__malloc_n(R, sizeof *sim->gax);
+    sim->lparent = hb__malloc_n(R, sizeof *sim->lparent);
+    if (!sim->cm || !sim->gax || !sim->lparent)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: cable tables of %lld rows",
+                         (long long)R);
+    for (int64_t c = 0; c < sim->ncells; ++c) {
+        hb_morph_cell_view cv;
+        HB_FORWARD(hb_morph_cell_get_view(cells[c], &cv));
+        const int64_t o = sim->offsets[c];
+        for (int64_t i = 0; i < cv.n; ++i) {
+            sim->cm[o + i] = cv.cable.cm;
+            sim->gax[o + i] = cv.g_axial[i];
+            sim->lparent[o + i] = cv.parent[i];
+        }
+    }
+    return HB_SUCCESS;
+}
+
+/* The same membership test as the model calls' (sim_model.c). */
+static int in_region(const hb_sim *sim, const hb_sim_region *w, int64_t k)
+{
+    if (!w)
+        return 1;
+    const hb_sim_model *md = &sim->model;
+    const int32_t t = md->type[k];
+    if (w->cell >= 0 && md->cellof[k] != w->cell)
+        return 0;
+    if (w->types && (t < 0 || t > 31 || !(w->types & (1u << t))))
+        return 0;
+    return md->dist[k] >= w->dist_min && md->dist[k] < w->dist_max;
+}
+
+/* C/dt and the diagonal of rows [r0, r1) (whole cells) with capacitance cm,
+ * in the order hb_morph_cell_cdt and hb_morph_cell_matrix add their terms,
+ * so that the result is the one a cell built with that cm gives, bit for bit. */
+static void rebuild(const hb_sim *sim, const double *cm, int64_t r0, int64_t r1, double *cdt,
+                    double *d0)
+{
+    const double dt = sim->prm.dt;
+    const double *area = sim->model.area;
+    for (int64_t k = r0; k < r1; ++k) {
+        cdt[k] = isinf(dt) ? 0.0 : 1e-5 * cm[k] * area[k] / dt;
+        d0[k] = cdt[k] + sim->gax[k]; /* gm is 0 in a simulation's cells */
+    }
+    for (int64_t c = 0; c < sim->ncells; ++c) {
+        const int64_t o = sim->offsets[c];
+        if (sim->offsets[c + 1] <= r0 || o >= r1)
+            continue;
+        for (int64_t k = o + 1; k < sim->offsets[c + 1]; ++k)
+            d0[o + sim->lparent[k]] += sim->gax[k];
+    }
+}
+
+static hb_status set_cm(hb_sim *sim, const hb_sim_region *w, double cm)
+{
+    const char *fn = "hb_sim_set_cm";
+    if (sim->model.built || sim->started)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: the model is set up at the first hb_sim_run or state read; change "
+                         "it before",
+                         fn);
+    if (!isfinite(cm) || cm < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cm = %g uF/cm^2 (must be finite, >= 0)",
+                         fn, cm);
+    if (w && (w->cell < -1 || w->cell >= sim->ncells))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: where->cell = %lld not in [0, %lld) (or -1 for every cell)", fn,
+                         (long long)w->cell, (long long)sim->ncells);
+    if (w && (isnan(w->dist_min) || isnan(w->dist_max)))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: where->dist_min or dist_max is NaN", fn);
+    const int64_t R = sim->nrows;
+    const int64_t r0 = w && w->cell >= 0 ? sim->offsets[w->cell] : 0;
+    const int64_t r1 = w && w->cell >= 0 ? sim->offsets[w->cell + 1] : R;
+    int64_t hit = 0;
+    for (int64_t k = r0; k < r1; ++k)
+        hit += in_region(sim, w, k);
+    if (!hit)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: no compartment in where", fn);
+    /* New tables first; the simulation changes only once all of them exist. */
+    double *cmn = hb__malloc_n(R, sizeof *cmn), *cdt = hb__malloc_n(R, sizeof *cdt),
+           *d0 = hb__malloc_n(R, sizeof *d0);
+    hb_buffer *bc = NULL, *bd = NULL;
+    hb_status st = HB_SUCCESS;
+    if (!cmn || !cdt || !d0)
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: tables of %lld rows", fn, (long long)R);
+    if (st == HB_SUCCESS) {
+        memcpy(cmn, sim->cm, (size_t)R * sizeof *cmn);
+        for (int64_t k = r0; k < r1; ++k)
+            if (in_region(sim, w, k))
+                cmn[k] = cm;
+        rebuild(sim, cmn, 0, R, cdt, d0);
+        if (!(st = hb__sim_alloc_real(sim, &bc, R, cdt)))
+            st = hb__sim_alloc_real(sim, &bd, R, d0);
+    }
+    hb_context *ctx = sim->ctx;
+    if (st == HB_SUCCESS) {
+        ctx->ops->release(ctx, sim->dev.cdt);
+        ctx->ops->release(ctx, sim->dev.d0);
+        sim->dev.cdt = bc, sim->dev.d0 = bd;
+        free(sim->cm);
+        sim->cm = cmn, cmn = NULL;
+    } else {
+        if (bc)
+            ctx->ops->release(ctx, bc);
+        if (bd)
+            ctx->ops->release(ctx, bd);
+    }
+    free(cmn), free(cdt), free(d0);
+    return st;
+}
+
+hb_status hb_sim_set_cm(hb_sim *sim, const hb_sim_region *where, double cm)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_set_cm", set_cm(sim, where, cm));
+}

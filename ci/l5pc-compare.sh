@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# l5pc-compare.sh: the L5PC model description run by `hinesbatch simulate --model` on serial, OpenMP and OpenCL (PoCL), double and float, against NEURON's committed reference run: a table of spike times and voltage differences.
+#
+# Configures $BUILD (CUDA off unless CUDA=ON, OpenCL where found) with the L5PC .mod files in
+# the catalogue (-DHINESBATCH_MECHANISMS), builds the program, runs the
+# reference protocol (0.8 nA at the soma from 100 to 600 ms, tstop 600 ms, dt
+# 0.025 ms; celsius and v_init from the file) and compares each run with
+# data/models/l5pc/reference/ through ci/l5pc_compare.py: spike times within
+# 0.05 ms, soma voltage within 1 mV more than 2 ms from any spike.
+#
+# Usage: bash ci/l5pc-compare.sh [serial|openmp|opencl|cuda ...]   (BUILD=build-l5pc
+#        OUT=$BUILD/l5pc-compare PRECISIONS="double float" JOBS=2 CUDA=OFF: ON or AUTO
+#        builds the CUDA backend, for `cuda` on a GPU machine)
+# Exit status: 0 when every double run is within the bounds (float runs are
+# reported, not judged), 1 when one is not, 2 when the build fails.
+set -euo pipefail
+# shellcheck source=ci/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$HB_ROOT"
+BUILD=${BUILD:-build-l5pc}
+OUT=${OUT:-$BUILD/l5pc-compare}
+PRECISIONS=${PRECISIONS:-double float}
+JOBS=${JOBS:-2}
+BACKENDS=("$@")
+[ ${#BACKENDS[@]} -gt 0 ] || BACKENDS=(serial openmp opencl)
+PY=python3
+command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
+mechs=$(ls "$PWD"/data/models/l5pc/mod/*.mod | tr '\n' ';')
+if ! cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_CUDA="${CUDA:-OFF}" \
+        -DHINESBATCH_MECHANISMS="$mechs" >"$BUILD.configure.log" 2>&1 ||
+    ! cmake --build "$BUILD" -j"$JOBS" --target hinesbatch_cli >"$BUILD.build.log" 2>&1; then
+    echo "l5pc-compare: the build failed: $BUILD.configure.log, $BUILD.build.log" >&2
+    exit 2
+fi
+# shellcheck source=ci/opencl-env.sh
+. ci/opencl-env.sh "$BUILD" >/dev/null
+mkdir -p "$OUT"
+echo "L5PC (data/models/l5pc/l5pc.json) against NEURON 9.0.2 (data/models/l5pc/reference):"
+echo "| backend, precision | spikes | spike times (ms) | worst spike time difference (ms) | worst voltage difference away from spikes (mV) | worst voltage difference, all samples (mV) | bounds 0.05 ms, 1 mV |"
+echo "|---|---|---|---|---|---|---|"
+rc=0
+for b in "${BACKENDS[@]}"; do
+    for p in $PRECISIONS; do
+        tag=$b-$p
+        start=$(date +%s.%N)
+        if ! HINESBATCH_BACKEND=$b "$BUILD/apps/hinesbatch" simulate \
+                --model data/models/l5pc/l5pc.json --cells 1 --iclamp 100,500,0.8 --tstop 600 \
+                --dt 0.025 --threshold 0 --precision "$p" --record 1 \
+                --csv "$OUT/$tag.csv" --spikes "$OUT/$tag.spikes.csv" >"$OUT/$tag.log" 2>&1; then
+            echo "| $tag | run failed: $OUT/$tag.log |"
+            rc=1
+            continue
+        fi
+        secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+        if ! "$PY" ci/l5pc_compare.py --ref data/models/l5pc/reference --trace "$OUT/$tag.csv" \
+                --spikes "$OUT/$tag.spikes.csv" --label "$tag (${secs} s)"; then
+            [ "$p" = float ] || rc=1
+        fi
+    done
+done
+exit $rc

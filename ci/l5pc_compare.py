@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""l5pc_compare.py: one hinesbatch L5PC run (soma trace CSV, spike CSV) against NEURON's
+reference (data/models/l5pc/reference): spike times within --spike-tol ms, soma voltage
+within --v-tol mV away from spikes (samples more than --guard ms from every reference
+spike). Prints one table row; exit 0 when within both bounds, 1 when not, 2 on bad input.
+Standard library only."""
+import argparse
+import csv
+import sys
+
+
+def read_reference(ref_dir):
+    v = {}
+    with open(ref_dir + "/l5pc_soma.csv") as f:
+        for r in csv.DictReader(f):
+            v[round(float(r["t_ms"]) * 1000)] = float(r["v_soma_mV"])
+    with open(ref_dir + "/l5pc_spikes.csv") as f:
+        spikes = [float(r["t_ms"]) for r in csv.DictReader(f)]
+    return v, spikes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--ref", required=True)
+    ap.add_argument("--trace", required=True)
+    ap.add_argument("--spikes", required=True)
+    ap.add_argument("--label", default="")
+    ap.add_argument("--spike-tol", type=float, default=0.05)
+    ap.add_argument("--v-tol", type=float, default=1.0)
+    ap.add_argument("--guard", type=float, default=2.0)
+    a = ap.parse_args()
+    try:
+        ref_v, ref_s = read_reference(a.ref)
+        with open(a.trace) as f:
+            rows = list(csv.reader(f))[1:]
+        with open(a.spikes) as f:
+            ours_s = [float(r["spike_ms"]) for r in csv.DictReader(f) if r["cell"] == "0"]
+    except (OSError, KeyError, ValueError, IndexError) as e:
+        print("l5pc_compare: %s" % e, file=sys.stderr)
+        return 2
+    worst_v, worst_at, worst_all, n = 0.0, 0.0, 0.0, 0
+    for r in rows:
+        t = float(r[0])
+        k = round(t * 1000)
+        if k not in ref_v:
+            continue
+        d = abs(float(r[1]) - ref_v[k])
+        n += 1
+        worst_all = max(worst_all, d)
+        if all(abs(t - s) > a.guard for s in ref_s) and d > worst_v:
+            worst_v, worst_at = d, t
+    worst_s = max((abs(x - y) for x, y in zip(ours_s, ref_s)), default=0.0)
+    ok = len(ours_s) == len(ref_s) and worst_s <= a.spike_tol and worst_v <= a.v_tol and n > 0
+    print("| %-16s | %d (NEURON %d) | %s | %.3g | %.3g (at %.1f ms) | %.3g | %s |" % (
+        a.label, len(ours_s), len(ref_s), ", ".join("%.3f" % s for s in ours_s),
+        worst_s, worst_v, worst_at, worst_all, "pass" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

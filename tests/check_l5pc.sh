@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# check_l5pc.sh: the L5PC model description (data/models/l5pc/l5pc.json) on the backend under test, double precision, against NEURON's reference run: spike times within 0.05 ms, soma voltage within 1 mV away from spikes (ci/l5pc_compare.py).
+# Usage: check_l5pc.sh HINESBATCH SOURCE_DIR   (HINESBATCH_BACKEND picks the backend)
+set -u
+exe=$1
+src=$2
+py=python3
+command -v "$py" >/dev/null 2>&1 || py=/usr/bin/python3
+command -v "$py" >/dev/null 2>&1 || { echo "check_l5pc: no python3: skipped"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$exe" simulate --model "$src/data/models/l5pc/l5pc.json" --cells 1 --iclamp 100,500,0.8 \
+    --tstop 600 --dt 0.025 --threshold 0 --precision double --record 1 \
+    --csv "$dir/v.csv" --spikes "$dir/s.csv" || exit 1
+"$py" "$src/ci/l5pc_compare.py" --ref "$src/data/models/l5pc/reference" --trace "$dir/v.csv" \
+    --spikes "$dir/s.csv" --label "${HINESBATCH_BACKEND:-auto} double"
