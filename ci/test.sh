@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, the Python package (ci/python.sh), the installed package (CI only), the clang and minimal builds (ci/build-matrix.sh), then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
+# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, the Python package (ci/python.sh), the L5PC against NEURON (ci/l5pc-compare.sh), the installed package (CI only), the clang and minimal builds (ci/build-matrix.sh), then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
 # Usage: bash ci/test.sh   (from the repository root or anywhere; BUILD_DIR overrides build/,
 # HB_CMAKE_ARGS adds CMake arguments, as for ci/setup.sh). The GPU machine's suites: ci/gpu.sh.
 set -euo pipefail
@@ -10,6 +10,10 @@ hb_setup_build
 ctest --test-dir "$HB_BUILD" --output-on-failure -j"$(hb_jobs)"
 # The Python package: pip install ., a wheel, pytest (python/tests and the examples).
 bash "$HB_ROOT/ci/python.sh"
+# The L5PC model of data/models/l5pc (11 .mod files added to the catalogue,
+# a build of its own) against NEURON's committed reference, serial and
+# OpenMP in double: spike times within 0.05 ms, voltage within 1 mV.
+BUILD="$HB_BUILD-l5pc" PRECISIONS=double bash "$HB_ROOT/ci/l5pc-compare.sh" serial openmp
 # In CI (CI=true): the .deb installed into the system, consumers built against it.
 bash "$HB_ROOT/ci/package-check.sh"
 # The other compilers and backend sets: clang with OpenMP and OpenCL, gcc with
