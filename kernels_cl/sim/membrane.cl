@@ -1,4 +1,4 @@
-/* membrane.cl: the per-stage simulation kernels: membrane mechanisms (hb_mech_rows.cl over the catalogue), current clamps, matrix assembly, voltage update, spikes and recording. */
+/* membrane.cl: the per-stage simulation kernels: membrane mechanisms (hb_mech_passes.cl over the catalogue), current clamps, matrix assembly, voltage update, spikes and recording. */
 #ifndef HB_PRELUDE_CL
 #include "hb_prelude.cl"
 #endif
