@@ -59,14 +59,17 @@ class Morphology:
     def discretise(self, policy: str = "sample", *, nseg: int = 1, d_lambda: float = 0.1,
                    reroot: bool = False, max_compartments: int = 0,
                    ra: Optional[float] = None, cm: Optional[float] = None,
-                   gm: Optional[float] = None, conventions: str = "hinesbatch") -> "Cell":
+                   gm: Optional[float] = None, conventions: str = "hinesbatch",
+                   seg_length: float = 0.0) -> "Cell":
         """Compartments: policy "sample" (one per sample) or "section"
         (NEURON-style sections of nseg compartments; nseg=0: the d_lambda
-        rule). ra (ohm*cm, 35.4), cm (uF/cm^2, 1), gm (S/cm^2, 0).
+        rule, or with seg_length > 0 (um) 1 + 2 floor(L / seg_length), Hay et
+        al.'s rule). ra (ohm*cm, 35.4), cm (uF/cm^2, 1), gm (S/cm^2, 0).
         conventions="neuron" (with "section"): the cell NEURON's Import3d
         builds from the same file (docs/morphology.md)."""
         return Cell(_core.Cell.create(self._m, policy, int(nseg), float(d_lambda), bool(reroot),
-                                      int(max_compartments), _cable(ra, cm, gm), conventions))
+                                      int(max_compartments), _cable(ra, cm, gm), conventions,
+                                      float(seg_length)))
 
     discretize = discretise
 

@@ -216,6 +216,12 @@ class Simulation:
                                 float(weight))
         return self
 
+    def set_cm(self, cm: float, where: Optional[Dict[str, Any]] = None) -> "Simulation":
+        """Specific membrane capacitance (uF/cm^2) of the region's
+        compartments, in place of the cells' cable cm."""
+        self._s.set_cm(float(cm), *_where(where))
+        return self
+
     def mech_state(self, mech: str, var: str) -> np.ndarray:
         """A state or PARAMETER of a mechanism: per compartment (NaN where
         it is not inserted) for a density mechanism, per point process (in

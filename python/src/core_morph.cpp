@@ -106,7 +106,7 @@ static nb::dict morph_samples(const Morph &m) {
 
 static Cell *cell_create(const Morph &m, const std::string &policy, int32_t nseg, double d_lambda,
                          bool reroot, int64_t max_compartments, nb::dict cable,
-                         const std::string &conventions) {
+                         const std::string &conventions, double seg_length) {
     hb_discretize_options o;
     hb_discretize_options_init(&o);
     if (policy == "sample") o.policy = HB_POLICY_SAMPLE;
@@ -114,6 +114,7 @@ static Cell *cell_create(const Morph &m, const std::string &policy, int32_t nseg
     else invalid("policy: '" + policy + "', expected 'sample' or 'section'");
     o.nseg = nseg;
     o.d_lambda = d_lambda;
+    o.seg_length = seg_length;
     o.reroot = reroot ? 1 : 0;
     o.max_compartments = max_compartments;
     if (conventions == "hinesbatch") o.conventions = HB_CONVENTIONS_HINESBATCH;

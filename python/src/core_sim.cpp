@@ -262,6 +262,11 @@ void bind_sim(nb::module_ &m) {
                  check(hb_sim_add_spike_train(s.sim, id, &t));
              })
         .def("mech_state", &sim_mech_state)
+        .def("set_cm",
+             [](Sim &s, double cm, int64_t cell, uint32_t types, double lo, double hi) {
+                 hb_sim_region r = region_of(cell, types, lo, hi);
+                 check(hb_sim_set_cm(s.sim, &r, cm));
+             })
         .def("timing", &sim_timing);
     m.def("mechanisms", &mechanisms);
     m.def("sim_exprelr", [](const std::string &dt, double x) {

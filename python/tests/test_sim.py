@@ -130,3 +130,19 @@ def test_model(neuron, backend):
         t.insert("pas", where={"types": ["nowhere"]})
     with pytest.raises(hb.InvalidArgumentError):
         t.add_spike_train(t.add_point("ExpSyn", 0), weight=1.0, stop=5.0)
+
+
+def test_cm_and_seg_length():
+    """set_cm everywhere gives the numbers of cells made with that cm;
+    seg_length's rule gives 1 + 2 floor(L / seg_length) per section."""
+    m = hb.load_swc(os.path.join(DATA, "nrn__c91662.swc"))
+    one = m.discretise("section", nseg=1)
+    assert m.discretise("section", nseg=0, seg_length=1e9).n == one.n
+    assert m.discretise("section", nseg=0, seg_length=20.0).n > one.n
+    a = hb.Simulation(m.discretise("section", nseg=1, cm=2.0), 1, backend="serial")
+    b = hb.Simulation(one, 1, backend="serial").set_cm(2.0)
+    for s in (a, b):
+        s.add_iclamp(0, 1.0, 1.0, 10.0).record(0).run(15.0)
+    np.testing.assert_array_equal(a.traces()[1], b.traces()[1])
+    with pytest.raises(hb.InvalidArgumentError):
+        hb.Simulation(one, 1, backend="serial").set_cm(-1.0)
