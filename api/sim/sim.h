@@ -116,6 +116,12 @@ hb_status hb__sim_model_build(hb_sim *sim, const char *fn);
 void hb__sim_model_free(hb_sim *sim);
 hb_status hb__sim_read_mech(hb_sim *sim, int m, int slot, int is_param, double *out,
                             double absent, int64_t *n);
+/* The model calls' checks (sim_model.c): not yet set up; a valid region
+ * (cell, distances); whether row k is in it; the rows [r0, r1) to scan. */
+hb_status hb__sim_check_open(const hb_sim *sim, const char *fn);
+hb_status hb__sim_check_region(const hb_sim *sim, const hb_sim_region *w, const char *fn);
+int hb__sim_in_region(const hb_sim *sim, const hb_sim_region *w, int64_t k);
+void hb__sim_region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0, int64_t *r1);
 /* A one-line summary of the model ("pas 1508, hh 12 compartments; ..."). */
 void hb__sim_model_summary(const hb_sim *sim, char *buf, size_t cap);
 

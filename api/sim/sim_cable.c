@@ -27,20 +27,6 @@ hb_status hb__sim_cable_rows(hb_sim *sim, const hb_morph_cell *const *cells)
     return HB_SUCCESS;
 }
 
-/* The same membership test as the model calls' (sim_model.c). */
-static int in_region(const hb_sim *sim, const hb_sim_region *w, int64_t k)
-{
-    if (!w)
-        return 1;
-    const hb_sim_model *md = &sim->model;
-    const int32_t t = md->type[k];
-    if (w->cell >= 0 && md->cellof[k] != w->cell)
-        return 0;
-    if (w->types && (t < 0 || t > 31 || !(w->types & (1u << t))))
-        return 0;
-    return md->dist[k] >= w->dist_min && md->dist[k] < w->dist_max;
-}
-
 /* C/dt and the diagonal of rows [r0, r1) (whole cells) with capacitance cm,
  * in the order hb_morph_cell_cdt and hb_morph_cell_matrix add their terms,
  * so that the result is the one a cell built with that cm gives, bit for bit. */
@@ -65,26 +51,17 @@ static void rebuild(const hb_sim *sim, const double *cm, int64_t r0, int64_t r1,
 static hb_status set_cm(hb_sim *sim, const hb_sim_region *w, double cm)
 {
     const char *fn = "hb_sim_set_cm";
-    if (sim->model.built || sim->started)
-        return hb__error(HB_ERR_INVALID_ARGUMENT,
-                         "%s: the model is set up at the first hb_sim_run or state read; change "
-                         "it before",
-                         fn);
+    HB_FORWARD(hb__sim_check_open(sim, fn));
     if (!isfinite(cm) || cm < 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cm = %g uF/cm^2 (must be finite, >= 0)",
                          fn, cm);
-    if (w && (w->cell < -1 || w->cell >= sim->ncells))
-        return hb__error(HB_ERR_INVALID_ARGUMENT,
-                         "%s: where->cell = %lld not in [0, %lld) (or -1 for every cell)", fn,
-                         (long long)w->cell, (long long)sim->ncells);
-    if (w && (isnan(w->dist_min) || isnan(w->dist_max)))
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: where->dist_min or dist_max is NaN", fn);
+    HB_FORWARD(hb__sim_check_region(sim, w, fn));
     const int64_t R = sim->nrows;
-    const int64_t r0 = w && w->cell >= 0 ? sim->offsets[w->cell] : 0;
-    const int64_t r1 = w && w->cell >= 0 ? sim->offsets[w->cell + 1] : R;
+    int64_t r0, r1;
+    hb__sim_region_rows(sim, w, &r0, &r1);
     int64_t hit = 0;
     for (int64_t k = r0; k < r1; ++k)
-        hit += in_region(sim, w, k);
+        hit += hb__sim_in_region(sim, w, k);
     if (!hit)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: no compartment in where", fn);
     /* New tables first; the simulation changes only once all of them exist. */
@@ -97,7 +74,7 @@ static hb_status set_cm(hb_sim *sim, const hb_sim_region *w, double cm)
     if (st == HB_SUCCESS) {
         memcpy(cmn, sim->cm, (size_t)R * sizeof *cmn);
         for (int64_t k = r0; k < r1; ++k)
-            if (in_region(sim, w, k))
+            if (hb__sim_in_region(sim, w, k))
                 cmn[k] = cm;
         rebuild(sim, cmn, 0, R, cdt, d0);
         if (!(st = hb__sim_alloc_real(sim, &bc, R, cdt)))

@@ -108,7 +108,7 @@ static hb_status find_ion(const char *ion, const char *fn, int *out)
                      fn, ion);
 }
 
-static hb_status check_open(const hb_sim *sim, const char *fn)
+hb_status hb__sim_check_open(const hb_sim *sim, const char *fn)
 {
     if (sim->model.built)
         return hb__error(HB_ERR_INVALID_ARGUMENT,
@@ -118,7 +118,7 @@ static hb_status check_open(const hb_sim *sim, const char *fn)
     return HB_SUCCESS;
 }
 
-static hb_status check_region(const hb_sim *sim, const hb_sim_region *w, const char *fn)
+hb_status hb__sim_check_region(const hb_sim *sim, const hb_sim_region *w, const char *fn)
 {
     if (!w)
         return HB_SUCCESS;
@@ -131,7 +131,7 @@ static hb_status check_region(const hb_sim *sim, const hb_sim_region *w, const c
     return HB_SUCCESS;
 }
 
-static int in_region(const hb_sim *sim, const hb_sim_region *w, int64_t k)
+int hb__sim_in_region(const hb_sim *sim, const hb_sim_region *w, int64_t k)
 {
     if (!w)
         return 1;
@@ -145,7 +145,7 @@ static int in_region(const hb_sim *sim, const hb_sim_region *w, int64_t k)
 }
 
 /* The rows of the region, [r0, r1): one cell's or all. */
-static void region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0, int64_t *r1)
+void hb__sim_region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0, int64_t *r1)
 {
     *r0 = w && w->cell >= 0 ? sim->offsets[w->cell] : 0;
     *r1 = w && w->cell >= 0 ? sim->offsets[w->cell + 1] : sim->nrows;
@@ -232,9 +232,9 @@ static hb_status insert(hb_sim *sim, int m, const hb_sim_region *where, const ch
         d->on = on, d->prm = prm;
     }
     int64_t r0, r1;
-    region_rows(sim, where, &r0, &r1);
+    hb__sim_region_rows(sim, where, &r0, &r1);
     for (int64_t k = r0; k < r1; ++k)
-        if (in_region(sim, where, k))
+        if (hb__sim_in_region(sim, where, k))
             insert_row(d, cm, k);
     md->inserted = 1;
     return HB_SUCCESS;
@@ -244,21 +244,21 @@ static hb_status set_param(hb_sim *sim, const char *mech, const char *param,
                            const hb_sim_region *where, const hb_sim_profile *f, const char *fn)
 {
     int m, p;
-    HB_FORWARD(check_open(sim, fn));
+    HB_FORWARD(hb__sim_check_open(sim, fn));
     HB_FORWARD(find_mech(mech, 0, fn, &m));
     HB_FORWARD(find_param(m, param, fn, &p));
-    HB_FORWARD(check_region(sim, where, fn));
+    HB_FORWARD(hb__sim_check_region(sim, where, fn));
     if (!isfinite(f->a) || !isfinite(f->b) || !isfinite(f->c) || !isfinite(f->k))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s.%s: value or profile not finite", fn,
                          mech, param);
     hb_sim_density *d = &sim->model.dens[m];
     const int np = hb_cat_mechs[m].nparam;
     int64_t r0, r1, hit = 0;
-    region_rows(sim, where, &r0, &r1);
+    hb__sim_region_rows(sim, where, &r0, &r1);
     /* Every value is checked before one is written. */
     for (int pass = 0; pass < 2; ++pass)
         for (int64_t k = r0; d->on && k < r1; ++k) {
-            if (!d->on[k] || !in_region(sim, where, k))
+            if (!d->on[k] || !hb__sim_in_region(sim, where, k))
                 continue;
             const double x = sim->model.dist[k];
             const double v = f->a + f->b * x + (f->c != 0 ? f->c * exp(f->k * x) : 0.0);
@@ -286,11 +286,11 @@ hb_status hb_sim_insert(hb_sim *sim, const char *mech, const hb_sim_region *wher
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: sim is NULL", fn);
     HB_FORWARD(hb__sim_enter(sim, fn));
     int m = 0;
-    hb_status st = check_open(sim, fn);
+    hb_status st = hb__sim_check_open(sim, fn);
     if (st == HB_SUCCESS)
         st = find_mech(mech, 0, fn, &m);
     if (st == HB_SUCCESS)
-        st = check_region(sim, where, fn);
+        st = hb__sim_check_region(sim, where, fn);
     if (st == HB_SUCCESS)
         st = insert(sim, m, where, fn);
     hb__sim_leave(sim);
@@ -319,9 +319,9 @@ static hb_status set_ion(hb_sim *sim, const char *ion, const hb_sim_region *wher
 {
     const char *fn = "hb_sim_set_ion";
     int x = 0;
-    HB_FORWARD(check_open(sim, fn));
+    HB_FORWARD(hb__sim_check_open(sim, fn));
     HB_FORWARD(find_ion(ion, fn, &x));
-    HB_FORWARD(check_region(sim, where, fn));
+    HB_FORWARD(hb__sim_check_region(sim, where, fn));
     if (isinf(e) || (!isnan(ci) && !(ci > 0 && isfinite(ci))) ||
         (!isnan(co) && !(co > 0 && isfinite(co))))
         return hb__error(HB_ERR_INVALID_ARGUMENT,
@@ -331,9 +331,9 @@ static hb_status set_ion(hb_sim *sim, const char *ion, const hb_sim_region *wher
     const double val[3] = {e, ci, co};
     const int64_t R = sim->nrows;
     int64_t r0, r1;
-    region_rows(sim, where, &r0, &r1);
+    hb__sim_region_rows(sim, where, &r0, &r1);
     for (int64_t k = r0; k < r1; ++k)
-        if (in_region(sim, where, k))
+        if (hb__sim_in_region(sim, where, k))
             for (int s = 0; s < 3; ++s)
                 if (!isnan(val[s]))
                     sim->model.ion[(3 * x + s) * R + k] = val[s];
@@ -349,7 +349,7 @@ hb_status hb_sim_set_ion(hb_sim *sim, const char *ion, const hb_sim_region *wher
 static hb_status set_nernst(hb_sim *sim, const char *ion, int nernst)
 {
     int x = 0;
-    HB_FORWARD(check_open(sim, "hb_sim_set_ion_nernst"));
+    HB_FORWARD(hb__sim_check_open(sim, "hb_sim_set_ion_nernst"));
     HB_FORWARD(find_ion(ion, "hb_sim_set_ion_nernst", &x));
     sim->model.nernst[x] = nernst != 0;
     return HB_SUCCESS;
@@ -385,7 +385,7 @@ static hb_status add_point(hb_sim *sim, const char *mech, int64_t cell, int64_t 
     const char *fn = "hb_sim_add_point";
     hb_sim_model *md = &sim->model;
     int m;
-    HB_FORWARD(check_open(sim, fn));
+    HB_FORWARD(hb__sim_check_open(sim, fn));
     HB_FORWARD(find_mech(mech, 1, fn, &m));
     if (!id)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: id (output) is NULL", fn);
@@ -432,7 +432,7 @@ static hb_status set_point_param(hb_sim *sim, int64_t id, const char *param, dou
 {
     const char *fn = "hb_sim_set_point_param";
     int p;
-    HB_FORWARD(check_open(sim, fn));
+    HB_FORWARD(hb__sim_check_open(sim, fn));
     HB_FORWARD(check_point(sim, id, fn));
     const hb_sim_point *pt = &sim->model.points[id];
     HB_FORWARD(find_param(pt->mech, param, fn, &p));
@@ -459,7 +459,7 @@ static hb_status add_events(hb_sim *sim, int64_t id, int64_t n, const double *ti
                             double weight, const char *fn)
 {
     hb_sim_model *md = &sim->model;
-    HB_FORWARD(check_open(sim, fn));
+    HB_FORWARD(hb__sim_check_open(sim, fn));
     HB_FORWARD(check_point(sim, id, fn));
     const hb_cat_mech *cm = &hb_cat_mechs[md->points[id].mech];
     if (!cm->has_net_receive)
