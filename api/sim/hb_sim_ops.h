@@ -26,8 +26,8 @@ typedef struct {
      * mtab_host: the host's copy of mtab (nmech x 5: instances, parameter,
      * state and row offsets, flags HB_CAT_POINT 1, STATE 2, CONC 4, NET 8). */
     int64_t        nmech;
+    int64_t        npoints;   /* point processes (entries of pptr)             */
     const int64_t *mtab_host;
-    const int64_t *mcell_host;  /* (ncells + 1) x nmech, as mcell           */
     hb_buffer *mtab;          /* int64[5 nmech]                                */
     hb_buffer *inode;         /* int64: the row of each instance               */
     hb_buffer *mcell;         /* int64[(ncells + 1) nmech]: first instance per cell */

@@ -200,8 +200,6 @@ static hb_status build_rows(hb_sim *sim, const hb_morph_cell *const *cells,
     }
     if (st == HB_SUCCESS)
         st = hb__sim_model_rows(sim, cells, bv);
-    if (st == HB_SUCCESS)
-        st = hb__sim_cable_rows(sim, cells);
     hb_sim_dev *d = &sim->dev;
     if (st == HB_SUCCESS &&
         ((st = hb__sim_alloc(sim, &d->pos, sizeof(int64_t), R, pos)) ||

@@ -42,7 +42,6 @@ typedef struct {
     int            inserted; /* a mechanism was inserted: no default model        */
     int            built;    /* set up on the backend: no more changes            */
     int64_t        mtab[5 * HB_CAT_INFO_NMECH]; /* the device's (hb_sim_dev)        */
-    int64_t       *mcell;    /* (ncells + 1) x nmech: each cell's first instances */
     int64_t        bytes;    /* parameters, state, ions and instance tables, bytes */
     int32_t       *type;     /* nrows: SWC type of each compartment                */
     double        *dist;     /* nrows: path distance of its centre, um            */
@@ -106,7 +105,8 @@ void hb__sim_leave(const hb_sim *sim);
         return hb__guarded_;                                               \
     } while (0)
 
-/* The model (sim_model.c): per-row tables from the cells at creation; its
+/* The model (sim_model.c): per-row tables from the cells at creation (with
+ * sim->cm, gax and lparent, hb_sim_set_cm's: sim_cable.c); its
  * device tables and every instance's INITIAL at v_init, once, before the
  * first run or state read (the default model when nothing was inserted);
  * the host tables freed with the simulation; mechanism state read back. */
@@ -125,10 +125,6 @@ void hb__sim_region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0,
 /* A one-line summary of the model ("pas 1508, hh 12 compartments; ..."). */
 void hb__sim_model_summary(const hb_sim *sim, char *buf, size_t cap);
 
-/* The cable tables (sim_cable.c): per-row capacitance, axial conductances
- * and parents kept from the cells at creation, so that hb_sim_set_cm can
- * rebuild C/dt and the diagonal exactly as the cells would have. */
-hb_status hb__sim_cable_rows(hb_sim *sim, const hb_morph_cell *const *cells);
 
 /* Allocates a backend buffer of n elements of esize bytes (at least one) and
  * fills it from src (NULL: left as is). */

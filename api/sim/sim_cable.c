@@ -5,28 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-hb_status hb__sim_cable_rows(hb_sim *sim, const hb_morph_cell *const *cells)
-{
-    const int64_t R = sim->nrows;
-    sim->cm = hb__malloc_n(R, sizeof *sim->cm);
-    sim->gax = hb__malloc_n(R, sizeof *sim->gax);
-    sim->lparent = hb__malloc_n(R, sizeof *sim->lparent);
-    if (!sim->cm || !sim->gax || !sim->lparent)
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: cable tables of %lld rows",
-                         (long long)R);
-    for (int64_t c = 0; c < sim->ncells; ++c) {
-        hb_morph_cell_view cv;
-        HB_FORWARD(hb_morph_cell_get_view(cells[c], &cv));
-        const int64_t o = sim->offsets[c];
-        for (int64_t i = 0; i < cv.n; ++i) {
-            sim->cm[o + i] = cv.cable.cm;
-            sim->gax[o + i] = cv.g_axial[i];
-            sim->lparent[o + i] = cv.parent[i];
-        }
-    }
-    return HB_SUCCESS;
-}
-
 /* C/dt and the diagonal of rows [r0, r1) (whole cells) with capacitance cm,
  * in the order hb_morph_cell_cdt and hb_morph_cell_matrix add their terms,
  * so that the result is the one a cell built with that cm gives, bit for bit. */

@@ -161,7 +161,11 @@ hb_status hb__sim_model_rows(hb_sim *sim, const hb_morph_cell *const *cells,
     md->area = hb__malloc_n(R, sizeof *md->area);
     md->cellof = hb__malloc_n(R, sizeof *md->cellof);
     md->ion = hb__malloc_n(R * 3 * NION, sizeof *md->ion); /* R * 3 * NION: R bounded by the batch */
-    if (!md->type || !md->dist || !md->area || !md->cellof || !md->ion)
+    sim->cm = hb__malloc_n(R, sizeof *sim->cm);
+    sim->gax = hb__malloc_n(R, sizeof *sim->gax);
+    sim->lparent = hb__malloc_n(R, sizeof *sim->lparent);
+    if (!md->type || !md->dist || !md->area || !md->cellof || !md->ion || !sim->cm ||
+        !sim->gax || !sim->lparent)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: model tables of %lld rows",
                          (long long)R);
     for (int64_t c = 0; c < sim->ncells; ++c) {
@@ -173,6 +177,10 @@ hb_status hb__sim_model_rows(hb_sim *sim, const hb_morph_cell *const *cells,
             md->dist[o + i] = cv.distance[i];
             md->area[o + i] = bv->area[o + i];
             md->cellof[o + i] = c;
+            /* What hb_sim_set_cm rebuilds C/dt and the diagonal from. */
+            sim->cm[o + i] = cv.cable.cm;
+            sim->gax[o + i] = cv.g_axial[i];
+            sim->lparent[o + i] = cv.parent[i];
         }
     }
     for (int x = 0; x < NION; ++x) {
@@ -198,7 +206,7 @@ void hb__sim_model_free(hb_sim *sim)
     hb_sim_model *md = &sim->model;
     for (int m = 0; m < NMECH; ++m)
         free(md->dens[m].on), free(md->dens[m].prm);
-    free(md->points), free(md->point_prm), free(md->events), free(md->ion), free(md->mcell);
+    free(md->points), free(md->point_prm), free(md->events), free(md->ion);
     free(md->type), free(md->dist), free(md->area), free(md->cellof);
     memset(md, 0, sizeof *md);
 }
@@ -791,19 +799,16 @@ static hb_status build(hb_sim *sim, const char *fn)
     }
     for (int64_t k = 0; k < R; ++k)
         t.scale[k] = md->area[k] * 1e-2;
-    free(md->mcell);
-    md->mcell = t.mcell; /* kept: the host backends' fused loop reads it */
-    t.mcell = NULL;
     hb_sim_dev *d = &sim->dev;
     d->nmech = NMECH;
+    d->npoints = P;
     d->mtab_host = md->mtab;
-    d->mcell_host = md->mcell;
     d->celsius = sim->prm.celsius;
     int64_t nion_rows = 4 * NION * R;
     hb_status st;
     if ((st = hb__sim_alloc(sim, &d->mtab, sizeof(int64_t), 5 * NMECH, t.mtab)) ||
         (st = hb__sim_alloc(sim, &d->inode, sizeof(int64_t), ninst, t.inode)) ||
-        (st = hb__sim_alloc(sim, &d->mcell, sizeof(int64_t), mcells, md->mcell)) ||
+        (st = hb__sim_alloc(sim, &d->mcell, sizeof(int64_t), mcells, t.mcell)) ||
         (st = hb__sim_alloc(sim, &d->pptr, sizeof(int64_t), R + 1, t.pptr)) ||
         (st = hb__sim_alloc(sim, &d->pmech, sizeof(int32_t), P, t.pmech)) ||
         (st = hb__sim_alloc(sim, &d->pidx, sizeof(int64_t), P, t.pidx)) ||

@@ -35,17 +35,14 @@ static hb_status cuda_mech_state(hb_context *ctx, void *stream, hb_precision p,
 {
     HB_FORWARD(hb__cuda_use(ctx));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
-    int64_t npoints = 0;
     for (int k = 0; k < (int)m->nmech; ++k) {
         const int64_t n = m->mtab_host[5 * k], fl = m->mtab_host[5 * k + 4];
-        if (fl & 1)
-            npoints += n;
-        else if ((fl & 2) && n > 0)
+        if (!(fl & 1) && (fl & 2) && n > 0)
             HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_state, n, grid(n), HB_SIM_THREADS, 0, s, k,
                                       m->nrows, hb__real(m->dt), hb__dev(m->v),
                                       HB_CUDA_MECH_ARGS(m)));
     }
-    if (npoints == 0 || m->nrows <= 0)
+    if (m->npoints == 0 || m->nrows <= 0)
         return HB_SUCCESS;
     return HB_CUDA_LAUNCH(p, hb_sim_mech_points_advance, m->nrows, grid(m->nrows),
                           HB_SIM_THREADS, 0, s, m->nrows, hb__real(m->dt), hb__dev(m->v),
@@ -58,10 +55,6 @@ static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
 {
     HB_FORWARD(hb__cuda_use(ctx));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
-    int64_t npoints = 0;
-    for (int k = 0; k < (int)m->nmech; ++k)
-        if (m->mtab_host[5 * k + 4] & 1)
-            npoints += m->mtab_host[5 * k];
     if (m->nrows > 0)
         HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_rows_pre, m->nrows, grid(m->nrows),
                                   HB_SIM_THREADS, 0, s, m->nrows, (long long)step,
@@ -73,7 +66,7 @@ static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
                                       m->nrows, hb__dev(m->v), HB_CUDA_MECH_ARGS(m),
                                       hb__dev(m->gmem), hb__dev(m->imem)));
     }
-    if (npoints > 0 && m->nrows > 0)
+    if (m->npoints > 0 && m->nrows > 0)
         HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_rows_post, m->nrows, grid(m->nrows),
                                   HB_SIM_THREADS, 0, s, m->nrows, hb__dev(m->v),
                                   HB_CUDA_MECH_ARGS(m), hb__dev(m->gmem), hb__dev(m->imem)));

@@ -26,19 +26,17 @@ static hb_status cl_sim_mech_init(hb_context *ctx, void *stream, hb_precision p,
 static hb_status cl_sim_mech_state(hb_context *ctx, void *stream, hb_precision p,
                                   const hb_sim_dev *sim)
 {
-    cl_long nrows = sim->nrows, npoints = 0;
+    cl_long nrows = sim->nrows;
     real_arg dt = real_of(sim->dt), cel = real_of(sim->celsius);
     for (cl_int m = 0; m < sim->nmech; ++m) {
         const cl_long n = HB_SIM_MT_N(sim, m), fl = HB_SIM_MT_FLAGS(sim, m);
-        if (fl & 1)
-            npoints += n;
-        else if ((fl & 2) && n > 0) {
+        if (!(fl & 1) && (fl & 2) && n > 0) {
             const hb_cl_arg a[] = {HB_CL_INT(m), HB_CL_LONG(nrows), REAL(p, dt), MEM(sim->v),
                                    HB_CL_MECH_ARGS(p, sim, cel)};
             HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_STATE, a, NARGS(a), n));
         }
     }
-    if (npoints == 0)
+    if (sim->npoints == 0)
         return HB_SUCCESS;
     const hb_cl_arg a[] = {HB_CL_LONG(nrows), REAL(p, dt), MEM(sim->v),
                            HB_CL_MECH_ARGS(p, sim, cel)};
@@ -49,11 +47,8 @@ static hb_status cl_sim_mech_state(hb_context *ctx, void *stream, hb_precision p
 static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
                               const hb_sim_dev *sim, int64_t step)
 {
-    cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step, npoints = 0;
+    cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step;
     real_arg cel = real_of(sim->celsius);
-    for (cl_int m = 0; m < sim->nmech; ++m)
-        if (HB_SIM_MT_FLAGS(sim, m) & 1)
-            npoints += HB_SIM_MT_N(sim, m);
     const hb_cl_arg pre[] = {HB_CL_LONG(nrows), HB_CL_LONG(st), HB_CL_MECH_ARGS(p, sim, cel),
                              MEM(sim->gmem), MEM(sim->imem)};
     HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_ROWS_PRE, pre, NARGS(pre), nrows));
@@ -64,7 +59,7 @@ static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
         if (!(HB_SIM_MT_FLAGS(sim, m) & 1) && n > 0)
             HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_CURRENT, a, NARGS(a), n));
     }
-    if (npoints > 0) {
+    if (sim->npoints > 0) {
         const hb_cl_arg post[] = {HB_CL_LONG(nrows), MEM(sim->v), HB_CL_MECH_ARGS(p, sim, cel),
                                   MEM(sim->gmem), MEM(sim->imem)};
         HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_ROWS_POST, post, NARGS(post),
