@@ -55,8 +55,8 @@ static int write_traces(const char *flag, const char *path, hb_sim *sim, double 
 /* Every cell's spike times into path (NULL: none) and the summary lines. */
 static int write_spikes(const sim_options *o, hb_sim *sim, const char *flag, const char *path)
 {
-    enum { CAP = 4096 }; /* more than params.max_spikes keeps */
-    double *times = malloc(CAP * sizeof *times);
+    int64_t cap = 4096; /* grows to the largest count */
+    double *times = malloc((size_t)cap * sizeof *times);
     FILE *sf = NULL;
     if (!times) {
         fprintf(stderr, "hinesbatch " SIM_CMD ": out of memory for spike times\n");
@@ -72,11 +72,25 @@ static int write_spikes(const sim_options *o, hb_sim *sim, const char *flag, con
     hb_status st = HB_SUCCESS;
     for (int64_t c = 0; c < o->ncells; ++c) {
         int64_t n = 0;
-        if ((st = hb_sim_get_spikes(sim, c, CAP, times, &n)) != HB_SUCCESS)
+        if ((st = hb_sim_get_spikes(sim, c, 0, NULL, &n)) != HB_SUCCESS)
+            break;
+        if (n > cap) {
+            double *x = realloc(times, (size_t)n * sizeof *x);
+            if (!x) {
+                fprintf(stderr, "hinesbatch " SIM_CMD ": out of memory for %lld spike times\n",
+                        (long long)n);
+                free(times);
+                if (sf)
+                    fclose(sf);
+                return 0;
+            }
+            times = x, cap = n;
+        }
+        if ((st = hb_sim_get_spikes(sim, c, cap, times, &n)) != HB_SUCCESS)
             break;
         total += n;
         spiking += n > 0;
-        for (int64_t j = 0; sf && j < n && j < CAP; ++j)
+        for (int64_t j = 0; sf && j < n; ++j)
             fprintf(sf, "%lld,%.6f\n", (long long)c, times[j]);
         if (c == 0) {
             printf("spikes of cell 0: %lld%s", (long long)n, n ? " at" : "\n");

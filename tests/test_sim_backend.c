@@ -367,8 +367,10 @@ int main(void)
             result_free(&ref);
         }
     }
-    /* Spike times beyond max_spikes are dropped, the count stays exact: HH
-     * compartments of 20 um x 20 um at 10 uA/cm^2 fire repetitively. */
+    /* max_spikes is each cell's device ring between read-backs: with a ring
+     * of one the engine drains every step and keeps every time, the same as
+     * with the default. HH compartments of 20 um x 20 um at 10 uA/cm^2 fire
+     * repetitively. */
     {
         int32_t root = -1;
         hb_morph_cell *ball = NULL;
@@ -393,9 +395,11 @@ int main(void)
                      (long long)c, (long long)few.count[c], (long long)full.count[c]);
             HB_CHECK(full.count[c] >= 2, "10 uA/cm^2 gave cell %lld only %lld spikes",
                      (long long)c, (long long)full.count[c]);
-            HB_CHECK(few.times[c][0] == full.times[c][0] && isnan(few.times[c][1]),
-                     "max_spikes 1: cell %lld times %g %g", (long long)c, few.times[c][0],
-                     few.times[c][1]);
+            int same = 1;
+            for (int64_t i = 0; i < full.count[c] && i < few.count[c] && i < 64; ++i)
+                same &= few.times[c][i] == full.times[c][i];
+            HB_CHECK(same, "max_spikes 1: cell %lld times %g %g, not %g %g", (long long)c,
+                     few.times[c][0], few.times[c][1], full.times[c][0], full.times[c][1]);
         }
         result_free(&full);
         result_free(&few);

@@ -35,7 +35,7 @@ extern "C" {
  * region and path distance (hb_sim_set_param, hb_sim_set_param_profile),
  * ions (hb_sim_set_ion), point processes at compartments (hb_sim_add_point)
  * with events and spike trains; all before the first hb_sim_run or state
- * read. A simulation with no mechanism inserted runs the default model of
+ * read, except events, which may also come between runs (a network's do). A simulation with no mechanism inserted runs the default model of
  * the parameters below: pas everywhere (g = params.gl, e = params.el) and hh
  * (gnabar, gkbar, its own leak off) in the soma or everywhere, ena and ek
  * from params. hh is NEURON's hh.mod with the exact rate functions
@@ -76,8 +76,9 @@ typedef struct {
     int          hh_everywhere;  /* 0: HH only in the soma (SWC type 1
                                     compartments, else each cell's row 0)         */
     double       threshold;      /* spike threshold at the soma, mV (-20)         */
-    int64_t      max_spikes;     /* spike times kept per cell (256); counts are
-                                    exact beyond it                               */
+    int64_t      max_spikes;     /* each cell's ring of spike times on the device
+                                    (256): the engine reads them back at least
+                                    every max_spikes steps, so every spike is kept */
     int64_t      record_chunk;   /* steps recorded on the device between read-backs
                                     (1000)                                        */
     int          timing;         /* 1: wait for the backend after each stage so
@@ -195,7 +196,9 @@ HB_API hb_status hb_sim_set_point_param(hb_sim *sim, int64_t id, const char *par
 /* Events to point process id (it must have a NET_RECEIVE block): each of the
  * n times (ms, >= 0) delivers `weight` at the first step whose midpoint
  * t + dt/2 is at or after it, before that step's currents (NEURON's fixed
- * step delivery). Events of one step arrive in the order they were added. */
+ * step delivery). Events of one step arrive in the order they were added.
+ * Allowed between runs too, for times not before the step the simulation is
+ * at (each run uploads the events due before its end). */
 HB_API hb_status hb_sim_add_events(hb_sim *sim, int64_t id, int64_t n, const double *times,
                                    double weight);
 /* A spike train into point process id: regular (one event every `interval`
@@ -228,7 +231,7 @@ HB_API hb_status hb_sim_trace_count(const hb_sim *sim, int64_t *nrec, int64_t *n
 HB_API hb_status hb_sim_get_trace(const hb_sim *sim, int64_t r, int64_t *cell, double *v);
 
 /* Spikes of cell so far: *count all of them; times (ms, interpolated to the
- * threshold crossing) of the first min(count, cap, max_spikes) into times. */
+ * threshold crossing) of the first min(count, cap) into times. */
 HB_API hb_status hb_sim_get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *times,
                                    int64_t *count);
 

@@ -476,6 +476,7 @@ void hb_sim_destroy(hb_sim *sim)
     free(sim->soma);
     free(sim->cm), free(sim->gax), free(sim->lparent);
     hb__sim_model_free(sim);
+    hb__sim_spikes_free(sim);
     hb_context *ctx = sim->ctx;
     free(sim);
     hb__context_release(ctx); /* after the plan and the buffers: they use it */

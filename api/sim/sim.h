@@ -35,8 +35,9 @@ typedef struct {
     int64_t        npoints, point_cap;
     double        *point_prm;
     int64_t        point_prm_n, point_prm_cap;
-    hb_sim_event  *events;
-    int64_t        nev, ev_cap;
+    hb_sim_event  *events;   /* pending: not yet in a run's device table         */
+    int64_t        nev, ev_cap, ev_seq; /* ev_seq: events ever added            */
+    int64_t       *entry;    /* npoints: each point process's device entry (built) */
     double        *ion;      /* 3 nion nrows: per ion e, ci, co                   */
     int            nernst[HB_CAT_INFO_NION];
     int            inserted; /* a mechanism was inserted: no default model        */
@@ -48,6 +49,22 @@ typedef struct {
     double        *area;     /* nrows: um^2                                       */
     int64_t       *cellof;   /* nrows: its cell                                   */
 } hb_sim_model;
+
+/* Spikes on the host (sim_spikes.c). */
+typedef struct {
+    int64_t cell;
+    double  t;
+} hb_sim_spike;
+typedef struct {
+    double      **t;        /* ncells logs of every spike time, ms        */
+    int64_t      *n, *cap;  /* their lengths and capacities               */
+    int64_t      *seen;     /* ncells: spikes drained from the device     */
+    int64_t      *count;    /* ncells: the device's counts (scratch)      */
+    int64_t       drained;  /* the step of the last drain                 */
+    int           collect;  /* keep each drain's spikes in fresh (networks) */
+    hb_sim_spike *fresh;    /* spikes drained since the caller took them, by cell */
+    int64_t       nfresh, fresh_cap;
+} hb_sim_spikes;
 
 struct hb_sim {
     hb_context   *ctx;
@@ -72,6 +89,8 @@ struct hb_sim {
     int           started;     /* first run made the device tables          */
     int64_t       steps;
     int64_t       rec_rows;    /* samples waiting in dev.rec                */
+    int64_t       ev_cap;      /* events dev.evstep and dev.evw hold        */
+    hb_sim_spikes spk;
     hb_sim_timing timing;
     hb_sim_engine engine;      /* the engine that runs: stages or cells     */
     int           onchip;      /* cells on a GPU backend: ops->epoch        */
@@ -122,6 +141,19 @@ hb_status hb__sim_check_open(const hb_sim *sim, const char *fn);
 hb_status hb__sim_check_region(const hb_sim *sim, const hb_sim_region *w, const char *fn);
 int hb__sim_in_region(const hb_sim *sim, const hb_sim_region *w, int64_t k);
 void hb__sim_region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0, int64_t *r1);
+/* Events (sim_events.c): one more pending event into point process `point`
+ * at `step` (checked by the caller); the device table of the pending events
+ * due before step_end, made as a run starts, and those taken off the list. */
+hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double weight);
+hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end);
+/* Spikes (sim_spikes.c): the logs made as the first run starts, freed with
+ * the simulation; every new device spike appended to its cell's log (an error
+ * when a ring wrapped); the steps the engine may still run before it must
+ * drain again (each ring holds max_spikes, a cell crosses at most once a step). */
+hb_status hb__sim_spikes_init(hb_sim *sim);
+void hb__sim_spikes_free(hb_sim *sim);
+hb_status hb__sim_drain_spikes(hb_sim *sim);
+int64_t hb__sim_spike_room(const hb_sim *sim);
 /* A one-line summary of the model ("pas 1508, hh 12 compartments; ..."). */
 void hb__sim_model_summary(const hb_sim *sim, char *buf, size_t cap);
 

@@ -206,7 +206,7 @@ void hb__sim_model_free(hb_sim *sim)
     hb_sim_model *md = &sim->model;
     for (int m = 0; m < NMECH; ++m)
         free(md->dens[m].on), free(md->dens[m].prm);
-    free(md->points), free(md->point_prm), free(md->events), free(md->ion);
+    free(md->points), free(md->point_prm), free(md->events), free(md->entry), free(md->ion);
     free(md->type), free(md->dist), free(md->area), free(md->cellof);
     memset(md, 0, sizeof *md);
 }
@@ -467,7 +467,6 @@ static hb_status add_events(hb_sim *sim, int64_t id, int64_t n, const double *ti
                             double weight, const char *fn)
 {
     hb_sim_model *md = &sim->model;
-    HB_FORWARD(hb__sim_check_open(sim, fn));
     HB_FORWARD(check_point(sim, id, fn));
     const hb_cat_mech *cm = &hb_cat_mechs[md->points[id].mech];
     if (!cm->has_net_receive)
@@ -480,20 +479,24 @@ static hb_status add_events(hb_sim *sim, int64_t id, int64_t n, const double *ti
                          times ? "set" : "NULL");
     if (!isfinite(weight))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: weight %g is not finite", fn, weight);
-    for (int64_t i = 0; i < n; ++i)
+    /* Events may come between runs (sim_events.c), never into steps already run. */
+    for (int64_t i = 0; i < n; ++i) {
         if (!(times[i] >= 0) || !isfinite(times[i]))
             return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: times[%lld] = %g ms is not finite and >= 0",
                              fn, (long long)i, times[i]);
+        if (event_step(times[i], sim->prm.dt) < sim->steps)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "%s: times[%lld] = %g ms is before the step the simulation is at "
+                             "(t = %g ms)",
+                             fn, (long long)i, times[i], (double)sim->steps * sim->prm.dt);
+    }
     HB_FORWARD(grow((void **)&md->events, &md->ev_cap, md->nev + n, 64, sizeof *md->events,
                     "events", fn));
-    for (int64_t i = 0; i < n; ++i) {
-        hb_sim_event *e = &md->events[md->nev + i];
-        e->point = id;
-        e->step = event_step(times[i], sim->prm.dt);
-        e->seq = md->nev + i;
-        e->weight = weight;
-    }
+    for (int64_t i = 0; i < n; ++i)
+        md->events[md->nev + i] = (hb_sim_event){id, event_step(times[i], sim->prm.dt),
+                                                 md->ev_seq + i, weight};
     md->nev += n;
+    md->ev_seq += n;
     return HB_SUCCESS;
 }
 
@@ -618,16 +621,6 @@ static hb_status default_model(hb_sim *sim, const char *fn)
     return HB_SUCCESS;
 }
 
-static int cmp_event(const void *a, const void *b)
-{
-    const hb_sim_event *x = a, *y = b;
-    if (x->point != y->point)
-        return (x->point > y->point) - (x->point < y->point);
-    if (x->step != y->step)
-        return (x->step > y->step) - (x->step < y->step);
-    return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /* Point processes ordered by row, then id: the rows' lists. */
 typedef struct {
     int64_t row, id;
@@ -658,22 +651,22 @@ static int64_t points_in_row_order(const hb_sim_model *md, int m, int64_t *ids, 
 /* Host tables of the instances, their parameters and the events, uploaded in
  * one go; freed on every path. */
 typedef struct {
-    int64_t *mtab, *inode, *mcell, *pptr, *pidx, *evptr, *evcur, *evstep, *order, *entry;
+    int64_t *mtab, *inode, *mcell, *pptr, *pidx, *evptr, *order, *entry;
     int32_t *pmech;
-    double  *mprm, *ion, *ionk, *scale, *evw;
+    double  *mprm, *ion, *ionk, *scale;
 } build_tables;
 
 static void free_tables(build_tables *t)
 {
     free(t->mtab), free(t->inode), free(t->mcell), free(t->pptr), free(t->pidx);
-    free(t->evptr), free(t->evcur), free(t->evstep), free(t->order), free(t->entry);
-    free(t->pmech), free(t->mprm), free(t->ion), free(t->ionk), free(t->scale), free(t->evw);
+    free(t->evptr), free(t->order), free(t->entry);
+    free(t->pmech), free(t->mprm), free(t->ion), free(t->ionk), free(t->scale);
 }
 
 static hb_status build(hb_sim *sim, const char *fn)
 {
     hb_sim_model *md = &sim->model;
-    const int64_t R = sim->nrows, C = sim->ncells, P = md->npoints, NE = md->nev;
+    const int64_t R = sim->nrows, C = sim->ncells, P = md->npoints;
     if (!md->inserted)
         HB_FORWARD(default_model(sim, fn));
     /* Instances per mechanism: a density mechanism's in row order (so a
@@ -717,12 +710,8 @@ static hb_status build(hb_sim *sim, const char *fn)
     t.ionk = hb__malloc_n(NION, sizeof *t.ionk);
     t.scale = hb__malloc_n(R, sizeof *t.scale);
     t.evptr = hb__calloc_n(P + 1, sizeof *t.evptr);
-    t.evcur = hb__malloc_n(P > 0 ? P : 1, sizeof *t.evcur);
-    t.evstep = hb__malloc_n(NE > 0 ? NE : 1, sizeof *t.evstep);
-    t.evw = hb__malloc_n(NE > 0 ? NE : 1, sizeof *t.evw);
     if (!t.mtab || !t.inode || !t.mcell || !t.pptr || !t.pmech || !t.pidx || !t.order ||
-        !t.entry || !t.mprm || !t.ion || !t.ionk || !t.scale || !t.evptr || !t.evcur ||
-        !t.evstep || !t.evw) {
+        !t.entry || !t.mprm || !t.ion || !t.ionk || !t.scale || !t.evptr) {
         free_tables(&t);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: mechanism tables of %lld instances", fn,
                          (long long)ninst);
@@ -768,23 +757,6 @@ static hb_status build(hb_sim *sim, const char *fn)
     }
     for (int64_t k = 0; k < R; ++k)
         t.pptr[k + 1] += t.pptr[k];
-    /* Events by point entry, in step then insertion order. */
-    if (NE > 0) /* none: no table (qsort's base must not be NULL) */
-        qsort(md->events, (size_t)NE, sizeof *md->events, cmp_event);
-    for (int64_t e = 0; e < NE; ++e)
-        t.evptr[t.entry[md->events[e].point] + 1]++;
-    for (int64_t q = 0; q < P; ++q)
-        t.evptr[q + 1] += t.evptr[q];
-    for (int64_t q = 0; q < P; ++q)
-        t.evcur[q] = t.evptr[q];
-    for (int64_t e = 0; e < NE; ++e) {
-        /* Sorted by point id: each entry's events arrive in order. */
-        const int64_t q = t.entry[md->events[e].point], at = t.evcur[q]++;
-        t.evstep[at] = md->events[e].step;
-        t.evw[at] = md->events[e].weight;
-    }
-    for (int64_t q = 0; q < P; ++q)
-        t.evcur[q] = t.evptr[q];
     /* Ions: e, ci, co as set; currents 0; Nernst factors in mV. */
     for (int x = 0; x < NION; ++x) {
         for (int64_t k = 0; k < R; ++k) {
@@ -817,13 +789,16 @@ static hb_status build(hb_sim *sim, const char *fn)
         (st = hb__sim_alloc_real(sim, &d->ion, nion_rows, t.ion)) ||
         (st = hb__sim_alloc_real(sim, &d->ionk, NION, t.ionk)) ||
         (st = hb__sim_alloc_real(sim, &d->scale, R, t.scale)) ||
+        /* No events yet: each run uploads those due (sim_events.c). */
         (st = hb__sim_alloc(sim, &d->evptr, sizeof(int64_t), P + 1, t.evptr)) ||
-        (st = hb__sim_alloc(sim, &d->evcur, sizeof(int64_t), P, t.evcur)) ||
-        (st = hb__sim_alloc(sim, &d->evstep, sizeof(int64_t), NE, t.evstep)) ||
-        (st = hb__sim_alloc_real(sim, &d->evw, NE, t.evw))) {
+        (st = hb__sim_alloc(sim, &d->evcur, sizeof(int64_t), P, t.evptr)) ||
+        (st = hb__sim_alloc(sim, &d->evstep, sizeof(int64_t), 1, NULL)) ||
+        (st = hb__sim_alloc(sim, &d->evw, sim->esize, 1, NULL))) {
         free_tables(&t);
         return st;
     }
+    /* The point entries, for the event tables of each run. */
+    md->entry = t.entry, t.entry = NULL;
     free_tables(&t);
     /* What one pass over the model moves: parameters in, state in and out,
      * ion slots in and out, the instance rows, the point lists and the

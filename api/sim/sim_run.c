@@ -150,6 +150,7 @@ static hb_status start(hb_sim *sim)
         for (int64_t r = 0; r < d->nrec; ++r)
             sim->traces[r][0] = v0;
     }
+    HB_FORWARD(hb__sim_spikes_init(sim));
     sim->nsamples = 1;
     sim->started = 1;
     return HB_SUCCESS;
@@ -243,6 +244,7 @@ static hb_status run(hb_sim *sim, double tstop)
     int64_t target = x > 0 ? (int64_t)x : 0;
     if (!sim->started)
         HB_FORWARD(start(sim));
+    HB_FORWARD(hb__sim_events_upload(sim, target));
     hb_context *ctx = sim->ctx;
     const hb_sim_ops *ops = sim->ops;
     void *stream = sim->prm.plan.stream;
@@ -264,6 +266,8 @@ static hb_status run(hb_sim *sim, double tstop)
                 n = sim->prm.epoch_steps;
             if (d->nrec > 0 && n > sim->prm.record_chunk - sim->rec_rows)
                 n = sim->prm.record_chunk - sim->rec_rows;
+            if (n > hb__sim_spike_room(sim))
+                n = hb__sim_spike_room(sim);
             ej.step0 = sim->steps, ej.nsteps = n, ej.rec_row0 = sim->rec_rows;
             double t = now_ms();
             HB_FORWARD(ops->epoch(ctx, stream, p, d, &ej));
@@ -281,6 +285,8 @@ static hb_status run(hb_sim *sim, double tstop)
             sim->rec_rows = d->nrec > 0 ? sim->rec_rows + n : 0;
             if (sim->rec_rows == sim->prm.record_chunk)
                 HB_FORWARD(flush(sim));
+            if (hb__sim_spike_room(sim) == 0)
+                HB_FORWARD(hb__sim_drain_spikes(sim));
         }
     }
     if (sim->engine == HB_SIM_ENGINE_CELLS && ops->step_cells && sim->steps < target &&
@@ -294,6 +300,8 @@ static hb_status run(hb_sim *sim, double tstop)
             int64_t n = target - sim->steps;
             if (d->nrec > 0 && n > sim->prm.record_chunk - sim->rec_rows)
                 n = sim->prm.record_chunk - sim->rec_rows;
+            if (n > hb__sim_spike_room(sim))
+                n = hb__sim_spike_room(sim);
             job.step0 = sim->steps, job.nsteps = n, job.rec_row0 = sim->rec_rows;
             HB_FORWARD(ops->step_cells(ctx, p, d, &job));
             if (job.timing) {
@@ -309,6 +317,8 @@ static hb_status run(hb_sim *sim, double tstop)
             sim->rec_rows = d->nrec > 0 ? sim->rec_rows + n : 0;
             if (sim->rec_rows == sim->prm.record_chunk)
                 HB_FORWARD(flush(sim));
+            if (hb__sim_spike_room(sim) == 0)
+                HB_FORWARD(hb__sim_drain_spikes(sim));
         }
     }
     hb_buffer *dbuf, *rbuf;
@@ -337,8 +347,12 @@ static hb_status run(hb_sim *sim, double tstop)
                                 d->nrec * (int64_t)sim->esize;
         if (++sim->rec_rows == sim->prm.record_chunk)
             HB_FORWARD(flush(sim));
+        /* This step is run but not yet counted in sim->steps. */
+        if (hb__sim_spike_room(sim) <= 1)
+            HB_FORWARD(hb__sim_drain_spikes(sim));
     }
     HB_FORWARD(flush(sim));
+    HB_FORWARD(hb__sim_drain_spikes(sim));
     HB_FORWARD(ctx->ops->finish(ctx, stream));
     tm->total_ms += now_ms() - t_begin;
     return check_finite(sim);
@@ -389,26 +403,12 @@ static hb_status get_spikes(hb_sim *sim, int64_t cell, int64_t cap, double *time
         *count = 0;
         return HB_SUCCESS;
     }
-    hb_context *ctx = sim->ctx;
-    int64_t n = 0;
-    HB_FORWARD(ctx->ops->finish(ctx, sim->prm.plan.stream));
-    HB_FORWARD(ctx->ops->read(ctx, sim->prm.plan.stream, sim->dev.nspk,
-                              (size_t)cell * sizeof(int64_t), &n, sizeof n));
-    int64_t m = n < cap ? n : cap;
-    if (m > sim->dev.max_spikes)
-        m = sim->dev.max_spikes;
-    /* Through a private copy, so times is untouched when the read fails. */
-    double *tmp = hb__malloc_n(m > 0 ? m : 1, sizeof *tmp);
-    if (!tmp)
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld spike times", fn, (long long)m);
-    hb_status st = hb__sim_read_real(sim, sim->dev.tspk, cell * sim->dev.max_spikes, m, tmp);
-    if (st == HB_SUCCESS) {
-        if (m > 0)
-            memcpy(times, tmp, (size_t)m * sizeof *tmp);
-        *count = n;
-    }
-    free(tmp);
-    return st;
+    /* Every run ends with the device's spikes drained into the logs. */
+    const int64_t n = sim->spk.n[cell], m = n < cap ? n : cap;
+    if (m > 0)
+        memcpy(times, sim->spk.t[cell], (size_t)m * sizeof *times);
+    *count = n;
+    return HB_SUCCESS;
 }
 
 /* The catalogue index of mech and the slot (or PARAMETER) named var. */

@@ -86,8 +86,7 @@
         const T vn = v[soma[c]], vp = vprev[c];                                            \
         if (vp < thr && vn >= thr) {                                                       \
             const int64_t cnt = nspk[c];                                                   \
-            if (cnt < maxs)                                                                \
-                tspk[c * maxs + cnt] = t0 + dt * ((thr - vp) / (vn - vp));                 \
+            tspk[c * maxs + cnt % maxs] = t0 + dt * ((thr - vp) / (vn - vp));             \
             nspk[c] = cnt + 1;                                                             \
         }                                                                                  \
         vprev[c] = vn;                                                                     \

@@ -164,9 +164,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         if (is_soma) {
             const real vn = sh[oR + ks];
             if (vp < threshold && vn >= threshold) {
-                if (cnt < max_spikes)
-                    tspk[c * max_spikes + cnt] =
-                        (real)step * dt + dt * ((threshold - vp) / (vn - vp));
+                tspk[c * max_spikes + cnt % max_spikes] =
+                    (real)step * dt + dt * ((threshold - vp) / (vn - vp));
                 cnt = cnt + 1;
             }
             vp = vn;

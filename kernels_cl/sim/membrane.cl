@@ -156,8 +156,8 @@ __kernel void HB_KERNEL(hb_sim_soma)(const hb_long ncells, const hb_long max_spi
     const real vn = v[soma[c]], vp = vprev[c];
     if (vp < threshold && vn >= threshold) {
         const hb_long cnt = nspk[c];
-        if (cnt < max_spikes)
-            tspk[c * max_spikes + cnt] = t0 + dt * ((threshold - vp) / (vn - vp));
+        /* A ring of max_spikes per cell: the host drains it often enough. */
+        tspk[c * max_spikes + cnt % max_spikes] = t0 + dt * ((threshold - vp) / (vn - vp));
         nspk[c] = cnt + 1;
     }
     vprev[c] = vn;

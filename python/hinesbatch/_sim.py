@@ -148,11 +148,11 @@ class Simulation:
         return np.arange(v.shape[1]) * self.dt
 
     def spikes(self, cell: int) -> np.ndarray:
-        """Spike times of a cell (ms; at most max_spikes kept)."""
+        """Spike times of a cell (ms; every spike so far)."""
         return self._s.spikes(int(cell))[0]
 
     def spike_counts(self) -> np.ndarray:
-        """Spikes of every cell so far (exact beyond max_spikes)."""
+        """Spikes of every cell so far."""
         return np.array([self._s.spikes(c)[1] for c in range(self.ncells)], dtype=np.int64)
 
     def insert(self, mech: str, where: Optional[Dict[str, Any]] = None,

@@ -1,0 +1,132 @@
+/* sim_events.c: events to point processes: the host's pending list, and the device table of those due before a run's end, uploaded as each run starts (so events may arrive between runs, as a network's do). */
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* An event due in this run, keyed by its point's entry (the device's order
+ * of point processes). */
+typedef struct {
+    int64_t q, step, seq;
+    double  weight;
+} due_event;
+/* Entry, step, then the order the events were added: a point's events
+ * arrive in time order and, within a step, in the order they came (the sums
+ * they make are reproducible). */
+static int cmp_event(const void *a, const void *b)
+{
+    const due_event *x = a, *y = b;
+    if (x->q != y->q)
+        return (x->q > y->q) - (x->q < y->q);
+    if (x->step != y->step)
+        return (x->step > y->step) - (x->step < y->step);
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Writes n doubles into buf at element 0 in the simulation's precision. */
+static hb_status write_real(hb_sim *sim, hb_buffer *buf, int64_t n, const double *src)
+{
+    hb_context *ctx = sim->ctx;
+    void *stream = sim->prm.plan.stream;
+    if (n <= 0)
+        return HB_SUCCESS;
+    if (sim->prm.precision == HB_DOUBLE)
+        return ctx->ops->write(ctx, stream, buf, 0, src, (size_t)n * sizeof(double));
+    float *tmp = hb__malloc_n(n, sizeof *tmp);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "simulation: %lld event weights", (long long)n);
+    for (int64_t k = 0; k < n; ++k)
+        tmp[k] = (float)src[k];
+    hb_status st = ctx->ops->write(ctx, stream, buf, 0, tmp, (size_t)n * sizeof(float));
+    /* The queue may still read tmp: wait before freeing it. */
+    if (st == HB_SUCCESS)
+        st = ctx->ops->finish(ctx, stream);
+    free(tmp);
+    return st;
+}
+
+hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
+{
+    hb_sim_model *md = &sim->model;
+    hb_sim_dev *d = &sim->dev;
+    const int64_t P = md->npoints;
+    int64_t due = 0;
+    for (int64_t e = 0; e < md->nev; ++e)
+        due += md->events[e].step < step_end;
+    /* None due: the device's table holds only delivered events (each entry's
+     * cursor at its end), so it stays as it is. */
+    if (due == 0 || P == 0)
+        return HB_SUCCESS;
+    due_event *now = hb__malloc_n(due, sizeof *now);
+    int64_t *evptr = hb__calloc_n(P + 1, sizeof *evptr);
+    int64_t *evstep = hb__malloc_n(due, sizeof *evstep);
+    double *evw = hb__malloc_n(due, sizeof *evw);
+    hb_status st = HB_SUCCESS;
+    if (!now || !evptr || !evstep || !evw)
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: a table of %lld events",
+                       (long long)due);
+    if (st == HB_SUCCESS) {
+        int64_t k = 0;
+        for (int64_t e = 0; e < md->nev; ++e)
+            if (md->events[e].step < step_end) {
+                const hb_sim_event *ev = &md->events[e];
+                now[k++] = (due_event){md->entry[ev->point], ev->step, ev->seq, ev->weight};
+            }
+        qsort(now, (size_t)due, sizeof *now, cmp_event);
+        for (int64_t e = 0; e < due; ++e) {
+            evptr[now[e].q + 1]++;
+            evstep[e] = now[e].step;
+            evw[e] = now[e].weight;
+        }
+        for (int64_t q = 0; q < P; ++q)
+            evptr[q + 1] += evptr[q];
+    }
+    /* The event buffers grow to the largest batch of due events. */
+    if (st == HB_SUCCESS && due > sim->ev_cap) {
+        hb_context *ctx = sim->ctx;
+        ctx->ops->release(ctx, d->evstep), d->evstep = NULL;
+        ctx->ops->release(ctx, d->evw), d->evw = NULL;
+        sim->ev_cap = 0;
+        if ((st = hb__sim_alloc(sim, &d->evstep, sizeof(int64_t), due, NULL)) == HB_SUCCESS &&
+            (st = hb__sim_alloc(sim, &d->evw, sim->esize, due, NULL)) == HB_SUCCESS)
+            sim->ev_cap = due;
+    }
+    hb_context *ctx = sim->ctx;
+    void *stream = sim->prm.plan.stream;
+    if (st == HB_SUCCESS)
+        st = ctx->ops->write(ctx, stream, d->evptr, 0, evptr, (size_t)(P + 1) * sizeof *evptr);
+    /* Each entry's cursor starts at its first event: evcur = evptr[0 .. P). */
+    if (st == HB_SUCCESS)
+        st = ctx->ops->write(ctx, stream, d->evcur, 0, evptr, (size_t)P * sizeof *evptr);
+    if (st == HB_SUCCESS)
+        st = ctx->ops->write(ctx, stream, d->evstep, 0, evstep, (size_t)due * sizeof *evstep);
+    if (st == HB_SUCCESS)
+        st = write_real(sim, d->evw, due, evw);
+    if (st == HB_SUCCESS)
+        st = ctx->ops->finish(ctx, stream);
+    if (st == HB_SUCCESS) {
+        /* The rest stay pending, in the order they came. */
+        int64_t k = 0;
+        for (int64_t e = 0; e < md->nev; ++e)
+            if (md->events[e].step >= step_end)
+                md->events[k++] = md->events[e];
+        md->nev = k;
+    }
+    free(now), free(evptr), free(evstep), free(evw);
+    return st;
+}
+
+hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double weight)
+{
+    hb_sim_model *md = &sim->model;
+    if (md->nev == md->ev_cap) {
+        int64_t cap = md->ev_cap > 0 ? 2 * md->ev_cap : 64;
+        hb_sim_event *e = hb__realloc_n(md->events, cap, sizeof *e);
+        if (!e)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "simulation: %lld pending events",
+                             (long long)cap);
+        md->events = e, md->ev_cap = cap;
+    }
+    md->events[md->nev++] = (hb_sim_event){point, step, md->ev_seq++, weight};
+    return HB_SUCCESS;
+}

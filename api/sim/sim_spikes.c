@@ -1,0 +1,100 @@
+/* sim_spikes.c: spike times on the host: each cell's device ring of max_spikes times drained into a log of every spike, and the spikes of the last drains for a network. */
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends t to cell c's log. */
+static hb_status log_spike(hb_sim *sim, int64_t c, double t)
+{
+    hb_sim_spikes *s = &sim->spk;
+    if (s->n[c] == s->cap[c]) {
+        int64_t cap = s->cap[c] > 0 ? 2 * s->cap[c] : 8;
+        double *x = hb__realloc_n(s->t[c], cap, sizeof *x);
+        if (!x)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld spike times of cell %lld",
+                             (long long)cap, (long long)c);
+        s->t[c] = x, s->cap[c] = cap;
+    }
+    s->t[c][s->n[c]++] = t;
+    if (!s->collect)
+        return HB_SUCCESS;
+    if (s->nfresh == s->fresh_cap) {
+        int64_t cap = s->fresh_cap > 0 ? 2 * s->fresh_cap : 64;
+        hb_sim_spike *x = hb__realloc_n(s->fresh, cap, sizeof *x);
+        if (!x)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld new spikes", (long long)cap);
+        s->fresh = x, s->fresh_cap = cap;
+    }
+    s->fresh[s->nfresh++] = (hb_sim_spike){c, t};
+    return HB_SUCCESS;
+}
+
+hb_status hb__sim_spikes_init(hb_sim *sim)
+{
+    hb_sim_spikes *s = &sim->spk;
+    const int64_t C = sim->ncells;
+    s->t = hb__calloc_n(C, sizeof *s->t);
+    s->n = hb__calloc_n(C, sizeof *s->n);
+    s->cap = hb__calloc_n(C, sizeof *s->cap);
+    s->seen = hb__calloc_n(C, sizeof *s->seen);
+    s->count = hb__malloc_n(C, sizeof *s->count);
+    if (!s->t || !s->n || !s->cap || !s->seen || !s->count)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: spike logs of %lld cells",
+                         (long long)C);
+    return HB_SUCCESS;
+}
+
+void hb__sim_spikes_free(hb_sim *sim)
+{
+    hb_sim_spikes *s = &sim->spk;
+    for (int64_t c = 0; s->t && c < sim->ncells; ++c)
+        free(s->t[c]);
+    free(s->t), free(s->n), free(s->cap), free(s->seen), free(s->count), free(s->fresh);
+    memset(s, 0, sizeof *s);
+}
+
+hb_status hb__sim_drain_spikes(hb_sim *sim)
+{
+    hb_sim_spikes *s = &sim->spk;
+    hb_context *ctx = sim->ctx;
+    const int64_t C = sim->ncells, maxs = sim->dev.max_spikes;
+    s->drained = sim->steps;
+    HB_FORWARD(ctx->ops->read(ctx, sim->prm.plan.stream, sim->dev.nspk, 0, s->count,
+                              (size_t)C * sizeof *s->count));
+    int64_t c0 = C, c1 = -1;
+    for (int64_t c = 0; c < C; ++c)
+        if (s->count[c] > s->seen[c]) {
+            c0 = c0 < c ? c0 : c;
+            c1 = c;
+            /* At most one crossing per step and a drain at least every
+             * max_spikes steps: a ring never wraps onto unread times. */
+            if (s->count[c] - s->seen[c] > maxs)
+                return hb__error(HB_ERR_NUMERICAL,
+                                 "hb_sim_run: cell %lld has %lld spikes since the last read-back, "
+                                 "more than params->max_spikes = %lld",
+                                 (long long)c, (long long)(s->count[c] - s->seen[c]),
+                                 (long long)maxs);
+        }
+    if (c1 < 0)
+        return HB_SUCCESS;
+    /* One read of the rings from the first to the last cell that spiked. */
+    const int64_t n = (c1 - c0 + 1) * maxs;
+    double *buf = hb__malloc_n(n, sizeof *buf);
+    if (!buf)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld spike times", (long long)n);
+    hb_status st = hb__sim_read_real(sim, sim->dev.tspk, c0 * maxs, n, buf);
+    for (int64_t c = c0; st == HB_SUCCESS && c <= c1; ++c) {
+        for (int64_t i = s->seen[c]; st == HB_SUCCESS && i < s->count[c]; ++i)
+            st = log_spike(sim, c, buf[(c - c0) * maxs + i % maxs]);
+        if (st == HB_SUCCESS)
+            s->seen[c] = s->count[c];
+    }
+    free(buf);
+    return st;
+}
+
+int64_t hb__sim_spike_room(const hb_sim *sim)
+{
+    return sim->dev.max_spikes - (sim->steps - sim->spk.drained);
+}
