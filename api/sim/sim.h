@@ -144,6 +144,8 @@ void hb__sim_region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0,
 /* Events (sim_events.c): one more pending event into point process `point`
  * at `step` (checked by the caller); the device table of the pending events
  * due before step_end, made as a run starts, and those taken off the list. */
+/* The first step whose midpoint n dt + dt/2 is at or after t (sim_model.c). */
+int64_t hb__sim_event_step(double t, double dt);
 hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double weight);
 hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end);
 /* Spikes (sim_spikes.c): the logs made as the first run starts, freed with

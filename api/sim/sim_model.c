@@ -457,7 +457,7 @@ hb_status hb_sim_set_point_param(hb_sim *sim, int64_t id, const char *param, dou
 }
 
 /* First step whose midpoint n dt + dt/2 is at or after t (as sim.c's clamps). */
-static int64_t event_step(double t, double dt)
+int64_t hb__sim_event_step(double t, double dt)
 {
     double x = ceil(t / dt - 0.5 - 1e-9);
     return x < 0 ? 0 : x >= 0x1p62 ? (int64_t)1 << 62 : (int64_t)x;
@@ -484,7 +484,7 @@ static hb_status add_events(hb_sim *sim, int64_t id, int64_t n, const double *ti
         if (!(times[i] >= 0) || !isfinite(times[i]))
             return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: times[%lld] = %g ms is not finite and >= 0",
                              fn, (long long)i, times[i]);
-        if (event_step(times[i], sim->prm.dt) < sim->steps)
+        if (hb__sim_event_step(times[i], sim->prm.dt) < sim->steps)
             return hb__error(HB_ERR_INVALID_ARGUMENT,
                              "%s: times[%lld] = %g ms is before the step the simulation is at "
                              "(t = %g ms)",
@@ -493,7 +493,7 @@ static hb_status add_events(hb_sim *sim, int64_t id, int64_t n, const double *ti
     HB_FORWARD(grow((void **)&md->events, &md->ev_cap, md->nev + n, 64, sizeof *md->events,
                     "events", fn));
     for (int64_t i = 0; i < n; ++i)
-        md->events[md->nev + i] = (hb_sim_event){id, event_step(times[i], sim->prm.dt),
+        md->events[md->nev + i] = (hb_sim_event){id, hb__sim_event_step(times[i], sim->prm.dt),
                                                  md->ev_seq + i, weight};
     md->nev += n;
     md->ev_seq += n;

@@ -1,0 +1,464 @@
+/* net.c: networks over simulations: connections, epochs of the minimum delay, parts run concurrently, spikes exchanged and turned into events. */
+#include "hinesbatch_net.h"
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#if !defined(_WIN32)
+#include <pthread.h>
+#endif
+
+typedef struct {
+    int64_t src;
+    int32_t part;
+    int64_t point;
+    double  weight, delay;
+} net_conn;
+
+typedef struct {
+    hb_sim  *sim;
+    int64_t *gids;
+    /* The part's thread's outcome of one epoch. */
+    double    tstop;
+    hb_status st;
+    char      msg[512];
+} net_part;
+
+struct hb_net {
+    hb_net_comm     comm;
+    int             has_comm;
+    hb_net_delivery delivery;
+    net_part       *parts;
+    int32_t         nparts, parts_cap;
+    net_conn       *conns;      /* sorted by src at the first run (stable) */
+    int64_t         nconns, conns_cap;
+    int64_t        *src_first;  /* over the sorted conns: by binary search */
+    double          dt;
+    int64_t         epoch_steps, epochs, step;
+    int             started;
+    hb_net_spike   *mine, *all; /* spikes so far: this rank's, every rank's */
+    int64_t         nmine, mine_cap, nall, all_cap;
+    atomic_int      busy;
+};
+
+static hb_status enter(const hb_net *net, const char *fn)
+{
+    if (!net)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: net is NULL", fn);
+    int expect = 0;
+    if (!atomic_compare_exchange_strong(&((hb_net *)net)->busy, &expect, 1))
+        return hb__error(HB_ERR_BUSY, "%s: another thread is using this network", fn);
+    return HB_SUCCESS;
+}
+static void leave(const hb_net *net) { atomic_store(&((hb_net *)net)->busy, 0); }
+#define NET_GUARDED(net, fn, call)                  \
+    do {                                            \
+        HB_FORWARD(enter(net, fn));                 \
+        hb_status net_st_ = (call);                 \
+        leave(net);                                 \
+        return net_st_;                             \
+    } while (0)
+
+hb_status hb_net_create(const hb_net_comm *comm, hb_net_delivery delivery, hb_net **net)
+{
+    const char *fn = "hb_net_create";
+    if (!net)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: net (output) is NULL", fn);
+    if (delivery != HB_NET_STEP_END && delivery != HB_NET_SPIKE_TIME)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: delivery = %d is not an hb_net_delivery",
+                         fn, (int)delivery);
+    if (comm && (!comm->allgather || !comm->min || comm->size < 1 || comm->rank < 0 ||
+                 comm->rank >= comm->size))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: comm needs allgather and min, and 0 <= rank (%d) < size (%d)", fn,
+                         (int)comm->rank, (int)comm->size);
+    hb_net *n = calloc(1, sizeof *n);
+    if (!n)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: the network", fn);
+    if (comm)
+        n->comm = *comm, n->has_comm = 1;
+    n->delivery = delivery;
+    atomic_init(&n->busy, 0);
+    *net = n;
+    return HB_SUCCESS;
+}
+
+void hb_net_destroy(hb_net *net)
+{
+    if (!net)
+        return;
+    for (int32_t p = 0; p < net->nparts; ++p) {
+        free(net->parts[p].gids);
+        net->parts[p].sim->spk.collect = 0;
+    }
+    free(net->parts), free(net->conns), free(net->src_first);
+    free(net->mine), free(net->all);
+    free(net);
+}
+
+static hb_status add_part(hb_net *net, hb_sim *sim, const int64_t *gids, int32_t *part)
+{
+    const char *fn = "hb_net_add_part";
+    if (!sim || !gids || !part)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                         !sim ? "sim" : !gids ? "gids" : "part");
+    if (net->started)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the network has run: parts are fixed", fn);
+    if (sim->started)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the simulation has run already", fn);
+    for (int32_t p = 0; p < net->nparts; ++p)
+        if (net->parts[p].sim == sim)
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the simulation is part %d already",
+                             fn, (int)p);
+    if (net->nparts > 0 && sim->prm.dt != net->dt)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: dt = %g ms, the network's parts have %g",
+                         fn, sim->prm.dt, net->dt);
+    const int64_t C = sim->ncells;
+    for (int64_t c = 0; c < C; ++c)
+        if (gids[c] < 0)
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: gids[%lld] = %lld < 0", fn,
+                             (long long)c, (long long)gids[c]);
+    /* Uniqueness over the parts is checked as the network starts. */
+    int64_t *g = hb__malloc_n(C > 0 ? C : 1, sizeof *g);
+    if (!g)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld gids", fn, (long long)C);
+    memcpy(g, gids, (size_t)C * sizeof *g);
+    if (net->nparts == net->parts_cap) {
+        int32_t cap = net->parts_cap > 0 ? 2 * net->parts_cap : 4;
+        net_part *x = hb__realloc_n(net->parts, cap, sizeof *x);
+        if (!x) {
+            free(g);
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %d parts", fn, (int)cap);
+        }
+        net->parts = x, net->parts_cap = cap;
+    }
+    memset(&net->parts[net->nparts], 0, sizeof net->parts[0]);
+    net->parts[net->nparts].sim = sim;
+    net->parts[net->nparts].gids = g;
+    net->dt = sim->prm.dt;
+    sim->spk.collect = 1;
+    *part = net->nparts++;
+    return HB_SUCCESS;
+}
+
+hb_status hb_net_add_part(hb_net *net, hb_sim *sim, const int64_t *gids, int32_t *part)
+{
+    NET_GUARDED(net, "hb_net_add_part", add_part(net, sim, gids, part));
+}
+
+static hb_status net_connect(hb_net *net, int64_t src, int32_t part, int64_t point, double weight,
+                         double delay)
+{
+    const char *fn = "hb_net_connect";
+    if (net->started)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the network has run: connections are fixed",
+                         fn);
+    if (src < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: src = %lld < 0", fn, (long long)src);
+    if (part < 0 || part >= net->nparts)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: part %d not in [0, %d)", fn, (int)part,
+                         (int)net->nparts);
+    hb_sim *sim = net->parts[part].sim;
+    if (point < 0 || point >= sim->model.npoints)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: point %lld not in [0, %lld) of part %d",
+                         fn, (long long)point, (long long)sim->model.npoints, (int)part);
+    if (!hb_cat_mechs[sim->model.points[point].mech].has_net_receive)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: point %lld of part %d (%s) has no NET_RECEIVE block", fn,
+                         (long long)point, (int)part, hb_cat_mechs[sim->model.points[point].mech].name);
+    if (!isfinite(weight))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: weight %g is not finite", fn, weight);
+    if (!(delay >= net->dt) || !isfinite(delay))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: delay %g ms must be finite and at least the step dt = %g ms", fn,
+                         delay, net->dt);
+    if (net->nconns == net->conns_cap) {
+        int64_t cap = net->conns_cap > 0 ? 2 * net->conns_cap : 64;
+        net_conn *x = hb__realloc_n(net->conns, cap, sizeof *x);
+        if (!x)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld connections", fn, (long long)cap);
+        net->conns = x, net->conns_cap = cap;
+    }
+    net->conns[net->nconns++] = (net_conn){src, part, point, weight, delay};
+    return HB_SUCCESS;
+}
+
+hb_status hb_net_connect(hb_net *net, int64_t src, int32_t part, int64_t point, double weight,
+                         double delay)
+{
+    NET_GUARDED(net, "hb_net_connect", net_connect(net, src, part, point, weight, delay));
+}
+
+/* Connections by source, ties in the order they were made (merge sort:
+ * stable without a sequence key). */
+static void sort_conns(net_conn *a, net_conn *tmp, int64_t n)
+{
+    if (n < 2)
+        return;
+    const int64_t h = n / 2;
+    sort_conns(a, tmp, h);
+    sort_conns(a + h, tmp, n - h);
+    int64_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = a[j].src < a[i].src ? a[j++] : a[i++];
+    while (i < h)
+        tmp[k++] = a[i++];
+    while (j < n)
+        tmp[k++] = a[j++];
+    memcpy(a, tmp, (size_t)n * sizeof *a);
+}
+
+static int cmp_spike(const void *a, const void *b)
+{
+    const hb_net_spike *x = a, *y = b;
+    if (x->t != y->t)
+        return (x->t > y->t) - (x->t < y->t);
+    return (x->gid > y->gid) - (x->gid < y->gid);
+}
+
+static hb_status append(hb_net_spike **arr, int64_t *n, int64_t *cap, const hb_net_spike *src,
+                        int64_t m)
+{
+    if (*n + m > *cap) {
+        int64_t c = *cap > 0 ? *cap : 64;
+        while (c < *n + m)
+            c *= 2;
+        hb_net_spike *x = hb__realloc_n(*arr, c, sizeof *x);
+        if (!x)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_net_run: %lld spikes", (long long)c);
+        *arr = x, *cap = c;
+    }
+    if (m > 0)
+        memcpy(*arr + *n, src, (size_t)m * sizeof *src);
+    *n += m;
+    return HB_SUCCESS;
+}
+
+/* One part's run to its tstop: the status and this thread's message. */
+static void *run_part(void *arg)
+{
+    net_part *p = arg;
+    p->st = hb_sim_run(p->sim, p->tstop);
+    if (p->st != HB_SUCCESS) {
+        strncpy(p->msg, hb_last_error(), sizeof p->msg - 1);
+        p->msg[sizeof p->msg - 1] = 0;
+    }
+    return NULL;
+}
+
+/* Every part to step `to`, concurrently when there are several. */
+static hb_status run_parts(hb_net *net, int64_t to)
+{
+    const double tstop = (double)to * net->dt;
+    for (int32_t i = 0; i < net->nparts; ++i)
+        net->parts[i].tstop = tstop, net->parts[i].st = HB_SUCCESS;
+#if !defined(_WIN32)
+    if (net->nparts > 1) {
+        pthread_t *th = hb__malloc_n(net->nparts, sizeof *th);
+        if (!th)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_net_run: %d threads", (int)net->nparts);
+        int32_t made = 0;
+        for (; made < net->nparts; ++made)
+            if (pthread_create(&th[made], NULL, run_part, &net->parts[made]) != 0)
+                break;
+        /* A thread that could not start runs its part here. */
+        for (int32_t i = made; i < net->nparts; ++i)
+            run_part(&net->parts[i]);
+        for (int32_t i = 0; i < made; ++i)
+            pthread_join(th[i], NULL);
+        free(th);
+    } else
+#endif
+        for (int32_t i = 0; i < net->nparts; ++i)
+            run_part(&net->parts[i]);
+    for (int32_t i = 0; i < net->nparts; ++i)
+        if (net->parts[i].st != HB_SUCCESS)
+            return hb__error(net->parts[i].st, "hb_net_run: part %d: %s", (int)i,
+                             net->parts[i].msg);
+    return HB_SUCCESS;
+}
+
+/* The step the event of a spike at t over a connection of `delay` is due at. */
+static int64_t due_step(const hb_net *net, double t, double delay)
+{
+    double base = t;
+    if (net->delivery == HB_NET_STEP_END) {
+        /* The crossing is in step s: t in (s dt, (s + 1) dt]. */
+        double s = ceil(t / net->dt - 1e-9) - 1;
+        base = (s + 1) * net->dt;
+    }
+    return hb__sim_event_step(base + delay, net->dt);
+}
+
+/* The epoch's spikes: gathered from the parts, exchanged, turned into events. */
+static hb_status exchange(hb_net *net)
+{
+    int64_t n0 = net->nmine;
+    for (int32_t i = 0; i < net->nparts; ++i) {
+        hb_sim_spikes *s = &net->parts[i].sim->spk;
+        for (int64_t k = 0; k < s->nfresh; ++k) {
+            hb_net_spike x = {net->parts[i].gids[s->fresh[k].cell], s->fresh[k].t};
+            HB_FORWARD(append(&net->mine, &net->nmine, &net->mine_cap, &x, 1));
+        }
+        s->nfresh = 0;
+    }
+    const int64_t nnew = net->nmine - n0;
+    if (nnew > 1)
+        qsort(net->mine + n0, (size_t)nnew, sizeof *net->mine, cmp_spike);
+    hb_net_spike *all = net->mine + n0;
+    int64_t nall = nnew;
+    hb_net_spike *got = NULL;
+    if (net->has_comm) {
+        HB_FORWARD(net->comm.allgather(net->comm.user, net->mine + n0, nnew, &got, &nall));
+        if (nall > 1)
+            qsort(got, (size_t)nall, sizeof *got, cmp_spike);
+        all = got;
+    }
+    hb_status st = append(&net->all, &net->nall, &net->all_cap, all, nall);
+    /* In (time, gid) order, each spike's connections in the order made. */
+    for (int64_t k = 0; st == HB_SUCCESS && k < nall; ++k) {
+        int64_t lo = 0, hi = net->nconns;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (net->conns[mid].src < all[k].gid)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (int64_t j = lo; st == HB_SUCCESS && j < net->nconns && net->conns[j].src == all[k].gid;
+             ++j) {
+            const net_conn *c = &net->conns[j];
+            st = hb__sim_add_event(net->parts[c->part].sim, c->point,
+                                   due_step(net, all[k].t, c->delay), c->weight);
+        }
+    }
+    free(got);
+    return st;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every gid of the process once (one sort, whatever the cell count). */
+static hb_status check_gids(const hb_net *net, const char *fn)
+{
+    int64_t n = 0;
+    for (int32_t p = 0; p < net->nparts; ++p)
+        n += net->parts[p].sim->ncells;
+    int64_t *g = hb__malloc_n(n > 0 ? n : 1, sizeof *g);
+    if (!g)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld gids", fn, (long long)n);
+    int64_t k = 0;
+    for (int32_t p = 0; p < net->nparts; ++p)
+        for (int64_t c = 0; c < net->parts[p].sim->ncells; ++c)
+            g[k++] = net->parts[p].gids[c];
+    if (n > 1)
+        qsort(g, (size_t)n, sizeof *g, cmp_i64);
+    hb_status st = HB_SUCCESS;
+    for (int64_t i = 1; i < n; ++i)
+        if (g[i] == g[i - 1]) {
+            st = hb__error(HB_ERR_INVALID_ARGUMENT, "%s: gid %lld is given to two cells", fn,
+                           (long long)g[i]);
+            break;
+        }
+    free(g);
+    return st;
+}
+
+static hb_status start(hb_net *net)
+{
+    const char *fn = "hb_net_run";
+    if (net->nparts == 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the network has no parts", fn);
+    HB_FORWARD(check_gids(net, fn));
+    for (int32_t p = 0; p < net->nparts; ++p)
+        if (net->parts[p].sim->started)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "%s: part %d's simulation was run outside the network", fn, (int)p);
+    net_conn *tmp = hb__malloc_n(net->nconns > 0 ? net->nconns : 1, sizeof *tmp);
+    if (!tmp)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld connections", fn,
+                         (long long)net->nconns);
+    sort_conns(net->conns, tmp, net->nconns);
+    free(tmp);
+    double dmin = INFINITY;
+    for (int64_t j = 0; j < net->nconns; ++j)
+        dmin = fmin(dmin, net->conns[j].delay);
+    if (net->has_comm)
+        HB_FORWARD(net->comm.min(net->comm.user, &dmin));
+    /* Whole steps of at most the smallest delay: a spike of this epoch is
+     * due in a later one. No connection anywhere: one epoch per run. */
+    net->epoch_steps = isfinite(dmin) ? (int64_t)floor(dmin / net->dt + 1e-9) : 0;
+    if (isfinite(dmin) && net->epoch_steps < 1)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the smallest delay %g ms is below dt", fn,
+                         dmin);
+    net->started = 1;
+    return HB_SUCCESS;
+}
+
+static hb_status run(hb_net *net, double tstop)
+{
+    if (!isfinite(tstop))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_net_run: tstop = %g ms is not finite", tstop);
+    if (!net->started)
+        HB_FORWARD(start(net));
+    const int64_t target = hb__sim_event_step(tstop, net->dt);
+    /* Every rank runs the same epochs: each calls allgather once per epoch. */
+    while (net->step < target) {
+        int64_t to = net->epoch_steps > 0 ? net->step + net->epoch_steps : target;
+        if (to > target)
+            to = target;
+        HB_FORWARD(run_parts(net, to));
+        net->step = to;
+        net->epochs++;
+        HB_FORWARD(exchange(net));
+    }
+    return HB_SUCCESS;
+}
+
+hb_status hb_net_run(hb_net *net, double tstop)
+{
+    NET_GUARDED(net, "hb_net_run", run(net, tstop));
+}
+
+static hb_status epoch(const hb_net *net, double *ms, int64_t *epochs)
+{
+    if (ms)
+        *ms = (double)net->epoch_steps * net->dt;
+    if (epochs)
+        *epochs = net->epochs;
+    return HB_SUCCESS;
+}
+
+hb_status hb_net_epoch(const hb_net *net, double *ms, int64_t *epochs)
+{
+    NET_GUARDED(net, "hb_net_epoch", epoch(net, ms, epochs));
+}
+
+static hb_status spikes(const hb_net *net, int all, int64_t cap, hb_net_spike *out,
+                        int64_t *count)
+{
+    const char *fn = "hb_net_spikes";
+    if (!count)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: count (output) is NULL", fn);
+    if (cap < 0 || (cap > 0 && !out))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cap = %lld with out %s", fn,
+                         (long long)cap, out ? "set" : "NULL");
+    /* Each epoch's are sorted and epochs follow in time: the lists are in order. */
+    const hb_net_spike *src = all ? net->all : net->mine;
+    const int64_t n = all ? net->nall : net->nmine, m = n < cap ? n : cap;
+    if (m > 0)
+        memcpy(out, src, (size_t)m * sizeof *out);
+    *count = n;
+    return HB_SUCCESS;
+}
+
+hb_status hb_net_spikes(const hb_net *net, int all, int64_t cap, hb_net_spike *out,
+                        int64_t *count)
+{
+    NET_GUARDED(net, "hb_net_spikes", spikes(net, all, cap, out, count));
+}
