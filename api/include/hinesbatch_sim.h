@@ -35,7 +35,8 @@ extern "C" {
  * region and path distance (hb_sim_set_param, hb_sim_set_param_profile),
  * ions (hb_sim_set_ion), point processes at compartments (hb_sim_add_point)
  * with events and spike trains; all before the first hb_sim_run or state
- * read, except events, which may also come between runs (a network's do). A simulation with no mechanism inserted runs the default model of
+ * read, except events, which may also come between runs (a network's do).
+ * A simulation with no mechanism inserted runs the default model of
  * the parameters below: pas everywhere (g = params.gl, e = params.el) and hh
  * (gnabar, gkbar, its own leak off) in the soma or everywhere, ena and ek
  * from params. hh is NEURON's hh.mod with the exact rate functions

@@ -310,7 +310,10 @@ static hb_status exchange(hb_net *net)
     int64_t nall = nnew;
     hb_net_spike *got = NULL;
     if (net->has_comm) {
-        HB_FORWARD(net->comm.allgather(net->comm.user, net->mine + n0, nnew, &got, &nall));
+        hb_status cs = net->comm.allgather(net->comm.user, net->mine + n0, nnew, &got, &nall);
+        if (cs != HB_SUCCESS)
+            return hb__error(cs, "hb_net_run: the spike exchange (comm.allgather) failed "
+                                 "after epoch %lld", (long long)net->epochs);
         if (nall > 1)
             qsort(got, (size_t)nall, sizeof *got, cmp_spike);
         all = got;
@@ -388,8 +391,11 @@ static hb_status start(hb_net *net)
     double dmin = INFINITY;
     for (int64_t j = 0; j < net->nconns; ++j)
         dmin = fmin(dmin, net->conns[j].delay);
-    if (net->has_comm)
-        HB_FORWARD(net->comm.min(net->comm.user, &dmin));
+    if (net->has_comm) {
+        hb_status cs = net->comm.min(net->comm.user, &dmin);
+        if (cs != HB_SUCCESS)
+            return hb__error(cs, "%s: the smallest delay over the ranks (comm.min) failed", fn);
+    }
     /* Whole steps of at most the smallest delay: a spike of this epoch is
      * due in a later one. No connection anywhere: one epoch per run. */
     net->epoch_steps = isfinite(dmin) ? (int64_t)floor(dmin / net->dt + 1e-9) : 0;
