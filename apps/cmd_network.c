@@ -1,0 +1,356 @@
+/* cmd_network.c: `hinesbatch network`: the standard network benchmarks (a ring, a random network) of shipped neurons with ExpSyn synapses, over parts (devices) and MPI ranks; spikes and speed. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_parse.h"
+#include "cli_paths.h"
+#include "commands.h"
+#include "hinesbatch_morph.h"
+#include "hinesbatch_net.h"
+#ifdef HB_HAVE_MPI
+#include "hinesbatch_net_mpi.h"
+#endif
+
+#define CMD "network"
+#define DEFAULT_SWC "jaxley__morph_minimal.swc"
+
+typedef struct {
+    int     random;          /* 0 ring, 1 random                        */
+    int64_t ncells, fanin, parts;
+    double  weight, delay, delay_max, tstop, dt, kick;
+    int     neuron;          /* NEURON's conventions, HH in the soma    */
+    int     delivery;
+    hb_precision precision;
+    uint64_t seed;
+    const char *swc, *spikes;
+    char    default_swc[4096];
+} net_options;
+
+static void usage(void)
+{
+    printf("usage: hinesbatch network [--topology ring|random] [--cells N] [--swc FILE]\n"
+           "         [--fanin K] [--weight US] [--delay MS] [--delay-max MS] [--tstop MS]\n"
+           "         [--dt MS] [--precision float|double] [--parts P] [--seed S]\n"
+           "         [--delivery step-end|spike-time] [--neuron-conventions] [--spikes FILE]\n"
+           "A network of N copies (1000) of a neuron (default the shipped " DEFAULT_SWC ",\n"
+           "sections by d_lambda; --neuron-conventions as NEURON's Import3d) with passive\n"
+           "leak everywhere, Hodgkin-Huxley channels in the soma and one ExpSyn (tau 2 ms,\n"
+           "e 0 mV) at each soma. ring: cell i excites cell i+1 (mod N) with --weight\n"
+           "(0.5 uS) after --delay (1 ms), cell 0 kicked at 1 ms (as NEURON's and Arbor's\n"
+           "ring examples). random: each cell gets --fanin K (10) connections from cells\n"
+           "drawn with --seed, weights in [0, 2 w] (w = --weight / K), delays uniform in\n"
+           "[--delay, --delay-max] (1, 5 ms); the first tenth of the cells kicked at 1 ms.\n"
+           "Spike detection: the soma crossing -20 mV upwards. The run goes in epochs of the\n"
+           "smallest delay; --parts P splits this process's cells over P simulations (one\n"
+           "context each: with several GPUs, part i on device i mod the device count) that\n"
+           "run concurrently. Under mpirun (built with MPI) the cells are dealt over the\n"
+           "ranks by cost (compartments), spikes exchanged with MPI_Allgatherv every epoch,\n"
+           "and rank 0 prints and writes every rank's spikes. --delivery: when an event is\n"
+           "due: the end of the step its source crossed in plus the delay (NEURON's fixed\n"
+           "step, default) or the interpolated crossing plus the delay. Prints compartment-\n"
+           "steps per second, epochs and spikes; --spikes writes gid,spike_ms of every spike\n"
+           "(in time then gid order). Backend: HINESBATCH_BACKEND.\n");
+}
+
+static int parse(int argc, char **argv, net_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->ncells = 1000, o->fanin = 10, o->parts = 1;
+    o->weight = 0.5, o->delay = 1.0, o->delay_max = 5.0, o->tstop = 50, o->dt = 0.025;
+    o->precision = HB_DOUBLE, o->seed = 1, o->kick = 1.0;
+    if (!cli_data_file(CLI_DATA_MORPHOLOGIES, DEFAULT_SWC, o->default_swc, sizeof o->default_swc,
+                       NULL)) {
+        fprintf(stderr, "hinesbatch " CMD ": data path too long\n");
+        return CLI_EXIT_USAGE;
+    }
+    o->swc = o->default_swc;
+    static const char *const topo[] = {"ring", "random"}, *const deliv[] = {"step-end", "spike-time"};
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage();
+            return -1;
+        }
+        if (!strcmp(a, "--neuron-conventions")) {
+            o->neuron = 1;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "hinesbatch " CMD ": %s needs a value (or is unknown; see --help)\n", a);
+            return CLI_EXIT_USAGE;
+        }
+        const char *v = argv[++i];
+        int ok;
+        if (!strcmp(a, "--topology"))
+            ok = cli_choice(CMD, a, v, topo, 2, &o->random);
+        else if (!strcmp(a, "--delivery"))
+            ok = cli_choice(CMD, a, v, deliv, 2, &o->delivery);
+        else if (!strcmp(a, "--cells"))
+            ok = cli_int(CMD, a, v, 1, 100000000, &o->ncells);
+        else if (!strcmp(a, "--fanin"))
+            ok = cli_int(CMD, a, v, 1, 100000, &o->fanin);
+        else if (!strcmp(a, "--parts"))
+            ok = cli_int(CMD, a, v, 1, 64, &o->parts);
+        else if (!strcmp(a, "--weight"))
+            ok = cli_real(CMD, a, v, 0, 1e3, CLI_LO_CLOSED, &o->weight);
+        else if (!strcmp(a, "--delay"))
+            ok = cli_real(CMD, a, v, 0, 1e4, CLI_LO_OPEN, &o->delay);
+        else if (!strcmp(a, "--delay-max"))
+            ok = cli_real(CMD, a, v, 0, 1e4, CLI_LO_OPEN, &o->delay_max);
+        else if (!strcmp(a, "--tstop"))
+            ok = cli_real(CMD, a, v, 0, 1e7, CLI_LO_CLOSED, &o->tstop);
+        else if (!strcmp(a, "--dt"))
+            ok = cli_real(CMD, a, v, 0, 10, CLI_LO_OPEN, &o->dt);
+        else if (!strcmp(a, "--precision"))
+            ok = cli_precision(CMD, a, v, &o->precision);
+        else if (!strcmp(a, "--seed"))
+            ok = cli_u64(CMD, a, v, &o->seed);
+        else if (!strcmp(a, "--swc"))
+            o->swc = v, ok = 1;
+        else if (!strcmp(a, "--spikes"))
+            o->spikes = v, ok = 1;
+        else {
+            fprintf(stderr, "hinesbatch " CMD ": unknown option %s (see --help)\n", a);
+            return CLI_EXIT_USAGE;
+        }
+        if (!ok)
+            return CLI_EXIT_USAGE;
+    }
+    if (o->delay_max < o->delay) {
+        fprintf(stderr, "hinesbatch " CMD ": --delay-max %g < --delay %g\n", o->delay_max, o->delay);
+        return CLI_EXIT_USAGE;
+    }
+    if (o->delay < o->dt) {
+        fprintf(stderr, "hinesbatch " CMD ": --delay %g ms is below --dt %g ms\n", o->delay, o->dt);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The connections into cell dst (global): their sources, weights, delays,
+ * drawn from the seed and dst alone, so every rank draws the same. */
+static int64_t inputs(const net_options *o, int64_t dst, int64_t *src, double *w, double *d)
+{
+    if (!o->random) {
+        src[0] = (dst + o->ncells - 1) % o->ncells, w[0] = o->weight, d[0] = o->delay;
+        return 1;
+    }
+    uint64_t s = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)dst;
+    int64_t n = 0;
+    for (int64_t k = 0; k < o->fanin; ++k) {
+        int64_t a = (int64_t)(cli_unit(&s) * (double)o->ncells);
+        double ww = 2.0 * cli_unit(&s) * o->weight / (double)o->fanin;
+        double dd = o->delay + (o->delay_max - o->delay) * cli_unit(&s);
+        if (a == dst || o->ncells == 1)
+            continue;
+        src[n] = a, w[n] = ww, d[n] = dd, ++n;
+    }
+    return n;
+}
+
+static int fail(hb_status st, const char *what)
+{
+    fprintf(stderr, "hinesbatch " CMD ": %s: %s\n", what, hb_last_error());
+    (void)st;
+    return CLI_EXIT_FAIL;
+}
+
+static int run(const net_options *o, int rank, int size, const hb_net_comm *comm)
+{
+    hb_swc_options so;
+    hb_swc_options_init(&so);
+    hb_morph *m = NULL;
+    hb_morph_cell *cell = NULL;
+    hb_status st = hb_morph_read_swc(o->swc, &so, &m);
+    if (st != HB_SUCCESS)
+        return fail(st, o->swc);
+    hb_discretize_options dopt;
+    hb_discretize_options_init(&dopt);
+    dopt.policy = HB_POLICY_SECTION;
+    dopt.nseg = 0;
+    if (o->neuron)
+        dopt.conventions = HB_CONVENTIONS_NEURON;
+    hb_cable cable;
+    hb_cable_init(&cable);
+    st = hb_morph_cell_create(m, &dopt, &cable, &cell);
+    hb_morph_destroy(m);
+    if (st != HB_SUCCESS)
+        return fail(st, o->swc);
+    hb_morph_cell_view view;
+    hb_morph_cell_get_view(cell, &view);
+    /* One kind of cell: the cost deal is round robin (gid mod size). */
+    int64_t mine = 0;
+    for (int64_t g = rank; g < o->ncells; g += size)
+        ++mine;
+    /* 1 <= P <= 64 (--parts), at most one part per cell. */
+    int64_t parts = o->parts < mine ? o->parts : mine;
+    if (parts < 1 || parts > 64)
+        parts = 1;
+    const size_t P = (size_t)parts;
+    hb_context **ctx = calloc(P, sizeof *ctx);
+    hb_sim **sim = calloc(P, sizeof *sim);
+    int32_t *pid = calloc(P, sizeof *pid);
+    const size_t nm = mine > 0 ? (size_t)mine : 1;
+    int64_t *point = malloc(nm * sizeof *point);
+    int64_t *gids = malloc(nm * sizeof *gids);
+    const hb_morph_cell **cells = malloc(nm * sizeof *cells);
+    hb_net *net = NULL;
+    int rc = CLI_EXIT_FAIL;
+    if (!ctx || !sim || !pid || !point || !gids || !cells) {
+        fprintf(stderr, "hinesbatch " CMD ": out of memory\n");
+        goto done;
+    }
+    int64_t k = 0;
+    for (int64_t g = rank; g < o->ncells; g += size)
+        gids[k] = g, cells[k++] = cell;
+    int32_t ndev = 1;
+    {
+        hb_context *probe = NULL;
+        if ((st = hb_context_create(HB_BACKEND_AUTO, &probe)) != HB_SUCCESS) {
+            rc = fail(st, "context");
+            goto done;
+        }
+        hb_backend b = hb_context_backend(probe);
+        hb_context_destroy(probe);
+        if (b == HB_BACKEND_CUDA || b == HB_BACKEND_OPENCL)
+            hb_backend_device_count(b, -1, &ndev);
+        if (ndev < 1)
+            ndev = 1;
+        for (size_t q = 0; q < P; ++q) {
+            hb_context_options co;
+            hb_context_options_init(&co);
+            co.backend = b;
+            if (b == HB_BACKEND_CUDA || b == HB_BACKEND_OPENCL)
+                co.device = (int32_t)((q + (size_t)rank * P) % (size_t)ndev);
+            if ((st = hb_context_create_with(&co, &ctx[q])) != HB_SUCCESS) {
+                rc = fail(st, "context");
+                goto done;
+            }
+        }
+    }
+    if ((st = hb_net_create(comm, o->delivery ? HB_NET_SPIKE_TIME : HB_NET_STEP_END, &net)))
+        goto net_fail;
+    /* Part q gets a contiguous share of this rank's cells. */
+    int64_t *first = malloc((P + 1) * sizeof *first);
+    if (!first)
+        goto done;
+    for (size_t q = 0; q <= P; ++q)
+        first[q] = mine * (int64_t)q / (int64_t)P;
+    for (size_t q = 0; q < P && st == HB_SUCCESS; ++q) {
+        hb_sim_params prm;
+        hb_sim_params_init(&prm);
+        prm.dt = o->dt;
+        prm.precision = o->precision;
+        const int64_t n = first[q + 1] - first[q];
+        if ((st = hb_sim_create(ctx[q], cells + first[q], n, &prm, &sim[q])) != HB_SUCCESS)
+            break;
+        for (int64_t c = 0; c < n && st == HB_SUCCESS; ++c) {
+            int64_t soma = 0, *pt = &point[first[q] + c];
+            if ((st = hb_sim_soma(sim[q], c, &soma)) == HB_SUCCESS &&
+                (st = hb_sim_add_point(sim[q], "ExpSyn", c, soma, pt)) == HB_SUCCESS)
+                st = hb_sim_set_point_param(sim[q], *pt, "tau", 2.0);
+            const int64_t g = gids[first[q] + c];
+            if (st == HB_SUCCESS && (o->random ? g < (o->ncells + 9) / 10 : g == 0))
+                st = hb_sim_add_events(sim[q], *pt, 1, &o->kick, o->random ? o->weight : 0.5);
+        }
+        if (st == HB_SUCCESS)
+            st = hb_net_add_part(net, sim[q], gids + first[q], &pid[q]);
+    }
+    int64_t nconn = 0;
+    {
+        const int64_t cap = o->random ? o->fanin : 1;
+        int64_t *src = malloc((size_t)cap * sizeof *src);
+        double *w = malloc((size_t)cap * sizeof *w), *d = malloc((size_t)cap * sizeof *d);
+        for (size_t q = 0; q < P && st == HB_SUCCESS && src && w && d; ++q)
+            for (int64_t i = first[q]; i < first[q + 1] && st == HB_SUCCESS; ++i) {
+                const int64_t n = inputs(o, gids[i], src, w, d);
+                for (int64_t j = 0; j < n && st == HB_SUCCESS; ++j, ++nconn)
+                    st = hb_net_connect(net, src[j], pid[q], point[i], w[j], d[j]);
+            }
+        free(src), free(w), free(d);
+    }
+    free(first);
+    if (st != HB_SUCCESS)
+        goto net_fail;
+    double t0 = cli_now_s();
+    if ((st = hb_net_run(net, o->tstop)) != HB_SUCCESS)
+        goto net_fail;
+    double secs = cli_now_s() - t0;
+    double epoch_ms = 0;
+    int64_t epochs = 0, nspk = 0, steps = 0;
+    hb_net_epoch(net, &epoch_ms, &epochs);
+    hb_sim_get_time(sim[0], NULL, &steps);
+    hb_net_spikes(net, 1, 0, NULL, &nspk);
+    if (rank == 0) {
+        printf("network: %s of %lld cells x %lld compartments, %lld connections on rank 0, "
+               "%d rank%s x %lld part%s (%s)\n",
+               o->random ? "random" : "ring", (long long)o->ncells, (long long)view.n,
+               (long long)nconn, size, size > 1 ? "s" : "", (long long)P, P > 1 ? "s" : "",
+               hb_context_describe(ctx[0]));
+        printf("run: %g ms in %lld epochs of %g ms, %.3f s wall: %.3g compartment-steps/s; "
+               "%lld spikes\n",
+               o->tstop, (long long)epochs, epoch_ms, secs,
+               secs > 0 ? (double)o->ncells * (double)view.n * (double)steps / secs : 0.0,
+               (long long)nspk);
+    }
+    if (rank == 0 && o->spikes) {
+        hb_net_spike *all = malloc((size_t)(nspk > 0 ? nspk : 1) * sizeof *all);
+        FILE *f = fopen(o->spikes, "w");
+        if (!all || !f) {
+            fprintf(stderr, "hinesbatch " CMD ": cannot write %s\n", o->spikes);
+            free(all);
+            if (f)
+                fclose(f);
+            goto done;
+        }
+        hb_net_spikes(net, 1, nspk, all, &nspk);
+        fprintf(f, "gid,spike_ms\n");
+        for (int64_t i = 0; i < nspk; ++i)
+            fprintf(f, "%lld,%.6f\n", (long long)all[i].gid, all[i].t);
+        free(all);
+        if (fclose(f) != 0) {
+            fprintf(stderr, "hinesbatch " CMD ": cannot write %s\n", o->spikes);
+            goto done;
+        }
+    }
+    rc = CLI_EXIT_OK;
+    goto done;
+net_fail:
+    rc = fail(st, "network");
+done:
+    hb_net_destroy(net);
+    for (size_t q = 0; sim && q < P; ++q)
+        hb_sim_destroy(sim[q]);
+    for (size_t q = 0; ctx && q < P; ++q)
+        hb_context_destroy(ctx[q]);
+    free(ctx), free(sim), free(pid), free(point), free(gids), free(cells);
+    hb_morph_cell_destroy(cell);
+    return rc;
+}
+
+int hb_cmd_network(int argc, char **argv)
+{
+    net_options o;
+    int r = parse(argc, argv, &o);
+    if (r)
+        return r < 0 ? CLI_EXIT_OK : r;
+#ifdef HB_HAVE_MPI
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited)
+        MPI_Init(NULL, NULL);
+    MPI_Comm world = MPI_COMM_WORLD;
+    hb_net_comm comm;
+    hb_net_comm_mpi(&world, &comm);
+    int rc = run(&o, comm.rank, comm.size, comm.size > 1 ? &comm : NULL);
+    MPI_Finalize();
+    return rc;
+#else
+    return run(&o, 0, 1, NULL);
+#endif
+}
