@@ -27,7 +27,10 @@ typedef struct {
     int     delivery;
     hb_precision precision;
     uint64_t seed;
-    const char *swc, *spikes;
+    const char *swc, *spikes, *connections;
+    int64_t *csrc, *cdst;    /* --connections: the file's rows            */
+    double  *cw, *cd;
+    int64_t  ncf;
     char    default_swc[4096];
 } net_options;
 
@@ -37,6 +40,7 @@ static void usage(void)
            "         [--fanin K] [--weight US] [--delay MS] [--delay-max MS] [--tstop MS]\n"
            "         [--dt MS] [--precision float|double] [--parts P] [--seed S]\n"
            "         [--delivery step-end|spike-time] [--neuron-conventions] [--spikes FILE]\n"
+           "         [--connections FILE.csv]\n"
            "A network of N copies (1000) of a neuron (default the shipped " DEFAULT_SWC ",\n"
            "sections by d_lambda; --neuron-conventions as NEURON's Import3d) with passive\n"
            "leak everywhere, Hodgkin-Huxley channels in the soma and one ExpSyn (tau 2 ms,\n"
@@ -45,6 +49,8 @@ static void usage(void)
            "ring examples). random: each cell gets --fanin K (10) connections from cells\n"
            "drawn with --seed, weights in [0, 2 w] (w = --weight / K), delays uniform in\n"
            "[--delay, --delay-max] (1, 5 ms); the first tenth of the cells kicked at 1 ms.\n"
+           "--connections: the connections of a CSV file (header src,dst,weight,delay: gids,\n"
+           "uS, ms) in place of the topology's, the first tenth of the cells kicked.\n"
            "Spike detection: the soma crossing -20 mV upwards. The run goes in epochs of the\n"
            "smallest delay; --parts P splits this process's cells over P simulations (one\n"
            "context each: with several GPUs, part i on device i mod the device count) that\n"
@@ -55,6 +61,55 @@ static void usage(void)
            "step, default) or the interpolated crossing plus the delay. Prints compartment-\n"
            "steps per second, epochs and spikes; --spikes writes gid,spike_ms of every spike\n"
            "(in time then gid order). Backend: HINESBATCH_BACKEND.\n");
+}
+
+/* --connections: every row checked (gids in [0, cells), finite weight,
+ * delay >= dt), kept sorted by target (stable) for inputs(). */
+static int read_connections(net_options *o)
+{
+    FILE *f = fopen(o->connections, "r");
+    if (!f) {
+        fprintf(stderr, "hinesbatch " CMD ": --connections: cannot open %s\n", o->connections);
+        return 0;
+    }
+    char line[512];
+    int64_t cap = 0, lineno = 1;
+    int ok = fgets(line, sizeof line, f) && !strncmp(line, "src,dst,weight,delay", 20);
+    if (!ok)
+        fprintf(stderr, "hinesbatch " CMD ": --connections %s: the header must be "
+                        "src,dst,weight,delay\n", o->connections);
+    while (ok && fgets(line, sizeof line, f)) {
+        ++lineno;
+        long long a, b;
+        double w, d;
+        if (sscanf(line, "%lld,%lld,%lf,%lf", &a, &b, &w, &d) != 4 || a < 0 || b < 0 ||
+            a >= o->ncells || b >= o->ncells || !isfinite(w) || !isfinite(d) || d < o->dt) {
+            fprintf(stderr, "hinesbatch " CMD ": --connections %s:%lld: need src,dst in [0, %lld), "
+                            "a finite weight and a delay >= dt\n",
+                    o->connections, (long long)lineno, (long long)o->ncells);
+            ok = 0;
+            break;
+        }
+        if (o->ncf == cap) {
+            cap = cap ? 2 * cap : 256;
+            int64_t *x = realloc(o->csrc, (size_t)cap * sizeof *x), *y = x ? realloc(o->cdst, (size_t)cap * sizeof *y) : NULL;
+            if (x) o->csrc = x;
+            if (y) o->cdst = y;
+            double *u = y ? realloc(o->cw, (size_t)cap * sizeof *u) : NULL;
+            if (u) o->cw = u;
+            double *v = u ? realloc(o->cd, (size_t)cap * sizeof *v) : NULL;
+            if (v) o->cd = v;
+            if (!v) {
+                fprintf(stderr, "hinesbatch " CMD ": out of memory for connections\n");
+                ok = 0;
+                break;
+            }
+        }
+        o->csrc[o->ncf] = a, o->cdst[o->ncf] = b, o->cw[o->ncf] = w, o->cd[o->ncf] = d;
+        o->ncf++;
+    }
+    fclose(f);
+    return ok;
 }
 
 static int parse(int argc, char **argv, net_options *o)
@@ -114,6 +169,8 @@ static int parse(int argc, char **argv, net_options *o)
             o->swc = v, ok = 1;
         else if (!strcmp(a, "--spikes"))
             o->spikes = v, ok = 1;
+        else if (!strcmp(a, "--connections"))
+            o->connections = v, ok = 1;
         else {
             fprintf(stderr, "hinesbatch " CMD ": unknown option %s (see --help)\n", a);
             return CLI_EXIT_USAGE;
@@ -121,6 +178,8 @@ static int parse(int argc, char **argv, net_options *o)
         if (!ok)
             return CLI_EXIT_USAGE;
     }
+    if (o->connections && !read_connections(o))
+        return CLI_EXIT_USAGE;
     if (o->delay_max < o->delay) {
         fprintf(stderr, "hinesbatch " CMD ": --delay-max %g < --delay %g\n", o->delay_max, o->delay);
         return CLI_EXIT_USAGE;
@@ -136,6 +195,13 @@ static int parse(int argc, char **argv, net_options *o)
  * drawn from the seed and dst alone, so every rank draws the same. */
 static int64_t inputs(const net_options *o, int64_t dst, int64_t *src, double *w, double *d)
 {
+    if (o->connections) {
+        int64_t n = 0;
+        for (int64_t j = 0; j < o->ncf; ++j)
+            if (o->cdst[j] == dst)
+                src[n] = o->csrc[j], w[n] = o->cw[j], d[n] = o->cd[j], ++n;
+        return n;
+    }
     if (!o->random) {
         src[0] = (dst + o->ncells - 1) % o->ncells, w[0] = o->weight, d[0] = o->delay;
         return 1;
@@ -160,7 +226,7 @@ static int fail(hb_status st, const char *what)
     return CLI_EXIT_FAIL;
 }
 
-static int run(const net_options *o, int rank, int size, const hb_net_comm *comm)
+static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
 {
     hb_swc_options so;
     hb_swc_options_init(&so);
@@ -255,15 +321,26 @@ static int run(const net_options *o, int rank, int size, const hb_net_comm *comm
                 (st = hb_sim_add_point(sim[q], "ExpSyn", c, soma, pt)) == HB_SUCCESS)
                 st = hb_sim_set_point_param(sim[q], *pt, "tau", 2.0);
             const int64_t g = gids[first[q] + c];
-            if (st == HB_SUCCESS && (o->random ? g < (o->ncells + 9) / 10 : g == 0))
-                st = hb_sim_add_events(sim[q], *pt, 1, &o->kick, o->random ? o->weight : 0.5);
+            const int tenth = o->random || o->connections;
+            if (st == HB_SUCCESS && (tenth ? g < (o->ncells + 9) / 10 : g == 0))
+                st = hb_sim_add_events(sim[q], *pt, 1, &o->kick, tenth ? o->weight : 0.5);
         }
         if (st == HB_SUCCESS)
             st = hb_net_add_part(net, sim[q], gids + first[q], &pid[q]);
     }
     int64_t nconn = 0;
     {
-        const int64_t cap = o->random ? o->fanin : 1;
+        int64_t cap = o->random ? o->fanin : 1;
+        if (o->connections) { /* the largest fan-in of the file */
+            cap = 1;
+            for (int64_t q = 0; q < (int64_t)P; ++q)
+                for (int64_t i = first[q]; i < first[q + 1]; ++i) {
+                    int64_t n = 0;
+                    for (int64_t j = 0; j < o->ncf; ++j)
+                        n += o->cdst[j] == gids[i];
+                    cap = n > cap ? n : cap;
+                }
+        }
         int64_t *src = malloc((size_t)cap * sizeof *src);
         double *w = malloc((size_t)cap * sizeof *w), *d = malloc((size_t)cap * sizeof *d);
         for (size_t q = 0; q < P && st == HB_SUCCESS && src && w && d; ++q)
@@ -330,6 +407,7 @@ done:
         hb_context_destroy(ctx[q]);
     free(ctx), free(sim), free(pid), free(point), free(gids), free(cells);
     hb_morph_cell_destroy(cell);
+    free(o->csrc), free(o->cdst), free(o->cw), free(o->cd);
     return rc;
 }
 

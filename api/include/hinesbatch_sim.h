@@ -36,7 +36,8 @@ extern "C" {
  * ions (hb_sim_set_ion), point processes at compartments (hb_sim_add_point)
  * with events and spike trains; all before the first hb_sim_run or state
  * read, except events, which may also come between runs (a network's do).
- * A simulation with no mechanism inserted runs the default model of
+ * A simulation with no density mechanism inserted (point processes do not
+ * count) runs the default model of
  * the parameters below: pas everywhere (g = params.gl, e = params.el) and hh
  * (gnabar, gkbar, its own leak off) in the soma or everywhere, ena and ek
  * from params. hh is NEURON's hh.mod with the exact rate functions

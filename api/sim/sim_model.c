@@ -417,8 +417,9 @@ static hb_status add_point(hb_sim *sim, const char *mech, int64_t cell, int64_t 
     for (int p = 0; p < np; ++p)
         md->point_prm[md->point_prm_n + p] = hb_cat_mechs[m].param_defaults[p];
     md->point_prm_n += np;
+    /* Point processes add to the model: the default one still applies when
+     * no density mechanism is inserted. */
     *id = md->npoints++;
-    md->inserted = 1;
     return HB_SUCCESS;
 }
 
