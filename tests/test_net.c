@@ -346,5 +346,7 @@ int main(void)
             check_net(ctx, oracle, ring, p ? HB_FLOAT : HB_DOUBLE);
     bad_calls(ctx);
     hb_morph_cell_destroy(pool[0]), hb_morph_cell_destroy(pool[1]);
+    hb_context_destroy(oracle);
+    hb_context_destroy(ctx);
     return hb_test_finish();
 }

@@ -306,11 +306,11 @@ static hb_status exchange(hb_net *net)
     const int64_t nnew = net->nmine - n0;
     if (nnew > 1)
         qsort(net->mine + n0, (size_t)nnew, sizeof *net->mine, cmp_spike);
-    hb_net_spike *all = net->mine + n0;
+    hb_net_spike *all = net->mine ? net->mine + n0 : NULL; /* NULL + 0 is undefined */
     int64_t nall = nnew;
     hb_net_spike *got = NULL;
     if (net->has_comm) {
-        hb_status cs = net->comm.allgather(net->comm.user, net->mine + n0, nnew, &got, &nall);
+        hb_status cs = net->comm.allgather(net->comm.user, all, nnew, &got, &nall);
         if (cs != HB_SUCCESS)
             return hb__error(cs, "hb_net_run: the spike exchange (comm.allgather) failed "
                                  "after epoch %lld", (long long)net->epochs);
