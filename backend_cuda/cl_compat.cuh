@@ -13,6 +13,7 @@
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define barrier(flags) __syncthreads() /* orders global and shared memory in a block */
+#define atomic_inc(p) atomicAdd((int *)(p), 1) /* the old value, as OpenCL's */
 #define HB_FN __device__ static inline          /* helper functions of the .cl files */
 
 typedef long long hb_long; /* 64-bit, like OpenCL's long */

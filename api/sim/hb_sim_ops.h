@@ -50,7 +50,11 @@ typedef struct {
     hb_buffer *soma;          /* int64[ncells]: flat row of each cell's soma     */
     hb_buffer *vprev;         /* real[ncells]: soma voltage before the step       */
     hb_buffer *nspk;          /* int64[ncells]: spikes detected                  */
-    hb_buffer *tspk;          /* real[ncells*max_spikes]: their times            */
+    hb_buffer *tspk;          /* real[ncells*max_spikes]: rings of their times   */
+    hb_buffer *slist;         /* int64[2 + cap]: the new spikes' list: [0] their
+                                 count (an int32 in its first half, incremented
+                                 atomically), [1] cap, then their cells        */
+    hb_buffer *stime;         /* real[cap]: their times                          */
     hb_buffer *recslot;       /* int64[ncells]: column in rec, or -1             */
     hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages        */
     /* The on-chip engine's tables (NULL for the per-stage engine). */

@@ -462,6 +462,7 @@ void hb_sim_destroy(hb_sim *sim)
                          d->evcur,  d->evstep, d->evw,   d->cdt,    d->d0,    d->gmem,
                          d->imem,   d->crow,  d->cptr,   d->con,    d->coff,  d->camp,
                          d->soma,   d->vprev, d->nspk,   d->tspk,   d->recslot, d->rec,
+                         d->slist,  d->stime,
                          d->cellof, d->rowoff, d->crowof};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])

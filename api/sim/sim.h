@@ -61,6 +61,7 @@ typedef struct {
     int64_t      *seen;     /* ncells: spikes drained from the device     */
     int64_t      *count;    /* ncells: the device's counts (scratch)      */
     int64_t       drained;  /* the step of the last drain                 */
+    int64_t       list_cap; /* the device list's capacity (dev.slist)     */
     int           collect;  /* keep each drain's spikes in fresh (networks) */
     hb_sim_spike *fresh;    /* spikes drained since the caller took them, by cell */
     int64_t       nfresh, fresh_cap;
@@ -155,6 +156,7 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end);
 hb_status hb__sim_spikes_init(hb_sim *sim);
 void hb__sim_spikes_free(hb_sim *sim);
 hb_status hb__sim_drain_spikes(hb_sim *sim);
+hb_status hb__sim_spike_list(hb_sim *sim); /* dev.slist and dev.stime, empty */
 int64_t hb__sim_spike_room(const hb_sim *sim);
 /* A one-line summary of the model ("pas 1508, hh 12 compartments; ..."). */
 void hb__sim_model_summary(const hb_sim *sim, char *buf, size_t cap);

@@ -130,7 +130,8 @@ static hb_status start(hb_sim *sim)
          (st = hb__sim_alloc(sim, &d->nspk, sizeof(int64_t), C, zero)) ||
          (st = hb__sim_alloc_real(sim, &d->tspk, C * d->max_spikes, NULL)) ||
          (st = hb__sim_alloc(sim, &d->recslot, sizeof(int64_t), C, slot)) ||
-         (st = hb__sim_alloc_real(sim, &d->rec, sim->prm.record_chunk * d->nrec, NULL))))
+         (st = hb__sim_alloc_real(sim, &d->rec, sim->prm.record_chunk * d->nrec, NULL)) ||
+         (st = hb__sim_spike_list(sim))))
         {
         }
     free(cl), free(crow), free(cptr), free(con), free(coff), free(camp);

@@ -103,7 +103,7 @@ static hb_status cuda_update(hb_context *ctx, void *stream, hb_precision p, cons
                           m->ncells, m->max_spikes, hb__real(m->threshold), hb__real(t0),
                           hb__real(m->dt), rec_row, m->nrec, hb__dev(m->soma), hb__dev(m->vprev),
                           hb__dev(m->nspk), hb__dev(m->tspk), hb__dev(m->recslot),
-                          hb__dev(m->v), hb__dev(m->rec));
+                          hb__dev(m->v), hb__dev(m->rec), hb__dev(m->slist), hb__dev(m->stime));
 }
 
 /* The on-chip engine (epoch.cu). */

@@ -14,6 +14,7 @@ typedef int64_t hb_long;
 typedef int32_t hb_int;
 #define __global
 #define HB_FN static inline
+#define atomic_inc(p) __atomic_fetch_add((int *)(p), 1, __ATOMIC_RELAXED)
 #define HB_CL_HOST_CAT_(a, b) a##b
 #define HB_CL_HOST_CAT(a, b) HB_CL_HOST_CAT_(a, b)
 

@@ -86,8 +86,16 @@
         const T vn = v[soma[c]], vp = vprev[c];                                            \
         if (vp < thr && vn >= thr) {                                                       \
             const int64_t cnt = nspk[c];                                                   \
-            tspk[c * maxs + cnt % maxs] = t0 + dt * ((thr - vp) / (vn - vp));             \
+            const T ts = t0 + dt * ((thr - vp) / (vn - vp));                               \
+            tspk[c * maxs + cnt % maxs] = ts;                                              \
             nspk[c] = cnt + 1;                                                             \
+            /* The list of new spikes, as hb_spike_push (hb_mech_passes.cl). */            \
+            int64_t *sl = (int64_t *)sd->slist->ptr;                                       \
+            const int32_t k = __atomic_fetch_add((int32_t *)sl, 1, __ATOMIC_RELAXED);      \
+            if (k >= 0 && k < sl[1]) {                                                     \
+                sl[2 + k] = c;                                                             \
+                ((T *)sd->stime->ptr)[k] = ts;                                             \
+            }                                                                              \
         }                                                                                  \
         vprev[c] = vn;                                                                     \
         const int64_t r = recslot[c];                                                      \

@@ -94,7 +94,8 @@ static hb_status cl_sim_update(hb_context *ctx, void *stream, hb_precision p, co
                                REAL(p, t),          REAL(p, dt),       HB_CL_LONG(row),
                                HB_CL_LONG(nrec),    MEM(sim->soma),    MEM(sim->vprev),
                                MEM(sim->nspk),      MEM(sim->tspk),    MEM(sim->recslot),
-                               MEM(sim->v),         MEM(sim->rec)};
+                               MEM(sim->v),         MEM(sim->rec),     MEM(sim->slist),
+                               MEM(sim->stime)};
     return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_SOMA, sargs, NARGS(sargs), ncells);
 }
 

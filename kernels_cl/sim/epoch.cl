@@ -81,8 +81,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
     __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
-    __global const hb_long *recslot, __global real *rec,
-    const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
+    __global const hb_long *recslot, __global real *rec, __global hb_long *slist,
+    __global real *stime, const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
     HB_CELL_GROUP();
@@ -164,8 +164,9 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         if (is_soma) {
             const real vn = sh[oR + ks];
             if (vp < threshold && vn >= threshold) {
-                tspk[c * max_spikes + cnt % max_spikes] =
-                    (real)step * dt + dt * ((threshold - vp) / (vn - vp));
+                const real ts = (real)step * dt + dt * ((threshold - vp) / (vn - vp));
+                tspk[c * max_spikes + cnt % max_spikes] = ts;
+                HB_KERNEL(hb_spike_push)(slist, stime, c, ts);
                 cnt = cnt + 1;
             }
             vp = vn;

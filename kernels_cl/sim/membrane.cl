@@ -148,7 +148,8 @@ __kernel void HB_KERNEL(hb_sim_soma)(const hb_long ncells, const hb_long max_spi
                                      __global const hb_long *soma, __global real *vprev,
                                      __global hb_long *nspk, __global real *tspk,
                                      __global const hb_long *recslot, __global const real *v,
-                                     __global real *rec)
+                                     __global real *rec, __global hb_long *slist,
+                                     __global real *stime)
 {
     const hb_long c = (hb_long)get_global_id(0);
     if (c >= ncells)
@@ -156,9 +157,11 @@ __kernel void HB_KERNEL(hb_sim_soma)(const hb_long ncells, const hb_long max_spi
     const real vn = v[soma[c]], vp = vprev[c];
     if (vp < threshold && vn >= threshold) {
         const hb_long cnt = nspk[c];
+        const real ts = t0 + dt * ((threshold - vp) / (vn - vp));
         /* A ring of max_spikes per cell: the host drains it often enough. */
-        tspk[c * max_spikes + cnt % max_spikes] = t0 + dt * ((threshold - vp) / (vn - vp));
+        tspk[c * max_spikes + cnt % max_spikes] = ts;
         nspk[c] = cnt + 1;
+        HB_KERNEL(hb_spike_push)(slist, stime, c, ts);
     }
     vprev[c] = vn;
     const hb_long r = recslot[c];
