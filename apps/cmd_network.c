@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "cli_parse.h"
 #include "cli_paths.h"
 #include "commands.h"
@@ -112,8 +113,25 @@ static int read_connections(net_options *o)
     return ok;
 }
 
+enum { OPT_TOPO = 256, OPT_DELIV, OPT_CELLS, OPT_FANIN, OPT_PARTS, OPT_WEIGHT, OPT_DELAY,
+       OPT_DELAYMAX, OPT_TSTOP, OPT_DT, OPT_PREC, OPT_SEED, OPT_SWC, OPT_SPIKES, OPT_CONN,
+       OPT_NRNCONV };
+
 static int parse(int argc, char **argv, net_options *o)
 {
+    static const struct option opts[] = {
+        {"topology", required_argument, 0, OPT_TOPO}, {"delivery", required_argument, 0, OPT_DELIV},
+        {"cells", required_argument, 0, OPT_CELLS},   {"fanin", required_argument, 0, OPT_FANIN},
+        {"parts", required_argument, 0, OPT_PARTS},   {"weight", required_argument, 0, OPT_WEIGHT},
+        {"delay", required_argument, 0, OPT_DELAY},
+        {"delay-max", required_argument, 0, OPT_DELAYMAX},
+        {"tstop", required_argument, 0, OPT_TSTOP},   {"dt", required_argument, 0, OPT_DT},
+        {"precision", required_argument, 0, OPT_PREC}, {"seed", required_argument, 0, OPT_SEED},
+        {"swc", required_argument, 0, OPT_SWC},       {"spikes", required_argument, 0, OPT_SPIKES},
+        {"connections", required_argument, 0, OPT_CONN},
+        {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
+        {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
+    static const char *const topo[] = {"ring", "random"}, *const deliv[] = {"step-end", "spike-time"};
     memset(o, 0, sizeof *o);
     o->ncells = 1000, o->fanin = 10, o->parts = 1;
     o->weight = 0.5, o->delay = 1.0, o->delay_max = 5.0, o->tstop = 50, o->dt = 0.025;
@@ -124,60 +142,72 @@ static int parse(int argc, char **argv, net_options *o)
         return CLI_EXIT_USAGE;
     }
     o->swc = o->default_swc;
-    static const char *const topo[] = {"ring", "random"}, *const deliv[] = {"step-end", "spike-time"};
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    cli_opts op;
+    cli_opts_init(&op, CMD, argc, argv, opts);
+    for (int c; (c = cli_opts_next(&op)) != CLI_OPTS_END;) {
+        const char *a = op.flag, *v = op.value;
+        int ok = 1;
+        switch (c) {
+        case 'h':
             usage();
             return -1;
-        }
-        if (!strcmp(a, "--neuron-conventions")) {
+        case OPT_NRNCONV:
             o->neuron = 1;
-            continue;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "hinesbatch " CMD ": %s needs a value (or is unknown; see --help)\n", a);
-            return CLI_EXIT_USAGE;
-        }
-        const char *v = argv[++i];
-        int ok;
-        if (!strcmp(a, "--topology"))
+            break;
+        case OPT_TOPO:
             ok = cli_choice(CMD, a, v, topo, 2, &o->random);
-        else if (!strcmp(a, "--delivery"))
+            break;
+        case OPT_DELIV:
             ok = cli_choice(CMD, a, v, deliv, 2, &o->delivery);
-        else if (!strcmp(a, "--cells"))
+            break;
+        case OPT_CELLS:
             ok = cli_int(CMD, a, v, 1, 100000000, &o->ncells);
-        else if (!strcmp(a, "--fanin"))
+            break;
+        case OPT_FANIN:
             ok = cli_int(CMD, a, v, 1, 100000, &o->fanin);
-        else if (!strcmp(a, "--parts"))
+            break;
+        case OPT_PARTS:
             ok = cli_int(CMD, a, v, 1, 64, &o->parts);
-        else if (!strcmp(a, "--weight"))
+            break;
+        case OPT_WEIGHT:
             ok = cli_real(CMD, a, v, 0, 1e3, CLI_LO_CLOSED, &o->weight);
-        else if (!strcmp(a, "--delay"))
+            break;
+        case OPT_DELAY:
             ok = cli_real(CMD, a, v, 0, 1e4, CLI_LO_OPEN, &o->delay);
-        else if (!strcmp(a, "--delay-max"))
+            break;
+        case OPT_DELAYMAX:
             ok = cli_real(CMD, a, v, 0, 1e4, CLI_LO_OPEN, &o->delay_max);
-        else if (!strcmp(a, "--tstop"))
+            break;
+        case OPT_TSTOP:
             ok = cli_real(CMD, a, v, 0, 1e7, CLI_LO_CLOSED, &o->tstop);
-        else if (!strcmp(a, "--dt"))
+            break;
+        case OPT_DT:
             ok = cli_real(CMD, a, v, 0, 10, CLI_LO_OPEN, &o->dt);
-        else if (!strcmp(a, "--precision"))
+            break;
+        case OPT_PREC:
             ok = cli_precision(CMD, a, v, &o->precision);
-        else if (!strcmp(a, "--seed"))
+            break;
+        case OPT_SEED:
             ok = cli_u64(CMD, a, v, &o->seed);
-        else if (!strcmp(a, "--swc"))
-            o->swc = v, ok = 1;
-        else if (!strcmp(a, "--spikes"))
-            o->spikes = v, ok = 1;
-        else if (!strcmp(a, "--connections"))
-            o->connections = v, ok = 1;
-        else {
-            fprintf(stderr, "hinesbatch " CMD ": unknown option %s (see --help)\n", a);
-            return CLI_EXIT_USAGE;
+            break;
+        case OPT_SWC:
+            o->swc = v;
+            break;
+        case OPT_SPIKES:
+            o->spikes = v;
+            break;
+        case OPT_CONN:
+            o->connections = v;
+            break;
+        default:
+            ok = 0;
         }
         if (!ok)
             return CLI_EXIT_USAGE;
     }
+    char **rest;
+    if (cli_opts_operands(&op, &rest, 0) < 0)
+        return CLI_EXIT_USAGE;
     if (o->connections && !read_connections(o))
         return CLI_EXIT_USAGE;
     if (o->delay_max < o->delay) {
