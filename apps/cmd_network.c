@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_opts.h"
+#include "cli_out.h"
 #include "cli_parse.h"
 #include "cli_paths.h"
 #include "commands.h"
@@ -70,7 +71,7 @@ static int read_connections(net_options *o)
 {
     FILE *f = fopen(o->connections, "r");
     if (!f) {
-        fprintf(stderr, "hinesbatch " CMD ": --connections: cannot open %s\n", o->connections);
+        fprintf(stderr, "hinesbatch " CMD ": --connections: cannot read '%s'\n", o->connections);
         return 0;
     }
     char line[512];
@@ -208,8 +209,11 @@ static int parse(int argc, char **argv, net_options *o)
     char **rest;
     if (cli_opts_operands(&op, &rest, 0) < 0)
         return CLI_EXIT_USAGE;
+    /* A typo in an output path fails now, not after the run. */
+    if (o->spikes && !cli_output_check(CMD, "--spikes", o->spikes))
+        return CLI_EXIT_FAIL;
     if (o->connections && !read_connections(o))
-        return CLI_EXIT_USAGE;
+        return CLI_EXIT_FAIL; /* an input file: not a usage error */
     if (o->delay_max < o->delay) {
         fprintf(stderr, "hinesbatch " CMD ": --delay-max %g < --delay %g\n", o->delay_max, o->delay);
         return CLI_EXIT_USAGE;
@@ -407,12 +411,13 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
     }
     if (rank == 0 && o->spikes) {
         hb_net_spike *all = malloc((size_t)(nspk > 0 ? nspk : 1) * sizeof *all);
-        FILE *f = fopen(o->spikes, "w");
-        if (!all || !f) {
-            fprintf(stderr, "hinesbatch " CMD ": cannot write %s\n", o->spikes);
+        if (!all) {
+            fprintf(stderr, "hinesbatch " CMD ": out of memory for %lld spikes\n", (long long)nspk);
+            goto done;
+        }
+        FILE *f = cli_output_open(CMD, "--spikes", o->spikes);
+        if (!f) {
             free(all);
-            if (f)
-                fclose(f);
             goto done;
         }
         hb_net_spikes(net, 1, nspk, all, &nspk);
@@ -420,10 +425,8 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
         for (int64_t i = 0; i < nspk; ++i)
             fprintf(f, "%lld,%.6f\n", (long long)all[i].gid, all[i].t);
         free(all);
-        if (fclose(f) != 0) {
-            fprintf(stderr, "hinesbatch " CMD ": cannot write %s\n", o->spikes);
+        if (!cli_output_close(CMD, "--spikes", o->spikes, f))
             goto done;
-        }
     }
     rc = CLI_EXIT_OK;
     goto done;
@@ -445,9 +448,15 @@ int hb_cmd_network(int argc, char **argv)
 {
     net_options o;
     int r = parse(argc, argv, &o);
-    if (r)
+    if (r) {
+        free(o.csrc), free(o.cdst), free(o.cw), free(o.cd);
         return r < 0 ? CLI_EXIT_OK : r;
+    }
 #ifdef HB_HAVE_MPI
+    /* MPI only under a launcher (Open MPI, MPICH/PMI, PMIx set these): a
+     * plain run stays one process without MPI's start-up. */
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK"))
+        return run(&o, 0, 1, NULL);
     int inited = 0;
     MPI_Initialized(&inited);
     if (!inited)

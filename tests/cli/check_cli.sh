@@ -263,6 +263,24 @@ t 1 "hinesbatch bench: --csv: cannot write '/nonexistent/x.csv'" \
     bench --backend serial --systems 4 --rows 8 --csv /nonexistent/x.csv
 t 1 "hinesbatch bench: --csv: error writing '/dev/full'" \
     bench --backend serial --systems 4 --rows 8 --max-reps 3 --csv /dev/full
+# network: values, files, a run that writes its spikes.
+t 2 "hinesbatch network: --cells: '0' is not an integer in [1, 100000000]" network --cells 0
+t 2 "hinesbatch network: --delay 0.01 ms is below --dt 0.025 ms" network --delay 0.01
+t 2 "hinesbatch network: --topology: 'star' is not one of ring, random" network --topology star
+t 2 "hinesbatch network: --delay-max 2 < --delay 3" network --delay 3 --delay-max 2
+t 2 "hinesbatch network: unexpected argument 'x'" network x
+t 1 "hinesbatch network: --spikes: cannot write '/nonexistent/x'" network --cells 4 --tstop 1 \
+    --spikes /nonexistent/x
+tl 1 "hinesbatch network: --spikes: error writing '/dev/full'" network --cells 4 --tstop 2 \
+    --spikes /dev/full
+tl 1 "hinesbatch network: --connections: cannot read '/nonexistent/c.csv'" network \
+    --connections /nonexistent/c.csv
+printf 'src,dst,weight,delay\n0,1,0.5,1\n0,9,0.5,1\n' >"$root/conn.csv"
+tl 1 "hinesbatch network: --connections $root/conn.csv:3: need src,dst in [0, 4)" network \
+    --cells 4 --connections "$root/conn.csv"
+t 0 "" network --cells 6 --tstop 8 --spikes spikes.csv
+check '[ "$(head -1 spikes.csv)" = gid,spike_ms ] && [ "$(wc -l <spikes.csv)" -ge 6 ]' \
+    "network: a ring of 6 writes a spike of every cell"
 # A link to a missing directory passes the check before the run; the open
 # fails after the backends are open, and everything made is freed.
 ln -s /nonexistent/dir/x.csv "$root/dangling.csv"
