@@ -5,20 +5,6 @@
 
 #ifndef HB_MECH_PASSES_CL
 #define HB_MECH_PASSES_CL
-/* Every spike also goes to one list (hb_sim_dev.slist, stime), so the host
- * reads back only the new spikes: the count in slist[0]'s first 32 bits
- * (the order of a step's spikes is the atomics'; the host sorts them),
- * the capacity in slist[1], the cells from slist[2]. Past the capacity (or
- * the count's wrap) the host reads the per-cell rings instead. */
-HB_FN void HB_KERNEL(hb_spike_push)(__global hb_long *slist, __global real *stime,
-                                    const hb_long c, const real t)
-{
-    const hb_int k = atomic_inc((volatile __global hb_int *)slist);
-    if (k >= 0 && k < slist[1]) {
-        slist[2 + k] = c;
-        stime[k] = t;
-    }
-}
 /* The mechanism tables every simulation kernel takes (hb_sim_dev in
  * api/sim/hb_sim_ops.h). Mechanism m: mtab[5m] instances, its parameters at
  * mprm + mtab[5m + 1], its state slots at mst + mtab[5m + 2], the rows of
@@ -52,6 +38,20 @@ HB_FN void HB_KERNEL(hb_spike_push)(__global hb_long *slist, __global real *stim
 
 #ifndef HB_MECH_PASSES_FUNCS /* undefined between precisions by the CUDA and host builds */
 #define HB_MECH_PASSES_FUNCS
+/* Every spike also goes to one list (hb_sim_dev.slist, stime), so the host
+ * reads back only the new spikes: the count in slist[0]'s first 32 bits
+ * (the order of a step's spikes is the atomics'; the host sorts them),
+ * the capacity in slist[1], the cells from slist[2]. Past the capacity (or
+ * the count's wrap) the host reads the per-cell rings instead. */
+HB_FN void HB_KERNEL(hb_spike_push)(__global hb_long *slist, __global real *stime,
+                                    const hb_long c, const real t)
+{
+    const hb_int k = atomic_inc((volatile __global hb_int *)slist);
+    if (k >= 0 && k < slist[1]) {
+        slist[2 + k] = c;
+        stime[k] = t;
+    }
+}
 
 /* Instance i of mechanism m on row r at voltage v: INITIAL. */
 HB_FN void HB_KERNEL(hb_mech_inst_init)(const hb_int m, const hb_long i, const hb_long r,
