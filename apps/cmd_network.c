@@ -22,7 +22,8 @@
 #define DEFAULT_SWC "jaxley__morph_minimal.swc"
 
 typedef struct {
-    int     random;          /* 0 ring, 1 random                        */
+    int     random;          /* 0 ring, 1 random, 2 none (independent cells) */
+    double  iclamp[3];       /* none: onset, duration (ms), amplitude (nA) */
     int64_t ncells, fanin, parts;
     double  weight, delay, delay_max, tstop, dt, kick;
     int     neuron;          /* NEURON's conventions, HH in the soma    */
@@ -38,11 +39,11 @@ typedef struct {
 
 static void usage(void)
 {
-    printf("usage: hinesbatch network [--topology ring|random] [--cells N] [--swc FILE]\n"
+    printf("usage: hinesbatch network [--topology ring|random|none] [--cells N] [--swc FILE]\n"
            "         [--fanin K] [--weight US] [--delay MS] [--delay-max MS] [--tstop MS]\n"
            "         [--dt MS] [--precision float|double] [--parts P] [--seed S]\n"
            "         [--delivery step-end|spike-time] [--neuron-conventions] [--spikes FILE]\n"
-           "         [--connections FILE.csv]\n"
+           "         [--connections FILE.csv] [--iclamp ONSET,DUR,AMP]\n"
            "A network of N copies (1000) of a neuron (default the shipped " DEFAULT_SWC ",\n"
            "sections by d_lambda; --neuron-conventions as NEURON's Import3d) with passive\n"
            "leak everywhere, Hodgkin-Huxley channels in the soma and one ExpSyn (tau 2 ms,\n"
@@ -51,6 +52,8 @@ static void usage(void)
            "ring examples). random: each cell gets --fanin K (10) connections from cells\n"
            "drawn with --seed, weights in [0, 2 w] (w = --weight / K), delays uniform in\n"
            "[--delay, --delay-max] (1, 5 ms); the first tenth of the cells kicked at 1 ms.\n"
+           "none: no connections, a current clamp at every soma (--iclamp, 5,40,1: the main\n"
+           "job's), the batch split over parts and ranks all the same (one epoch per run).\n"
            "--connections: the connections of a CSV file (header src,dst,weight,delay: gids,\n"
            "uS, ms) in place of the topology's, the first tenth of the cells kicked.\n"
            "Spike detection: the soma crossing -20 mV upwards. The run goes in epochs of the\n"
@@ -116,7 +119,8 @@ static int read_connections(net_options *o)
 
 enum { OPT_TOPO = 256, OPT_DELIV, OPT_CELLS, OPT_FANIN, OPT_PARTS, OPT_WEIGHT, OPT_DELAY,
        OPT_DELAYMAX, OPT_TSTOP, OPT_DT, OPT_PREC, OPT_SEED, OPT_SWC, OPT_SPIKES, OPT_CONN,
-       OPT_NRNCONV };
+       OPT_NRNCONV, OPT_ICLAMP };
+static const char *const topo_name[] = {"ring", "random", "none"};
 
 static int parse(int argc, char **argv, net_options *o)
 {
@@ -131,12 +135,14 @@ static int parse(int argc, char **argv, net_options *o)
         {"swc", required_argument, 0, OPT_SWC},       {"spikes", required_argument, 0, OPT_SPIKES},
         {"connections", required_argument, 0, OPT_CONN},
         {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
+        {"iclamp", required_argument, 0, OPT_ICLAMP},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
-    static const char *const topo[] = {"ring", "random"}, *const deliv[] = {"step-end", "spike-time"};
+    static const char *const topo[] = {"ring", "random", "none"}, *const deliv[] = {"step-end", "spike-time"};
     memset(o, 0, sizeof *o);
     o->ncells = 1000, o->fanin = 10, o->parts = 1;
     o->weight = 0.5, o->delay = 1.0, o->delay_max = 5.0, o->tstop = 50, o->dt = 0.025;
     o->precision = HB_DOUBLE, o->seed = 1, o->kick = 1.0;
+    o->iclamp[0] = 5, o->iclamp[1] = 40, o->iclamp[2] = 1;
     if (!cli_data_file(CLI_DATA_MORPHOLOGIES, DEFAULT_SWC, o->default_swc, sizeof o->default_swc,
                        NULL)) {
         fprintf(stderr, "hinesbatch " CMD ": data path too long\n");
@@ -156,7 +162,7 @@ static int parse(int argc, char **argv, net_options *o)
             o->neuron = 1;
             break;
         case OPT_TOPO:
-            ok = cli_choice(CMD, a, v, topo, 2, &o->random);
+            ok = cli_choice(CMD, a, v, topo, 3, &o->random);
             break;
         case OPT_DELIV:
             ok = cli_choice(CMD, a, v, deliv, 2, &o->delivery);
@@ -200,6 +206,19 @@ static int parse(int argc, char **argv, net_options *o)
         case OPT_CONN:
             o->connections = v;
             break;
+        case OPT_ICLAMP: {
+            char buf[256];
+            const char *f[3];
+            const int k = cli_split(CMD, a, v, ',', buf, sizeof buf, f, 3);
+            if (k != 3) {
+                ok = k ? cli_bad_value(CMD, a, v, "is not ONSET,DUR,AMP") : 0;
+                break;
+            }
+            ok = cli_real(CMD, a, f[0], 0, 1e7, CLI_LO_CLOSED, &o->iclamp[0]) &&
+                 cli_real(CMD, a, f[1], 0, 1e7, CLI_LO_CLOSED, &o->iclamp[1]) &&
+                 cli_real(CMD, a, f[2], -1e6, 1e6, CLI_LO_CLOSED, &o->iclamp[2]);
+            break;
+        }
         default:
             ok = 0;
         }
@@ -236,6 +255,8 @@ static int64_t inputs(const net_options *o, int64_t dst, int64_t *src, double *w
                 src[n] = o->csrc[j], w[n] = o->cw[j], d[n] = o->cd[j], ++n;
         return n;
     }
+    if (o->random == 2)
+        return 0;
     if (!o->random) {
         src[0] = (dst + o->ncells - 1) % o->ncells, w[0] = o->weight, d[0] = o->delay;
         return 1;
@@ -355,8 +376,10 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
                 (st = hb_sim_add_point(sim[q], "ExpSyn", c, soma, pt)) == HB_SUCCESS)
                 st = hb_sim_set_point_param(sim[q], *pt, "tau", 2.0);
             const int64_t g = gids[first[q] + c];
-            const int tenth = o->random || o->connections;
-            if (st == HB_SUCCESS && (tenth ? g < (o->ncells + 9) / 10 : g == 0))
+            const int tenth = o->random == 1 || o->connections;
+            if (st == HB_SUCCESS && o->random == 2 && !o->connections)
+                st = hb_sim_add_iclamp(sim[q], c, soma, o->iclamp[0], o->iclamp[1], o->iclamp[2]);
+            else if (st == HB_SUCCESS && (tenth ? g < (o->ncells + 9) / 10 : g == 0))
                 st = hb_sim_add_events(sim[q], *pt, 1, &o->kick, tenth ? o->weight : 0.5);
         }
         if (st == HB_SUCCESS)
@@ -364,7 +387,7 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
     }
     int64_t nconn = 0;
     {
-        int64_t cap = o->random ? o->fanin : 1;
+        int64_t cap = o->random == 1 ? o->fanin : 1;
         if (o->connections) { /* the largest fan-in of the file */
             cap = 1;
             for (int64_t q = 0; q < (int64_t)P; ++q)
@@ -400,12 +423,16 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
     if (rank == 0) {
         printf("network: %s of %lld cells x %lld compartments, %lld connections on rank 0, "
                "%d rank%s x %lld part%s (%s)\n",
-               o->random ? "random" : "ring", (long long)o->ncells, (long long)view.n,
+               o->connections ? "file" : topo_name[o->random], (long long)o->ncells, (long long)view.n,
                (long long)nconn, size, size > 1 ? "s" : "", (long long)P, P > 1 ? "s" : "",
                hb_context_describe(ctx[0]));
-        printf("run: %g ms in %lld epochs of %g ms, %.3f s wall: %.3g compartment-steps/s; "
-               "%lld spikes\n",
-               o->tstop, (long long)epochs, epoch_ms, secs,
+        char ep[64];
+        if (epoch_ms > 0)
+            snprintf(ep, sizeof ep, "%lld epochs of %g ms", (long long)epochs, epoch_ms);
+        else
+            snprintf(ep, sizeof ep, "one epoch (no connections)");
+        printf("run: %g ms in %s, %.3f s wall: %.3g compartment-steps/s; %lld spikes\n",
+               o->tstop, ep, secs,
                secs > 0 ? (double)o->ncells * (double)view.n * (double)steps / secs : 0.0,
                (long long)nspk);
     }
