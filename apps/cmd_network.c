@@ -23,7 +23,8 @@
 
 typedef struct {
     int     random;          /* 0 ring, 1 random, 2 none (independent cells) */
-    double  iclamp[3];       /* none: onset, duration (ms), amplitude (nA) */
+    double  iclamp[3];
+    int     engine;          /* hb_sim_engine: auto, stages, cells        */       /* none: onset, duration (ms), amplitude (nA) */
     int64_t ncells, fanin, parts;
     double  weight, delay, delay_max, tstop, dt, kick;
     int     neuron;          /* NEURON's conventions, HH in the soma    */
@@ -44,6 +45,7 @@ static void usage(void)
            "         [--dt MS] [--precision float|double] [--parts P] [--seed S]\n"
            "         [--delivery step-end|spike-time] [--neuron-conventions] [--spikes FILE]\n"
            "         [--connections FILE.csv] [--iclamp ONSET,DUR,AMP]\n"
+           "         [--engine auto|stages|cells]\n"
            "A network of N copies (1000) of a neuron (default the shipped " DEFAULT_SWC ",\n"
            "sections by d_lambda; --neuron-conventions as NEURON's Import3d) with passive\n"
            "leak everywhere, Hodgkin-Huxley channels in the soma and one ExpSyn (tau 2 ms,\n"
@@ -65,7 +67,7 @@ static void usage(void)
            "due: the end of the step its source crossed in plus the delay (NEURON's fixed\n"
            "step, default) or the interpolated crossing plus the delay. Prints compartment-\n"
            "steps per second, epochs and spikes; --spikes writes gid,spike_ms of every spike\n"
-           "(in time then gid order). Backend: HINESBATCH_BACKEND.\n");
+           "(in time then gid order). --engine as simulate's. Backend: HINESBATCH_BACKEND.\n");
 }
 
 /* --connections: every row checked (gids in [0, cells), finite weight,
@@ -119,7 +121,7 @@ static int read_connections(net_options *o)
 
 enum { OPT_TOPO = 256, OPT_DELIV, OPT_CELLS, OPT_FANIN, OPT_PARTS, OPT_WEIGHT, OPT_DELAY,
        OPT_DELAYMAX, OPT_TSTOP, OPT_DT, OPT_PREC, OPT_SEED, OPT_SWC, OPT_SPIKES, OPT_CONN,
-       OPT_NRNCONV, OPT_ICLAMP };
+       OPT_NRNCONV, OPT_ICLAMP, OPT_ENGINE };
 static const char *const topo_name[] = {"ring", "random", "none"};
 
 static int parse(int argc, char **argv, net_options *o)
@@ -136,6 +138,7 @@ static int parse(int argc, char **argv, net_options *o)
         {"connections", required_argument, 0, OPT_CONN},
         {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
         {"iclamp", required_argument, 0, OPT_ICLAMP},
+        {"engine", required_argument, 0, OPT_ENGINE},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     static const char *const topo[] = {"ring", "random", "none"}, *const deliv[] = {"step-end", "spike-time"};
     memset(o, 0, sizeof *o);
@@ -206,6 +209,11 @@ static int parse(int argc, char **argv, net_options *o)
         case OPT_CONN:
             o->connections = v;
             break;
+        case OPT_ENGINE: {
+            static const char *const eng[] = {"auto", "stages", "cells"};
+            ok = cli_choice(CMD, a, v, eng, 3, &o->engine);
+            break;
+        }
         case OPT_ICLAMP: {
             char buf[256];
             const char *f[3];
@@ -367,6 +375,7 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
         hb_sim_params_init(&prm);
         prm.dt = o->dt;
         prm.precision = o->precision;
+        prm.engine = (hb_sim_engine)o->engine;
         const int64_t n = first[q + 1] - first[q];
         if ((st = hb_sim_create(ctx[q], cells + first[q], n, &prm, &sim[q])) != HB_SUCCESS)
             break;

@@ -9,6 +9,7 @@ hb=${BUILD:-build-gpu}/apps/hinesbatch
 log="$out/net.log"
 cores=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_PROC_BIND=close
+export HINESBATCH_OPENCL_PLATFORM=${HINESBATCH_OPENCL_PLATFORM:-NVIDIA}
 mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none)
 small=data/morphologies/jaxley__morph_minimal.swc
 ca1=data/morphologies/nrn__c91662.swc
@@ -23,15 +24,21 @@ one() {
     env "${envs[@]}" timeout 120 "$@" 2>&1 | tail -2 >>"$log"
 }
 echo "machine: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $cores cores" >"$log"
+# Point-like cells (4 compartments): both engines on CUDA (a work-group per
+# cell against a work-item per compartment), NVIDIA OpenCL, OpenMP.
 for topo in ring random; do
     for n in 1000 10000 100000 1000000; do
-        for be in cuda opencl openmp; do
-            [ "$be" = openmp ] && [ "$n" -gt 100000 ] && continue
-            one "$topo $n minimal $be" HINESBATCH_BACKEND=$be -- "$hb" network --topology $topo \
-                --cells $n --tstop 50 --swc $small
+        for eng in cells stages; do
+            one "$topo $n minimal cuda $eng" HINESBATCH_BACKEND=cuda -- "$hb" network --topology $topo \
+                --cells $n --tstop 50 --swc $small --engine $eng
         done
+        [ "$n" -le 100000 ] && one "$topo $n minimal opencl" HINESBATCH_BACKEND=opencl -- "$hb" network \
+            --topology $topo --cells $n --tstop 50 --swc $small
+        [ "$n" -le 100000 ] && one "$topo $n minimal openmp" HINESBATCH_BACKEND=openmp -- "$hb" network \
+            --topology $topo --cells $n --tstop 50 --swc $small
     done
 done
+# CA1 cells (728 compartments), random network.
 for n in 1000 10000; do
     for be in cuda opencl openmp; do
         one "random $n c91662 $be" HINESBATCH_BACKEND=$be -- "$hb" network --topology random \

@@ -3,6 +3,7 @@
 #include "sim.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if !defined(_WIN32)
@@ -91,6 +92,7 @@ void hb_net_destroy(hb_net *net)
     for (int32_t p = 0; p < net->nparts; ++p) {
         free(net->parts[p].gids);
         net->parts[p].sim->spk.collect = 0;
+        net->parts[p].sim->defer_finite = 0;
     }
     free(net->parts), free(net->conns), free(net->src_first);
     free(net->mine), free(net->all);
@@ -138,6 +140,7 @@ static hb_status add_part(hb_net *net, hb_sim *sim, const int64_t *gids, int32_t
     net->parts[net->nparts].gids = g;
     net->dt = sim->prm.dt;
     sim->spk.collect = 1;
+    sim->defer_finite = 1;
     *part = net->nparts++;
     return HB_SUCCESS;
 }
@@ -422,6 +425,14 @@ static hb_status run(hb_net *net, double tstop)
         net->step = to;
         net->epochs++;
         HB_FORWARD(exchange(net));
+    }
+    for (int32_t i = 0; i < net->nparts; ++i) {
+        hb_status st = hb__sim_check_finite(net->parts[i].sim);
+        if (st != HB_SUCCESS) {
+            char msg[512]; /* the message is rewritten from itself: a copy */
+            snprintf(msg, sizeof msg, "%s", hb_last_error());
+            return hb__error(st, "hb_net_run: part %d: %s", (int)i, msg);
+        }
     }
     return HB_SUCCESS;
 }

@@ -92,6 +92,7 @@ struct hb_sim {
     int64_t       rec_rows;    /* samples waiting in dev.rec                */
     int64_t       ev_cap;      /* events dev.evstep and dev.evw hold        */
     hb_sim_spikes spk;
+    int           defer_finite; /* a network's part: hb_net_run checks at its end */
     hb_sim_timing timing;
     hb_sim_engine engine;      /* the engine that runs: stages or cells     */
     int           onchip;      /* cells on a GPU backend: ops->epoch        */
@@ -149,6 +150,9 @@ void hb__sim_region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0,
 int64_t hb__sim_event_step(double t, double dt);
 hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double weight);
 hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end);
+/* After a run: every voltage finite, or HB_ERR_NUMERICAL naming the first
+ * failing cell and compartment (sim_run.c). */
+hb_status hb__sim_check_finite(hb_sim *sim);
 /* Spikes (sim_spikes.c): the logs made as the first run starts, freed with
  * the simulation; every new device spike appended to its cell's log (an error
  * when a ring wrapped); the steps the engine may still run before it must

@@ -66,20 +66,44 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: a table of %lld events",
                        (long long)due);
     if (st == HB_SUCCESS) {
-        int64_t k = 0;
+        /* By entry with a counting sort (stable: the order they came), then
+         * each entry's few by step: a network's epoch brings many events
+         * spread over many points. */
         for (int64_t e = 0; e < md->nev; ++e)
+            if (md->events[e].step < step_end)
+                evptr[md->entry[md->events[e].point] + 1]++;
+        for (int64_t q = 0; q < P; ++q)
+            evptr[q + 1] += evptr[q];
+        int64_t *at = hb__malloc_n(P > 0 ? P : 1, sizeof *at);
+        if (!at)
+            st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld point processes",
+                           (long long)P);
+        for (int64_t q = 0; at && q < P; ++q)
+            at[q] = evptr[q];
+        for (int64_t e = 0; at && e < md->nev; ++e)
             if (md->events[e].step < step_end) {
                 const hb_sim_event *ev = &md->events[e];
-                now[k++] = (due_event){md->entry[ev->point], ev->step, ev->seq, ev->weight};
+                const int64_t q = md->entry[ev->point];
+                now[at[q]++] = (due_event){q, ev->step, ev->seq, ev->weight};
             }
-        qsort(now, (size_t)due, sizeof *now, cmp_event);
-        for (int64_t e = 0; e < due; ++e) {
-            evptr[now[e].q + 1]++;
+        free(at);
+        for (int64_t q = 0; st == HB_SUCCESS && q < P; ++q) {
+            if (evptr[q + 1] - evptr[q] > 32) { /* a long train: qsort */
+                qsort(now + evptr[q], (size_t)(evptr[q + 1] - evptr[q]), sizeof *now, cmp_event);
+                continue;
+            }
+            for (int64_t i = evptr[q] + 1; i < evptr[q + 1]; ++i) {
+                const due_event x = now[i];
+                int64_t j = i;
+                for (; j > evptr[q] && cmp_event(&now[j - 1], &x) > 0; --j)
+                    now[j] = now[j - 1];
+                now[j] = x;
+            }
+        }
+        for (int64_t e = 0; st == HB_SUCCESS && e < due; ++e) {
             evstep[e] = now[e].step;
             evw[e] = now[e].weight;
         }
-        for (int64_t q = 0; q < P; ++q)
-            evptr[q + 1] += evptr[q];
     }
     /* The event buffers grow to the largest batch of due events. */
     if (st == HB_SUCCESS && due > sim->ev_cap) {
