@@ -52,7 +52,13 @@ typedef struct {
     hb_buffer *nspk;          /* int64[ncells]: spikes detected                  */
     hb_buffer *tspk;          /* real[ncells*max_spikes]: their times            */
     hb_buffer *recslot;       /* int64[ncells]: column in rec, or -1             */
-    hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages        */
+    hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages and probes */
+    /* Probes (api/sim/sim_probe.c; HB_PROBE_* in kernels_cl/sim/hb_mech_passes.cl):
+     * nprobe entries of kind, element, flat row, column in rec, by cell; the
+     * probes of cell c are prbcell[c] .. prbcell[c + 1]. */
+    int64_t    nprobe;
+    hb_buffer *probe;         /* int64[4 nprobe]                                 */
+    hb_buffer *prbcell;       /* int64[ncells + 1]                               */
     /* The on-chip engine's tables (NULL for the per-stage engine). */
     hb_buffer *cellof;        /* int64[nslots]: cell in the plan's slot t        */
     hb_buffer *rowoff;        /* int64[ncells]: the cell's first flat row         */
@@ -123,7 +129,9 @@ typedef struct {
  * assemble: d[pos[k]] = d0 + gmem, rhs[pos[k]] = (cdt + gmem) v - imem.
  * update: v[k] = x[pos[k]]; per cell: upward threshold crossing of the soma
  *   voltage (time t0 + dt*fraction), and the recorded cells' soma voltage
- *   into row rec_row of rec. */
+ *   into row rec_row of rec.
+ * The fused loop and the epoch write the probes of a cell after its states,
+ * as `probe` does after mech_state. */
 typedef struct {
     hb_status (*mech_init)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim);
     hb_status (*mech_state)(hb_context *ctx, void *stream, hb_precision p,
@@ -146,6 +154,10 @@ typedef struct {
     hb_status (*epoch)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
                        const hb_sim_epoch *job);
     hb_status (*epoch_group_limit)(hb_context *ctx, hb_precision p, int64_t *max_items);
+    /* Every probe's value (after mech_state: the end of the step) into row
+     * rec_row of rec; called only when there are probes. */
+    hb_status (*probe)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
+                       int64_t rec_row);
 } hb_sim_ops;
 
 /* Each returns its table, or NULL when the backend was not compiled in. */

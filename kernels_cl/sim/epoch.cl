@@ -28,7 +28,10 @@
  *   states: each mechanism's over the step at the new v (x);
  *   update: v = x; the soma's work-item detects an upward threshold crossing
  *     (time interpolated in the step) and records the soma voltage into row
- *     rec_row0 + s of rec for recorded cells.
+ *     rec_row0 + s of rec for recorded cells;
+ *   probes: the cell's probes (prbcell[c] .. prbcell[c + 1] of probe) once
+ *     the step's states have moved (at the next step's start, and after the
+ *     epoch's last states pass).
  * Work-item j owns rows j, j + P, ...: v lives in the rhs/x array of local
  * memory for the whole launch (the solution of one step is the voltage the
  * next one reads, and only the row's owner writes its rhs, after every
@@ -70,6 +73,21 @@
                                                   HB_MECH_PASS);                                    \
     } while (0)
 
+/* The cell's probes [q0, q1) (hb_sim_dev.probe) into row ROW of rec, each by
+ * the work-item that owns its row: after HB_EPOCH_STATES's barriers every
+ * density state is final, and a row's point processes were advanced by that
+ * same work-item, so no barrier is added; v of the cell is in sh. */
+#define HB_EPOCH_PROBES(ROW)                                                                 \
+    do {                                                                                     \
+        for (hb_long q = q0; q < q1; ++q) {                                                  \
+            __global const hb_long *pq = probe + 4 * q;                                      \
+            const hb_int k = (hb_int)(pq[2] - ro);                                           \
+            if (k % P == j)                                                                  \
+                rec[(ROW) * nrec + pq[3]] = HB_KERNEL(hb_probe_value)(                       \
+                    pq[0], pq[1], sh[oR + k], nrows_all, mprm, mst, ion, ionk);             \
+        }                                                                                    \
+    } while (0)
+
 __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
     const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
@@ -81,8 +99,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
     __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
-    __global const hb_long *recslot, __global real *rec,
-    const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
+    __global const hb_long *recslot, __global real *rec, __global const hb_long *probe,
+    __global const hb_long *prbcell, const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
     HB_CELL_GROUP();
@@ -102,6 +120,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     /* Whether the cell has point processes (their row passes are skipped
      * otherwise). */
     const int points = valid && pptr[ro + nr] != pptr[ro];
+    /* The cell's probes (none: an empty loop). */
+    const hb_long q0 = valid ? prbcell[c] : 0, q1 = valid ? prbcell[c + 1] : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (hb_long s = 0; s < nsteps; ++s) {
@@ -109,6 +129,9 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         /* The states move over the step before (NEURON's order: right after
          * its solve; the previous epoch, or INITIAL, did it for step0 - 1). */
         HB_EPOCH_STATES(s > 0);
+        /* The step before, complete: its probes. */
+        if (s > 0)
+            HB_EPOCH_PROBES(rec_row0 + s - 1);
         /* Passes in order: rows (events, clearing), currents, rows
          * (assembly), then after the solve the states; a barrier after each
          * (skipping them where every pass touches only the work-item's own
@@ -179,6 +202,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
 
     /* And over the epoch's last step, so the state is the one at its end. */
     HB_EPOCH_STATES(1);
+    HB_EPOCH_PROBES(rec_row0 + nsteps - 1);
     for (hb_int k = j; k < nr; k += P)
         v[ro + k] = sh[oR + k];
     if (is_soma) {
