@@ -7,7 +7,7 @@
 
 #define MAXC 4
 #define MAXPT 4
-#define MAXTR 96
+#define MAXTR 128
 
 static hb_morph_cell *pool[2];
 
@@ -110,9 +110,11 @@ static void draw(model *md, hb_precision p)
         add_want(md, 1, c, -1, -1, "v");
         for (int k = 0; k < 3; ++k)
             add_want(md, 1, c, hb_test_range(0, n - 1), -1, "v");
-        add_want(md, 1, c, -1, -1, "hh.m");
-        add_want(md, 1, c, -1, -1, hb_test_range(0, 1) ? "hh.h" : "hh.n");
-        add_want(md, 1, c, -1, -1, "hh.gnabar");
+        /* At the soma everything hh's currents are made of, and the currents. */
+        static const char *const hh[] = {"hh.m", "hh.h", "hh.n", "hh.gnabar", "hh.gkbar",
+                                         "ena", "ek", "ina", "ik"};
+        for (size_t k = 0; k < sizeof hh / sizeof hh[0]; ++k)
+            add_want(md, 1, c, -1, -1, hh[k]);
         add_want(md, 1, c, hb_test_range(0, n - 1), -1, "pas.g");
         add_want(md, 1, c, hb_test_range(0, n - 1), -1, "nai");
         add_want(md, 1, c, hb_test_range(0, n - 1), -1, "ena");
@@ -331,6 +333,53 @@ static void self_checks(const model *md, const result *r, const char *what)
     }
 }
 
+/* Trace of cell's soma probe `what` (kind 1, compartment -1), or NULL. */
+static const double *soma_trace(const model *md, const result *r, int64_t cell, const char *what)
+{
+    for (int k = 0; k < md->ntr; ++k)
+        if (md->tr[k].kind == 1 && md->tr[k].cell == cell && md->tr[k].comp == -1 &&
+            !strcmp(md->tr[k].what, what))
+            return r->trace + k * r->nsamples;
+    return NULL;
+}
+
+/* The ion currents probed at the soma are hh's (the only mechanism there
+ * that writes them), computed in each step from the values at its start:
+ * ina(j) = gnabar m^3 h (v - ena) and ik(j) = gkbar n^4 (v - ek) at sample
+ * j - 1; 0 at t = 0. */
+static void check_currents(const model *md, const result *r, const char *what)
+{
+    const int64_t ns = r->nsamples;
+    double worst = 0;
+    for (int64_t c = 0; c < md->ncells; ++c) {
+        const double *m = soma_trace(md, r, c, "hh.m"), *h = soma_trace(md, r, c, "hh.h");
+        const double *n = soma_trace(md, r, c, "hh.n"), *v = soma_trace(md, r, c, "v");
+        const double *gna = soma_trace(md, r, c, "hh.gnabar"), *gk = soma_trace(md, r, c, "hh.gkbar");
+        const double *ena = soma_trace(md, r, c, "ena"), *ek = soma_trace(md, r, c, "ek");
+        const double *ina = soma_trace(md, r, c, "ina"), *ik = soma_trace(md, r, c, "ik");
+        if (!m || !h || !n || !v || !gna || !gk || !ena || !ek || !ina || !ik)
+            continue;
+        double sna = 0, sk = 0;
+        for (int64_t j = 0; j < ns; ++j)
+            sna = fmax(sna, fabs(ina[j])), sk = fmax(sk, fabs(ik[j]));
+        HB_CHECK(ina[0] == 0 && ik[0] == 0 && sna > 0 && sk > 0,
+                 "%s: cell %lld: ina %g, ik %g at t = 0 (expected 0), largest %g, %g", what,
+                 (long long)c, ina[0], ik[0], sna, sk);
+        for (int64_t j = 1; j < ns; ++j) {
+            const double a = gna[j - 1] * m[j - 1] * m[j - 1] * m[j - 1] * h[j - 1] *
+                             (v[j - 1] - ena[j - 1]);
+            const double b = gk[j - 1] * n[j - 1] * n[j - 1] * n[j - 1] * n[j - 1] *
+                             (v[j - 1] - ek[j - 1]);
+            double e = fmax(fabs(ina[j] - a) / sna, fabs(ik[j] - b) / sk);
+            worst = isnan(e) ? INFINITY : fmax(worst, e);
+        }
+    }
+    const double bound = md->prm.precision == HB_DOUBLE ? 1e-12 : 1e-5;
+    printf("%s: ina and ik within %g (relative to their largest) of hh's formula (bound %g)\n",
+           what, worst, bound);
+    HB_CHECK(worst <= bound, "%s: ion currents differ from hh's by %g > %g", what, worst, bound);
+}
+
 /* Every trace against the oracle's: bit-identical on a host backend in the
  * oracle's order; else v within HB_TEST_SIM_MV and other values within a
  * relative bound of their trace's largest magnitude (double 1e-6; float
@@ -416,7 +465,7 @@ static void refusals(hb_context *ctx)
                {1, n1 - 1, "hh.m", "not inserted"},
                {0, -1, "ExpSyn.g", "hb_sim_probe_point"},
                {0, -1, "xxi", "xxi"},
-               {0, -1, "ina", "ina"},
+               {0, -1, "ixx", "ixx"},
                {0, -1, "", "is not"},
                {0, -1, "hh.", "hh"}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
@@ -488,7 +537,7 @@ int main(void)
                p ? "float" : "double", (long long)md.ncells, md.ntr, md.npt, md.nernst_na,
                md.cad, (long long)md.prm.record_chunk, (long long)spikes);
         if (ref.trace)
-            self_checks(&md, &ref, "oracle");
+            self_checks(&md, &ref, "oracle"), check_currents(&md, &ref, "oracle");
         for (int e = 0; e < 2; ++e) {
             if (e && hb_context_backend(ctx) == HB_BACKEND_SERIAL)
                 continue; /* the oracle runs the stages only */
@@ -497,6 +546,7 @@ int main(void)
                      e ? "cells" : "stages");
             if (simulate(ctx, &md, eng, &x) == HB_SUCCESS && ref.trace) {
                 self_checks(&md, &x, what);
+                check_currents(&md, &x, what);
                 compare(ctx, &md, &x, &ref, what);
             } else
                 HB_CHECK(0, "%s: failed", what);

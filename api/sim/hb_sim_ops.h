@@ -36,7 +36,9 @@ typedef struct {
     hb_buffer *pidx;          /* int64: their index in it                      */
     hb_buffer *mprm, *mst;    /* real: parameters, state slots                 */
     hb_buffer *ion;           /* real[4 nion nrows]: per ion e, ci, co, current  */
-    hb_buffer *ionk;          /* real[nion]: 1e3 R T / (z F) mV for Nernst ions, else 0 */
+    hb_buffer *ionk;          /* real[2 nion]: 1e3 R T / (z F) mV for Nernst ions, else 0;
+                                 then per ion 1 where a probe records its current
+                                 (summed only then unless a mechanism reads it) */
     hb_buffer *scale;         /* real[nrows]: area um2 x 1e-2 (mA/cm2 -> nA)    */
     hb_buffer *evptr;         /* int64[npoints + 1]: events of point entry q     */
     hb_buffer *evcur;         /* int64[npoints]: its next event                  */

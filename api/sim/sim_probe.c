@@ -88,7 +88,8 @@ static int has_mech(const hb_sim *sim, int m, int64_t k)
 }
 
 /* "iX", "Xi", "Xo", "eX" of a catalogue ion: *ion, *slot (0 e, 1 i, 2 o,
- * 3 current); 0 when what is none of them. */
+ * 3 current: the row's slot, where the mechanisms sum it); 0 when what is
+ * none of them. */
 static int ion_var(const char *what, int *ion, int *slot)
 {
     const size_t n = strlen(what);
@@ -105,6 +106,16 @@ static int ion_var(const char *what, int *ion, int *slot)
         if (!strncmp(what, nm, l) && (what[l] == 'i' || what[l] == 'o'))
             return *slot = what[l] == 'i' ? 1 : 2, 1;
     }
+    return 0;
+}
+
+/* Whether a mechanism of the catalogue uses ion current var ("ina"). */
+static int writes_current(const char *var)
+{
+    for (int m = 0; m < NMECH; ++m)
+        for (const char *const *v = hb_cat_mechs[m].ion_vars; v && *v; ++v)
+            if (!strcmp(*v, var))
+                return 1;
     return 0;
 }
 
@@ -198,11 +209,10 @@ static hb_status probe(hb_sim *sim, int64_t cell, int64_t comp, const char *what
         ps.kind = is_param ? HB_SIM_PROBE_PARAM : HB_SIM_PROBE_STATE;
         ps.mech = m;
     } else if (ion_var(what, &x, &s)) {
-        if (s == 3)
+        if (s == 3 && !writes_current(what))
             return hb__error(HB_ERR_INVALID_ARGUMENT,
-                             "%s: \"%s\" at %s: ion currents are not recorded yet (the engine "
-                             "keeps only the currents its mechanisms read)",
-                             fn, what, where);
+                             "%s: \"%s\" at %s: no mechanism of the catalogue writes it", fn,
+                             what, where);
         ps.kind = s == 0 ? HB_SIM_PROBE_ION_E : HB_SIM_PROBE_ION;
         ps.ion = x, ps.slot = s;
     } else
@@ -335,6 +345,21 @@ hb_status hb__sim_probe_start(hb_sim *sim)
          (st = hb__sim_alloc(sim, &d->prbcell, sizeof(int64_t), C + 1, pc)))) {
     }
     free(tab), free(pc);
+    /* The currents probed are summed from the first step on (a flag per
+     * ion after the Nernst factors; the model is built: ionk exists). */
+    for (int x = 0; st == HB_SUCCESS && x < NION; ++x) {
+        int want = 0;
+        for (int64_t q = 0; q < P; ++q)
+            want |= sim->probes[q].ion == x && sim->probes[q].slot == 3;
+        if (!want)
+            continue;
+        const double one = 1.0;
+        const float onef = 1.0f;
+        st = sim->ctx->ops->write(sim->ctx, sim->prm.plan.stream, d->ionk,
+                                  (size_t)(NION + x) * sim->esize,
+                                  sim->esize == sizeof one ? (const void *)&one : (const void *)&onef,
+                                  sim->esize);
+    }
     if (st == HB_SUCCESS)
         d->nprobe = P;
     return st;

@@ -141,7 +141,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         for (hb_int k = j; k < nr; k += P) {
             if (points)
                 HB_KERNEL(hb_mech_points_events)(ro + k, step, HB_MECH_PASS);
-            HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion);
+            HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion, ionk);
             sh[oD + k] = (real)0;
             sh[oI + k] = (real)0;
         }

@@ -115,14 +115,21 @@ HB_FN void HB_KERNEL(hb_mech_points_events)(const hb_long r, const hb_long step,
     }
 }
 
-/* Row r before the currents: the ion currents that mechanisms read start
- * from 0 (the others are never stored). */
-HB_FN void HB_KERNEL(hb_mech_row_zero)(const hb_long r, const hb_long nrows, __global real *ion)
+/* Row r before the currents: the ion currents that mechanisms read, and
+ * those a probe records (flag ionk[HB_CAT_NION + x]), start from 0 (the
+ * others are never stored). */
+HB_FN void HB_KERNEL(hb_mech_row_zero)(const hb_long r, const hb_long nrows, __global real *ion,
+                                       __global const real *ionk)
 {
 #define HB_MECH_ZERO_ONE(x) ion[(hb_long)(4 * (x) + 3) * nrows + r] = (real)0;
+#define HB_MECH_ZERO_PROBED(x)                                                              \
+    if (ionk[HB_CAT_NION + (x)] != (real)0)                                                 \
+        ion[(hb_long)(4 * (x) + 3) * nrows + r] = (real)0;
     HB_CAT_READ_CURRENTS(HB_MECH_ZERO_ONE)
+    HB_CAT_PROBE_CURRENTS(HB_MECH_ZERO_PROBED)
 #undef HB_MECH_ZERO_ONE
-    (void)r, (void)nrows, (void)ion;
+#undef HB_MECH_ZERO_PROBED
+    (void)r, (void)nrows, (void)ion, (void)ionk;
 }
 
 /* A probe's value (HB_PROBE_*): element e of its table, v the voltage of its
@@ -138,7 +145,7 @@ HB_FN real HB_KERNEL(hb_probe_value)(const hb_long kind, const hb_long e, const 
         return mst[e];
     if (kind == HB_PROBE_PARAM)
         return mprm[e];
-    if (kind == HB_PROBE_ION)
+    if (kind == HB_PROBE_ION) /* a concentration, or a current summed for probes */
         return ion[e];
     const hb_long x = e / (4 * nrows);
     return ionk[x] != (real)0 ? ionk[x] * log(ion[e + 2 * nrows] / ion[e + nrows]) : ion[e];

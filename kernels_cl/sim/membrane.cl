@@ -59,7 +59,7 @@ __kernel void HB_KERNEL(hb_sim_mech_rows_pre)(const hb_long nrows, const hb_long
     if (r >= nrows)
         return;
     HB_KERNEL(hb_mech_points_events)(r, step, HB_MECH_PASS);
-    HB_KERNEL(hb_mech_row_zero)(r, nrows, ion);
+    HB_KERNEL(hb_mech_row_zero)(r, nrows, ion, ionk);
     gmem[r] = (real)0;
     imem[r] = (real)0;
 }
