@@ -527,6 +527,8 @@ int hb_cmd_simulate(int argc, char **argv)
         st = hb_sim_record(sim, c * (o.ncells / (o.record < o.ncells ? o.record : o.ncells)));
     if (st != HB_SUCCESS)
         goto done;
+    if (o.model && !model_file_probes(CMD, &mf, sim, cells[0], o.ncells))
+        goto done;
     printf("%s\n", hb_sim_describe(sim));
     if (o.spread != 0 && o.ncells > 1)
         printf("stimulus: %g to %g nA", o.amp * (1 - o.spread), o.amp * (1 + o.spread));

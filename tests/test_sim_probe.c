@@ -236,7 +236,8 @@ static hb_status simulate(hb_context *ctx, const model *md, hb_sim_engine engine
             HB_CHECK(st != HB_SUCCESS ||
                          (cell == w->cell && in.cell == w->cell &&
                           in.compartment == (w->comp < 0 ? soma : w->comp) &&
-                          in.point == (w->kind == 2 ? w->point : -1) && !strcmp(in.what, what)),
+                          in.point == (w->kind == 2 ? w->point : -1) &&
+                          in.probe == (w->kind != 0) && !strcmp(in.what, what)),
                      "trace %d: info cell %lld compartment %lld point %lld \"%s\", asked for "
                      "cell %lld compartment %lld point %lld \"%s\"",
                      k, (long long)in.cell, (long long)in.compartment, (long long)in.point,

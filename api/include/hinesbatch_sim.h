@@ -238,10 +238,12 @@ HB_API hb_status hb_sim_probe(hb_sim *sim, int64_t cell, int64_t compartment, co
                               int64_t *id);
 HB_API hb_status hb_sim_probe_point(hb_sim *sim, int64_t point_id, const char *var,
                                     int64_t *id);
-/* What trace r records: its cell, local compartment, point process (-1: none)
- * and `what` ("v" for hb_sim_record and v probes, "hh.m", "cai", "ExpSyn.g"). */
+/* What trace r records: its cell, local compartment, point process (-1: none),
+ * whether it is a probe (0: hb_sim_record) and `what` ("v" for hb_sim_record
+ * and v probes, "hh.m", "cai", "ina", "ExpSyn.g"). */
 typedef struct {
     int64_t cell, compartment, point;
+    int     probe;
     char    what[64];
 } hb_sim_trace_desc;
 HB_API hb_status hb_sim_get_trace_info(const hb_sim *sim, int64_t r, hb_sim_trace_desc *info);

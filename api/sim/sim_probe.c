@@ -401,6 +401,7 @@ static hb_status trace_info(const hb_sim *sim, int64_t r, hb_sim_trace_desc *inf
     }
     const hb_sim_probe_spec *ps = &sim->probes[q];
     info->cell = ps->cell, info->compartment = ps->comp, info->point = ps->point;
+    info->probe = 1;
     snprintf(info->what, sizeof info->what, "%s", ps->what);
     return HB_SUCCESS;
 }
