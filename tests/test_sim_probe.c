@@ -123,6 +123,7 @@ static void draw(model *md, hb_precision p)
             add_want(md, 1, c, -1, -1, "cai");
             add_want(md, 1, c, -1, -1, "eca");
             add_want(md, 1, c, -1, -1, "CaDynamics_E2.cai");
+            add_want(md, 1, c, -1, -1, "ica");
         }
         if (c == md->ncells / 2 && md->ncells > 1)
             add_want(md, 0, md->ncells - 1, -1, -1, "v");
@@ -381,6 +382,27 @@ static void check_currents(const model *md, const result *r, const char *what)
     HB_CHECK(worst <= bound, "%s: ion currents differ from hh's by %g > %g", what, worst, bound);
 }
 
+/* With calcium dynamics at the somata: the ion's concentration is the
+ * mechanism's state (it writes both), and ica (Ca_HVA's, summed because
+ * CaDynamics_E2 reads it) is 0 at t = 0, then inward. */
+static void check_calcium(const model *md, const result *r, const char *what)
+{
+    for (int64_t c = 0; md->cad && c < md->ncells; ++c) {
+        const double *a = soma_trace(md, r, c, "cai"), *b = soma_trace(md, r, c, "CaDynamics_E2.cai");
+        const double *ica = soma_trace(md, r, c, "ica");
+        if (!a || !b || !ica)
+            continue;
+        double lo = 0;
+        for (int64_t j = 0; j < r->nsamples; ++j)
+            lo = fmin(lo, ica[j]);
+        HB_CHECK(hb_test_bitequal(a, b, (size_t)r->nsamples * sizeof(double)) && a[0] > 0 &&
+                     ica[0] == 0 && lo < 0,
+                 "%s: cell %lld: cai %g and CaDynamics_E2.cai %g at t = 0 (equal at every "
+                 "sample?), ica %g at t = 0, least %g",
+                 what, (long long)c, a[0], b[0], ica[0], lo);
+    }
+}
+
 /* Every trace against the oracle's: bit-identical on a host backend in the
  * oracle's order; else v within HB_TEST_SIM_MV and other values within a
  * relative bound of their trace's largest magnitude (double 1e-6; float
@@ -538,7 +560,8 @@ int main(void)
                p ? "float" : "double", (long long)md.ncells, md.ntr, md.npt, md.nernst_na,
                md.cad, (long long)md.prm.record_chunk, (long long)spikes);
         if (ref.trace)
-            self_checks(&md, &ref, "oracle"), check_currents(&md, &ref, "oracle");
+            self_checks(&md, &ref, "oracle"), check_currents(&md, &ref, "oracle"),
+                check_calcium(&md, &ref, "oracle");
         for (int e = 0; e < 2; ++e) {
             if (e && hb_context_backend(ctx) == HB_BACKEND_SERIAL)
                 continue; /* the oracle runs the stages only */
@@ -548,6 +571,7 @@ int main(void)
             if (simulate(ctx, &md, eng, &x) == HB_SUCCESS && ref.trace) {
                 self_checks(&md, &x, what);
                 check_currents(&md, &x, what);
+                check_calcium(&md, &x, what);
                 compare(ctx, &md, &x, &ref, what);
             } else
                 HB_CHECK(0, "%s: failed", what);

@@ -109,10 +109,7 @@ HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int6
     }
 #if HB_CAT_ANY_READ_CURRENT || HB_CAT_ANY_PROBE_CURRENT
     /* A pass over the rows only where a current is summed (read, or probed). */
-    int zero = HB_CAT_ANY_READ_CURRENT;
-    for (int x = 0; x < HB_CAT_NION; ++x)
-        zero |= ionk[HB_CAT_NION + x] != (real)0;
-    if (zero) {
+    if (HB_KERNEL(hb_mech_zero_any)(ionk)) {
         HB_HOST_FOR
         for (hb_long r = r0; r < r1; ++r)
             HB_KERNEL(hb_mech_row_zero)(r, nrows, ion, ionk);

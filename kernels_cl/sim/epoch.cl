@@ -122,6 +122,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const int points = valid && pptr[ro + nr] != pptr[ro];
     /* The cell's probes (none: an empty loop). */
     const hb_long q0 = valid ? prbcell[c] : 0, q1 = valid ? prbcell[c + 1] : 0;
+    /* Ion currents to clear each step (none: the call is skipped). */
+    const int zero_ion = HB_KERNEL(hb_mech_zero_any)(ionk);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (hb_long s = 0; s < nsteps; ++s) {
@@ -141,7 +143,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         for (hb_int k = j; k < nr; k += P) {
             if (points)
                 HB_KERNEL(hb_mech_points_events)(ro + k, step, HB_MECH_PASS);
-            HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion, ionk);
+            if (zero_ion)
+                HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion, ionk);
             sh[oD + k] = (real)0;
             sh[oI + k] = (real)0;
         }

@@ -151,6 +151,16 @@ HB_FN real HB_KERNEL(hb_probe_value)(const hb_long kind, const hb_long e, const 
     return ionk[x] != (real)0 ? ionk[x] * log(ion[e + 2 * nrows] / ion[e + nrows]) : ion[e];
 }
 
+/* Whether hb_mech_row_zero has anything to clear (a current some mechanism
+ * reads, or one a probe asked for): a loop that runs many steps asks once. */
+HB_FN int HB_KERNEL(hb_mech_zero_any)(__global const real *ionk)
+{
+    int z = HB_CAT_ANY_READ_CURRENT;
+    for (int x = 0; x < HB_CAT_NION; ++x)
+        z |= ionk[HB_CAT_NION + x] != (real)0;
+    return z;
+}
+
 /* Row r's point processes' conductances and currents added to *g, *cur. */
 HB_FN void HB_KERNEL(hb_mech_points_current)(const hb_long r, const real v, const hb_long nrows,
                                              HB_MECH_ARGS, real *g, real *cur)
