@@ -57,10 +57,13 @@ typedef struct {
     hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages and probes */
     /* Probes (api/sim/sim_probe.c; HB_PROBE_* in kernels_cl/sim/hb_mech_passes.cl):
      * nprobe entries of kind, element, flat row, column in rec, by cell; the
-     * probes of cell c are prbcell[c] .. prbcell[c + 1]. */
+     * probes of cell c are prbcell[2c] .. prbcell[2c + 2]: first those any
+     * thread may read after the states (v, density states, parameters, ion
+     * concentrations and reversals), from prbcell[2c + 1] those only the
+     * row's own may (a point process's state, an ion current). */
     int64_t    nprobe;
     hb_buffer *probe;         /* int64[4 nprobe]                                 */
-    hb_buffer *prbcell;       /* int64[ncells + 1]                               */
+    hb_buffer *prbcell;       /* int64[2 ncells + 1]                             */
     /* The on-chip engine's tables (NULL for the per-stage engine). */
     hb_buffer *cellof;        /* int64[nslots]: cell in the plan's slot t        */
     hb_buffer *rowoff;        /* int64[ncells]: the cell's first flat row         */

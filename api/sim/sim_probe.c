@@ -300,15 +300,28 @@ static hb_status element(hb_sim *sim, const hb_sim_probe_spec *ps, int64_t **ins
     return HB_SUCCESS;
 }
 
-/* Probes ordered by cell, then column (each cell's are a range). */
+/* Whether only the work-item that owns the probe's row may read it in the
+ * on-chip epoch (hb_sim_dev.prbcell): a point process's state, which that
+ * work-item advanced with no barrier after, and an ion current, which it
+ * clears next. */
+static int owner_only(const hb_sim_probe_spec *ps)
+{
+    return (ps->point >= 0 && ps->kind == HB_SIM_PROBE_STATE) ||
+           (ps->kind == HB_SIM_PROBE_ION && ps->slot == 3);
+}
+
+/* Probes ordered by cell, then owner-only, then column (each cell's two
+ * groups are ranges). */
 typedef struct {
-    int64_t cell, col, q;
+    int64_t cell, own, col, q;
 } cell_col;
 static int cmp_cell_col(const void *a, const void *b)
 {
     const cell_col *x = a, *y = b;
     if (x->cell != y->cell)
         return (x->cell > y->cell) - (x->cell < y->cell);
+    if (x->own != y->own)
+        return (x->own > y->own) - (x->own < y->own);
     return (x->col > y->col) - (x->col < y->col);
 }
 
@@ -317,14 +330,15 @@ hb_status hb__sim_probe_start(hb_sim *sim)
     hb_sim_dev *d = &sim->dev;
     const int64_t P = sim->nprobes, C = sim->ncells;
     int64_t *tab = hb__malloc_n(P > 0 ? 4 * P : 1, sizeof *tab);
-    int64_t *pc = hb__calloc_n(C + 1, sizeof *pc);
+    int64_t *pc = hb__calloc_n(2 * C + 1, sizeof *pc);
     cell_col *ord = hb__malloc_n(P > 0 ? P : 1, sizeof *ord);
     int64_t *inst[NMECH] = {0};
     hb_status st = HB_SUCCESS;
     if (!tab || !pc || !ord)
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld probes", (long long)P);
     for (int64_t q = 0; st == HB_SUCCESS && q < P; ++q)
-        ord[q] = (cell_col){sim->probes[q].cell, sim->probes[q].col, q};
+        ord[q] = (cell_col){sim->probes[q].cell, owner_only(&sim->probes[q]),
+                            sim->probes[q].col, q};
     if (st == HB_SUCCESS && P > 0)
         qsort(ord, (size_t)P, sizeof *ord, cmp_cell_col);
     for (int64_t k = 0; st == HB_SUCCESS && k < P; ++k) {
@@ -333,16 +347,16 @@ hb_status hb__sim_probe_start(hb_sim *sim)
         st = element(sim, ps, inst, &e);
         tab[4 * k] = ps->kind, tab[4 * k + 1] = e, tab[4 * k + 2] = ps->row;
         tab[4 * k + 3] = ps->col;
-        pc[ps->cell + 1]++;
+        pc[2 * ps->cell + 1 + ord[k].own]++;
     }
-    for (int64_t c = 0; c < C; ++c)
-        pc[c + 1] += pc[c];
+    for (int64_t i = 0; pc && i < 2 * C; ++i)
+        pc[i + 1] += pc[i];
     for (int m = 0; m < NMECH; ++m)
         free(inst[m]);
     free(ord);
     if (st == HB_SUCCESS && !d->probe && !d->prbcell &&
         ((st = hb__sim_alloc(sim, &d->probe, sizeof(int64_t), 4 * P, tab)) ||
-         (st = hb__sim_alloc(sim, &d->prbcell, sizeof(int64_t), C + 1, pc)))) {
+         (st = hb__sim_alloc(sim, &d->prbcell, sizeof(int64_t), 2 * C + 1, pc)))) {
     }
     free(tab), free(pc);
     /* The currents probed are summed from the first step on (a flag per

@@ -89,7 +89,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             hb_host_mech_advance_serial_##S(sd, c, c + 1, r0, r1, 0);                      \
             spike_cell_##S(sd, c, step_time_##S(sd, step), job->rec_row0 + q);             \
             if (pc)                                                                        \
-                probes_##S(sd, pc[c], pc[c + 1], job->rec_row0 + q);                       \
+                probes_##S(sd, pc[2 * c], pc[2 * c + 2], job->rec_row0 + q);               \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[3] += t2 - t1;                                        \
         }                                                                                  \
@@ -135,7 +135,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                 hb_host_mech_advance_serial_##S(sd, cg + x, cg + x + 1, r0[x], r0[x] + n, 0); \
                 spike_cell_##S(sd, cg + x, step_time_##S(sd, step), job->rec_row0 + q);    \
                 if (pc)                                                                    \
-                    probes_##S(sd, pc[cg + x], pc[cg + x + 1], job->rec_row0 + q);         \
+                    probes_##S(sd, pc[2 * (cg + x)], pc[2 * (cg + x) + 2], job->rec_row0 + q); \
             }                                                                              \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[3] += t2 - t1;                                        \

@@ -29,7 +29,7 @@
  *   update: v = x; the soma's work-item detects an upward threshold crossing
  *     (time interpolated in the step) and records the soma voltage into row
  *     rec_row0 + s of rec for recorded cells;
- *   probes: the cell's probes (prbcell[c] .. prbcell[c + 1] of probe) once
+ *   probes: the cell's probes (prbcell[2c] .. prbcell[2c + 2] of probe) once
  *     the step's states have moved (at the next step's start, and after the
  *     epoch's last states pass).
  * Work-item j owns rows j, j + P, ...: v lives in the rhs/x array of local
@@ -73,19 +73,26 @@
                                                   HB_MECH_PASS);                                    \
     } while (0)
 
-/* The cell's probes [q0, q1) (hb_sim_dev.probe) into row ROW of rec, each by
- * the work-item that owns its row: after HB_EPOCH_STATES's barriers every
- * density state is final, and a row's point processes were advanced by that
- * same work-item, so no barrier is added; v of the cell is in sh. */
+/* The cell's probes (hb_sim_dev.probe) into row ROW of rec, with no barrier
+ * added: those of [q0, q1) (v, density states, parameters, concentrations,
+ * reversal potentials: final and visible after HB_EPOCH_STATES's barriers)
+ * spread over the group; those of [q1, q2) (a point process's state, which
+ * the row's work-item advanced just before, and an ion current, which it
+ * clears next) each by the work-item that owns its row. v of the cell is in sh. */
+#define HB_EPOCH_PROBE_ONE(ROW, q)                                                           \
+    do {                                                                                     \
+        __global const hb_long *pq = probe + 4 * (q);                                        \
+        const hb_int k = (hb_int)(pq[2] - ro);                                               \
+        if ((q) < q1 || k % P == j)                                                          \
+            rec[(ROW) * nrec + pq[3]] = HB_KERNEL(hb_probe_value)(                           \
+                pq[0], pq[1], sh[oR + k], nrows_all, mprm, mst, ion, ionk);                 \
+    } while (0)
 #define HB_EPOCH_PROBES(ROW)                                                                 \
     do {                                                                                     \
-        for (hb_long q = q0; q < q1; ++q) {                                                  \
-            __global const hb_long *pq = probe + 4 * q;                                      \
-            const hb_int k = (hb_int)(pq[2] - ro);                                           \
-            if (k % P == j)                                                                  \
-                rec[(ROW) * nrec + pq[3]] = HB_KERNEL(hb_probe_value)(                       \
-                    pq[0], pq[1], sh[oR + k], nrows_all, mprm, mst, ion, ionk);             \
-        }                                                                                    \
+        for (hb_long q = q0 + j; q < q1; q += P)                                             \
+            HB_EPOCH_PROBE_ONE(ROW, q);                                                      \
+        for (hb_long q = q1; q < q2; ++q)                                                    \
+            HB_EPOCH_PROBE_ONE(ROW, q);                                                      \
     } while (0)
 
 __kernel void HB_KERNEL(hb_sim_epoch)(
@@ -121,7 +128,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
      * otherwise). */
     const int points = valid && pptr[ro + nr] != pptr[ro];
     /* The cell's probes (none: an empty loop). */
-    const hb_long q0 = valid ? prbcell[c] : 0, q1 = valid ? prbcell[c + 1] : 0;
+    const hb_long q0 = valid ? prbcell[2 * c] : 0, q1 = valid ? prbcell[2 * c + 1] : 0,
+                  q2 = valid ? prbcell[2 * c + 2] : 0;
     /* Ion currents to clear each step (none: the call is skipped). */
     const int zero_ion = HB_KERNEL(hb_mech_zero_any)(ionk);
     barrier(CLK_LOCAL_MEM_FENCE);
