@@ -303,11 +303,17 @@ static hb_status element(hb_sim *sim, const hb_sim_probe_spec *ps, int64_t **ins
 /* Whether only the work-item that owns the probe's row may read it in the
  * on-chip epoch (hb_sim_dev.prbcell): a point process's state, which that
  * work-item advanced with no barrier after, and an ion current, which it
- * clears next. */
+ * clears next (and concentrations, where a point process writes one). */
 static int owner_only(const hb_sim_probe_spec *ps)
 {
+    /* A point process that writes a concentration (HB_CAT_CONC) writes it
+     * in the row's own pass too. */
+    int point_conc = 0;
+    for (int m = 0; m < NMECH; ++m)
+        point_conc |= hb_cat_mechs[m].point && (hb_cat_mechs[m].flags & 4);
     return (ps->point >= 0 && ps->kind == HB_SIM_PROBE_STATE) ||
-           (ps->kind == HB_SIM_PROBE_ION && ps->slot == 3);
+           (ps->kind == HB_SIM_PROBE_ION && ps->slot == 3) ||
+           (point_conc && (ps->kind == HB_SIM_PROBE_ION || ps->kind == HB_SIM_PROBE_ION_E));
 }
 
 /* Probes ordered by cell, then owner-only, then column (each cell's two
