@@ -54,10 +54,11 @@ static void usage(void)
         "(with --mix each cell a different random tree). Prints the performance line\n"
         "(compartment-steps per second, time split into membrane, assembly, solve and\n"
         "update; --no-split skips the waits that split needs) and spike counts; writes\n"
-        "the soma voltage of K recorded cells (4) to --csv, spike times of every cell to\n"
-        "--spikes, and to --plot a figure of both (a spike raster of every cell and the\n"
-        "recorded traces; apps/plot_traces.py, run by a Python with matplotlib: the one\n"
-        "found when hinesbatch was configured; HINESBATCH_PYTHON overrides).\n"
+        "the soma voltage of K recorded cells (4) and a --model file's \"probes\" to --csv,\n"
+        "spike times of every cell to --spikes, and to --plot a figure of both (a spike\n"
+        "raster of every cell and the recorded soma traces; apps/plot_traces.py, run by a\n"
+        "Python with matplotlib: the one found when hinesbatch was configured;\n"
+        "HINESBATCH_PYTHON overrides).\n"
         "SWC cells: --policy section cuts NEURON-style sections, into N compartments\n"
         "each (--nseg N), by the d_lambda rule (--nseg 0, or --d-lambda X: 0.1), or\n"
         "1 + 2 floor(L / UM) each, L the section's length (--seg-length UM: Hay's rule);\n"
@@ -526,6 +527,8 @@ int hb_cmd_simulate(int argc, char **argv)
     for (int64_t c = 0; c < o.record && c < o.ncells && st == HB_SUCCESS; ++c)
         st = hb_sim_record(sim, c * (o.ncells / (o.record < o.ncells ? o.record : o.ncells)));
     if (st != HB_SUCCESS)
+        goto done;
+    if (o.model && !model_file_probes(CMD, &mf, sim, cells[0], o.ncells))
         goto done;
     printf("%s\n", hb_sim_describe(sim));
     if (o.spread != 0 && o.ncells > 1)

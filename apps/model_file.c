@@ -232,6 +232,54 @@ static int check_ions(const char *cmd, const model_file *mf, const json_value *i
     return 1;
 }
 
+/* "probes": [{"cell": C, "compartment": K or "soma", or "location":
+ * {"swc_type": T, "distance_um": D}, "what": "hh.m"}, ...]; what it names is
+ * checked by hb_sim_probe when applied (model_file_probes). */
+static int check_probes(const char *cmd, const model_file *mf, const json_value *ps)
+{
+    static const char *const keys[] = {"cell", "compartment", "location", "what", NULL};
+    static const char *const lkeys[] = {"swc_type", "distance_um", NULL};
+    if (!want_type(cmd, mf, ps, JSON_ARRAY, "probes"))
+        return 0;
+    for (size_t i = 0; i < ps->n; ++i) {
+        const json_value *p = &ps->items[i];
+        char key[64], lkey[80];
+        snprintf(key, sizeof key, "probes[%zu]", i);
+        snprintf(lkey, sizeof lkey, "%s.location", key);
+        if (!want_type(cmd, mf, p, JSON_OBJECT, key) || !only_keys(cmd, mf, p, key, keys))
+            return 0;
+        const json_value *w = json_get(p, "what"), *c = json_get(p, "compartment"),
+                         *l = json_get(p, "location");
+        double t = 0;
+        if (!w || w->type != JSON_STRING || !w->str[0] || strlen(w->str) >= 48)
+            return bad(cmd, mf, w ? w : p, key,
+                       "needs \"what\": \"v\", \"MECH.VAR\", \"iX\", \"Xi\", \"Xo\" or \"eX\" "
+                       "(a string of 1 to 47 characters)");
+        if (!num_in(cmd, mf, p, "cell", key, 0, 0, 1e15, &t))
+            return 0;
+        if (t != floor(t))
+            return bad(cmd, mf, json_get(p, "cell"), key, "cell %g is not an integer", t);
+        if (c && l)
+            return bad(cmd, mf, l, key, "give \"compartment\" or \"location\", not both");
+        if (c && !(c->type == JSON_STRING && !strcmp(c->str, "soma")) &&
+            !(c->type == JSON_NUMBER && c->num >= 0 && c->num == floor(c->num) && c->num < 1e15))
+            return bad(cmd, mf, c, key,
+                       "\"compartment\" must be an integer >= 0 (the cell's compartment) or "
+                       "\"soma\"");
+        if (l) {
+            if (!want_type(cmd, mf, l, JSON_OBJECT, lkey) || !only_keys(cmd, mf, l, lkey, lkeys) ||
+                !num_in(cmd, mf, l, "swc_type", lkey, 1, 0, 31, &t))
+                return 0;
+            if (t != floor(t))
+                return bad(cmd, mf, json_get(l, "swc_type"), lkey, "swc_type %g is not an integer",
+                           t);
+            if (!num_in(cmd, mf, l, "distance_um", lkey, 1, 0, 1e9, &t))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* Lists the mechanisms the file names that the catalogue lacks; 0 when any. */
 static int check_catalogue(const char *cmd, const model_file *mf, const json_value *mechs)
 {
@@ -286,7 +334,7 @@ int model_file_load(const char *cmd, const char *path, model_file *mf)
     const json_value *r = mf->root;
     static const char *const top[] = {"format", "version", "name", "description", "morphology",
                                       "mechanisms", "celsius", "v_init", "discretization",
-                                      "ions", "regions", NULL};
+                                      "ions", "regions", "probes", NULL};
     if (!want_type(cmd, mf, r, JSON_OBJECT, "(top level)") || !only_keys(cmd, mf, r, "(top level)", top))
         goto fail;
     const json_value *fmt = json_get(r, "format"), *morph = json_get(r, "morphology");
@@ -355,6 +403,8 @@ int model_file_load(const char *cmd, const char *path, model_file *mf)
     for (size_t i = 0; i < regions->n; ++i)
         if (!check_region(cmd, mf, &regions->items[i], i, mechs, &first_ra))
             goto fail;
+    if (json_get(r, "probes") && !check_probes(cmd, mf, json_get(r, "probes")))
+        goto fail;
     return 1;
 fail:
     model_file_free(mf);
@@ -528,5 +578,49 @@ int model_file_apply(const char *cmd, const model_file *mf, hb_sim *sim, const h
     printf("model: %s: regions %s; Ra %g ohm*cm; distances from the root sample, %.3f um from "
            "soma(0.5)\n",
            mf->path, summary, mf->ra, off);
+    return 1;
+}
+
+int model_file_probes(const char *cmd, const model_file *mf, hb_sim *sim,
+                      const hb_morph_cell *cell, int64_t ncells)
+{
+    const json_value *ps = json_get(mf->root, "probes");
+    hb_morph_cell_view v;
+    if (!ps || ps->n == 0)
+        return 1;
+    if (hb_morph_cell_get_view(cell, &v) != HB_SUCCESS) {
+        fprintf(stderr, "hinesbatch %s: %s\n", cmd, hb_last_error());
+        return 0;
+    }
+    const double off = origin_offset(&v);
+    for (size_t i = 0; i < ps->n; ++i) {
+        const json_value *p = &ps->items[i], *c = json_get(p, "compartment"),
+                         *l = json_get(p, "location");
+        const char *what = json_get(p, "what")->str;
+        const int64_t k = (int64_t)member(p, "cell", 0);
+        char key[64];
+        snprintf(key, sizeof key, "probes[%zu]", i);
+        if (k >= ncells)
+            return bad(cmd, mf, json_get(p, "cell"), key, "cell %lld: the run has %lld cells",
+                       (long long)k, (long long)ncells);
+        int64_t comp = c && c->type == JSON_NUMBER ? (int64_t)c->num : -1;
+        if (l) {
+            /* The compartment of that type whose centre is nearest the
+             * distance (from the root sample, as the regions' distances). */
+            const int t = (int)member(l, "swc_type", 0);
+            const double d = member(l, "distance_um", 0) + off;
+            double best = INFINITY;
+            for (int64_t q = 0; q < v.n; ++q)
+                if (v.type[q] == t && fabs(v.distance[q] - d) < best)
+                    best = fabs(v.distance[q] - d), comp = q;
+            if (!isfinite(best))
+                return bad(cmd, mf, l, key, "no compartment of SWC type %d in '%s'", t,
+                           mf->morphology);
+        }
+        int64_t id;
+        if (hb_sim_probe(sim, k, comp, what, &id) != HB_SUCCESS)
+            return bad(cmd, mf, p, key, "%s", hb_last_error());
+    }
+    printf("probes: %zu from %s\n", ps->n, mf->path);
     return 1;
 }

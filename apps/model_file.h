@@ -26,4 +26,9 @@ void model_file_free(model_file *mf);
 int model_file_apply(const char *cmd, const model_file *mf, hb_sim *sim,
                      const hb_morph_cell *cell);
 
+/* The file's probes on sim (after the recordings: their traces follow);
+ * 0 after a message naming the probe. */
+int model_file_probes(const char *cmd, const model_file *mf, hb_sim *sim,
+                      const hb_morph_cell *cell, int64_t ncells);
+
 #endif

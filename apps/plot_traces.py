@@ -4,7 +4,8 @@
 usage: plot_traces.py [--spikes SPIKES.csv] [--cells N] [--stim ONSET,DUR] [--amps FIRST,LAST]
                       [--threshold MV] [--tstop MS] [--title TEXT] [--] TRACES.csv OUT.png
 
-TRACES.csv: t_ms and one column cellN_soma_mV per recorded cell (simulate --csv);
+TRACES.csv: t_ms and one column cellN_soma_mV per recorded cell (simulate --csv;
+its other columns, a model file's probes, are not drawn);
 SPIKES.csv: cell,spike_ms (simulate --spikes). --amps: the stimulus amplitude
 (nA) of cell 0 and of cell N-1, evenly spaced in between (simulate's
 --amp-spread). `hinesbatch simulate --plot` passes all of them.
@@ -31,11 +32,16 @@ def read_traces(path):
         sys.exit(f"plot_traces: {path} has no samples")
     header, data = rows[0], rows[1:]
     cols = list(zip(*[[float(x) for x in r] for r in data]))
-    cells = []
-    for name in header[1:]:
+    cells, soma = [], []
+    for name, col in zip(header[1:], cols[1:]):
+        # Soma voltages only: a model file's probes (cellN_compK_WHAT) are
+        # other quantities in other units.
+        if not name.endswith("_soma_mV"):
+            continue
         digits = name[4:].split("_")[0] if name.startswith("cell") else ""
         cells.append(int(digits) if digits.isdigit() else None)
-    return cols[0], list(zip(cells, cols[1:]))
+        soma.append(col)
+    return cols[0], list(zip(cells, soma))
 
 
 def read_spikes(path):

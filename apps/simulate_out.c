@@ -16,7 +16,8 @@ static int library_error(hb_status st)
     return 0;
 }
 
-/* t_ms and the soma voltage of every recorded cell. */
+/* t_ms, the soma voltage of every recorded cell (cellN_soma_mV) and the
+ * model file's probes (cellN_compK_WHAT, in the probe's units). */
 static int write_traces(const char *flag, const char *path, hb_sim *sim, double dt)
 {
     int64_t nrec = 0, ns = 0;
@@ -38,8 +39,14 @@ static int write_traces(const char *flag, const char *path, hb_sim *sim, double 
     FILE *f = cli_output_open(SIM_CMD, flag, path);
     if (f) {
         fprintf(f, "t_ms");
-        for (int64_t r = 0; r < nrec; ++r)
-            fprintf(f, ",cell%lld_soma_mV", (long long)cell[r]);
+        for (int64_t r = 0; r < nrec; ++r) {
+            hb_sim_trace_desc in;
+            if (hb_sim_get_trace_info(sim, r, &in) == HB_SUCCESS && in.probe)
+                fprintf(f, ",cell%lld_comp%lld_%s", (long long)in.cell,
+                        (long long)in.compartment, in.what);
+            else
+                fprintf(f, ",cell%lld_soma_mV", (long long)cell[r]);
+        }
         fprintf(f, "\n");
         for (int64_t j = 0; j < ns; ++j) {
             fprintf(f, "%.6f", (double)j * dt);

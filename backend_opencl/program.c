@@ -17,7 +17,8 @@ static const char *const kernel_names[HB_CLK_COUNT] = {
     "hb_sim_assemble",    "hb_sim_update_v",   "hb_sim_soma",  "hb_thomas_coop",
     "hb_thomas_coop_local", "hb_thomas_span_reduce", "hb_thomas_span_back", "hb_hines_cell",
     "hb_sim_epoch", "hb_sim_mech_init", "hb_sim_mech_state", "hb_sim_mech_rows_pre",
-    "hb_sim_mech_current", "hb_sim_mech_rows_post", "hb_sim_mech_points_advance"};
+    "hb_sim_mech_current", "hb_sim_mech_rows_post", "hb_sim_mech_points_advance",
+    "hb_sim_probe"};
 
 /* Work-items per group wanted on each kind of device: enough to fill a GPU
  * multiprocessor's warps; on a CPU one group runs as one loop on one core. */

@@ -2,7 +2,9 @@
 """l5pc_compare.py: one hinesbatch L5PC run (soma trace CSV, spike CSV) against NEURON's
 reference (data/models/l5pc/reference): spike times within --spike-tol ms, soma voltage
 within --v-tol mV away from spikes (samples more than --guard ms from every reference
-spike). Prints one table row; exit 0 when within both bounds, 1 when not, 2 on bad input.
+spike), and, where the trace has the model file's cai probe at the soma (a column
+cell0_compK_cai), the soma's calcium concentration within --cai-tol relative at every
+sample. Prints one table row; exit 0 when within the bounds, 1 when not, 2 on bad input.
 Standard library only."""
 import argparse
 import csv
@@ -10,13 +12,15 @@ import sys
 
 
 def read_reference(ref_dir):
-    v = {}
+    v, cai = {}, {}
     with open(ref_dir + "/l5pc_soma.csv") as f:
         for r in csv.DictReader(f):
-            v[round(float(r["t_ms"]) * 1000)] = float(r["v_soma_mV"])
+            k = round(float(r["t_ms"]) * 1000)
+            v[k] = float(r["v_soma_mV"])
+            cai[k] = float(r["cai_soma_mM"])
     with open(ref_dir + "/l5pc_spikes.csv") as f:
         spikes = [float(r["t_ms"]) for r in csv.DictReader(f)]
-    return v, spikes
+    return v, cai, spikes
 
 
 def main():
@@ -28,32 +32,41 @@ def main():
     ap.add_argument("--spike-tol", type=float, default=0.05)
     ap.add_argument("--v-tol", type=float, default=1.0)
     ap.add_argument("--guard", type=float, default=2.0)
+    ap.add_argument("--cai-tol", type=float, default=1e-3)
     a = ap.parse_args()
     try:
-        ref_v, ref_s = read_reference(a.ref)
+        ref_v, ref_cai, ref_s = read_reference(a.ref)
         with open(a.trace) as f:
-            rows = list(csv.reader(f))[1:]
+            rows = list(csv.reader(f))
+        header, rows = rows[0], rows[1:]
+        # The soma compartment's cai probe (the model file's first one).
+        ci = next((i for i, h in enumerate(header)
+                   if h.startswith("cell0_comp") and h.endswith("_cai")), None)
         with open(a.spikes) as f:
             ours_s = [float(r["spike_ms"]) for r in csv.DictReader(f) if r["cell"] == "0"]
     except (OSError, KeyError, ValueError, IndexError) as e:
         print("l5pc_compare: %s" % e, file=sys.stderr)
         return 2
-    worst_v, worst_at, worst_all, n = 0.0, 0.0, 0.0, 0
+    worst_v, worst_at, worst_all, worst_cai, n = 0.0, 0.0, 0.0, 0.0, 0
     for r in rows:
         t = float(r[0])
         k = round(t * 1000)
         if k not in ref_v:
             continue
         d = abs(float(r[1]) - ref_v[k])
+        if ci is not None:
+            worst_cai = max(worst_cai, abs(float(r[ci]) - ref_cai[k]) / abs(ref_cai[k]))
         n += 1
         worst_all = max(worst_all, d)
         if all(abs(t - s) > a.guard for s in ref_s) and d > worst_v:
             worst_v, worst_at = d, t
     worst_s = max((abs(x - y) for x, y in zip(ours_s, ref_s)), default=0.0)
     ok = len(ours_s) == len(ref_s) and worst_s <= a.spike_tol and worst_v <= a.v_tol and n > 0
-    print("| %-16s | %d (NEURON %d) | %s | %.3g | %.3g (at %.1f ms) | %.3g | %s |" % (
+    ok = ok and (ci is None or worst_cai <= a.cai_tol)
+    print("| %-16s | %d (NEURON %d) | %s | %.3g | %.3g (at %.1f ms) | %.3g | %s | %s |" % (
         a.label, len(ours_s), len(ref_s), ", ".join("%.3f" % s for s in ours_s),
-        worst_s, worst_v, worst_at, worst_all, "pass" if ok else "FAIL"))
+        worst_s, worst_v, worst_at, worst_all,
+        "%.3g" % worst_cai if ci is not None else "not probed", "pass" if ok else "FAIL"))
     return 0 if ok else 1
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check_l5pc.sh: the L5PC model description (data/models/l5pc/l5pc.json) on the backend under test, double precision, against NEURON's reference run: spike times within 0.05 ms, soma voltage within 1 mV away from spikes (ci/l5pc_compare.py).
+# check_l5pc.sh: the L5PC model description (data/models/l5pc/l5pc.json) on the backend under test, double precision, against NEURON's reference run: spike times within 0.05 ms, soma voltage within 1 mV away from spikes, the soma cai probe within 1e-3 relative (ci/l5pc_compare.py).
 # Usage: check_l5pc.sh HINESBATCH SOURCE_DIR   (HINESBATCH_BACKEND picks the backend)
 set -u
 exe=$1

@@ -221,14 +221,47 @@ HB_API hb_status hb_sim_add_spike_train(hb_sim *sim, int64_t id, const hb_spike_
 /* Records the soma voltage of `cell` every step (t = 0, dt, 2 dt, ...). */
 HB_API hb_status hb_sim_record(hb_sim *sim, int64_t cell);
 
+/* Probes: any value of a compartment or point process recorded every step as
+ * a trace, beside hb_sim_record's (trace r is the r-th hb_sim_record or probe
+ * call; *id is that r). Sample j is the value at the end of step j (t = j
+ * dt), after the step's states moved: sample 0 after INITIAL. `what` at
+ * compartment `compartment` of `cell` (-1: its soma):
+ *   "v":        membrane voltage, mV;
+ *   "MECH.VAR": a state slot (STATE or a value the mechanism keeps; its
+ *               hb_mech_desc.state_names) or PARAMETER of density mechanism
+ *               MECH, in its NMODL units ("hh.m", "hh.gnabar"); MECH must be
+ *               in that compartment when the call is made (inserted, or the
+ *               default model's pas and hh when nothing was inserted);
+ *   "Xi", "Xo": ion X's inside and outside concentration, mM ("cai");
+ *   "eX":       its reversal potential, mV (Nernst where the ion is).
+ * hb_sim_probe_point records `var` (a state slot or PARAMETER, e.g. ExpSyn's
+ * "g", uS) of point process point_id. All before the first hb_sim_run; bad
+ * input (cell, compartment, names, a mechanism not there, NULL) is
+ * HB_ERR_INVALID_ARGUMENT naming it, the cell and the compartment, with no
+ * probe added. */
+HB_API hb_status hb_sim_probe(hb_sim *sim, int64_t cell, int64_t compartment, const char *what,
+                              int64_t *id);
+HB_API hb_status hb_sim_probe_point(hb_sim *sim, int64_t point_id, const char *var,
+                                    int64_t *id);
+/* What trace r records: its cell, local compartment, point process (-1: none),
+ * whether it is a probe (0: hb_sim_record) and `what` ("v" for hb_sim_record
+ * and v probes, "hh.m", "cai", "ina", "ExpSyn.g"). */
+typedef struct {
+    int64_t cell, compartment, point;
+    int     probe;
+    char    what[64];
+} hb_sim_trace_desc;
+HB_API hb_status hb_sim_get_trace_info(const hb_sim *sim, int64_t r, hb_sim_trace_desc *info);
+
 /* Advances until t >= tstop - dt/2 (whole steps; t starts at 0). */
 HB_API hb_status hb_sim_run(hb_sim *sim, double tstop);
 /* Simulated time (ms) and steps taken. */
 HB_API hb_status hb_sim_get_time(const hb_sim *sim, double *t, int64_t *steps);
 
-/* Recorded traces: nrec cells (in hb_sim_record order), nsamples each
- * (steps + 1). hb_sim_get_trace copies trace r (cell *cell) into v
- * (nsamples doubles, mV; sample j at t = j*dt). */
+/* Recorded traces: nrec (hb_sim_record and probe calls, in call order),
+ * nsamples each (steps + 1). hb_sim_get_trace copies trace r (of cell
+ * *cell) into v (nsamples doubles, sample j at t = j*dt; mV for
+ * hb_sim_record, the probe's units for a probe). */
 HB_API hb_status hb_sim_trace_count(const hb_sim *sim, int64_t *nrec, int64_t *nsamples);
 HB_API hb_status hb_sim_get_trace(const hb_sim *sim, int64_t r, int64_t *cell, double *v);
 

@@ -36,7 +36,9 @@ typedef struct {
     hb_buffer *pidx;          /* int64: their index in it                      */
     hb_buffer *mprm, *mst;    /* real: parameters, state slots                 */
     hb_buffer *ion;           /* real[4 nion nrows]: per ion e, ci, co, current  */
-    hb_buffer *ionk;          /* real[nion]: 1e3 R T / (z F) mV for Nernst ions, else 0 */
+    hb_buffer *ionk;          /* real[2 nion]: 1e3 R T / (z F) mV for Nernst ions, else 0;
+                                 then per ion 1 where a probe records its current
+                                 (summed only then unless a mechanism reads it) */
     hb_buffer *scale;         /* real[nrows]: area um2 x 1e-2 (mA/cm2 -> nA)    */
     hb_buffer *evptr;         /* int64[npoints + 1]: events of point entry q     */
     hb_buffer *evcur;         /* int64[npoints]: its next event                  */
@@ -56,7 +58,16 @@ typedef struct {
                                  atomically), [1] cap, then their cells        */
     hb_buffer *stime;         /* real[cap]: their times                          */
     hb_buffer *recslot;       /* int64[ncells]: column in rec, or -1             */
-    hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages        */
+    hb_buffer *rec;           /* real[chunk*nrec]: recorded soma voltages and probes */
+    /* Probes (api/sim/sim_probe.c; HB_PROBE_* in kernels_cl/sim/hb_mech_passes.cl):
+     * nprobe entries of kind, element, flat row, column in rec, by cell; the
+     * probes of cell c are prbcell[2c] .. prbcell[2c + 2]: first those any
+     * thread may read after the states (v, density states, parameters, ion
+     * concentrations and reversals), from prbcell[2c + 1] those only the
+     * row's own may (a point process's state, an ion current). */
+    int64_t    nprobe;
+    hb_buffer *probe;         /* int64[4 nprobe]                                 */
+    hb_buffer *prbcell;       /* int64[2 ncells + 1]                             */
     /* The on-chip engine's tables (NULL for the per-stage engine). */
     hb_buffer *cellof;        /* int64[nslots]: cell in the plan's slot t        */
     hb_buffer *rowoff;        /* int64[ncells]: the cell's first flat row         */
@@ -127,7 +138,9 @@ typedef struct {
  * assemble: d[pos[k]] = d0 + gmem, rhs[pos[k]] = (cdt + gmem) v - imem.
  * update: v[k] = x[pos[k]]; per cell: upward threshold crossing of the soma
  *   voltage (time t0 + dt*fraction), and the recorded cells' soma voltage
- *   into row rec_row of rec. */
+ *   into row rec_row of rec.
+ * The fused loop and the epoch write the probes of a cell after its states,
+ * as `probe` does after mech_state. */
 typedef struct {
     hb_status (*mech_init)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim);
     hb_status (*mech_state)(hb_context *ctx, void *stream, hb_precision p,
@@ -150,6 +163,10 @@ typedef struct {
     hb_status (*epoch)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
                        const hb_sim_epoch *job);
     hb_status (*epoch_group_limit)(hb_context *ctx, hb_precision p, int64_t *max_items);
+    /* Every probe's value (after mech_state: the end of the step) into row
+     * rec_row of rec; called only when there are probes. */
+    hb_status (*probe)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
+                       int64_t rec_row);
 } hb_sim_ops;
 
 /* Each returns its table, or NULL when the backend was not compiled in. */

@@ -1,4 +1,4 @@
-/* sim.c: simulation objects: parameters, creation from cells, clamps and recordings. */
+/* sim.c: simulation objects: parameters, creation from cells, clamps and recordings (probes: sim_probe.c). */
 #include "hb_exprelr.h"
 #include "sim.h"
 
@@ -463,7 +463,7 @@ void hb_sim_destroy(hb_sim *sim)
                          d->imem,   d->crow,  d->cptr,   d->con,    d->coff,  d->camp,
                          d->soma,   d->vprev, d->nspk,   d->tspk,   d->recslot, d->rec,
                          d->slist,  d->stime,
-                         d->cellof, d->rowoff, d->crowof};
+                         d->cellof, d->rowoff, d->crowof, d->probe, d->prbcell};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
             sim->ctx->ops->release(sim->ctx, bufs[i]);
@@ -471,7 +471,7 @@ void hb_sim_destroy(hb_sim *sim)
     for (int64_t r = 0; r < sim->dev.nrec && sim->traces; ++r)
         free(sim->traces[r]);
     free(sim->traces);
-    free(sim->rec_cells);
+    free(sim->rec_cells), free(sim->rec_probe), free(sim->probes);
     free(sim->clamps);
     free(sim->offsets);
     free(sim->soma);
@@ -602,13 +602,10 @@ static hb_status record(hb_sim *sim, int64_t cell)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: choose recordings before the first hb_sim_run",
                          fn);
     for (int64_t r = 0; r < sim->dev.nrec; ++r)
-        if (sim->rec_cells[r] == cell)
+        if (sim->rec_cells[r] == cell && sim->rec_probe[r] < 0)
             return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld is already recorded", fn,
                              (long long)cell);
-    HB_FORWARD(grow((void **)&sim->rec_cells, &sim->rec_cap, sim->dev.nrec, 8,
-                    sizeof *sim->rec_cells, "recordings", fn));
-    sim->rec_cells[sim->dev.nrec++] = cell;
-    return HB_SUCCESS;
+    return hb__sim_add_column(sim, cell, -1, fn);
 }
 
 hb_status hb_sim_add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, double onset,

@@ -66,6 +66,24 @@ typedef struct {
     hb_sim_spike *fresh;    /* spikes drained since the caller took them, by cell */
     int64_t       nfresh, fresh_cap;
 } hb_sim_spikes;
+/* A probe (sim_probe.c): what it records where; its kind as the kernels'
+ * HB_PROBE_* (kernels_cl/sim/hb_mech_passes.cl). */
+enum {
+    HB_SIM_PROBE_V = 0,
+    HB_SIM_PROBE_STATE = 1,
+    HB_SIM_PROBE_PARAM = 2,
+    HB_SIM_PROBE_ION = 3,
+    HB_SIM_PROBE_ION_E = 4
+};
+typedef struct {
+    int64_t cell, comp, row;  /* local compartment, flat row                  */
+    int64_t point;            /* point process id, or -1                      */
+    int64_t col;              /* its trace (column of rec)                    */
+    int     kind;             /* HB_SIM_PROBE_*                               */
+    int     mech, slot, ion;  /* mechanism and its slot or PARAMETER; ion and
+                                 its slot (0 e, 1 i, 2 o)                     */
+    char    what[64];         /* as hb_sim_get_trace_info gives it           */
+} hb_sim_probe_spec;
 
 struct hb_sim {
     hb_context   *ctx;
@@ -83,8 +101,11 @@ struct hb_sim {
     hb_sim_dev    dev;
     hb_sim_clamp *clamps;
     int64_t       nclamps, clamp_cap;
-    int64_t      *rec_cells;   /* nrec entries                             */
+    int64_t      *rec_cells;   /* nrec entries: the cell of each trace      */
+    int64_t      *rec_probe;   /* nrec entries: its probe, -1 for hb_sim_record */
     int64_t       rec_cap;
+    hb_sim_probe_spec *probes; /* nprobes, in call order                    */
+    int64_t       nprobes, probe_cap;
     double      **traces;      /* nrec arrays of trace_cap samples         */
     int64_t       nsamples, trace_cap;
     int           started;     /* first run made the device tables          */
@@ -125,6 +146,13 @@ void hb__sim_leave(const hb_sim *sim);
         hb__sim_leave(sim);                                                \
         return hb__guarded_;                                               \
     } while (0)
+
+/* Trace columns and probes (sim_probe.c): a new column of rec for cell
+ * (probe < 0: its soma voltage, hb_sim_record); at the first run, after the
+ * model is built, the device's probe table, then the samples at t = 0. */
+hb_status hb__sim_add_column(hb_sim *sim, int64_t cell, int64_t probe, const char *fn);
+hb_status hb__sim_probe_start(hb_sim *sim);
+hb_status hb__sim_probe_first(hb_sim *sim);
 
 /* The model (sim_model.c): per-row tables from the cells at creation (with
  * sim->cm, gax and lparent, hb_sim_set_cm's: sim_cable.c); its

@@ -708,7 +708,7 @@ static hb_status build(hb_sim *sim, const char *fn)
     t.entry = hb__malloc_n(P > 0 ? P : 1, sizeof *t.entry);
     t.mprm = hb__malloc_n(nprm > 0 ? nprm : 1, sizeof *t.mprm);
     t.ion = hb__malloc_n(R, (size_t)(4 * NION) * sizeof *t.ion);
-    t.ionk = hb__malloc_n(NION, sizeof *t.ionk);
+    t.ionk = hb__calloc_n(2 * NION, sizeof *t.ionk); /* Nernst factors, probe flags (0) */
     t.scale = hb__malloc_n(R, sizeof *t.scale);
     t.evptr = hb__calloc_n(P + 1, sizeof *t.evptr);
     if (!t.mtab || !t.inode || !t.mcell || !t.pptr || !t.pmech || !t.pidx || !t.order ||
@@ -788,7 +788,7 @@ static hb_status build(hb_sim *sim, const char *fn)
         (st = hb__sim_alloc_real(sim, &d->mprm, nprm, t.mprm)) ||
         (st = hb__sim_alloc_real(sim, &d->mst, nst, NULL)) ||
         (st = hb__sim_alloc_real(sim, &d->ion, nion_rows, t.ion)) ||
-        (st = hb__sim_alloc_real(sim, &d->ionk, NION, t.ionk)) ||
+        (st = hb__sim_alloc_real(sim, &d->ionk, 2 * NION, t.ionk)) ||
         (st = hb__sim_alloc_real(sim, &d->scale, R, t.scale)) ||
         /* No events yet: each run uploads those due (sim_events.c). */
         (st = hb__sim_alloc(sim, &d->evptr, sizeof(int64_t), P + 1, t.evptr)) ||

@@ -89,7 +89,8 @@ static hb_status start(hb_sim *sim)
             vinit[c] = sim->prm.v_init;
         }
         for (int64_t r = 0; r < d->nrec; ++r)
-            slot[sim->rec_cells[r]] = r;
+            if (sim->rec_probe[r] < 0)
+                slot[sim->rec_cells[r]] = r;
     }
     d->nclamp_rows = nrows_cl;
     /* The on-chip engine's tables: the cell of each plan slot, each cell's
@@ -136,6 +137,8 @@ static hb_status start(hb_sim *sim)
         }
     free(cl), free(crow), free(cptr), free(con), free(coff), free(camp);
     free(soma), free(slot), free(vinit), free(zero);
+    if (st == HB_SUCCESS)
+        st = hb__sim_probe_start(sim);
     if (st != HB_SUCCESS)
         return st;
     if (d->nrec > 0) {
@@ -150,6 +153,7 @@ static hb_status start(hb_sim *sim)
         double v0 = sim->prm.precision == HB_DOUBLE ? sim->prm.v_init : (float)sim->prm.v_init;
         for (int64_t r = 0; r < d->nrec; ++r)
             sim->traces[r][0] = v0;
+        HB_FORWARD(hb__sim_probe_first(sim));
     }
     HB_FORWARD(hb__sim_spikes_init(sim));
     sim->nsamples = 1;
@@ -339,6 +343,9 @@ static hb_status run(hb_sim *sim, double tstop)
         HB_FORWARD(stage(sim, &t, &tm->update_ms));
         /* The states move over the step at the new voltage (nrn_state). */
         HB_FORWARD(ops->mech_state(ctx, stream, p, d));
+        /* Probes: the step's values, states included. */
+        if (d->nprobe > 0)
+            HB_FORWARD(ops->probe(ctx, stream, p, d, sim->rec_rows));
         HB_FORWARD(stage(sim, &t, &tm->membrane_ms));
         tm->steps++;
         tm->compartment_steps += sim->nrows;

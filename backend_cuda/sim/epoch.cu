@@ -50,6 +50,7 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
             (long long)m->max_spikes, hb__dev(m->soma), hb__dev(m->vprev), hb__dev(m->nspk),
             hb__dev(m->tspk), (long long)m->nrec, (long long)job->rec_row0,
             hb__dev(m->recslot), hb__dev(m->rec), hb__dev(m->slist), hb__dev(m->stime),
+            hb__dev(m->probe), hb__dev(m->prbcell),
             staged));
     }
     return HB_SUCCESS;

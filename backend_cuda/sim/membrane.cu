@@ -1,4 +1,4 @@
-/* membrane.cu: the simulation engine's steps on the GPU (membrane currents, clamps, assembly, voltage update, spikes), launchers of kernels_cl/sim/membrane.cl. */
+/* membrane.cu: the simulation engine's steps on the GPU (membrane currents, clamps, assembly, voltage update, spikes, probes), launchers of kernels_cl/sim/membrane.cl. */
 #include "cuda_backend.h"
 #include "hb_sim_ops.h"
 #include "sim_args.cuh"
@@ -106,11 +106,24 @@ static hb_status cuda_update(hb_context *ctx, void *stream, hb_precision p, cons
                           hb__dev(m->v), hb__dev(m->rec), hb__dev(m->slist), hb__dev(m->stime));
 }
 
+/* One thread per probe: its value at the end of the step into row rec_row. */
+static hb_status cuda_probe(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
+                            int64_t rec_row)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    if (m->nprobe <= 0)
+        return HB_SUCCESS;
+    return HB_CUDA_LAUNCH(p, hb_sim_probe, m->nprobe, grid(m->nprobe), HB_SIM_THREADS, 0,
+                          hb__cuda_stream(ctx, stream), m->nprobe, m->nrows, hb__dev(m->probe),
+                          hb__dev(m->v), hb__dev(m->mprm), hb__dev(m->mst), hb__dev(m->ion),
+                          hb__dev(m->ionk), rec_row, m->nrec, hb__dev(m->rec));
+}
+
 /* The on-chip engine (epoch.cu). */
 hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
                          const hb_sim_epoch *job);
 hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 
 static const hb_sim_ops cuda_sim_ops = {cuda_mech_init, cuda_mech_state, cuda_membrane, cuda_assemble, cuda_update, NULL,
-                                        hb__cuda_epoch, hb__cuda_epoch_group_limit};
+                                        hb__cuda_epoch, hb__cuda_epoch_group_limit, cuda_probe};
 const hb_sim_ops *hb__cuda_sim_ops(void) { return &cuda_sim_ops; }

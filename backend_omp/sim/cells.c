@@ -71,6 +71,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
         const T *u = job->u->ptr, *l = job->l->ptr;                                        \
         T *d = job->d->ptr, *r = job->rhs->ptr, *v = sd->v->ptr;                           \
         const int64_t r0 = job->offsets[c], r1 = job->offsets[c + 1];                      \
+        const int64_t *pc = sd->nprobe > 0 ? HB_I64(sd->prbcell) : NULL;                   \
         int64_t j0, j1;                                                                    \
         clamp_range_##S(sd, job, c, j, &j0, &j1);                                          \
         for (int64_t q = 0; q < job->nsteps; ++q) {                                        \
@@ -87,6 +88,8 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                 v[k] = r[base + (k - r0) * lay->stride];                                   \
             hb_host_mech_advance_serial_##S(sd, c, c + 1, r0, r1, 0);                      \
             spike_cell_##S(sd, c, step_time_##S(sd, step), job->rec_row0 + q);             \
+            if (pc)                                                                        \
+                probes_##S(sd, pc[2 * c], pc[2 * c + 2], job->rec_row0 + q);               \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[3] += t2 - t1;                                        \
         }                                                                                  \
@@ -105,6 +108,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
         const T *u = job->u->ptr, *l = job->l->ptr;                                        \
         T *v = sd->v->ptr;                                                                 \
         T *U = s, *L = s + n * W, *D = s + 2 * n * W, *R = s + 3 * n * W;                  \
+        const int64_t *pc = sd->nprobe > 0 ? HB_I64(sd->prbcell) : NULL;                   \
         int64_t j0[W], j1[W], r0[W];                                                       \
         for (int64_t x = 0; x < w; ++x) {                                                  \
             const int64_t c = cg + x, b = HB_I64(lay->base)[job->slot[c]];                 \
@@ -130,6 +134,8 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                     v[r0[x] + i] = R[i * W + x];                                           \
                 hb_host_mech_advance_serial_##S(sd, cg + x, cg + x + 1, r0[x], r0[x] + n, 0); \
                 spike_cell_##S(sd, cg + x, step_time_##S(sd, step), job->rec_row0 + q);    \
+                if (pc)                                                                    \
+                    probes_##S(sd, pc[2 * (cg + x)], pc[2 * (cg + x) + 2], job->rec_row0 + q); \
             }                                                                              \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[3] += t2 - t1;                                        \

@@ -107,10 +107,13 @@ HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int6
         for (hb_long r = r0; r < r1; ++r)
             HB_KERNEL(hb_mech_points_events)(r, step, HB_MECH_PASS);
     }
-#if HB_CAT_ANY_READ_CURRENT
-    HB_HOST_FOR
-    for (hb_long r = r0; r < r1; ++r)
-        HB_KERNEL(hb_mech_row_zero)(r, nrows, ion);
+#if HB_CAT_ANY_READ_CURRENT || HB_CAT_ANY_PROBE_CURRENT
+    /* A pass over the rows only where a current is summed (read, or probed). */
+    if (HB_KERNEL(hb_mech_zero_any)(ionk)) {
+        HB_HOST_FOR
+        for (hb_long r = r0; r < r1; ++r)
+            HB_KERNEL(hb_mech_row_zero)(r, nrows, ion, ionk);
+    }
 #endif
     HB_HOST_FOR
     for (hb_long r = r0; r < r1; ++r)

@@ -1,4 +1,4 @@
-/* membrane.c: simulation kernels on the host (serial / OpenMP): mechanisms, clamps, assembly, voltage update, spikes, recording. */
+/* membrane.c: simulation kernels on the host (serial / OpenMP): mechanisms, clamps, assembly, voltage update, spikes, recording and probes. */
 #include "membrane_rows.h"
 
 /* One parallel loop per stage over all rows or cells (the per-step path; the
@@ -38,6 +38,11 @@
         _Pragma("omp parallel for schedule(static) if (par)")                             \
         for (int64_t c = 0; c < sd->ncells; ++c)                                           \
             spike_cell_##S(sd, c, t0, rec_row);                                            \
+    }                                                                                      \
+    static void probe_##S(const hb_sim_dev *sd, int64_t rec_row, int par)                  \
+    {                                                                                      \
+        (void)par;                                                                         \
+        probes_##S(sd, 0, sd->nprobe, rec_row);                                            \
     }
 
 HB_DEFINE_MEMBRANE(double, d)
@@ -83,11 +88,19 @@ static hb_status host_update(hb_context *ctx, void *stream, hb_precision p,
     return HB_SUCCESS;
 }
 
+static hb_status host_probe(hb_context *ctx, void *stream, hb_precision p,
+                             const hb_sim_dev *sim, int64_t rec_row)
+{
+    (void)stream;
+    HB_HOST_RUN(p, probe, sim, rec_row, hb__host_parallel(ctx));
+    return HB_SUCCESS;
+}
+
 /* The serial oracle keeps the per-step loops; OpenMP runs the fused per-cell
  * loop (cells.c), which tests/test_sim_backend.c checks bit for bit against it. */
 static const hb_sim_ops serial_sim_ops = {host_mech_init, host_mech_state, host_membrane, host_assemble, host_update, NULL, NULL,
-                                          NULL};
+                                          NULL, host_probe};
 static const hb_sim_ops openmp_sim_ops = {host_mech_init, host_mech_state, host_membrane, host_assemble, host_update,
-                                          hb__host_sim_cells, NULL, NULL};
+                                          hb__host_sim_cells, NULL, NULL, host_probe};
 const hb_sim_ops *hb__serial_sim_ops(void) { return &serial_sim_ops; }
 const hb_sim_ops *hb__openmp_sim_ops(void) { return hb__openmp_backend() ? &openmp_sim_ops : NULL; }

@@ -101,6 +101,20 @@
         const int64_t r = recslot[c];                                                      \
         if (r >= 0)                                                                        \
             rec[rec_row * nrec + r] = vn;                                                  \
+    }                                                                                      \
+    /* Probes q0 .. q1 - 1 (after the states: the end of the step) into row rec_row. */    \
+    static inline void probes_##S(const hb_sim_dev *sd, int64_t q0, int64_t q1,            \
+                                  int64_t rec_row)                                         \
+    {                                                                                      \
+        const int64_t *pr = HB_I64(sd->probe);                                             \
+        const T *v = sd->v->ptr;                                                           \
+        T *rec = sd->rec->ptr;                                                             \
+        for (int64_t q = q0; q < q1; ++q) {                                                \
+            const int64_t *pq = pr + 4 * q;                                                \
+            rec[rec_row * sd->nrec + pq[3]] = hb_probe_value_##S(                          \
+                pq[0], pq[1], v[pq[2]], sd->nrows, (const T *)sd->mprm->ptr,               \
+                (const T *)sd->mst->ptr, (const T *)sd->ion->ptr, (const T *)sd->ionk->ptr); \
+        }                                                                                  \
     }
 
 /* The fused per-cell loop (cells.c), the OpenMP backend's step_cells. */

@@ -46,8 +46,8 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
             MEM(m->con),         MEM(m->coff),       MEM(m->camp),       HB_CL_LONG(maxs),
             MEM(m->soma),        MEM(m->vprev),      MEM(m->nspk),       MEM(m->tspk),
             HB_CL_LONG(nrec),    HB_CL_LONG(row0),   MEM(m->recslot),    MEM(m->rec),
-            MEM(m->slist),       MEM(m->stime),      HB_CL_INT(staged),
-            (hb_cl_arg){bytes, NULL}};
+            MEM(m->slist),       MEM(m->stime),      MEM(m->probe),      MEM(m->prbcell),
+            HB_CL_INT(staged),   (hb_cl_arg){bytes, NULL}};
         HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, HB_CLK_SIM_EPOCH, args,
                                         (int)(sizeof args / sizeof *args), ngroups, group));
     }

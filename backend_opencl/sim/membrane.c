@@ -1,4 +1,4 @@
-/* membrane.c: launchers of the simulation kernels (kernels_cl/sim/membrane.cl): membrane currents, clamps, assembly, voltage update and spikes. */
+/* membrane.c: launchers of the simulation kernels (kernels_cl/sim/membrane.cl): membrane currents, clamps, assembly, voltage update, spikes and probes. */
 #include "cl_backend.h"
 #include "hb_sim_ops.h"
 #include "sim_args.h"
@@ -99,11 +99,23 @@ static hb_status cl_sim_update(hb_context *ctx, void *stream, hb_precision p, co
     return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_SOMA, sargs, NARGS(sargs), ncells);
 }
 
+/* One work-item per probe: its value at the end of the step into row rec_row. */
+static hb_status cl_sim_probe(hb_context *ctx, void *stream, hb_precision p,
+                              const hb_sim_dev *sim, int64_t rec_row)
+{
+    cl_long np = sim->nprobe, nrows = sim->nrows, row = rec_row, nrec = sim->nrec;
+    const hb_cl_arg a[] = {HB_CL_LONG(np),  HB_CL_LONG(nrows), MEM(sim->probe), MEM(sim->v),
+                           MEM(sim->mprm),  MEM(sim->mst),     MEM(sim->ion),   MEM(sim->ionk),
+                           HB_CL_LONG(row), HB_CL_LONG(nrec),  MEM(sim->rec)};
+    return np > 0 ? hb__cl_launch(ctx, stream, p, HB_CLK_SIM_PROBE, a, NARGS(a), np)
+                  : HB_SUCCESS;
+}
+
 /* The on-chip engine (epoch.c). */
 hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
                        const hb_sim_epoch *job);
 hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 
 static const hb_sim_ops opencl_sim_ops = {cl_sim_mech_init, cl_sim_mech_state, cl_sim_membrane, cl_sim_assemble, cl_sim_update, NULL,
-                                          hb__cl_epoch, hb__cl_epoch_group_limit};
+                                          hb__cl_epoch, hb__cl_epoch_group_limit, cl_sim_probe};
 const hb_sim_ops *hb__opencl_sim_ops(void) { return &opencl_sim_ops; }

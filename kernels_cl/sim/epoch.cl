@@ -28,7 +28,10 @@
  *   states: each mechanism's over the step at the new v (x);
  *   update: v = x; the soma's work-item detects an upward threshold crossing
  *     (time interpolated in the step) and records the soma voltage into row
- *     rec_row0 + s of rec for recorded cells.
+ *     rec_row0 + s of rec for recorded cells;
+ *   probes: the cell's probes (prbcell[2c] .. prbcell[2c + 2] of probe) once
+ *     the step's states have moved (at the next step's start, and after the
+ *     epoch's last states pass).
  * Work-item j owns rows j, j + P, ...: v lives in the rhs/x array of local
  * memory for the whole launch (the solution of one step is the voltage the
  * next one reads, and only the row's owner writes its rhs, after every
@@ -70,6 +73,28 @@
                                                   HB_MECH_PASS);                                    \
     } while (0)
 
+/* The cell's probes (hb_sim_dev.probe) into row ROW of rec, with no barrier
+ * added: those of [q0, q1) (v, density states, parameters, concentrations,
+ * reversal potentials: final and visible after HB_EPOCH_STATES's barriers)
+ * spread over the group; those of [q1, q2) (a point process's state, which
+ * the row's work-item advanced just before, and an ion current, which it
+ * clears next) each by the work-item that owns its row. v of the cell is in sh. */
+#define HB_EPOCH_PROBE_ONE(ROW, q)                                                           \
+    do {                                                                                     \
+        __global const hb_long *pq = probe + 4 * (q);                                        \
+        const hb_int k = (hb_int)(pq[2] - ro);                                               \
+        if ((q) < q1 || k % P == j)                                                          \
+            rec[(ROW) * nrec + pq[3]] = HB_KERNEL(hb_probe_value)(                           \
+                pq[0], pq[1], sh[oR + k], nrows_all, mprm, mst, ion, ionk);                 \
+    } while (0)
+#define HB_EPOCH_PROBES(ROW)                                                                 \
+    do {                                                                                     \
+        for (hb_long q = q0 + j; q < q1; q += P)                                             \
+            HB_EPOCH_PROBE_ONE(ROW, q);                                                      \
+        for (hb_long q = q1; q < q2; ++q)                                                    \
+            HB_EPOCH_PROBE_ONE(ROW, q);                                                      \
+    } while (0)
+
 __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
     const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
@@ -82,7 +107,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
     __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
     __global const hb_long *recslot, __global real *rec, __global hb_long *slist,
-    __global real *stime, const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
+    __global real *stime, __global const hb_long *probe, __global const hb_long *prbcell,
+    const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
     HB_CELL_GROUP();
@@ -102,6 +128,11 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     /* Whether the cell has point processes (their row passes are skipped
      * otherwise). */
     const int points = valid && pptr[ro + nr] != pptr[ro];
+    /* The cell's probes (none: an empty loop). */
+    const hb_long q0 = valid ? prbcell[2 * c] : 0, q1 = valid ? prbcell[2 * c + 1] : 0,
+                  q2 = valid ? prbcell[2 * c + 2] : 0;
+    /* Ion currents to clear each step (none: the call is skipped). */
+    const int zero_ion = HB_KERNEL(hb_mech_zero_any)(ionk);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (hb_long s = 0; s < nsteps; ++s) {
@@ -109,6 +140,9 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         /* The states move over the step before (NEURON's order: right after
          * its solve; the previous epoch, or INITIAL, did it for step0 - 1). */
         HB_EPOCH_STATES(s > 0);
+        /* The step before, complete: its probes. */
+        if (s > 0)
+            HB_EPOCH_PROBES(rec_row0 + s - 1);
         /* Passes in order: rows (events, clearing), currents, rows
          * (assembly), then after the solve the states; a barrier after each
          * (skipping them where every pass touches only the work-item's own
@@ -118,7 +152,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         for (hb_int k = j; k < nr; k += P) {
             if (points)
                 HB_KERNEL(hb_mech_points_events)(ro + k, step, HB_MECH_PASS);
-            HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion);
+            if (zero_ion)
+                HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion, ionk);
             sh[oD + k] = (real)0;
             sh[oI + k] = (real)0;
         }
@@ -179,6 +214,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
 
     /* And over the epoch's last step, so the state is the one at its end. */
     HB_EPOCH_STATES(1);
+    HB_EPOCH_PROBES(rec_row0 + nsteps - 1);
     for (hb_int k = j; k < nr; k += P)
         v[ro + k] = sh[oR + k];
     if (is_soma) {

@@ -34,6 +34,14 @@
 #define HB_MT_FLAGS(m) mtab[5 * (m) + 4]
 /* Density mechanism m's instances in cells c0 .. c1 - 1. */
 #define HB_MT_FIRST(m, c0) mcell[(hb_long)(c0) * HB_CAT_NMECH + (m)]
+/* Probes (hb_sim_dev.probe: per probe its kind, element, row and trace
+ * column): the row's v; mst[element]; mprm[element]; ion[element]; the
+ * reversal potential whose e slot is ion[element] (Nernst where ionk says). */
+#define HB_PROBE_V 0
+#define HB_PROBE_STATE 1
+#define HB_PROBE_PARAM 2
+#define HB_PROBE_ION 3
+#define HB_PROBE_ION_E 4
 #endif
 
 #ifndef HB_MECH_PASSES_FUNCS /* undefined between precisions by the CUDA and host builds */
@@ -121,14 +129,50 @@ HB_FN void HB_KERNEL(hb_mech_points_events)(const hb_long r, const hb_long step,
     }
 }
 
-/* Row r before the currents: the ion currents that mechanisms read start
- * from 0 (the others are never stored). */
-HB_FN void HB_KERNEL(hb_mech_row_zero)(const hb_long r, const hb_long nrows, __global real *ion)
+/* Row r before the currents: the ion currents that mechanisms read, and
+ * those a probe records (flag ionk[HB_CAT_NION + x]), start from 0 (the
+ * others are never stored). */
+HB_FN void HB_KERNEL(hb_mech_row_zero)(const hb_long r, const hb_long nrows, __global real *ion,
+                                       __global const real *ionk)
 {
 #define HB_MECH_ZERO_ONE(x) ion[(hb_long)(4 * (x) + 3) * nrows + r] = (real)0;
+#define HB_MECH_ZERO_PROBED(x)                                                              \
+    if (ionk[HB_CAT_NION + (x)] != (real)0)                                                 \
+        ion[(hb_long)(4 * (x) + 3) * nrows + r] = (real)0;
     HB_CAT_READ_CURRENTS(HB_MECH_ZERO_ONE)
+    HB_CAT_PROBE_CURRENTS(HB_MECH_ZERO_PROBED)
 #undef HB_MECH_ZERO_ONE
-    (void)r, (void)nrows, (void)ion;
+#undef HB_MECH_ZERO_PROBED
+    (void)r, (void)nrows, (void)ion, (void)ionk;
+}
+
+/* A probe's value (HB_PROBE_*): element e of its table, v the voltage of its
+ * row; a reversal potential as the mechanisms compute it. */
+HB_FN real HB_KERNEL(hb_probe_value)(const hb_long kind, const hb_long e, const real v,
+                                     const hb_long nrows, __global const real *mprm,
+                                     __global const real *mst, __global const real *ion,
+                                     __global const real *ionk)
+{
+    if (kind == HB_PROBE_V)
+        return v;
+    if (kind == HB_PROBE_STATE)
+        return mst[e];
+    if (kind == HB_PROBE_PARAM)
+        return mprm[e];
+    if (kind == HB_PROBE_ION) /* a concentration, or a current summed for probes */
+        return ion[e];
+    const hb_long x = e / (4 * nrows);
+    return ionk[x] != (real)0 ? ionk[x] * log(ion[e + 2 * nrows] / ion[e + nrows]) : ion[e];
+}
+
+/* Whether hb_mech_row_zero has anything to clear (a current some mechanism
+ * reads, or one a probe asked for): a loop that runs many steps asks once. */
+HB_FN int HB_KERNEL(hb_mech_zero_any)(__global const real *ionk)
+{
+    int z = HB_CAT_ANY_READ_CURRENT;
+    for (int x = 0; x < HB_CAT_NION; ++x)
+        z |= ionk[HB_CAT_NION + x] != (real)0;
+    return z;
 }
 
 /* Row r's point processes' conductances and currents added to *g, *cur. */

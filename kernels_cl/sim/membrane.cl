@@ -59,7 +59,7 @@ __kernel void HB_KERNEL(hb_sim_mech_rows_pre)(const hb_long nrows, const hb_long
     if (r >= nrows)
         return;
     HB_KERNEL(hb_mech_points_events)(r, step, HB_MECH_PASS);
-    HB_KERNEL(hb_mech_row_zero)(r, nrows, ion);
+    HB_KERNEL(hb_mech_row_zero)(r, nrows, ion, ionk);
     gmem[r] = (real)0;
     imem[r] = (real)0;
 }
@@ -167,4 +167,22 @@ __kernel void HB_KERNEL(hb_sim_soma)(const hb_long ncells, const hb_long max_spi
     const hb_long r = recslot[c];
     if (r >= 0)
         rec[rec_row * nrec + r] = vn;
+}
+
+/* One work-item per probe (hb_sim_dev.probe: kind, element, row, column):
+ * its value at the end of the step, after the states, into row rec_row of
+ * rec. */
+__kernel void HB_KERNEL(hb_sim_probe)(const hb_long nprobe, const hb_long nrows,
+                                      __global const hb_long *probe, __global const real *v,
+                                      __global const real *mprm, __global const real *mst,
+                                      __global const real *ion, __global const real *ionk,
+                                      const hb_long rec_row, const hb_long nrec,
+                                      __global real *rec)
+{
+    const hb_long q = (hb_long)get_global_id(0);
+    if (q >= nprobe)
+        return;
+    __global const hb_long *pq = probe + 4 * q;
+    rec[rec_row * nrec + pq[3]] =
+        HB_KERNEL(hb_probe_value)(pq[0], pq[1], v[pq[2]], nrows, mprm, mst, ion, ionk);
 }

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -123,6 +123,25 @@ class Simulation:
             self._recorded.append(c)
         return self
 
+    def probe(self, cell: int, compartment: int, what: str) -> int:
+        """Record `what` at a compartment (-1: the soma) of a cell every step:
+        "v" (mV), "MECH.VAR" (a density mechanism's state or PARAMETER, e.g.
+        "hh.m"), an ion's "iX" (mA/cm2), "Xi", "Xo" (mM) or "eX" (mV). Returns
+        its trace's row in traces() (recordings and probes in call order)."""
+        return self._s.probe(int(cell), int(compartment), str(what))
+
+    def probe_point(self, point: int, var: str) -> int:
+        """Record a point process's state or PARAMETER (e.g. ExpSyn's "g",
+        uS) every step; returns its trace's row in traces()."""
+        return self._s.probe_point(int(point), str(var))
+
+    def trace_info(self) -> List[Dict[str, Any]]:
+        """What each row of traces() holds: cell, compartment, point (-1:
+        none), probe (False: record()) and what ("v", "hh.m", "ExpSyn.g")."""
+        n = self._s.trace_count()
+        keys = ("cell", "compartment", "point", "probe", "what")
+        return [dict(zip(keys, self._s.trace_info(r))) for r in range(n)]
+
     def run(self, tstop: float) -> "Simulation":
         """Advance until t >= tstop - dt/2 (t starts at 0; runs continue)."""
         self._s.run(float(tstop))
@@ -138,8 +157,9 @@ class Simulation:
         return self._s.time()[1]
 
     def traces(self) -> Tuple[np.ndarray, np.ndarray]:
-        """(cells, v): the recorded cells and their soma voltages (mV), one
-        row per recording, sample j at t = j*dt."""
+        """(cells, v): the recorded cells and their traces, one row per
+        record() (soma voltage, mV) or probe (its units) in call order,
+        sample j at t = j*dt; trace_info() says what each row is."""
         return self._s.traces()
 
     def times(self) -> np.ndarray:

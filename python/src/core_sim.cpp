@@ -1,4 +1,4 @@
-// core_sim.cpp: simulations in hinesbatch._core: parameters from a dict, clamps, recordings, runs, traces, spikes, state and timing.
+// core_sim.cpp: simulations in hinesbatch._core: parameters from a dict, clamps, recordings and probes, runs, traces, spikes, state and timing.
 #include "core_morph.h"
 #include "core_plan.h"
 
@@ -198,6 +198,31 @@ void bind_sim(nb::module_ &m) {
                  check(hb_sim_add_iclamp(s.sim, cell, comp, onset, dur, amp));
              })
         .def("record", [](Sim &s, int64_t cell) { check(hb_sim_record(s.sim, cell)); })
+        .def("probe",
+             [](Sim &s, int64_t cell, int64_t comp, const std::string &what) {
+                 int64_t id = -1;
+                 check(hb_sim_probe(s.sim, cell, comp, what.c_str(), &id));
+                 return id;
+             })
+        .def("probe_point",
+             [](Sim &s, int64_t point, const std::string &var) {
+                 int64_t id = -1;
+                 check(hb_sim_probe_point(s.sim, point, var.c_str(), &id));
+                 return id;
+             })
+        .def("trace_count",
+             [](const Sim &s) {
+                 int64_t n = 0;
+                 check(hb_sim_trace_count(s.sim, &n, nullptr));
+                 return n;
+             })
+        .def("trace_info",
+             [](const Sim &s, int64_t r) {
+                 hb_sim_trace_desc in;
+                 check(hb_sim_get_trace_info(s.sim, r, &in));
+                 return nb::make_tuple(in.cell, in.compartment, in.point, in.probe != 0,
+                                       std::string(in.what));
+             })
         .def("run",
              [](Sim &s, double tstop) {
                  hb_status st;

@@ -146,3 +146,53 @@ def test_cm_and_seg_length():
     np.testing.assert_array_equal(a.traces()[1], b.traces()[1])
     with pytest.raises(hb.InvalidArgumentError):
         hb.Simulation(one, 1, backend="serial").set_cm(-1.0)
+
+
+def test_probes(neuron, backend):
+    """Probes: v at compartments, hh's m and the sodium current at the soma,
+    a synapse's conductance; the last samples are the state at the end, the
+    soma v probe equals record(), every trace equals the serial oracle's."""
+    rng = np.random.default_rng()
+    seed = int(rng.integers(1 << 62))
+    print("seed", seed)
+    rng = np.random.default_rng(seed)
+
+    def build(bk):
+        s = hb.Simulation(neuron, 2, backend=bk, record_chunk=int(rng_c.integers(5, 200)))
+        s.insert("pas", g=2e-4, e=-65.0)
+        s.insert("hh", where={"types": ["soma"]}, gl=0.0)
+        syn = s.add_point("ExpSyn", 1, -1, tau=2.0)
+        s.add_events(syn, [3.0, 4.0], 0.05)
+        s.add_iclamp(0, 1.0, 1.0, 10.0)
+        s.record(0)
+        ids = [s.probe(c, k, "v") for c, k in comps]
+        ids += [s.probe(0, -1, "v"), s.probe(0, -1, "hh.m"), s.probe(1, -1, "ina"),
+                s.probe(0, -1, "ena"), s.probe_point(syn, "g")]
+        s.run(15.0)
+        return s, ids
+
+    rows = hb.Simulation(neuron, 1).rows
+    rng_c = np.random.default_rng(seed)
+    comps = [(int(rng.integers(2)), int(rng.integers(rows))) for _ in range(3)]
+    ref, _ = build("serial")
+    rng_c = np.random.default_rng(seed)
+    s, ids = build(backend)
+    cells, v = s.traces()
+    assert ids == list(range(1, len(ids) + 1)) and v.shape[0] == len(ids) + 1
+    info = s.trace_info()
+    assert info[0]["probe"] is False and info[0]["what"] == "v"
+    assert [i["what"] for i in info[-5:]] == ["v", "hh.m", "ina", "ena", "ExpSyn.g"]
+    assert info[-1]["point"] == 0 and info[-1]["cell"] == 1
+    end_v = s.state("v")
+    for (c, k), r in zip(comps, ids):
+        assert v[r, -1] == end_v[s.cell_rows(c)[0] + k]
+    np.testing.assert_array_equal(v[0], v[ids[3]])  # record(0) is the soma v probe
+    soma0 = s.cell_rows(0)[0] + s.soma(0)
+    assert v[ids[4], -1] == s.mech_state("hh", "m")[soma0]
+    assert v[ids[-1], -1] == s.mech_state("ExpSyn", "g")[0] and v[ids[-1]].max() > 0
+    assert v[ids[5], 0] == 0 and np.abs(v[ids[5]]).max() > 0  # ina: 0 until the first step
+    np.testing.assert_allclose(v, ref.traces()[1], rtol=1e-9, atol=1e-9)
+    with pytest.raises(hb.InvalidArgumentError, match="nosuch"):
+        hb.Simulation(neuron, 1).probe(0, -1, "hh.nosuch")
+    with pytest.raises(hb.InvalidArgumentError):
+        s.probe(0, -1, "v")  # after the first run

@@ -403,6 +403,26 @@ head="{\"format\": \"hinesbatch-model\", \"version\": 1, \"morphology\": \"$swc\
 mf good "$head \"celsius\": 6.3, \"v_init\": -65, \"discretization\": {\"kind\": \"odd_per_length\", \"length_um\": 20}, \"ions\": {\"k\": {\"e\": -80}}, $good_regions}"
 stdout_to=good.out t 0 "" simulate --model "$root/good.json" --cells 2 --tstop 2
 check 'grep -q "^model: .*good.json: regions all" good.out' "the model line names the regions"
+# Probes: the traces CSV has a column per probe after the soma voltages, named
+# cellN_compK_WHAT; hostile probes fail naming probes[i] and the cause.
+probes='"probes": [{"cell": 1, "compartment": "soma", "what": "hh.m"}, {"what": "v", "location": {"swc_type": 4, "distance_um": 60}}, {"cell": 0, "compartment": "soma", "what": "ina"}, {"compartment": 5, "what": "ko"}]'
+mf probes "$head \"ions\": {\"k\": {\"e\": -80}}, $good_regions, $probes}"
+stdout_to=probes.out t 0 "" simulate --model "$root/probes.json" --cells 2 --tstop 2 --record 1 --csv tr.csv
+check 'head -1 tr.csv | grep -Eq "^t_ms,cell0_soma_mV,cell1_comp[0-9]+_hh\.m,cell0_comp[0-9]+_v,cell0_comp[0-9]+_ina,cell0_comp5_ko$"' "the CSV names each probe's column"
+check '[ "$(wc -l <tr.csv)" -eq 82 ] && [ "$(tail -1 tr.csv | tr , "\n" | wc -l)" -eq 6 ]' "81 samples of 5 traces"
+check 'grep -q "^probes: 4 from" probes.out' "the run says how many probes it added"
+mf pbad "$head $good_regions, \"probes\": [{\"what\": \"hh.nosuch\"}]}"
+t 1 "probes[0]: hb_sim_probe: cell 0 compartment 0: hh has no recordable variable \"nosuch\"" simulate --model "$root/pbad.json" --cells 1 --tstop 1
+mf pcell "$head $good_regions, \"probes\": [{\"cell\": 5, \"what\": \"v\"}]}"
+t 1 "probes[0]: cell 5: the run has 2 cells" simulate --model "$root/pcell.json" --cells 2 --tstop 1
+mf pcomp "$head $good_regions, \"probes\": [{\"compartment\": \"axon\", \"what\": \"v\"}]}"
+t 1 "\"compartment\" must be an integer" simulate --model "$root/pcomp.json" --cells 1 --tstop 1
+mf pboth "$head $good_regions, \"probes\": [{\"compartment\": 1, \"location\": {\"swc_type\": 3, \"distance_um\": 1}, \"what\": \"v\"}]}"
+t 1 "not both" simulate --model "$root/pboth.json" --cells 1 --tstop 1
+mf ploc "$head $good_regions, \"probes\": [{\"location\": {\"swc_type\": 7, \"distance_um\": 1}, \"what\": \"v\"}]}"
+t 1 "no compartment of SWC type 7" simulate --model "$root/ploc.json" --cells 1 --tstop 1
+mf pwhat "$head $good_regions, \"probes\": [{\"what\": 3}]}"
+t 1 "probes[0]: needs \"what\"" simulate --model "$root/pwhat.json" --cells 1 --tstop 1
 # Escapes that are valid JSON: a name with \u escapes (a surrogate pair), \/ and \n.
 mf uni "$head \"name\": \"caf\\u00e9 \\ud83d\\ude00 a\\/b\\n\", \"description\": \"\", $good_regions}"
 t 0 "" simulate --model "$root/uni.json" --cells 1 --tstop 1

@@ -19,6 +19,10 @@
 /* X(ion): ions whose total current some mechanism reads (summed per row). */
 #define HB_CAT_READ_CURRENTS(X) 
 #define HB_CAT_ANY_READ_CURRENT 0
+/* X(ion): ions whose current mechanisms write and none reads: summed per row
+ * only while the flag ionk[HB_CAT_NION + ion] is set (a probe records it). */
+#define HB_CAT_PROBE_CURRENTS(X) X(0) X(1)
+#define HB_CAT_ANY_PROBE_CURRENT 1
 #endif
 
 #ifndef HB_CATALOGUE_FUNCS /* undefined between precisions by the CUDA and host builds */
@@ -461,7 +465,8 @@ HB_FN void HB_KERNEL(hb_mech_Exp2Syn_net_receive)(const real weight, const real 
 /* Instance idx of n: parameter p at prm[p * n + idx], slot s at st[s * n + idx]
  * (prm and st start at the mechanism's block); the row's ion variables at
  * ion[(4 * ion + slot) * nrows + row], slots e, i, o, current; an ion with a
- * Nernst factor ionk != 0 has e = ionk log(o / i). */
+ * Nernst factor ionk != 0 has e = ionk log(o / i); ionk[HB_CAT_NION + ion] != 0:
+ * its current is summed for a probe (HB_CAT_PROBE_CURRENTS). */
 
 /* pas (density: mA/cm2, S/cm2) */
 HB_FN void HB_KERNEL(hb_cat_pas_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
@@ -562,6 +567,10 @@ HB_FN void HB_KERNEL(hb_cat_hh_current)(const hb_long idx, const hb_long n, __gl
     HB_KERNEL(hb_mech_hh_current)(v, celsius, (ionk[0] != (real)0 ? ionk[0] * log(ion[(hb_long)2 * nrows + row] / ion[(hb_long)1 * nrows + row]) : ion[(hb_long)0 * nrows + row]), (ionk[1] != (real)0 ? ionk[1] * log(ion[(hb_long)6 * nrows + row] / ion[(hb_long)5 * nrows + row]) : ion[(hb_long)4 * nrows + row]), p_, s_, &g_, &i_, &o_[0], &o_[1]);
     *g = g_;
     *i = i_;
+    if (ionk[3] != (real)0) /* probed */
+        ion[(hb_long)3 * nrows + row] += o_[0]; /* ina */
+    if (ionk[4] != (real)0) /* probed */
+        ion[(hb_long)7 * nrows + row] += o_[1]; /* ik */
 }
 
 /* ExpSyn (point process: nA, uS) */
