@@ -57,7 +57,9 @@ extern "C" {
  *     cell in cache. On a GPU it needs cells that fit local memory and a
  *     plan of strategy auto or cell-group (flat layout); where a cell does
  *     not fit it runs the stages and hb_sim_describe says why;
- *   HB_SIM_ENGINE_AUTO: cells where it runs, else stages.
+ *   HB_SIM_ENGINE_AUTO: cells where it runs, else stages; on a GPU also the
+ *     stages for 50,000 or more cells of at most 8 compartments (a
+ *     work-item per compartment beats a work-group per cell there).
  * hb_sim_describe names the engine that runs. */
 typedef enum {
     HB_SIM_ENGINE_AUTO = 0,

@@ -286,6 +286,7 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
  * else the caller's plan and the stages, with the reason in sim->note when
  * cells were asked for. The host backends' cells engine is OpenMP's fused
  * loop, over a per-system plan. */
+enum { HB_SIM_TINY_ROWS = 8, HB_SIM_TINY_CELLS = 50000 };
 static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view *bv)
 {
     const hb_sim_engine want = sim->prm.engine;
@@ -300,8 +301,17 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
     for (int64_t c = 0; c < sim->ncells; ++c)
         if (bv->offsets[c + 1] - bv->offsets[c] > max_rows)
             max_rows = bv->offsets[c + 1] - bv->offsets[c];
+    /* Many tiny cells: a work-group per cell idles most of its work-items,
+     * and the stages' work-item per row wins (H100, point-like cells of 4
+     * rows: 2.7x at 100,000 cells, 0.8x at 10,000;
+     * docs/benchmarks/h100-2026-11-24-net). */
+    const int tiny = max_rows <= HB_SIM_TINY_ROWS && sim->ncells >= HB_SIM_TINY_CELLS;
+    if (want == HB_SIM_ENGINE_AUTO && sim->ctx->traits.is_gpu && ops->epoch && tiny)
+        snprintf(sim->note, sizeof sim->note,
+                 "%lld cells of at most %d rows: the stages engine (a work-item per row)",
+                 (long long)sim->ncells, HB_SIM_TINY_ROWS);
     if (ops->epoch && (want == HB_SIM_ENGINE_CELLS ||
-                       (want == HB_SIM_ENGINE_AUTO && sim->ctx->traits.is_gpu))) {
+                       (want == HB_SIM_ENGINE_AUTO && sim->ctx->traits.is_gpu && !tiny))) {
         if (!onchip_refusal(sim, max_rows, &limit)) {
             hb_plan_options po = sim->prm.plan;
             po.strategy = HB_STRATEGY_CELL_GROUP;
