@@ -24,7 +24,9 @@
 typedef struct {
     int     random;          /* 0 ring, 1 random, 2 none (independent cells) */
     double  iclamp[3];
-    int     engine;          /* hb_sim_engine: auto, stages, cells        */       /* none: onset, duration (ms), amplitude (nA) */
+    int     engine;          /* hb_sim_engine: auto, stages, cells        */
+    int64_t record;          /* soma voltage of gids 0 .. record - 1      */
+    const char *csv;         /* ... written here by rank 0                */       /* none: onset, duration (ms), amplitude (nA) */
     int64_t ncells, fanin, parts;
     double  weight, delay, delay_max, tstop, dt, kick;
     int     neuron;          /* NEURON's conventions, HH in the soma    */
@@ -45,7 +47,7 @@ static void usage(void)
            "         [--dt MS] [--precision float|double] [--parts P] [--seed S]\n"
            "         [--delivery step-end|spike-time] [--neuron-conventions] [--spikes FILE]\n"
            "         [--connections FILE.csv] [--iclamp ONSET,DUR,AMP]\n"
-           "         [--engine auto|stages|cells]\n"
+           "         [--engine auto|stages|cells] [--record K] [--csv FILE]\n"
            "A network of N copies (1000) of a neuron (default the shipped " DEFAULT_SWC ",\n"
            "sections by d_lambda; --neuron-conventions as NEURON's Import3d) with passive\n"
            "leak everywhere, Hodgkin-Huxley channels in the soma and one ExpSyn (tau 2 ms,\n"
@@ -67,7 +69,9 @@ static void usage(void)
            "due: the end of the step its source crossed in plus the delay (NEURON's fixed\n"
            "step, default) or the interpolated crossing plus the delay. Prints compartment-\n"
            "steps per second, epochs and spikes; --spikes writes gid,spike_ms of every spike\n"
-           "(in time then gid order). --engine as simulate's. Backend: HINESBATCH_BACKEND.\n");
+           "(in time then gid order); --csv the soma voltage of gids 0 .. K-1 (--record K,\n"
+           "4 with --csv) every step, gathered from every rank (t_ms, then one column per\n"
+           "gid). --engine as simulate's. Backend: HINESBATCH_BACKEND.\n");
 }
 
 /* --connections: every row checked (gids in [0, cells), finite weight,
@@ -121,7 +125,7 @@ static int read_connections(net_options *o)
 
 enum { OPT_TOPO = 256, OPT_DELIV, OPT_CELLS, OPT_FANIN, OPT_PARTS, OPT_WEIGHT, OPT_DELAY,
        OPT_DELAYMAX, OPT_TSTOP, OPT_DT, OPT_PREC, OPT_SEED, OPT_SWC, OPT_SPIKES, OPT_CONN,
-       OPT_NRNCONV, OPT_ICLAMP, OPT_ENGINE };
+       OPT_NRNCONV, OPT_ICLAMP, OPT_ENGINE, OPT_RECORD, OPT_CSV };
 static const char *const topo_name[] = {"ring", "random", "none"};
 
 static int parse(int argc, char **argv, net_options *o)
@@ -139,6 +143,7 @@ static int parse(int argc, char **argv, net_options *o)
         {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
         {"iclamp", required_argument, 0, OPT_ICLAMP},
         {"engine", required_argument, 0, OPT_ENGINE},
+        {"record", required_argument, 0, OPT_RECORD}, {"csv", required_argument, 0, OPT_CSV},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     static const char *const topo[] = {"ring", "random", "none"}, *const deliv[] = {"step-end", "spike-time"};
     memset(o, 0, sizeof *o);
@@ -209,6 +214,12 @@ static int parse(int argc, char **argv, net_options *o)
         case OPT_CONN:
             o->connections = v;
             break;
+        case OPT_RECORD:
+            ok = cli_int(CMD, a, v, 0, 100000, &o->record);
+            break;
+        case OPT_CSV:
+            o->csv = v;
+            break;
         case OPT_ENGINE: {
             static const char *const eng[] = {"auto", "stages", "cells"};
             ok = cli_choice(CMD, a, v, eng, 3, &o->engine);
@@ -238,6 +249,10 @@ static int parse(int argc, char **argv, net_options *o)
         return CLI_EXIT_USAGE;
     /* A typo in an output path fails now, not after the run. */
     if (o->spikes && !cli_output_check(CMD, "--spikes", o->spikes))
+        return CLI_EXIT_FAIL;
+    if (o->csv && !o->record)
+        o->record = 4;
+    if (o->csv && !cli_output_check(CMD, "--csv", o->csv))
         return CLI_EXIT_FAIL;
     if (o->connections && !read_connections(o))
         return CLI_EXIT_FAIL; /* an input file: not a usage error */
@@ -289,6 +304,103 @@ static int fail(hb_status st, const char *what)
     return CLI_EXIT_FAIL;
 }
 
+/* The recorded soma voltages of every rank into --csv (t, then one column
+ * per gid, in gid order): each rank's traces gathered on rank 0. 0 on
+ * failure (*rc set). */
+static int write_traces(const net_options *o, int rank, int size, hb_sim **sim, size_t P,
+                        const int64_t *first, const int64_t *gids, int *rc)
+{
+    /* This rank's traces as rows (gid, samples ...). */
+    int64_t nrec_all = 0, ns = 0;
+    for (size_t q = 0; q < P; ++q) {
+        int64_t nr = 0, n = 0;
+        hb_sim_trace_count(sim[q], &nr, &n);
+        if (nr > 0) /* a part that records nothing keeps no samples */
+            ns = n;
+        nrec_all += nr;
+    }
+    const int64_t width = ns + 1;
+    double *mine = malloc((size_t)(nrec_all * width + 1) * sizeof *mine);
+    if (!mine) {
+        fprintf(stderr, "hinesbatch " CMD ": out of memory for traces\n");
+        *rc = CLI_EXIT_FAIL;
+        return 0;
+    }
+    /* Part q's cell c is this rank's cell first[q] + c: gid gids[...]. */
+    int64_t k = 0;
+    for (size_t q = 0; q < P; ++q) {
+        int64_t nr = 0;
+        hb_sim_trace_count(sim[q], &nr, NULL);
+        for (int64_t r = 0; r < nr; ++r, ++k) {
+            int64_t cell = 0;
+            hb_sim_get_trace(sim[q], r, &cell, mine + k * width + 1);
+            mine[k * width] = (double)gids[first[q] + cell];
+        }
+    }
+    double *all = mine;
+    int64_t nall = nrec_all;
+#ifdef HB_HAVE_MPI
+    if (size > 1) {
+        int cnt = (int)(nrec_all * width), *counts = malloc(2 * (size_t)size * sizeof *counts);
+        if (!counts) {
+            free(mine);
+            *rc = CLI_EXIT_FAIL;
+            return 0;
+        }
+        MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        int64_t tot = 0;
+        for (int r = 0; rank == 0 && r < size; ++r)
+            counts[size + r] = (int)tot, tot += counts[r];
+        all = rank == 0 ? malloc((size_t)(tot > 0 ? tot : 1) * sizeof *all) : NULL;
+        MPI_Gatherv(mine, cnt, MPI_DOUBLE, all, counts, counts + size, MPI_DOUBLE, 0,
+                    MPI_COMM_WORLD);
+        free(counts);
+        nall = tot / width;
+        if (rank != 0) {
+            free(mine);
+            return 1;
+        }
+        free(mine);
+        mine = all;
+    }
+#else
+    (void)size;
+#endif
+    /* In gid order: a selection by the smallest remaining (few columns). */
+    FILE *f = all ? cli_output_open(CMD, "--csv", o->csv) : NULL;
+    if (!f) {
+        free(all);
+        *rc = CLI_EXIT_FAIL;
+        return 0;
+    }
+    int64_t *order = malloc((size_t)(nall > 0 ? nall : 1) * sizeof *order);
+    for (int64_t i = 0; order && i < nall; ++i)
+        order[i] = i;
+    for (int64_t i = 0; order && i < nall; ++i)
+        for (int64_t j = i + 1; j < nall; ++j)
+            if (all[order[j] * width] < all[order[i] * width]) {
+                int64_t t = order[i];
+                order[i] = order[j], order[j] = t;
+            }
+    fprintf(f, "t_ms");
+    for (int64_t i = 0; order && i < nall; ++i)
+        fprintf(f, ",gid%lld_mV", (long long)all[order[i] * width]);
+    fprintf(f, "\n");
+    for (int64_t j = 0; order && j < ns; ++j) {
+        fprintf(f, "%.6f", (double)j * o->dt);
+        for (int64_t i = 0; i < nall; ++i)
+            fprintf(f, ",%.6f", all[order[i] * width + 1 + j]);
+        fprintf(f, "\n");
+    }
+    free(order);
+    free(all);
+    if (!cli_output_close(CMD, "--csv", o->csv, f)) {
+        *rc = CLI_EXIT_FAIL;
+        return 0;
+    }
+    return 1;
+}
+
 static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
 {
     hb_swc_options so;
@@ -329,6 +441,7 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
     int64_t *gids = malloc(nm * sizeof *gids);
     const hb_morph_cell **cells = malloc(nm * sizeof *cells);
     hb_net *net = NULL;
+    int64_t *first = NULL; /* part q: this rank's cells first[q] .. first[q + 1] - 1 */
     int rc = CLI_EXIT_FAIL;
     if (!ctx || !sim || !pid || !point || !gids || !cells) {
         fprintf(stderr, "hinesbatch " CMD ": out of memory\n");
@@ -365,7 +478,7 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
     if ((st = hb_net_create(comm, o->delivery ? HB_NET_SPIKE_TIME : HB_NET_STEP_END, &net)))
         goto net_fail;
     /* Part q gets a contiguous share of this rank's cells. */
-    int64_t *first = malloc((P + 1) * sizeof *first);
+    first = malloc((P + 1) * sizeof *first);
     if (!first)
         goto done;
     for (size_t q = 0; q <= P; ++q)
@@ -391,6 +504,9 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
             else if (st == HB_SUCCESS && (tenth ? g < (o->ncells + 9) / 10 : g == 0))
                 st = hb_sim_add_events(sim[q], *pt, 1, &o->kick, tenth ? o->weight : 0.5);
         }
+        for (int64_t c = 0; c < n && st == HB_SUCCESS; ++c)
+            if (gids[first[q] + c] < o->record)
+                st = hb_sim_record(sim[q], c);
         if (st == HB_SUCCESS)
             st = hb_net_add_part(net, sim[q], gids + first[q], &pid[q]);
     }
@@ -417,7 +533,6 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
             }
         free(src), free(w), free(d);
     }
-    free(first);
     if (st != HB_SUCCESS)
         goto net_fail;
     double t0 = cli_now_s();
@@ -445,6 +560,8 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
                secs > 0 ? (double)o->ncells * (double)view.n * (double)steps / secs : 0.0,
                (long long)nspk);
     }
+    if (o->csv && !write_traces(o, rank, size, sim, P, first, gids, &rc))
+        goto done;
     if (rank == 0 && o->spikes) {
         hb_net_spike *all = malloc((size_t)(nspk > 0 ? nspk : 1) * sizeof *all);
         if (!all) {
@@ -474,7 +591,7 @@ done:
         hb_sim_destroy(sim[q]);
     for (size_t q = 0; ctx && q < P; ++q)
         hb_context_destroy(ctx[q]);
-    free(ctx), free(sim), free(pid), free(point), free(gids), free(cells);
+    free(ctx), free(sim), free(pid), free(point), free(gids), free(cells), free(first);
     hb_morph_cell_destroy(cell);
     free(o->csrc), free(o->cdst), free(o->cw), free(o->cd);
     return rc;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check_net_mpi.sh: `hinesbatch network` under mpirun -np 1, 2 and 4 (--oversubscribe) on a host backend: a ring and a random network of a shipped neuron give the same spikes, byte for byte, whatever the ranks and parts; bad options refused.
+# check_net_mpi.sh: `hinesbatch network` under mpirun -np 1, 2 and 4 (--oversubscribe) on a host backend: a ring and a random network of a shipped neuron give the same spikes and recorded traces (merged on rank 0), byte for byte, whatever the ranks and parts; bad options refused.
 # Usage: check_net_mpi.sh HINESBATCH MPIEXEC WORKDIR   (HINESBATCH_BACKEND chooses the backend)
 set -euo pipefail
 hb=$1 mpiexec=$2 work=$3
@@ -12,16 +12,16 @@ for topo in ring random; do
     args=(--topology "$topo" --cells 48 --tstop 30 --fanin 6 --seed "$RANDOM")
     [ "$topo" = ring ] && args+=(--delay 1.5)
     echo "== $topo: ${args[*]}"
-    "$hb" network "${args[@]}" --spikes "$work/$topo.ref.csv"
+    "$hb" network "${args[@]}" --spikes "$work/$topo.ref.csv" --record 6 --csv "$work/$topo.ref.v.csv"
     n=$(($(wc -l <"$work/$topo.ref.csv") - 1))
     [ "$n" -ge 10 ] || { echo "FAIL: $topo: only $n spikes"; fail=1; }
     for np in 1 2 4; do
         for parts in 1 3; do
             out="$work/$topo.np$np.p$parts.csv"
             "$mpiexec" "${root[@]}" --oversubscribe -np "$np" "$hb" network "${args[@]}" \
-                --parts "$parts" --spikes "$out" | tail -1
-            if cmp -s "$work/$topo.ref.csv" "$out"; then
-                echo "ok: $topo, $np ranks x $parts parts: the same $n spikes"
+                --parts "$parts" --spikes "$out" --record 6 --csv "$out.v.csv" | tail -1
+            if cmp -s "$work/$topo.ref.csv" "$out" && cmp -s "$work/$topo.ref.v.csv" "$out.v.csv"; then
+                echo "ok: $topo, $np ranks x $parts parts: the same $n spikes and 6 soma traces"
             else
                 echo "FAIL: $topo, $np ranks x $parts parts differ from one process:"
                 diff "$work/$topo.ref.csv" "$out" | head -5
