@@ -74,7 +74,9 @@ HB_API hb_status hb_net_connect(hb_net *net, int64_t src, int32_t part, int64_t 
 
 /* Advances every part to tstop (whole steps, as hb_sim_run). The first run
  * fixes the epoch (the smallest delay over every rank, or the whole run when
- * there are no connections); no connection may be made after it. */
+ * there are no connections) and sets every part up (its model and device
+ * tables: hb_net_run(net, 0) does only that); no connection may be made
+ * after it. */
 HB_API hb_status hb_net_run(hb_net *net, double tstop);
 /* The epoch in ms (0 before the first run) and the epochs run. */
 HB_API hb_status hb_net_epoch(const hb_net *net, double *ms, int64_t *epochs);

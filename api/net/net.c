@@ -406,7 +406,9 @@ static hb_status start(hb_net *net)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the smallest delay %g ms is below dt", fn,
                          dmin);
     net->started = 1;
-    return HB_SUCCESS;
+    /* The parts' device tables and models now (a run to step 0), so that a
+     * first hb_net_run(net, 0) times the set-up apart from the run. */
+    return run_parts(net, net->step);
 }
 
 static hb_status run(hb_net *net, double tstop)
