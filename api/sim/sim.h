@@ -168,6 +168,8 @@ hb_status hb__sim_read_mech(hb_sim *sim, int m, int slot, int is_param, double *
 /* The model calls' checks (sim_model.c): not yet set up; a valid region
  * (cell, distances); whether row k is in it; the rows [r0, r1) to scan. */
 hb_status hb__sim_check_open(const hb_sim *sim, const char *fn);
+/* Cell in range and compartment in it, or -1 for its soma. */
+hb_status hb__sim_check_location(const hb_sim *sim, int64_t cell, int64_t comp, const char *fn);
 hb_status hb__sim_check_region(const hb_sim *sim, const hb_sim_region *w, const char *fn);
 int hb__sim_in_region(const hb_sim *sim, const hb_sim_region *w, int64_t k);
 void hb__sim_region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0, int64_t *r1);

@@ -108,6 +108,19 @@ static hb_status find_ion(const char *ion, const char *fn, int *out)
                      fn, ion);
 }
 
+hb_status hb__sim_check_location(const hb_sim *sim, int64_t cell, int64_t comp, const char *fn)
+{
+    if (cell < 0 || cell >= sim->ncells)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld not in [0, %lld)", fn,
+                         (long long)cell, (long long)sim->ncells);
+    const int64_t n = sim->offsets[cell + 1] - sim->offsets[cell];
+    if (comp < -1 || comp >= n)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: compartment %lld of cell %lld not in [0, %lld) (or -1 for the soma)",
+                         fn, (long long)comp, (long long)cell, (long long)n);
+    return HB_SUCCESS;
+}
+
 hb_status hb__sim_check_open(const hb_sim *sim, const char *fn)
 {
     if (sim->model.built)
@@ -397,14 +410,7 @@ static hb_status add_point(hb_sim *sim, const char *mech, int64_t cell, int64_t 
     HB_FORWARD(find_mech(mech, 1, fn, &m));
     if (!id)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: id (output) is NULL", fn);
-    if (cell < 0 || cell >= sim->ncells)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld not in [0, %lld)", fn,
-                         (long long)cell, (long long)sim->ncells);
-    const int64_t n = sim->offsets[cell + 1] - sim->offsets[cell];
-    if (comp < -1 || comp >= n)
-        return hb__error(HB_ERR_INVALID_ARGUMENT,
-                         "%s: compartment %lld of cell %lld not in [0, %lld) (or -1 for the soma)",
-                         fn, (long long)comp, (long long)cell, (long long)n);
+    HB_FORWARD(hb__sim_check_location(sim, cell, comp, fn));
     const int np = hb_cat_mechs[m].nparam;
     HB_FORWARD(grow((void **)&md->points, &md->point_cap, md->npoints + 1, 16,
                     sizeof *md->points, "point processes", fn));

@@ -161,14 +161,7 @@ static hb_status probe(hb_sim *sim, int64_t cell, int64_t comp, const char *what
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: id (output) is NULL", fn);
     if (!what)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: what is NULL", fn);
-    if (cell < 0 || cell >= sim->ncells)
-        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cell %lld not in [0, %lld)", fn,
-                         (long long)cell, (long long)sim->ncells);
-    const int64_t n = sim->offsets[cell + 1] - sim->offsets[cell];
-    if (comp < -1 || comp >= n)
-        return hb__error(HB_ERR_INVALID_ARGUMENT,
-                         "%s: compartment %lld of cell %lld not in [0, %lld) (or -1 for the soma)",
-                         fn, (long long)comp, (long long)cell, (long long)n);
+    HB_FORWARD(hb__sim_check_location(sim, cell, comp, fn));
     if (comp < 0)
         comp = sim->soma[cell];
     if (strlen(what) >= sizeof sim->probes[0].what)
