@@ -16,6 +16,8 @@ static const hb_command commands[] = {
     {"morph", "load an SWC neuron, cut it into compartments, print its statistics", hb_cmd_morph},
     {"simulate", "simulate a batch of neurons (HH soma, current clamp): traces, spikes, speed",
      hb_cmd_simulate},
+    {"cardiac", "paced cardiac cells of a Myokit/CellML model: traces, APD, speed",
+     hb_cmd_cardiac},
 };
 
 static void usage(FILE *out)

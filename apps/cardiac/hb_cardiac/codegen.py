@@ -91,7 +91,7 @@ HB_FN void HB_KERNEL(hb_card_@M@_run)(const hb_long i, const hb_long n, const hb
 @STORE@
 }
 #ifdef HB_CARD_KERNELS
-__kernel void hb_card_@M@_cells(const hb_long n, const hb_long step0, const hb_int nsteps,
+__kernel void HB_KERNEL(hb_card_@M@_cells)(const hb_long n, const hb_long step0, const hb_int nsteps,
     const real dt, const hb_long on0, const hb_long on1, const hb_long on2, const real level,
     __global real *state, __global const real *prm, __global const hb_long *recslot,
     __global const hb_int *rcol, const hb_int nrcol, const hb_long ncol,
@@ -199,6 +199,9 @@ def catalogue(models):
     h.append("/* The per-cell loops by model (host backends): HB_CARD_RUN_LIST(_d) or (_s). */")
     h.append("#define HB_CARD_RUN_LIST(suffix) {%s}" %
              ", ".join("hb_card_%s_run##suffix" % cm.name for cm in models))
+    h.append("/* X(index, name) per model (the CUDA launcher's switch). */")
+    h.append("#define HB_CARD_MODELS_X(X) %s" % " ".join("X(%d, %s)" % (k, cm.name)
+                                                        for k, cm in enumerate(models)))
     h.append("#define HB_CARD_KERNEL_NAMES {%s}" %
              ", ".join('"hb_card_%s_cells"' % cm.name for cm in models))
     h.append("")

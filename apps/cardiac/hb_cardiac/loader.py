@@ -189,6 +189,9 @@ def _convert(model, path, name):
         value[var] = _expr(writer, var.rhs(), sym, value, var, path, cm)
     for k, s in enumerate(states):
         cm.rhs[cm.states[k]] = _expr(writer, s.rhs(), sym, value, s, path, cm)
+    # Parameters in the file's order (prm[] slots do not depend on hashing).
+    place = {v.qname(): k for k, v in enumerate(model.variables(deep=True))}
+    cm.params.sort(key=lambda p: place[p.qname])
     return cm
 
 
@@ -212,7 +215,7 @@ def _solve_order(model, states, path):
             raise Unsupported("%s: cyclic definition" % var.qname(), path)
         stack.add(var)
         if not var.is_state() and var.rhs() is not None:
-            for r in var.rhs().references():
+            for r in sorted(var.rhs().references(), key=lambda r: r.var().qname()):
                 if not r.var().is_state():
                     visit(r.var(), stack)
         stack.discard(var)
@@ -220,7 +223,7 @@ def _solve_order(model, states, path):
         out.append(var)
 
     for s in states:
-        for r in s.rhs().references():
+        for r in sorted(s.rhs().references(), key=lambda r: r.var().qname()):
             if not r.var().is_state():
                 visit(r.var(), set())
     return out

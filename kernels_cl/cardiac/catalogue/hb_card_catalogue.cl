@@ -63,11 +63,11 @@ HB_FN void HB_KERNEL(hb_card_beeler_reuter_1977_step)(const real dt, const real 
     const real s_isi_f = st[5];
     const real s_isi_Cai = st[6];
     const real s_ix1_x1 = st[7];
-    const real p_membrane_i_stim_amplitude = p[0];
-    const real p_ina_ENa = p[1];
+    const real p_membrane_C = p[0];
+    const real p_membrane_i_stim_amplitude = p[1];
     const real p_ina_gNa = p[2];
     const real p_ina_gNaC = p[3];
-    const real p_membrane_C = p[4];
+    const real p_ina_ENa = p[4];
     const real p_isi_gs = p[5];
     const real t0 = s_membrane_V / (real)25;
     const real t1 = p_isi_gs * s_isi_d * s_isi_f;
@@ -151,7 +151,7 @@ HB_FN void HB_KERNEL(hb_card_beeler_reuter_1977_run)(const hb_long i, const hb_l
     state[(hb_long)7 * n + i] = st[7];
 }
 #ifdef HB_CARD_KERNELS
-__kernel void hb_card_beeler_reuter_1977_cells(const hb_long n, const hb_long step0, const hb_int nsteps,
+__kernel void HB_KERNEL(hb_card_beeler_reuter_1977_cells)(const hb_long n, const hb_long step0, const hb_int nsteps,
     const real dt, const hb_long on0, const hb_long on1, const hb_long on2, const real level,
     __global real *state, __global const real *prm, __global const hb_long *recslot,
     __global const hb_int *rcol, const hb_int nrcol, const hb_long ncol,

@@ -8,9 +8,9 @@
 #define HB_CARD_NMODELS 1
 
 static const char *const hb_card_beeler_reuter_1977_states[] = {"membrane_V", "ina_m", "ina_h", "ina_j", "isi_d", "isi_f", "isi_Cai", "ix1_x1"};
-static const char *const hb_card_beeler_reuter_1977_params[] = {"membrane_i_stim_amplitude", "ina_ENa", "ina_gNa", "ina_gNaC", "membrane_C", "isi_gs"};
+static const char *const hb_card_beeler_reuter_1977_params[] = {"membrane_C", "membrane_i_stim_amplitude", "ina_gNa", "ina_gNaC", "ina_ENa", "isi_gs"};
 static const double hb_card_beeler_reuter_1977_init[] = {-84.622, 0.011, 0.988, 0.975, 0.003, 0.994, 2e-07, 0.0001};
-static const double hb_card_beeler_reuter_1977_defaults[] = {-25.0, 50.0, 4.0, 0.003, 1.0, 0.09};
+static const double hb_card_beeler_reuter_1977_defaults[] = {1.0, -25.0, 4.0, 0.003, 50.0, 0.09};
 
 /* {name, nstate, nparam, states, params, init, defaults, stimulus parameter or NULL,
  *  embedded protocol start, duration, period (ms; duration 0: none)} */
@@ -19,6 +19,8 @@ static const double hb_card_beeler_reuter_1977_defaults[] = {-25.0, 50.0, 4.0, 0
 
 /* The per-cell loops by model (host backends): HB_CARD_RUN_LIST(_d) or (_s). */
 #define HB_CARD_RUN_LIST(suffix) {hb_card_beeler_reuter_1977_run##suffix}
+/* X(index, name) per model (the CUDA launcher's switch). */
+#define HB_CARD_MODELS_X(X) X(0, beeler_reuter_1977)
 #define HB_CARD_KERNEL_NAMES {"hb_card_beeler_reuter_1977_cells"}
 
 #endif
