@@ -170,7 +170,8 @@ static void compare(int32_t model, hb_precision p, const setup *s)
     HB_CHECK_STATUS(hb_cardiac_get_state(c, cat[model].states[0], v), HB_SUCCESS);
     for (int64_t i = 0; i < s->n; ++i)
         if (!isfinite(v[i]) || v[i] < -150 || v[i] > 100) {
-            HB_CHECK(0, "cell %lld: V = %g mV after the run", (long long)i, v[i]);
+            HB_CHECK(0, "model %s %s cell %lld: V = %g mV after the run", cat[model].name,
+                     hb_test_precision_name(p), (long long)i, v[i]);
             break;
         }
     free(v);
@@ -273,11 +274,15 @@ int main(void)
                                      (size_t)s.n * sizeof(double));
             for (int64_t k = 0; k < (int64_t)cat[model].nparam * s.n; ++k)
                 s.scale[k] = 1 + 0.04 * (hb_test_unit() - 0.5);
-            /* A stronger stimulus in some cells (its amplitude parameter). */
+            /* The stimulus amplitude parameter: a charge of 40 to 60 uC/cm2
+             * (the models' own: Beeler-Reuter 25 x 2, Luo-Rudy 80 x 0.5)
+             * over the drawn duration, so that every cell fires and none is
+             * driven far past its peak. */
             for (int32_t k = 0; k < cat[model].nparam; ++k)
                 if (cat[model].stim && strcmp(cat[model].params[k], cat[model].stim) == 0)
                     for (int64_t i = 0; i < s.n; ++i)
-                        s.scale[(int64_t)k * s.n + i] = 1 + 0.5 * hb_test_unit();
+                        s.scale[(int64_t)k * s.n + i] =
+                            (40 + 20 * hb_test_unit()) / s.dur / fabs(cat[model].defaults[k]);
             compare(model, p, &s);
             free(s.scale);
         }

@@ -116,6 +116,35 @@ hb_status hb_cardiac_model_param_name(int32_t model, int32_t k, const char **nam
                    models[model].params, name);
 }
 
+static hb_status value_at(const char *fn, int32_t model, int32_t k, int32_t count,
+                          const double *values, double *value)
+{
+    if (!value)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: value is NULL", fn);
+    if (k < 0 || k >= count)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: k = %d is not in 0 .. %d", fn, (int)k,
+                         (int)count - 1);
+    (void)model;
+    *value = values[k];
+    return HB_SUCCESS;
+}
+
+hb_status hb_cardiac_model_param_default(int32_t model, int32_t k, double *value)
+{
+    if (model < 0 || model >= HB_CARD_NMODELS)
+        return check_model("hb_cardiac_model_param_default", model);
+    return value_at("hb_cardiac_model_param_default", model, k, models[model].nparam,
+                    models[model].defaults, value);
+}
+
+hb_status hb_cardiac_model_state_init(int32_t model, int32_t k, double *value)
+{
+    if (model < 0 || model >= HB_CARD_NMODELS)
+        return check_model("hb_cardiac_model_state_init", model);
+    return value_at("hb_cardiac_model_state_init", model, k, models[model].nstate,
+                    models[model].init, value);
+}
+
 static const hb_card_ops *find_ops(const hb_context *ctx)
 {
     switch (hb_context_backend(ctx)) {

@@ -30,6 +30,9 @@ HB_API hb_status hb_cardiac_model_get_info(int32_t model, hb_cardiac_model_info 
 /* Name of state / parameter k of a model (*name untouched on error). */
 HB_API hb_status hb_cardiac_model_state_name(int32_t model, int32_t k, const char **name);
 HB_API hb_status hb_cardiac_model_param_name(int32_t model, int32_t k, const char **name);
+/* The file's value of parameter k / initial value of state k (*value untouched on error). */
+HB_API hb_status hb_cardiac_model_param_default(int32_t model, int32_t k, double *value);
+HB_API hb_status hb_cardiac_model_state_init(int32_t model, int32_t k, double *value);
 
 /* A batch of ncells independent cells of one model, on ctx's backend, in
  * one precision, with a fixed time step dt (ms). Every cell starts at the

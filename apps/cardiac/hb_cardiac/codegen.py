@@ -4,12 +4,25 @@ import json
 import sympy
 
 from hb_nmodl.codegen import _HELPERS, _inline_trivial
-from hb_nmodl.cprint import CPrinter
+from hb_nmodl.cprint import _ATOM, CPrinter
 from hb_nmodl.model import DT, V, _is_bool
 from hb_nmodl.numerics import state_symbol
 
 from .loader import PACE
 from .numerics import step
+
+
+class _Printer(CPrinter):
+    """hb_nmodl's printer, with acos and asin of an argument clamped to [-1, 1]: analytic
+    buffering (Decker 2009's Cardano roots) takes acos of a ratio that is within [-1, 1] in
+    exact arithmetic and a rounding step outside it in float (NaN); inside, nothing changes.
+    At print time: a clamp in the expressions would be differentiated into step functions."""
+
+    def p(self, e):
+        if isinstance(e, (sympy.acos, sympy.asin)):
+            name = "acos" if isinstance(e, sympy.acos) else "asin"
+            return "%s(fmin(fmax(%s, (real)-1), (real)1))" % (name, self(e.args[0])), _ATOM
+        return super().p(e)
 
 
 def macro(cm):
@@ -39,7 +52,7 @@ def _step_function(cm):
     exprs = [e for _, e in news]
     reps, reduced = sympy.cse(exprs, symbols=_temps(), order="none")
     reps, reduced = _inline_trivial(reps, reduced)
-    pr = CPrinter(names)
+    pr = _Printer(names)
     used = set()
     body = []
     for s, e in reps:

@@ -38,6 +38,7 @@ class CardiacModel:
         self.rhs = {}        # state name -> sympy expression of V, s_*, p_*, pace
         self.singularities = []
         self.dropped_guards = []  # qnames of `if(x == c, limit, quotient)` guards replaced
+        self.cancelled = []  # qnames whose 1 - f sums were put over one denominator
         self.stimulus_param = None  # the parameter holding the stimulus amplitude, if found
         self.protocol = None  # (start, duration, period) of a CellML file's embedded stimulus
 
@@ -259,8 +260,36 @@ def _expr(writer, rhs, sym, value, var, path, cm):
     for node in sympy.preorder_traversal(e):
         if not isinstance(node, _SUPPORTED):
             raise Unsupported("%s: %s is not supported" % (var.qname(), type(node).__name__), path)
+    e = _cancel_constants(e, repl, cm, var)
     e = e.xreplace(repl)
     return _drop_guards(e, var, cm)
+
+
+def _has_reciprocal_exp(e):
+    return any(x.is_Pow and x.exp.is_negative and x.base.has(sympy.exp)
+               for x in sympy.preorder_traversal(e))
+
+
+def _cancel_constants(e, repl, cm, var):
+    """1 - (p + 1/(1 + exp(u)))/(1 + p) and the like: a sum of a constant and fractions of
+    exponentials that cancels to a small value (a steady state near 1 subtracted from 1) loses
+    every digit in float, and a ratio of two such values (Decker 2009's delta_I) becomes 0/0.
+    Such a sum of the equation (its own terms, after substitution) is put over one denominator
+    and its numerator expanded: the constants cancel exactly and exp(u) is left."""
+    sub = {}
+    for node in sympy.preorder_traversal(e):
+        if not node.is_Add or not any(t.is_Number for t in node.args):
+            continue
+        full = node.xreplace(repl)
+        if not _has_reciprocal_exp(full) or sympy.count_ops(full) > 120:
+            continue
+        num, den = sympy.fraction(sympy.together(full))
+        num2 = sympy.expand(num, power_exp=False)
+        if num2.is_Add and len(num2.args) >= len(full.args):
+            continue  # nothing cancelled
+        sub[node] = num2 / den
+        cm.cancelled.append(var.qname())
+    return e.xreplace(sub) if sub else e
 
 
 def _drop_guards(e, var, cm):
