@@ -1,5 +1,6 @@
 """codegen.py: a cardiac model's generated text (OpenCL C 1.2 over `real`: its step, the per-cell loop and the kernel), the catalogue of models and its host header, through hb_nmodl's printer."""
 import json
+import re
 
 import sympy
 
@@ -63,12 +64,27 @@ def _step_function(cm):
     for (name, _), e in zip(news, reduced):
         used |= e.free_symbols
         body.append("    st[%d] = %s;" % (cm.states.index(name), pr(e)))
-    head = ["    const real %s = %s;" % (names[sym], src) for sym, src in loads if sym in used]
-    if PACE not in used:
+    body = _drop_unused(body)
+    used = set(re.findall(r"\b[A-Za-z_]\w*\b", "\n".join(body)))
+    head = ["    const real %s = %s;" % (names[sym], src) for sym, src in loads if names[sym] in used]
+    if "pace" not in used:
         head.insert(0, "    (void)pace;")
     sig = ("HB_FN void HB_KERNEL(hb_card_%s_step)(const real dt, const real pace, const real *p, "
            "real *st)" % cm.name)
     return "%s\n{\n%s\n}\n" % (sig, "\n".join(head + body))
+
+
+def _drop_unused(body):
+    """Temporaries nothing reads dropped (cse leaves one now and then), last first."""
+    need, out = set(), []
+    for line in reversed(body):
+        m = re.match(r"\s*const \w+ (t\d+) = (.*);$", line)
+        if m and m.group(1) not in need:
+            continue
+        rhs = m.group(2) if m else line
+        need |= set(re.findall(r"\bt\d+\b", rhs))
+        out.append(line)
+    return out[::-1]
 
 
 # The per-cell loop: the same text runs as the kernel's body (one work-item per

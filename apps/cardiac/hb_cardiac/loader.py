@@ -270,6 +270,34 @@ def _has_reciprocal_exp(e):
                for x in sympy.preorder_traversal(e))
 
 
+def _exp_args_expanded(e):
+    """exp((a + v)/b) and exp(a/b + v/b) made one spelling (expand distributes the first)."""
+    return e.replace(lambda x: isinstance(x, sympy.exp),
+                     lambda x: sympy.exp(sympy.expand(x.args[0])))
+
+
+def _divide_through(num, den):
+    """c exp(u) / (D (a + b exp(u))) as c / (D (a exp(-u) + b)): exp(u) overflowing (u a
+    large positive number in float) then gives 0 or the limit, never inf / inf. None when the
+    numerator is not one exponential term over a matching denominator factor."""
+    exps = [f for f in sympy.Mul.make_args(num) if isinstance(f, sympy.exp)]
+    if not num.is_Add and not exps:
+        return num / den  # a constant over the denominator: nothing can overflow anew
+    if num.is_Add or len(exps) != 1:
+        return None
+    e = exps[0]
+    factors = list(sympy.Mul.make_args(den))
+    for k, f in enumerate(factors):
+        if f.is_Add and f.has(e):
+            flipped = sympy.Add(*[t.xreplace({e: 1}) if t.has(e) else t * sympy.exp(-e.args[0])
+                                  for t in f.args])
+            if flipped.has(e):
+                continue
+            rest = sympy.Mul(*(factors[:k] + factors[k + 1:]))
+            return (num / e) / (rest * flipped)
+    return None
+
+
 def _cancel_constants(e, repl, cm, var):
     """1 - (p + 1/(1 + exp(u)))/(1 + p) and the like: a sum of a constant and fractions of
     exponentials that cancels to a small value (a steady state near 1 subtracted from 1) loses
@@ -284,10 +312,15 @@ def _cancel_constants(e, repl, cm, var):
         if not _has_reciprocal_exp(full) or sympy.count_ops(full) > 120:
             continue
         num, den = sympy.fraction(sympy.together(full))
-        num2 = sympy.expand(num, power_exp=False)
+        num2 = _exp_args_expanded(sympy.expand(num, power_exp=False))
+        den = _exp_args_expanded(den)
         if num2.is_Add and len(num2.args) >= len(full.args):
             continue  # nothing cancelled
-        sub[node] = num2 / den
+        new = _divide_through(num2, den)
+        if new is None:
+            continue
+        # exp(u) exp(-u) from a rewritten inner sum would be inf x 0 in float.
+        sub[node] = sympy.powsimp(new, combine="exp")
         cm.cancelled.append(var.qname())
     return e.xreplace(sub) if sub else e
 
