@@ -39,6 +39,17 @@ static void usage(void)
            "  --record-states LIST    states recorded (default: the membrane potential)\n"
            "  --record-every N        steps between recorded rows (default 10)\n"
            "  --csv FILE              the recorded rows: t_ms, then cell:state columns\n"
+           "Fibers (the monodomain cable equation, docs/cardiac.md): --cells fibers x nodes\n"
+           "  --fiber NODES           nodes per fiber (cells fiber-major); stimulus at one end\n"
+           "  --sigma S               conductivity, mS/cm (default 1.2)\n"
+           "  --chi X                 surface to volume, 1/cm (default 1400)\n"
+           "  --cm C                  membrane capacitance, uF/cm^2 (default 1)\n"
+           "  --dx CM                 node spacing, cm (default 0.01)\n"
+           "  --stim-nodes K          nodes stimulated at the start of each fiber (default 5)\n"
+           "  --cv-nodes A,B          conduction velocity from the -30 mV upstroke crossings\n"
+           "                          of nodes A and B of fiber 0 (default: 1/4 and 3/4)\n"
+           "  --activation FILE       activation time (-30 mV upward crossing) of every node\n"
+           "                          of fiber 0 as CSV (node, x_cm, t_ms): records them all\n"
            CLI_EXIT_HELP);
 }
 
@@ -97,7 +108,8 @@ static void measures(const double *r, int64_t rows, int64_t cols, int64_t col, d
 int hb_cmd_cardiac(int argc, char **argv)
 {
     enum { O_LIST = 1, O_MODEL, O_BACKEND, O_PREC, O_CELLS, O_DT, O_DUR, O_SSTART, O_SDUR,
-           O_SPER, O_SLEVEL, O_PARAM, O_RANGE, O_REC, O_RSTATES, O_REVERY, O_CSV };
+           O_SPER, O_SLEVEL, O_PARAM, O_RANGE, O_REC, O_RSTATES, O_REVERY, O_CSV, O_FIBER,
+           O_SIGMA, O_CHI, O_CM, O_DX, O_SNODES, O_CVN, O_ACT };
     static const struct option opts[] = {
         {"help", no_argument, 0, 'h'}, {"list", no_argument, 0, O_LIST},
         {"model", required_argument, 0, O_MODEL}, {"backend", required_argument, 0, O_BACKEND},
@@ -110,7 +122,14 @@ int hb_cmd_cardiac(int argc, char **argv)
         {"param", required_argument, 0, O_PARAM}, {"param-range", required_argument, 0, O_RANGE},
         {"record", required_argument, 0, O_REC}, {"record-states", required_argument, 0, O_RSTATES},
         {"record-every", required_argument, 0, O_REVERY}, {"csv", required_argument, 0, O_CSV},
+        {"fiber", required_argument, 0, O_FIBER}, {"sigma", required_argument, 0, O_SIGMA},
+        {"chi", required_argument, 0, O_CHI}, {"cm", required_argument, 0, O_CM},
+        {"dx", required_argument, 0, O_DX}, {"stim-nodes", required_argument, 0, O_SNODES},
+        {"cv-nodes", required_argument, 0, O_CVN}, {"activation", required_argument, 0, O_ACT},
         {0, 0, 0, 0}};
+    int64_t nnodes = 0, stim_nodes = 5, cv_a = -1, cv_b = -1;
+    double sigma = 1.2, chi = 1400, cmem = 1, dx = 0.01;
+    const char *act_csv = NULL;
     const char *model_name = NULL, *csv = NULL, *rec_text = "0", *states_text = NULL;
     hb_backend backend = HB_BACKEND_AUTO;
     hb_precision prec = HB_DOUBLE;
@@ -149,6 +168,23 @@ int hb_cmd_cardiac(int argc, char **argv)
         case O_RSTATES: states_text = v; break;
         case O_REVERY: ok = cli_int(CMD, f, v, 1, INT64_C(1) << 40, &every); break;
         case O_CSV: csv = v; ok = cli_output_check(CMD, f, v); break;
+        case O_FIBER: ok = cli_int(CMD, f, v, 2, INT64_C(1) << 40, &nnodes); break;
+        case O_SIGMA: ok = cli_real(CMD, f, v, 0, 1e6, CLI_LO_OPEN, &sigma); break;
+        case O_CHI: ok = cli_real(CMD, f, v, 0, 1e9, CLI_LO_OPEN, &chi); break;
+        case O_CM: ok = cli_real(CMD, f, v, 0, 1e6, CLI_LO_OPEN, &cmem); break;
+        case O_DX: ok = cli_real(CMD, f, v, 0, 1e3, CLI_LO_OPEN, &dx); break;
+        case O_SNODES: ok = cli_int(CMD, f, v, 1, INT64_C(1) << 40, &stim_nodes); break;
+        case O_CVN: {
+            char b2[64];
+            const char *it[2];
+            ok = cli_split(CMD, f, v, ',', b2, sizeof b2, it, 2) == 2 &&
+                 cli_int(CMD, f, it[0], 0, INT64_C(1) << 40, &cv_a) &&
+                 cli_int(CMD, f, it[1], 0, INT64_C(1) << 40, &cv_b);
+            if (ok && cv_a >= cv_b)
+                ok = cli_bad_value(CMD, f, v, "is not A,B with A < B");
+            break;
+        }
+        case O_ACT: act_csv = v; ok = cli_output_check(CMD, f, v); break;
         default: return CLI_EXIT_USAGE;
         }
         if (!ok)
@@ -249,6 +285,67 @@ int hb_cmd_cardiac(int argc, char **argv)
             rc = CLI_EXIT_USAGE;
         }
     }
+    if (rc == CLI_EXIT_OK && nnodes > 0) {
+        if (cv_a < 0) {
+            cv_a = nnodes / 4;
+            cv_b = 3 * nnodes / 4;
+        }
+        if (cv_b >= nnodes) {
+            fprintf(stderr, "hinesbatch cardiac: --cv-nodes: node %lld is past the fiber's %lld\n",
+                    (long long)cv_b, (long long)nnodes);
+            rc = CLI_EXIT_USAGE;
+        } else if ((st = hb_cardiac_set_fiber(c, nnodes, sigma, chi, cmem, dx)) != HB_SUCCESS) {
+            fprintf(stderr, "hinesbatch cardiac: --fiber: %s\n", hb_last_error());
+            rc = CLI_EXIT_USAGE;
+        } else if (info.stimulus) {
+            /* The stimulus only at the start of each fiber: its amplitude
+             * (the file's value, or --param's) kept there, 0 elsewhere. */
+            double amp = 0;
+            int32_t k = 0;
+            for (k = 0; k < info.nparam; ++k) {
+                const char *nm = NULL;
+                hb_cardiac_model_param_name(model, k, &nm);
+                if (strcmp(nm, info.stimulus) == 0)
+                    break;
+            }
+            hb_cardiac_model_param_default(model, k, &amp);
+            for (int q = 0; q < nprm; ++q) {
+                size_t ln = strlen(info.stimulus);
+                if (!prm_range[q] && strncmp(prm_text[q], info.stimulus, ln) == 0 &&
+                    prm_text[q][ln] == '=')
+                    amp = strtod(prm_text[q] + ln + 1, NULL);
+            }
+            free(vals);
+            vals = malloc((size_t)ncells * sizeof(double));
+            if (!vals) {
+                fprintf(stderr, "hinesbatch cardiac: out of memory\n");
+                rc = CLI_EXIT_FAIL;
+            } else {
+                for (int64_t i = 0; i < ncells; ++i)
+                    vals[i] = i % nnodes < stim_nodes ? amp : 0;
+                st = hb_cardiac_set_param_cells(c, info.stimulus, vals);
+            }
+        }
+        /* The CV nodes (and, for --activation, every node of fiber 0) are recorded. */
+        if (rc == CLI_EXIT_OK && act_csv) {
+            nrec = (int)(nnodes < MAXREC ? nnodes : MAXREC);
+            if (nnodes > MAXREC) {
+                fprintf(stderr, "hinesbatch cardiac: --activation: at most %d nodes\n", MAXREC);
+                rc = CLI_EXIT_USAGE;
+            }
+            for (int j = 0; j < nrec; ++j)
+                cells[j] = j;
+        } else if (rc == CLI_EXIT_OK && nrec + 2 <= MAXREC) {
+            cells[nrec++] = cv_a;
+            cells[nrec++] = cv_b;
+            for (int j = 0; j < nrec - 2; ++j)
+                if (cells[j] == cv_a || cells[j] == cv_b) {
+                    fprintf(stderr, "hinesbatch cardiac: --record: give the CV nodes %lld and "
+                            "%lld with --cv-nodes, not --record\n", (long long)cv_a, (long long)cv_b);
+                    rc = CLI_EXIT_USAGE;
+                }
+        }
+    }
     if (rc == CLI_EXIT_OK && (st = hb_cardiac_set_protocol(c, s_level, s_start, s_dur, s_per)) !=
                                  HB_SUCCESS) {
         fprintf(stderr, "hinesbatch cardiac: --stim-*: %s\n", hb_last_error());
@@ -300,6 +397,38 @@ int hb_cmd_cardiac(int argc, char **argv)
                      &apd);
             printf("cell %lld: rest %.3f mV, peak %.3f mV, APD90 %.3f ms\n", (long long)cells[j],
                    rest, peak, apd);
+        }
+        if (rows && nnodes > 0) {
+            /* Activation: the first upward crossing of -30 mV, interpolated. */
+            const double t_row = dt * (double)every;
+            double ta = NAN, tb = NAN;
+            FILE *af = act_csv ? cli_output_open(CMD, "--activation", act_csv) : NULL;
+            if (act_csv && !af)
+                rc = CLI_EXIT_FAIL;
+            if (af)
+                fprintf(af, "node,x_cm,t_ms\n");
+            for (int j = 0; j < nrec; ++j) {
+                double t_act = NAN;
+                for (int64_t k = 1; k < nr; ++k) {
+                    double a0 = rows[(k - 1) * nc + (int64_t)j * nst], b0 = rows[k * nc + (int64_t)j * nst];
+                    if (a0 < -30 && b0 >= -30) {
+                        t_act = t_row * ((double)k + 1 + (-30 - a0) / (b0 - a0) - 1);
+                        break;
+                    }
+                }
+                if (cells[j] == cv_a)
+                    ta = t_act;
+                if (cells[j] == cv_b)
+                    tb = t_act;
+                if (af)
+                    fprintf(af, "%lld,%.6g,%.6f\n", (long long)cells[j], dx * (double)cells[j], t_act);
+            }
+            if (af && !cli_output_close(CMD, "--activation", act_csv, af))
+                rc = CLI_EXIT_FAIL;
+            double cv = (double)(cv_b - cv_a) * dx / (tb - ta) * 10; /* cm/ms -> m/s */
+            printf("conduction velocity %.4f m/s (nodes %lld and %lld, %g cm apart, activated at "
+                   "%.4f and %.4f ms)\n", cv, (long long)cv_a, (long long)cv_b,
+                   (double)(cv_b - cv_a) * dx, ta, tb);
         }
         if (rows && csv) {
             FILE *f = cli_output_open(CMD, "--csv", csv);

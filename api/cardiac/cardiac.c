@@ -48,6 +48,10 @@ struct hb_cardiac {
     int32_t nrs;
     double *rows;
     int64_t nrows, cap_rows;
+    /* Fibers (hb_cardiac_set_fiber): nodes per fiber (0: none) and the
+     * diffusion plan, its matrix set once. */
+    int64_t nnodes;
+    hb_plan *plan;
 };
 
 int32_t hb_cardiac_model_count(void) { return HB_CARD_NMODELS; }
@@ -298,6 +302,7 @@ void hb_cardiac_destroy(hb_cardiac *c)
     hb_context *ctx = c->ctx;
     if (c->ops && c->ops->release && c->cache)
         c->ops->release(ctx, c->cache);
+    hb_plan_destroy(c->plan);
     hb_buffer *bufs[] = {c->state, c->prm, c->recslot, c->rcol, c->rec};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
@@ -536,6 +541,83 @@ static hb_status take_rows(hb_cardiac *c, int64_t count)
     return HB_SUCCESS;
 }
 
+hb_status hb_cardiac_set_fiber(hb_cardiac *c, int64_t nnodes, double sigma, double chi,
+                               double cm, double dx)
+{
+    const char *fn = "hb_cardiac_set_fiber";
+    if (!c)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: c is NULL", fn);
+    if (nnodes < 2 || c->n % nnodes != 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: nnodes = %lld is not >= 2 and a divisor of ncells = %lld", fn,
+                         (long long)nnodes, (long long)c->n);
+    const double v[4] = {sigma, chi, cm, dx};
+    const char *names[4] = {"sigma", "chi", "cm", "dx"};
+    for (int k = 0; k < 4; ++k)
+        if (!(v[k] > 0) || !isfinite(v[k]))
+            return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %s = %g is not a positive number", fn,
+                             names[k], v[k]);
+    /* (I - r L) V_new = V, r = D dt / dx^2, L the second difference with
+     * mirrored ends (no flux): rows 1 + r, -r at the ends, -r, 1 + 2r, -r inside. */
+    const double r = sigma / (chi * cm) * c->dt / (dx * dx);
+    double *a = hb__malloc_n(c->n, sizeof(double)), *b = hb__malloc_n(c->n, sizeof(double)),
+           *cc = hb__malloc_n(c->n, sizeof(double));
+    void *tmp = hb__malloc_n(c->n, c->esize);
+    hb_status st = HB_SUCCESS;
+    if (!a || !b || !cc || !tmp)
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld rows", fn, (long long)c->n);
+    for (int64_t i = 0; st == HB_SUCCESS && i < c->n; ++i) {
+        int64_t j = i % nnodes;
+        a[i] = j > 0 ? -r : 0;
+        cc[i] = j < nnodes - 1 ? -r : 0;
+        b[i] = 1 + (j > 0 ? r : 0) + (j < nnodes - 1 ? r : 0);
+    }
+    hb_plan *plan = NULL;
+    if (st == HB_SUCCESS) {
+        hb_plan_options o;
+        hb_plan_options_init(&o);
+        o.layout = HB_LAYOUT_FLAT; /* V's column of the state is the flat right-hand side */
+        o.strategy = HB_STRATEGY_PER_SYSTEM;
+        st = hb_plan_create_tridiag_uniform(c->ctx, c->prec, c->n / nnodes, nnodes, &o, &plan);
+    }
+    const double *arrs[3] = {a, b, cc};
+    const hb_array which[3] = {HB_ARRAY_A, HB_ARRAY_B, HB_ARRAY_C};
+    for (int k = 0; k < 3 && st == HB_SUCCESS; ++k) {
+        for (int64_t i = 0; i < c->n; ++i) {
+            if (c->prec == HB_DOUBLE)
+                ((double *)tmp)[i] = arrs[k][i];
+            else
+                ((float *)tmp)[i] = (float)arrs[k][i];
+        }
+        st = hb_plan_set(plan, which[k], tmp);
+    }
+    free(a);
+    free(b);
+    free(cc);
+    free(tmp);
+    if (st != HB_SUCCESS) {
+        hb_plan_destroy(plan);
+        return st;
+    }
+    hb_plan_destroy(c->plan);
+    c->plan = plan;
+    c->nnodes = nnodes;
+    return HB_SUCCESS;
+}
+
+/* The diffusion half-step of the fibers: V's column (slot 0 of the state,
+ * at offset 0: fiber-major, the flat layout) through the plan's solve. */
+static hb_status diffuse(hb_cardiac *c)
+{
+    hb_buffer *rhs = NULL;
+    const size_t bytes = (size_t)c->n * c->esize;
+    HB_FORWARD(hb__plan_array(c->plan, HB_ARRAY_RHS, &rhs));
+    HB_FORWARD(c->ctx->ops->copy(c->ctx, NULL, rhs, c->state, bytes));
+    HB_FORWARD(hb_plan_solve(c->plan));
+    HB_FORWARD(hb__plan_array(c->plan, HB_ARRAY_RHS, &rhs));
+    return c->ctx->ops->copy(c->ctx, NULL, c->state, rhs, bytes);
+}
+
 hb_status hb_cardiac_run(hb_cardiac *c, int64_t nsteps)
 {
     const char *fn = "hb_cardiac_run";
@@ -548,6 +630,11 @@ hb_status hb_cardiac_run(hb_cardiac *c, int64_t nsteps)
         /* Steps are counted from the recording's origin in the kernels. */
         int64_t k0 = c->steps - c->origin;
         int64_t len = nsteps < HB_CARD_LAUNCH_STEPS ? nsteps : HB_CARD_LAUNCH_STEPS;
+        if (c->plan) {
+            /* Fibers: diffusion, then one step of the cells. */
+            HB_FORWARD(diffuse(c));
+            len = 1;
+        }
         if (recording) {
             /* No more rows than the device buffer holds. */
             int64_t room = HB_CARD_REC_ROWS * c->every - k0 % c->every;

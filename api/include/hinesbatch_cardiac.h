@@ -67,6 +67,17 @@ HB_API hb_status hb_cardiac_set_protocol(hb_cardiac *c, double level, double sta
  * choice, cell by cell, state by state. */
 HB_API hb_status hb_cardiac_record(hb_cardiac *c, int64_t ncells_rec, const int64_t *cells,
                                    int32_t nstates, const char *const *states, int64_t every);
+/* Couples the cells into fibers (the monodomain cable equation): cells
+ * f nnodes .. (f + 1) nnodes - 1 are fiber f's nodes, dx cm apart, with
+ * diffusion D = sigma / (chi cm) (sigma mS/cm, chi 1/cm, cm uF/cm^2: D in
+ * cm^2/ms) and no flux through the ends. Each step is split: first the
+ * implicit diffusion of V over dt (one tridiagonal system per fiber, solved
+ * by the library's own Thomas plan in the flat layout, on the device), then
+ * the cell models' step. ncells must be a multiple of nnodes (>= 2). The
+ * stimulus reaches every cell whose stimulus amplitude parameter is not 0:
+ * set it to 0 beyond the stimulated end (hb_cardiac_set_param_cells). */
+HB_API hb_status hb_cardiac_set_fiber(hb_cardiac *c, int64_t nnodes, double sigma, double chi,
+                                      double cm, double dx);
 /* Advances every cell by nsteps steps. */
 HB_API hb_status hb_cardiac_run(hb_cardiac *c, int64_t nsteps);
 /* Steps taken so far (time = steps x dt). */
