@@ -1,4 +1,4 @@
-/* test_cardiac.c: batches of cardiac cells of every catalogue model, per-cell parameters drawn at random, paced, on the backend under test against the serial oracle (float and double); action potentials present; bad calls refused without a change. */
+/* test_cardiac.c: batches of cardiac cells and of 1-D fibers of every catalogue model, per-cell parameters drawn at random, paced, on the backend under test against the serial oracle (float and double); action potentials present; bad calls refused without a change. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +22,7 @@
 
 typedef struct {
     int64_t n, nrec, every, nsteps;
+    int64_t fiber; /* nodes per fiber (0: independent cells), stimulus on the first 5 */
     int64_t cells[8];
     double dt, start, dur, period;
     double *scale; /* nparam x n: each parameter times (1 + 0.04 (u - 0.5)) */
@@ -56,6 +57,17 @@ static hb_status make(hb_context *ctx, int32_t model, hb_precision p, const setu
         st = hb_cardiac_set_param_cells(*out, name, vals);
     }
     free(vals);
+    if (st == HB_SUCCESS && s->fiber > 0) {
+        st = hb_cardiac_set_fiber(*out, s->fiber, 1.2, 1400, 1, 0.01);
+        for (int32_t k = 0; k < info.nparam && st == HB_SUCCESS; ++k)
+            if (cat[model].stim && strcmp(cat[model].params[k], cat[model].stim) == 0) {
+                double *v = hb_test_xalloc((size_t)s->n * sizeof(double));
+                for (int64_t i = 0; i < s->n; ++i)
+                    v[i] = i % s->fiber < 5 ? cat[model].defaults[k] * s->scale[(int64_t)k * s->n + i] : 0;
+                st = hb_cardiac_set_param_cells(*out, cat[model].stim, v);
+                free(v);
+            }
+    }
     if (st == HB_SUCCESS)
         st = hb_cardiac_set_protocol(*out, 1.0, s->start, s->dur, s->period);
     if (st == HB_SUCCESS) {
@@ -160,9 +172,9 @@ static void compare(int32_t model, hb_precision p, const setup *s)
     if (p == HB_FLOAT)
         HB_CHECK(worst_cross <= BOUND_FLOAT_CROSS_MS, "model %s float: -30 mV crossing differs by "
                  "%g ms (bound %g)", cat[model].name, worst_cross, BOUND_FLOAT_CROSS_MS);
-    printf("%-22s %-6s %lld cells, %lld steps: largest V difference from the oracle %.3g mV, "
+    printf("%-22s %-6s %lld cells%s, %lld steps: largest V difference from the oracle %.3g mV, "
            "crossing %.3g ms\n", cat[model].name, hb_test_precision_name(p), (long long)s->n,
-           (long long)s->nsteps, worst, worst_cross);
+           s->fiber ? " in fibers" : "", (long long)s->nsteps, worst, worst_cross);
     /* Every cell's state read back finite (a poisoned output). */
     double *v = hb_test_xalloc((size_t)s->n * sizeof(double));
     for (int64_t i = 0; i < s->n; ++i)
@@ -230,6 +242,10 @@ static void refusals(void)
     HB_CHECK_STATUS(hb_cardiac_record(c, 1, cells, 2, states, 1), HB_ERR_INVALID_ARGUMENT);
     HB_CHECK_STATUS(hb_cardiac_record(c, 1, cells, 1, states, 0), HB_ERR_INVALID_ARGUMENT);
     HB_CHECK_STATUS(hb_cardiac_run(c, -1), HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK_STATUS(hb_cardiac_set_fiber(c, 3, 1.2, 1400, 1, 0.01), HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK_STATUS(hb_cardiac_set_fiber(c, 1, 1.2, 1400, 1, 0.01), HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK_STATUS(hb_cardiac_set_fiber(c, 2, 0, 1400, 1, 0.01), HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK_STATUS(hb_cardiac_set_fiber(c, 2, 1.2, 1400, 1, NAN), HB_ERR_INVALID_ARGUMENT);
     int64_t rows = -1, cols = -1;
     HB_CHECK_STATUS(hb_cardiac_get_recording(c, NULL, 0, &rows, &cols), HB_SUCCESS);
     HB_CHECK(rows == 0 && cols == 0, "recording %lldx%lld after refused choices", (long long)rows,
@@ -242,6 +258,23 @@ static void refusals(void)
                  after[i]);
     hb_cardiac_destroy(c);
     hb_cardiac_destroy(NULL);
+}
+
+/* Each parameter of each cell times (1 + 0.04 (u - 0.5)); the stimulus
+ * amplitude parameter a charge of 40 to 60 uC/cm2 (the models' own:
+ * Beeler-Reuter 25 x 2, Luo-Rudy 80 x 0.5) over the drawn duration, so that
+ * every cell fires and none is driven far past its peak. */
+static void fill_scale(setup *s, int32_t model)
+{
+    s->scale = hb_test_xalloc((size_t)(cat[model].nparam > 0 ? cat[model].nparam : 1) *
+                              (size_t)s->n * sizeof(double));
+    for (int64_t k = 0; k < (int64_t)cat[model].nparam * s->n; ++k)
+        s->scale[k] = 1 + 0.04 * (hb_test_unit() - 0.5);
+    for (int32_t k = 0; k < cat[model].nparam; ++k)
+        if (cat[model].stim && strcmp(cat[model].params[k], cat[model].stim) == 0)
+            for (int64_t i = 0; i < s->n; ++i)
+                s->scale[(int64_t)k * s->n + i] =
+                    (40 + 20 * hb_test_unit()) / s->dur / fabs(cat[model].defaults[k]);
 }
 
 int main(void)
@@ -270,19 +303,23 @@ int main(void)
                         again |= s.cells[q] == s.cells[j];
                 }
             }
-            s.scale = hb_test_xalloc((size_t)(cat[model].nparam > 0 ? cat[model].nparam : 1) *
-                                     (size_t)s.n * sizeof(double));
-            for (int64_t k = 0; k < (int64_t)cat[model].nparam * s.n; ++k)
-                s.scale[k] = 1 + 0.04 * (hb_test_unit() - 0.5);
-            /* The stimulus amplitude parameter: a charge of 40 to 60 uC/cm2
-             * (the models' own: Beeler-Reuter 25 x 2, Luo-Rudy 80 x 0.5)
-             * over the drawn duration, so that every cell fires and none is
-             * driven far past its peak. */
-            for (int32_t k = 0; k < cat[model].nparam; ++k)
-                if (cat[model].stim && strcmp(cat[model].params[k], cat[model].stim) == 0)
-                    for (int64_t i = 0; i < s.n; ++i)
-                        s.scale[(int64_t)k * s.n + i] =
-                            (40 + 20 * hb_test_unit()) / s.dur / fabs(cat[model].defaults[k]);
+            fill_scale(&s, model);
+            s.fiber = 0;
+            compare(model, p, &s);
+            /* Fibers of 100 nodes (1 cm): the same draws, 100 ms, the
+             * upstroke reaching the recorded nodes through the cable. */
+            s.fiber = 100;
+            s.n = 100 * hb_test_range(1, 3);
+            s.nsteps = 10000 - 10000 % s.every;
+            s.period = 0;
+            for (int j = 0; j < 4; ++j)
+                s.cells[j] = (j % 2 ? 90 : 20 + 10 * j) + 100 * hb_test_range(0, s.n / 100 - 1);
+            s.cells[1] = s.cells[0] / 100 * 100 + 90;
+            s.cells[3] = s.cells[2] / 100 * 100 + 95;
+            if (s.cells[2] == s.cells[0])
+                s.cells[2] += 1;
+            free(s.scale);
+            fill_scale(&s, model);
             compare(model, p, &s);
             free(s.scale);
         }
