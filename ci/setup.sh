@@ -12,10 +12,12 @@ hb_no_args "$@"
 # python3-venv and python3-dev for the Python package (ci/python.sh);
 # clang with its sanitizer/libFuzzer runtime and OpenMP for ci/sanitize.sh;
 # file for CPack's Debian dependencies (dpkg-shlibdeps); python3-sympy for the
-# NMODL translator (apps/nmodl) and its tests, python3-pytest to run them.
+# NMODL translator (apps/nmodl) and its tests, python3-pytest to run them;
+# libsundials-dev for Myokit's CVODE simulation, the reference of
+# ci/myokit-compare.sh (the cardiac models, docs/cardiac.md).
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
           clinfo python3 python3-matplotlib python3-venv python3-dev clang libclang-rt-dev libomp-dev file
-          python3-sympy python3-pytest)
+          python3-sympy python3-pytest libsundials-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
