@@ -30,7 +30,7 @@ static void usage(void)
            "  --dt MS                 time step (default 0.01)\n"
            "  --duration MS           time simulated (default 1000)\n"
            "  --stim-start MS         first stimulus (default 10)\n"
-           "  --stim-duration MS      its length (default: the model's embedded protocol, else 2)\n"
+           "  --stim-duration MS      its length (default: the model file's protocol, else 2)\n"
            "  --stim-period MS        period (default 1000; 0: once)\n"
            "  --stim-level X          pace during a stimulus (default 1)\n"
            "  --param NAME=VALUE      a parameter of every cell (repeatable)\n"
@@ -202,7 +202,7 @@ int hb_cmd_cardiac(int argc, char **argv)
     hb_cardiac_model_info info;
     hb_cardiac_model_get_info(model, &info);
     if (isnan(s_dur))
-        s_dur = 2;
+        s_dur = info.protocol[1] > 0 ? info.protocol[1] : 2;
     /* Recorded cells and states. */
     char cbuf[1024], sbuf[2048];
     const char *citems[MAXREC], *sitems[MAXREC];

@@ -88,6 +88,9 @@ hb_status hb_cardiac_model_get_info(int32_t model, hb_cardiac_model_info *info)
     info->nstate = models[model].nstate;
     info->nparam = models[model].nparam;
     info->stimulus = models[model].stimulus;
+    info->protocol[0] = models[model].proto_start;
+    info->protocol[1] = models[model].proto_duration;
+    info->protocol[2] = models[model].proto_period;
     return HB_SUCCESS;
 }
 

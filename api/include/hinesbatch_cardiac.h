@@ -21,6 +21,9 @@ typedef struct {
     int32_t     nparam;   /* parameters: every literal constant of the file  */
     const char *stimulus; /* the parameter beside pace in the stimulus
                              current (its amplitude), or NULL               */
+    double      protocol[3]; /* the file's own pace protocol (start, duration,
+                             period, ms; a .mmt [[protocol]] or CellML's
+                             embedded stimulus); duration 0: none           */
 } hb_cardiac_model_info;
 
 HB_API int32_t   hb_cardiac_model_count(void);

@@ -68,7 +68,10 @@ def load(path, name=None):
             import myokit.formats
             model = myokit.formats.importer("cellml").model(path)
         else:
-            model = myokit.load_model(path)
+            model, proto, _ = myokit.load(path)
+            if proto is not None and proto.events():
+                ev = proto.events()[0]
+                protocol = (ev.start(), ev.duration(), ev.period())
     except Exception as e:  # Myokit's own parse errors, whatever their class
         raise CardiacError("Myokit cannot read it: %s" % str(e).splitlines()[0], path)
     if model.binding("pace") is None or path.endswith(".cellml"):
