@@ -579,8 +579,10 @@ hb_status hb_cardiac_set_fiber(hb_cardiac *c, int64_t nnodes, double sigma, doub
     if (st == HB_SUCCESS) {
         hb_plan_options o;
         hb_plan_options_init(&o);
-        o.layout = HB_LAYOUT_FLAT; /* V's column of the state is the flat right-hand side */
-        o.strategy = HB_STRATEGY_PER_SYSTEM;
+        /* V's column of the state is the flat right-hand side; the strategy
+         * is the core's AUTO rule for it (cooperative on a GPU where a few
+         * long fibers would leave threads idle). */
+        o.layout = HB_LAYOUT_FLAT;
         st = hb_plan_create_tridiag_uniform(c->ctx, c->prec, c->n / nnodes, nnodes, &o, &plan);
     }
     const double *arrs[3] = {a, b, cc};

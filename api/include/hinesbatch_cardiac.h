@@ -75,7 +75,7 @@ HB_API hb_status hb_cardiac_record(hb_cardiac *c, int64_t ncells_rec, const int6
  * diffusion D = sigma / (chi cm) (sigma mS/cm, chi 1/cm, cm uF/cm^2: D in
  * cm^2/ms) and no flux through the ends. Each step is split: first the
  * implicit diffusion of V over dt (one tridiagonal system per fiber, solved
- * by the library's own Thomas plan in the flat layout, on the device), then
+ * by the library's own tridiagonal plan in the flat layout, on the device), then
  * the cell models' step. ncells must be a multiple of nnodes (>= 2). The
  * stimulus reaches every cell whose stimulus amplitude parameter is not 0:
  * set it to 0 beyond the stimulated end (hb_cardiac_set_param_cells). */
