@@ -1,5 +1,6 @@
 """cli.py: hb_cardiac's command line: --catalogue DIR model files (writes the catalogue), or --check (translate, write nothing)."""
 import argparse
+import re
 import os
 import sys
 
@@ -24,6 +25,8 @@ def main(argv=None):
             name = None
             if "=" in f:
                 name, f = f.split("=", 1)
+                if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):
+                    raise CardiacError("NAME=FILE: %r is not a C identifier" % name, f)
             cm = load(f, name)
             models.append(cm)
         cl, h, js = catalogue(models)
