@@ -128,6 +128,8 @@ static void compare(int32_t model, hb_precision p, const setup *s)
     if (!c || !o) {
         hb_cardiac_destroy(c);
         hb_cardiac_destroy(o);
+        hb_context_destroy(ctx);
+        hb_context_destroy(ora);
         return;
     }
     int64_t rows = 0, cols = 0, orows = 0, ocols = 0;
@@ -191,6 +193,9 @@ static void compare(int32_t model, hb_precision p, const setup *s)
     free(ro);
     hb_cardiac_destroy(c);
     hb_cardiac_destroy(o);
+    /* The batches keep their contexts until destroyed: these go last either way. */
+    hb_context_destroy(ctx);
+    hb_context_destroy(ora);
 }
 
 /* Bad calls: each refused with its code, the batch unchanged. */
@@ -214,6 +219,8 @@ static void refusals(void)
                     HB_ERR_OUT_OF_MEMORY);
     HB_CHECK(c == NULL, "batch written on error");
     HB_CHECK_STATUS(hb_cardiac_create(ctx, 0, 4, HB_FLOAT, 0.01, &c), HB_SUCCESS);
+    /* The batch keeps the context: released here, it lives until the batch goes. */
+    hb_context_destroy(ctx);
     if (!c)
         return;
     const char *v = cat[0].states[0];
