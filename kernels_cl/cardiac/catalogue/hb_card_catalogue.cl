@@ -125,9 +125,17 @@ HB_FN void HB_KERNEL(hb_card_beeler_reuter_1977_run)(const hb_long i, const hb_l
     p[4] = prm[(hb_long)4 * n + i];
     p[5] = prm[(hb_long)5 * n + i];
     const hb_long slot = recslot[i];
+    /* The pace phase: step - on0, reduced modulo the period once here and
+     * kept by a counter (no 64-bit division per step on a GPU). */
+    hb_long ph = step0 - on0;
+    if (on2 > 0 && ph > 0)
+        ph %= on2;
     for (hb_int s = 0; s < nsteps; ++s) {
         const hb_long k = step0 + s;
-        const int on = k >= on0 && (on2 > 0 ? (k - on0) % on2 : k - on0) < on1;
+        const int on = ph >= 0 && ph < on1;
+        ph += 1;
+        if (on2 > 0 && ph >= on2)
+            ph -= on2;
         HB_KERNEL(hb_card_beeler_reuter_1977_step)(dt, on ? level : (real)0, p, st);
         if (slot >= 0 && (k + 1) % rec_every == 0) {
             __global real *row = rec + ((k + 1) / rec_every - 1 - rec_row0) * ncol + slot * nrcol;
