@@ -63,7 +63,10 @@ static hb_status make(hb_context *ctx, int32_t model, hb_precision p, const setu
             if (cat[model].stim && strcmp(cat[model].params[k], cat[model].stim) == 0) {
                 double *v = hb_test_xalloc((size_t)s->n * sizeof(double));
                 for (int64_t i = 0; i < s->n; ++i)
-                    v[i] = i % s->fiber < 5 ? cat[model].defaults[k] * s->scale[(int64_t)k * s->n + i] : 0;
+                    /* Twice the single cell's charge: the 5 paced nodes also
+                     * charge their neighbours (Decker's did not always fire
+                     * with 40 uC/cm2 over 2 ms). */
+                    v[i] = i % s->fiber < 5 ? 2 * cat[model].defaults[k] * s->scale[(int64_t)k * s->n + i] : 0;
                 st = hb_cardiac_set_param_cells(*out, cat[model].stim, v);
                 free(v);
             }
