@@ -14,5 +14,6 @@ int hb_cmd_bench(int argc, char **argv);
 int hb_cmd_morph(int argc, char **argv);
 int hb_cmd_simulate(int argc, char **argv);
 int hb_cmd_network(int argc, char **argv);
+int hb_cmd_cardiac(int argc, char **argv);
 
 #endif

@@ -18,6 +18,8 @@ static const hb_command commands[] = {
      hb_cmd_simulate},
     {"network", "a ring or random network of neurons over devices and MPI ranks: spikes, speed",
      hb_cmd_network},
+    {"cardiac", "paced cardiac cells of a Myokit/CellML model: traces, APD, speed",
+     hb_cmd_cardiac},
 };
 
 static void usage(FILE *out)

@@ -3,3 +3,4 @@
  * functions adds its guard here. */
 #undef HB_CATALOGUE_FUNCS
 #undef HB_MECH_PASSES_FUNCS
+#undef HB_CARD_CATALOGUE_CL

@@ -13,10 +13,12 @@ hb_no_args "$@"
 # clang with its sanitizer/libFuzzer runtime and OpenMP for ci/sanitize.sh;
 # file for CPack's Debian dependencies (dpkg-shlibdeps); python3-sympy for the
 # NMODL translator (apps/nmodl) and its tests, python3-pytest to run them;
-# Open MPI for `mpirun hinesbatch network` and its tests (label mpi).
+# Open MPI for `mpirun hinesbatch network` and its tests (label mpi);
+# libsundials-dev for Myokit's CVODE simulation, the reference of
+# ci/myokit-compare.sh (the cardiac models, docs/cardiac.md).
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
           clinfo python3 python3-matplotlib python3-venv python3-dev clang libclang-rt-dev libomp-dev file
-          python3-sympy python3-pytest openmpi-bin libopenmpi-dev)
+          python3-sympy python3-pytest openmpi-bin libopenmpi-dev libsundials-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

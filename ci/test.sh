@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, the Python package (ci/python.sh), the L5PC against NEURON (ci/l5pc-compare.sh), the installed package (CI only), the clang and minimal builds (ci/build-matrix.sh), then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
+# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, the Python package (ci/python.sh), the L5PC against NEURON (ci/l5pc-compare.sh), the cardiac models against Myokit (ci/myokit-compare.sh), the installed package (CI only), the clang and minimal builds (ci/build-matrix.sh), then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
 # Usage: bash ci/test.sh   (from the repository root or anywhere; BUILD_DIR overrides build/,
 # HB_CMAKE_ARGS adds CMake arguments, as for ci/setup.sh). The GPU machine's suites: ci/gpu.sh.
 set -euo pipefail
@@ -14,6 +14,10 @@ bash "$HB_ROOT/ci/python.sh"
 # a build of its own) against NEURON's committed reference, serial and
 # OpenMP in double: spike times within 0.05 ms, voltage within 1 mV.
 BUILD="$HB_BUILD-l5pc" PRECISIONS=double bash "$HB_ROOT/ci/l5pc-compare.sh" serial openmp
+# The cardiac models of the installed Myokit package (a venv with PyPI myokit,
+# a build of its own) against Myokit's CVODE (rest, peak 1 mV; APD90 1%) and
+# its OpenCL fibers (CV 2%) on serial, OpenMP and OpenCL: about 5 minutes.
+BUILD="$HB_BUILD-myokit" bash "$HB_ROOT/ci/myokit-compare.sh" serial openmp opencl
 # In CI (CI=true): the .deb installed into the system, consumers built against it.
 bash "$HB_ROOT/ci/package-check.sh"
 # The other compilers and backend sets: clang with OpenMP and OpenCL, gcc with

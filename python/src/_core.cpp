@@ -302,5 +302,6 @@ NB_MODULE(_core, m) {
     bind_plan(m);
     bind_morph(m);
     bind_sim(m);
+    bind_cardiac(m);
     bind_device(m);
 }

@@ -63,5 +63,6 @@ void bind_plan(nb::module_ &m);
 void bind_morph(nb::module_ &m);
 void bind_sim(nb::module_ &m);
 void bind_device(nb::module_ &m);
+void bind_cardiac(nb::module_ &m);
 
 } // namespace hbpy

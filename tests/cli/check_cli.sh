@@ -94,7 +94,7 @@ t 1 "hinesbatch simulate: HB_ERR_INVALID_ARGUMENT: invalid argument: HINESBATCH_
 t 0 "" devices --help
 t 2 "hinesbatch devices: unexpected argument 'x'" devices x
 t 2 "hinesbatch devices: unknown option '--all'" devices --all
-for c in solve bench morph simulate; do t 0 "" "$c" --help; t 0 "" "$c" -h; done
+for c in solve bench morph simulate cardiac; do t 0 "" "$c" --help; t 0 "" "$c" -h; done
 stdout_to=/dev/full t 1 "error writing standard output" devices
 stdout_to=/dev/full t 1 "error writing standard output" simulate --help
 
@@ -512,6 +512,23 @@ t 0 "" bench --backend serial --kind thomas --strategy per-system,cooperative --
     --rows 100 --max-reps 3 --target-s 0.01
 t 0 "" bench --backend serial --kind thomas --strategy per-system,cooperative --systems 3 \
     --rows 64 --group-size 8 --max-reps 3 --target-s 0.01
+
+# cardiac (the built-in Beeler-Reuter 1977): cells, a fiber, and refusals.
+t 0 "" cardiac --list
+t 0 "" cardiac --backend serial --cells 3 --duration 20 --record 0,2 --record-every 5 \
+    --param-range membrane_i_stim_amplitude=-25:-30 --csv ap.csv
+check '[ "$(wc -l <ap.csv)" -eq 401 ]' "cardiac: 400 recorded rows and the header"
+t 0 "" cardiac --backend serial --precision float --cells 40 --fiber 40 --duration 30 \
+    --activation act.csv
+check '[ "$(wc -l <act.csv)" -eq 41 ]' "cardiac: every node's activation time"
+t 2 "hinesbatch cardiac: --model: hb_cardiac_model_find: name = \"bogus\" is not in the cardiac catalogue" \
+    cardiac --model bogus
+t 2 "hinesbatch cardiac: --param: hb_cardiac_set_param: name = \"nope\"" cardiac --param nope=1
+t 2 "hinesbatch cardiac: --stim-*: hb_cardiac_set_protocol: start = 0.005 ms is not a whole number" \
+    cardiac --stim-start 0.005
+t 2 "hinesbatch cardiac: --fiber: hb_cardiac_set_fiber: nnodes = 3" cardiac --cells 4 --fiber 3
+t 2 "hinesbatch cardiac: --record: '7' is not an integer in [0, 1]" cardiac --cells 2 --record 7
+t 2 "hinesbatch cardiac: --cells: '0' is not an integer" cardiac --cells 0
 
 echo "check_cli: $cases cases, $fails failed${mode:+ ($mode)}"
 [ "$fails" -eq 0 ]
