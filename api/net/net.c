@@ -34,7 +34,13 @@ struct hb_net {
     int32_t         nparts, parts_cap;
     net_conn       *conns;      /* sorted by src at the first run (stable) */
     int64_t         nconns, conns_cap;
-    int64_t        *src_first;  /* over the sorted conns: by binary search */
+    /* The sources' index: the sorted conns of source src_key[i] are
+     * [src_first[i], src_first[i + 1]); an open-addressing table of
+     * 2^src_bits slots maps a gid to i (-1: empty), one probe or two a spike
+     * where a binary search over millions of connections misses the cache
+     * at every level. */
+    int64_t        *src_key, *src_first, *src_slot;
+    int             src_bits;
     double          dt;
     int64_t         epoch_steps, epochs, step;
     int             started;
@@ -94,7 +100,8 @@ void hb_net_destroy(hb_net *net)
         net->parts[p].sim->spk.collect = 0;
         net->parts[p].sim->defer_finite = 0;
     }
-    free(net->parts), free(net->conns), free(net->src_first);
+    free(net->parts), free(net->conns), free(net->src_key), free(net->src_first);
+    free(net->src_slot);
     free(net->mine), free(net->all);
     free(net);
 }
@@ -294,6 +301,60 @@ static int64_t due_step(const hb_net *net, double t, double delay)
     return hb__sim_event_step(base + delay, net->dt);
 }
 
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The index of source gid among the connections' sources, or -1. */
+static int64_t src_index(const hb_net *net, int64_t gid)
+{
+    if (!net->src_slot)
+        return -1;
+    const uint64_t mask = ((uint64_t)1 << net->src_bits) - 1;
+    for (uint64_t h = mix64((uint64_t)gid) & mask;; h = (h + 1) & mask) {
+        const int64_t i = net->src_slot[h];
+        if (i < 0 || net->src_key[i] == gid)
+            return i;
+    }
+}
+
+/* The sources' index over the sorted connections (start). */
+static hb_status index_sources(hb_net *net, const char *fn)
+{
+    int64_t u = 0;
+    for (int64_t j = 0; j < net->nconns; ++j)
+        u += j == 0 || net->conns[j].src != net->conns[j - 1].src;
+    if (u == 0)
+        return HB_SUCCESS;
+    int bits = 1;
+    while (bits < 62 && ((int64_t)1 << bits) < 2 * u)
+        ++bits;
+    net->src_key = hb__malloc_n(u, sizeof *net->src_key);
+    net->src_first = hb__malloc_n(u + 1, sizeof *net->src_first);
+    net->src_slot = hb__malloc_n((int64_t)1 << bits, sizeof *net->src_slot);
+    if (!net->src_key || !net->src_first || !net->src_slot)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: an index of %lld sources", fn, (long long)u);
+    net->src_bits = bits;
+    const uint64_t mask = ((uint64_t)1 << bits) - 1;
+    for (uint64_t h = 0; h <= mask; ++h)
+        net->src_slot[h] = -1;
+    int64_t i = -1;
+    for (int64_t j = 0; j < net->nconns; ++j)
+        if (j == 0 || net->conns[j].src != net->conns[j - 1].src) {
+            net->src_key[++i] = net->conns[j].src;
+            net->src_first[i] = j;
+            uint64_t h = mix64((uint64_t)net->conns[j].src) & mask;
+            while (net->src_slot[h] >= 0)
+                h = (h + 1) & mask;
+            net->src_slot[h] = i;
+        }
+    net->src_first[u] = net->nconns;
+    return HB_SUCCESS;
+}
+
 /* The epoch's spikes: gathered from the parts, exchanged, turned into events. */
 static hb_status exchange(hb_net *net)
 {
@@ -324,16 +385,10 @@ static hb_status exchange(hb_net *net)
     hb_status st = append(&net->all, &net->nall, &net->all_cap, all, nall);
     /* In (time, gid) order, each spike's connections in the order made. */
     for (int64_t k = 0; st == HB_SUCCESS && k < nall; ++k) {
-        int64_t lo = 0, hi = net->nconns;
-        while (lo < hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            if (net->conns[mid].src < all[k].gid)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (int64_t j = lo; st == HB_SUCCESS && j < net->nconns && net->conns[j].src == all[k].gid;
-             ++j) {
+        const int64_t i = src_index(net, all[k].gid);
+        if (i < 0)
+            continue;
+        for (int64_t j = net->src_first[i]; st == HB_SUCCESS && j < net->src_first[i + 1]; ++j) {
             const net_conn *c = &net->conns[j];
             st = hb__sim_add_event(net->parts[c->part].sim, c->point,
                                    due_step(net, all[k].t, c->delay), c->weight);
@@ -391,6 +446,7 @@ static hb_status start(hb_net *net)
                          (long long)net->nconns);
     sort_conns(net->conns, tmp, net->nconns);
     free(tmp);
+    HB_FORWARD(index_sources(net, fn));
     double dmin = INFINITY;
     for (int64_t j = 0; j < net->nconns; ++j)
         dmin = fmin(dmin, net->conns[j].delay);
