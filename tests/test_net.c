@@ -1,4 +1,4 @@
-/* test_net.c: networks (hb_net) on the backend under test: a ring and a random network of real neurons with ExpSyn synapses; the same spikes (bitwise on the host backends) whatever the split over parts and over ranks (threads exchanging through an hb_net_comm), delays honoured, against the serial oracle; bad calls refused. */
+/* test_net.c: networks (hb_net) on the backend under test: a ring and a random network of real neurons with ExpSyn synapses; the same spikes (bitwise on the host backends) whatever the split over parts and over ranks (threads exchanging through an hb_net_comm), delays honoured, against the serial oracle; a spike detector moved off the soma; bad calls refused. */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers */
 #include <math.h>
 #include <pthread.h>
@@ -269,6 +269,64 @@ static void check_net(hb_context *ctx, hb_context *oracle, int ring, hb_precisio
     free(ref), free(x);
 }
 
+/* A detector moved off the soma (hb_sim_set_spike_detector): its spikes
+ * are the interpolated upward crossings of that compartment's voltage (a
+ * probe), hb_sim_record records that voltage, and a network sees them. */
+static void moved_detector(hb_context *ctx, hb_precision p)
+{
+    const hb_morph_cell *cells[1] = {pool[1]};
+    hb_sim_params prm;
+    hb_sim_params_init(&prm);
+    prm.precision = p;
+    prm.hh_everywhere = 1; /* so that spikes reach the dendrites */
+    hb_sim *sim = NULL;
+    HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_SUCCESS);
+    if (!sim)
+        return;
+    int64_t off, n, soma, probe;
+    hb_sim_cell_rows(sim, 0, &off, &n);
+    hb_sim_soma(sim, 0, &soma);
+    const int64_t k = (soma + 1 + hb_test_range(0, n - 2)) % n; /* not the soma */
+    HB_CHECK_STATUS(hb_sim_set_spike_detector(sim, 0, n), HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK_STATUS(hb_sim_set_spike_detector(sim, 1, k), HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK_STATUS(hb_sim_set_spike_detector(sim, 0, k), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_sim_record(sim, 0), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_sim_probe(sim, 0, k, "v", &probe), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_sim_add_iclamp(sim, 0, -1, 2.0, 30.0, 1.5), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_sim_run(sim, 40.0), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_sim_set_spike_detector(sim, 0, -1), HB_ERR_INVALID_ARGUMENT);
+    int64_t nrec = 0, ns = 0, cell = 0;
+    hb_sim_trace_count(sim, &nrec, &ns);
+    double *rec = hb_test_xalloc((size_t)ns * sizeof *rec);
+    double *pv = hb_test_xalloc((size_t)ns * sizeof *pv);
+    hb_sim_get_trace(sim, 0, &cell, rec);
+    hb_sim_get_trace(sim, probe, &cell, pv);
+    HB_CHECK(hb_test_bitequal(rec, pv, (size_t)ns * sizeof *rec),
+             "hb_sim_record of a moved detector is not the voltage at compartment %lld",
+             (long long)k);
+    double t[64];
+    int64_t cnt = 0, m = 0;
+    HB_CHECK_STATUS(hb_sim_get_spikes(sim, 0, 64, t, &cnt), HB_SUCCESS);
+    const double thr = prm.threshold, dt = prm.dt, tol = p == HB_DOUBLE ? 1e-9 : 1e-3;
+    double worst = 0;
+    for (int64_t j = 1; j < ns; ++j)
+        if (pv[j - 1] < thr && pv[j] >= thr) {
+            const double x = (double)(j - 1) * dt + dt * (thr - pv[j - 1]) / (pv[j] - pv[j - 1]);
+            if (m < cnt && m < 64)
+                worst = fmax(worst, fabs(x - t[m]));
+            ++m;
+        }
+    printf("%s detector at compartment %lld of %lld: %lld spikes, crossings of its voltage "
+           "%lld, worst time difference %.2e ms\n",
+           hb_test_precision_name(p), (long long)k, (long long)n, (long long)cnt, (long long)m,
+           worst);
+    HB_CHECK(cnt >= 1 && cnt == m && worst <= tol,
+             "detector at %lld: %lld spikes, %lld crossings, worst %g ms (bound %g)", (long long)k,
+             (long long)cnt, (long long)m, worst, tol);
+    free(rec), free(pv);
+    hb_sim_destroy(sim);
+}
+
 static void bad_calls(hb_context *ctx)
 {
     const hb_status E = HB_ERR_INVALID_ARGUMENT;
@@ -346,6 +404,8 @@ int main(void)
     for (int p = 0; p < 2; ++p)
         for (int ring = 1; ring >= 0; --ring)
             check_net(ctx, oracle, ring, p ? HB_FLOAT : HB_DOUBLE);
+    moved_detector(ctx, HB_DOUBLE);
+    moved_detector(ctx, HB_FLOAT);
     bad_calls(ctx);
     hb_morph_cell_destroy(pool[0]), hb_morph_cell_destroy(pool[1]);
     hb_context_destroy(oracle);

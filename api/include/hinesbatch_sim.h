@@ -79,7 +79,8 @@ typedef struct {
     double       ena, ek;        /* mV (50, -77): also every model's default ena, ek */
     int          hh_everywhere;  /* 0: HH only in the soma (SWC type 1
                                     compartments, else each cell's row 0)         */
-    double       threshold;      /* spike threshold at the soma, mV (-20)         */
+    double       threshold;      /* spike threshold at each cell's detector (the
+                                    soma unless moved), mV (-20)                  */
     int64_t      max_spikes;     /* each cell's ring of spike times on the device
                                     (256): the engine reads them back at least
                                     every max_spikes steps, so every spike is kept */
@@ -220,8 +221,14 @@ typedef struct {
 } hb_spike_train;
 HB_API hb_status hb_sim_add_spike_train(hb_sim *sim, int64_t id, const hb_spike_train *train);
 
-/* Records the soma voltage of `cell` every step (t = 0, dt, 2 dt, ...). */
+/* Records the voltage of `cell` at its spike detector (its soma unless
+ * hb_sim_set_spike_detector moved it) every step (t = 0, dt, 2 dt, ...). */
 HB_API hb_status hb_sim_record(hb_sim *sim, int64_t cell);
+/* Moves the spike detector of `cell` (the upward crossing of
+ * params.threshold that hb_sim_get_spikes and networks count) from its soma
+ * to `compartment` (-1: back to the soma), e.g. the axon's initial segment;
+ * before the first hb_sim_run. */
+HB_API hb_status hb_sim_set_spike_detector(hb_sim *sim, int64_t cell, int64_t compartment);
 
 /* Probes: any value of a compartment or point process recorded every step as
  * a trace, beside hb_sim_record's (trace r is the r-th hb_sim_record or probe

@@ -484,7 +484,7 @@ void hb_sim_destroy(hb_sim *sim)
     free(sim->rec_cells), free(sim->rec_probe), free(sim->probes);
     free(sim->clamps);
     free(sim->offsets);
-    free(sim->soma);
+    free(sim->soma), free(sim->detector);
     free(sim->cm), free(sim->gax), free(sim->lparent);
     hb__sim_model_free(sim);
     hb__sim_spikes_free(sim);
@@ -602,6 +602,30 @@ static hb_status add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, doub
     c->off = first_step_at(onset + dur, sim->prm.dt);
     c->amp = amp;
     return HB_SUCCESS;
+}
+
+static hb_status set_detector(hb_sim *sim, int64_t cell, int64_t compartment)
+{
+    const char *fn = "hb_sim_set_spike_detector";
+    HB_FORWARD(hb__sim_check_location(sim, cell, compartment, fn));
+    if (sim->started)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: place spike detectors before the first hb_sim_run", fn);
+    if (!sim->detector) {
+        sim->detector = hb__malloc_n(sim->ncells, sizeof *sim->detector);
+        if (!sim->detector)
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld cells", fn,
+                             (long long)sim->ncells);
+        for (int64_t c = 0; c < sim->ncells; ++c)
+            sim->detector[c] = -1;
+    }
+    sim->detector[cell] = compartment;
+    return HB_SUCCESS;
+}
+
+hb_status hb_sim_set_spike_detector(hb_sim *sim, int64_t cell, int64_t compartment)
+{
+    HB_SIM_GUARDED(sim, "hb_sim_set_spike_detector", set_detector(sim, cell, compartment));
 }
 
 static hb_status record(hb_sim *sim, int64_t cell)

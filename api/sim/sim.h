@@ -95,6 +95,8 @@ struct hb_sim {
     hb_sim_model  model;
     int64_t      *offsets;     /* ncells + 1                               */
     int64_t      *soma;        /* local soma compartment of each cell      */
+    int64_t      *detector;    /* NULL, or per cell its spike detector's local
+                                  compartment (-1: the soma)                  */
     double       *cm;          /* nrows: specific capacitance, uF/cm^2     */
     double       *gax;         /* nrows: axial conductance to the parent, uS */
     int32_t      *lparent;     /* nrows: local parent (-1 at a cell's root) */

@@ -84,7 +84,9 @@ static hb_status start(hb_sim *sim)
         }
         cptr[nrows_cl] = nc;
         for (int64_t c = 0; c < C; ++c) {
-            soma[c] = sim->offsets[c] + sim->soma[c];
+            soma[c] = sim->offsets[c] + (sim->detector && sim->detector[c] >= 0
+                                             ? sim->detector[c]
+                                             : sim->soma[c]);
             slot[c] = -1;
             vinit[c] = sim->prm.v_init;
         }
