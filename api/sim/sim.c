@@ -558,25 +558,6 @@ static int64_t first_step_at(double t, double dt)
     return x < 0 ? 0 : x >= 0x1p62 ? (int64_t)1 << 62 : (int64_t)x;
 }
 
-/* Room for one more element in a growing array of *cap elements of esize
- * bytes holding n (capacity doubles, starting at first). */
-static hb_status grow(void **arr, int64_t *cap, int64_t n, int64_t first, size_t esize,
-                      const char *what, const char *fn)
-{
-    if (n < *cap)
-        return HB_SUCCESS;
-    int64_t want = *cap ? 2 * *cap : first;
-    size_t bytes;
-    void *p = NULL;
-    if (want > 0 && hb__mul_size((size_t)want, esize, &bytes))
-        p = realloc(*arr, bytes);
-    if (!p)
-        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld %s", fn, (long long)want, what);
-    *arr = p;
-    *cap = want;
-    return HB_SUCCESS;
-}
-
 static hb_status add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, double onset,
                             double dur, double amp)
 {
@@ -594,7 +575,7 @@ static hb_status add_iclamp(hb_sim *sim, int64_t cell, int64_t compartment, doub
                          "%s: cell %lld: onset %g ms and dur %g ms must be finite and >= 0, amp "
                          "%g nA finite",
                          fn, (long long)cell, onset, dur, amp);
-    HB_FORWARD(grow((void **)&sim->clamps, &sim->clamp_cap, sim->nclamps, 16,
+    HB_FORWARD(hb__sim_grow((void **)&sim->clamps, &sim->clamp_cap, sim->nclamps + 1, 16,
                     sizeof *sim->clamps, "clamps", fn));
     hb_sim_clamp *c = &sim->clamps[sim->nclamps++];
     c->row = sim->offsets[cell] + (compartment < 0 ? sim->soma[cell] : compartment);

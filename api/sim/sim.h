@@ -167,6 +167,10 @@ hb_status hb__sim_model_build(hb_sim *sim, const char *fn);
 void hb__sim_model_free(hb_sim *sim);
 hb_status hb__sim_read_mech(hb_sim *sim, int m, int slot, int is_param, double *out,
                             double absent, int64_t *n);
+/* Room for `need` elements in *arr (capacity doubling from `first`), or
+ * HB_ERR_OUT_OF_MEMORY naming fn and what (sim_model.c). */
+hb_status hb__sim_grow(void **arr, int64_t *cap, int64_t need, int64_t first, size_t esize,
+                       const char *what, const char *fn);
 /* The model calls' checks (sim_model.c): not yet set up; a valid region
  * (cell, distances); whether row k is in it; the rows [r0, r1) to scan. */
 hb_status hb__sim_check_open(const hb_sim *sim, const char *fn);

@@ -143,14 +143,8 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
 hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double weight)
 {
     hb_sim_model *md = &sim->model;
-    if (md->nev == md->ev_cap) {
-        int64_t cap = md->ev_cap > 0 ? 2 * md->ev_cap : 64;
-        hb_sim_event *e = hb__realloc_n(md->events, cap, sizeof *e);
-        if (!e)
-            return hb__error(HB_ERR_OUT_OF_MEMORY, "simulation: %lld pending events",
-                             (long long)cap);
-        md->events = e, md->ev_cap = cap;
-    }
+    HB_FORWARD(hb__sim_grow((void **)&md->events, &md->ev_cap, md->nev + 1, 64,
+                            sizeof *md->events, "pending events", "hb_net_run"));
     md->events[md->nev++] = (hb_sim_event){point, step, md->ev_seq++, weight};
     return HB_SUCCESS;
 }

@@ -382,8 +382,8 @@ hb_status hb_sim_set_ion_nernst(hb_sim *sim, const char *ion, int nernst)
 }
 
 /* Room for one more element (capacity doubles from first). */
-static hb_status grow(void **arr, int64_t *cap, int64_t need, int64_t first, size_t esize,
-                      const char *what, const char *fn)
+hb_status hb__sim_grow(void **arr, int64_t *cap, int64_t need, int64_t first, size_t esize,
+                       const char *what, const char *fn)
 {
     if (need <= *cap)
         return HB_SUCCESS;
@@ -412,9 +412,9 @@ static hb_status add_point(hb_sim *sim, const char *mech, int64_t cell, int64_t 
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: id (output) is NULL", fn);
     HB_FORWARD(hb__sim_check_location(sim, cell, comp, fn));
     const int np = hb_cat_mechs[m].nparam;
-    HB_FORWARD(grow((void **)&md->points, &md->point_cap, md->npoints + 1, 16,
+    HB_FORWARD(hb__sim_grow((void **)&md->points, &md->point_cap, md->npoints + 1, 16,
                     sizeof *md->points, "point processes", fn));
-    HB_FORWARD(grow((void **)&md->point_prm, &md->point_prm_cap, md->point_prm_n + np + 1, 64,
+    HB_FORWARD(hb__sim_grow((void **)&md->point_prm, &md->point_prm_cap, md->point_prm_n + np + 1, 64,
                     sizeof *md->point_prm, "point process parameters", fn));
     hb_sim_point *pt = &md->points[md->npoints];
     pt->mech = m;
@@ -497,7 +497,7 @@ static hb_status add_events(hb_sim *sim, int64_t id, int64_t n, const double *ti
                              "(t = %g ms)",
                              fn, (long long)i, times[i], (double)sim->steps * sim->prm.dt);
     }
-    HB_FORWARD(grow((void **)&md->events, &md->ev_cap, md->nev + n, 64, sizeof *md->events,
+    HB_FORWARD(hb__sim_grow((void **)&md->events, &md->ev_cap, md->nev + n, 64, sizeof *md->events,
                     "events", fn));
     for (int64_t i = 0; i < n; ++i)
         md->events[md->nev + i] = (hb_sim_event){id, hb__sim_event_step(times[i], sim->prm.dt),
@@ -568,7 +568,7 @@ static hb_status add_train(hb_sim *sim, int64_t id, const hb_spike_train *tr)
         if (!(x < tr->stop))
             break;
         if (n == cap) {
-            hb_status st = grow((void **)&t, &cap, n + 1, 64, sizeof *t, "train events", fn);
+            hb_status st = hb__sim_grow((void **)&t, &cap, n + 1, 64, sizeof *t, "train events", fn);
             if (st != HB_SUCCESS) {
                 free(t);
                 return st;

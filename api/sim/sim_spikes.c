@@ -8,24 +8,13 @@
 static hb_status log_spike(hb_sim *sim, int64_t c, double t)
 {
     hb_sim_spikes *s = &sim->spk;
-    if (s->n[c] == s->cap[c]) {
-        int64_t cap = s->cap[c] > 0 ? 2 * s->cap[c] : 8;
-        double *x = hb__realloc_n(s->t[c], cap, sizeof *x);
-        if (!x)
-            return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld spike times of cell %lld",
-                             (long long)cap, (long long)c);
-        s->t[c] = x, s->cap[c] = cap;
-    }
+    HB_FORWARD(hb__sim_grow((void **)&s->t[c], &s->cap[c], s->n[c] + 1, 8, sizeof *s->t[c],
+                            "spike times of a cell", "hb_sim_run"));
     s->t[c][s->n[c]++] = t;
     if (!s->collect)
         return HB_SUCCESS;
-    if (s->nfresh == s->fresh_cap) {
-        int64_t cap = s->fresh_cap > 0 ? 2 * s->fresh_cap : 64;
-        hb_sim_spike *x = hb__realloc_n(s->fresh, cap, sizeof *x);
-        if (!x)
-            return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld new spikes", (long long)cap);
-        s->fresh = x, s->fresh_cap = cap;
-    }
+    HB_FORWARD(hb__sim_grow((void **)&s->fresh, &s->fresh_cap, s->nfresh + 1, 64,
+                            sizeof *s->fresh, "new spikes", "hb_sim_run"));
     s->fresh[s->nfresh++] = (hb_sim_spike){c, t};
     return HB_SUCCESS;
 }
