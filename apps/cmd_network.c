@@ -37,6 +37,8 @@ typedef struct {
     int64_t *csrc, *cdst;    /* --connections: the file's rows            */
     double  *cw, *cd;
     int64_t  ncf;
+    int64_t *cby;            /* ncf: the rows by target, in file order    */
+    int64_t *cptr;           /* ncells + 1: target g's are cby[cptr[g] ..] */
     char    default_swc[4096];
 } net_options;
 
@@ -75,7 +77,8 @@ static void usage(void)
 }
 
 /* --connections: every row checked (gids in [0, cells), finite weight,
- * delay >= dt), kept sorted by target (stable) for inputs(). */
+ * delay >= dt), then indexed by target for inputs() (a counting sort: each
+ * target's rows in file order). */
 static int read_connections(net_options *o)
 {
     FILE *f = fopen(o->connections, "r");
@@ -120,7 +123,25 @@ static int read_connections(net_options *o)
         o->ncf++;
     }
     fclose(f);
-    return ok;
+    if (!ok)
+        return 0;
+    o->cptr = calloc((size_t)o->ncells + 1, sizeof *o->cptr);
+    o->cby = malloc((size_t)(o->ncf > 0 ? o->ncf : 1) * sizeof *o->cby);
+    int64_t *at = malloc(((size_t)o->ncells + 1) * sizeof *at);
+    if (!o->cptr || !o->cby || !at) {
+        free(at);
+        fprintf(stderr, "hinesbatch " CMD ": out of memory for connections\n");
+        return 0;
+    }
+    for (int64_t j = 0; j < o->ncf; ++j)
+        o->cptr[o->cdst[j] + 1]++;
+    for (int64_t g = 0; g < o->ncells; ++g)
+        o->cptr[g + 1] += o->cptr[g];
+    memcpy(at, o->cptr, ((size_t)o->ncells + 1) * sizeof *at);
+    for (int64_t j = 0; j < o->ncf; ++j)
+        o->cby[at[o->cdst[j]]++] = j;
+    free(at);
+    return 1;
 }
 
 enum { OPT_TOPO = 256, OPT_DELIV, OPT_CELLS, OPT_FANIN, OPT_PARTS, OPT_WEIGHT, OPT_DELAY,
@@ -273,9 +294,10 @@ static int64_t inputs(const net_options *o, int64_t dst, int64_t *src, double *w
 {
     if (o->connections) {
         int64_t n = 0;
-        for (int64_t j = 0; j < o->ncf; ++j)
-            if (o->cdst[j] == dst)
-                src[n] = o->csrc[j], w[n] = o->cw[j], d[n] = o->cd[j], ++n;
+        for (int64_t k = o->cptr[dst]; k < o->cptr[dst + 1]; ++k, ++n) {
+            const int64_t j = o->cby[k];
+            src[n] = o->csrc[j], w[n] = o->cw[j], d[n] = o->cd[j];
+        }
         return n;
     }
     if (o->random == 2)
@@ -302,6 +324,15 @@ static int fail(hb_status st, const char *what)
     fprintf(stderr, "hinesbatch " CMD ": %s: %s\n", what, hb_last_error());
     (void)st;
     return CLI_EXIT_FAIL;
+}
+
+typedef struct {
+    int64_t gid, row;
+} gid_row;
+static int cmp_gid_row(const void *a, const void *b)
+{
+    const gid_row *x = a, *y = b;
+    return (x->gid > y->gid) - (x->gid < y->gid);
 }
 
 /* The recorded soma voltages of every rank into --csv (t, then one column
@@ -366,30 +397,26 @@ static int write_traces(const net_options *o, int rank, int size, hb_sim **sim, 
 #else
     (void)size;
 #endif
-    /* In gid order: a selection by the smallest remaining (few columns). */
+    /* In gid order. */
     FILE *f = all ? cli_output_open(CMD, "--csv", o->csv) : NULL;
     if (!f) {
         free(all);
         *rc = CLI_EXIT_FAIL;
         return 0;
     }
-    int64_t *order = malloc((size_t)(nall > 0 ? nall : 1) * sizeof *order);
+    gid_row *order = malloc((size_t)(nall > 0 ? nall : 1) * sizeof *order);
     for (int64_t i = 0; order && i < nall; ++i)
-        order[i] = i;
-    for (int64_t i = 0; order && i < nall; ++i)
-        for (int64_t j = i + 1; j < nall; ++j)
-            if (all[order[j] * width] < all[order[i] * width]) {
-                int64_t t = order[i];
-                order[i] = order[j], order[j] = t;
-            }
+        order[i] = (gid_row){(int64_t)all[i * width], i};
+    if (order && nall > 1)
+        qsort(order, (size_t)nall, sizeof *order, cmp_gid_row);
     fprintf(f, "t_ms");
     for (int64_t i = 0; order && i < nall; ++i)
-        fprintf(f, ",gid%lld_mV", (long long)all[order[i] * width]);
+        fprintf(f, ",gid%lld_mV", (long long)order[i].gid);
     fprintf(f, "\n");
     for (int64_t j = 0; order && j < ns; ++j) {
         fprintf(f, "%.6f", (double)j * o->dt);
         for (int64_t i = 0; i < nall; ++i)
-            fprintf(f, ",%.6f", all[order[i] * width + 1 + j]);
+            fprintf(f, ",%.6f", all[order[i].row * width + 1 + j]);
         fprintf(f, "\n");
     }
     free(order);
@@ -515,13 +542,8 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
         int64_t cap = o->random == 1 ? o->fanin : 1;
         if (o->connections) { /* the largest fan-in of the file */
             cap = 1;
-            for (int64_t q = 0; q < (int64_t)P; ++q)
-                for (int64_t i = first[q]; i < first[q + 1]; ++i) {
-                    int64_t n = 0;
-                    for (int64_t j = 0; j < o->ncf; ++j)
-                        n += o->cdst[j] == gids[i];
-                    cap = n > cap ? n : cap;
-                }
+            for (int64_t g = 0; g < o->ncells; ++g)
+                cap = o->cptr[g + 1] - o->cptr[g] > cap ? o->cptr[g + 1] - o->cptr[g] : cap;
         }
         int64_t *src = malloc((size_t)cap * sizeof *src);
         double *w = malloc((size_t)cap * sizeof *w), *d = malloc((size_t)cap * sizeof *d);
@@ -599,7 +621,7 @@ done:
         hb_context_destroy(ctx[q]);
     free(ctx), free(sim), free(pid), free(point), free(gids), free(cells), free(first);
     hb_morph_cell_destroy(cell);
-    free(o->csrc), free(o->cdst), free(o->cw), free(o->cd);
+    free(o->csrc), free(o->cdst), free(o->cw), free(o->cd), free(o->cby), free(o->cptr);
     return rc;
 }
 
@@ -608,7 +630,7 @@ int hb_cmd_network(int argc, char **argv)
     net_options o;
     int r = parse(argc, argv, &o);
     if (r) {
-        free(o.csrc), free(o.cdst), free(o.cw), free(o.cd);
+        free(o.csrc), free(o.cdst), free(o.cw), free(o.cd), free(o.cby), free(o.cptr);
         return r < 0 ? CLI_EXIT_OK : r;
     }
 #ifdef HB_HAVE_MPI

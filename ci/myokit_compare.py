@@ -50,18 +50,24 @@ def myokit_cv(fname, dur, dt):
     return 100 * FIB_DX / (b - a) * 10, secs
 
 
-def hb_cv(exe, name, backend, prec, dt, dur):
-    cmd = [exe, "cardiac", "--model", name, "--backend", backend, "--precision", prec,
-           "--cells", str(FIB_N), "--fiber", str(FIB_N), "--dx", repr(FIB_DX),
-           "--sigma", repr(FIB_SIGMA), "--chi", repr(FIB_CHI), "--dt", repr(dt),
-           "--duration", repr(FIB_T), "--stim-start", repr(START), "--stim-duration", repr(dur),
-           "--stim-nodes", "5", "--cv-nodes", "50,150", "--record", "none"]
+def run_hb(cmd):
+    """`hinesbatch cardiac` with its wall time; a failure raises with its message."""
     t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)
     secs = time.time() - t0
     if r.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), r.returncode,
                                                    (r.stderr or r.stdout).strip()))
+    return r, secs
+
+
+def hb_cv(exe, name, backend, prec, dt, dur):
+    cmd = [exe, "cardiac", "--model", name, "--backend", backend, "--precision", prec,
+           "--cells", str(FIB_N), "--fiber", str(FIB_N), "--dx", repr(FIB_DX),
+           "--sigma", repr(FIB_SIGMA), "--chi", repr(FIB_CHI), "--dt", repr(dt),
+           "--duration", repr(FIB_T), "--stim-start", repr(START), "--stim-duration", repr(dur),
+           "--stim-nodes", "5", "--cv-nodes", "50,150", "--record", "none"]
+    r, secs = run_hb(cmd)
     for line in r.stdout.splitlines():
         if line.startswith("conduction velocity"):
             return float(line.split()[2]), secs
@@ -105,12 +111,7 @@ def hb_run(exe, name, backend, prec, dt, dur, out):
            "--cells", "1", "--dt", repr(dt), "--duration", repr(TMAX), "--stim-start", repr(START),
            "--stim-duration", repr(dur), "--stim-period", repr(PERIOD), "--record", "0",
            "--record-every", "1", "--csv", out]
-    t0 = time.time()
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    secs = time.time() - t0
-    if r.returncode != 0:
-        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), r.returncode,
-                                                   (r.stderr or r.stdout).strip()))
+    r, secs = run_hb(cmd)
     with open(out) as f:
         rows = list(csv.reader(f))[1:]
     t = np.array([float(x[0]) for x in rows])
