@@ -16,8 +16,9 @@
 
 /* Values per compartment per step that a streaming engine (state through
  * device memory every step) must move: state v, m, h, n read and written,
- * parameters gna, gk, gl, cdt, d0 and matrix u, l read. */
-#define STREAM_VALUES (4 * 2 + 5 + 2)
+ * parameters gna, gk, gl, d0, the axial table (two conductances and two
+ * int32 offsets per row, about three values) and matrix u, l read. */
+#define STREAM_VALUES (4 * 2 + 4 + 3 + 2)
 
 /* What one simulation (one sim object, one params.timing) measured, over the
  * timed run only (the warm-up subtracted). */

@@ -6,14 +6,17 @@
 # reference protocol (0.8 nA at the soma from 100 to 600 ms, tstop 600 ms, dt
 # 0.025 ms; celsius and v_init from the file) and compares each run with
 # data/models/l5pc/reference/ through ci/l5pc_compare.py: spike times within
-# 0.05 ms, soma voltage within 1 mV more than 2 ms from any spike, the soma's
-# calcium concentration (the model file's probe) within 1e-3 relative.
+# 0.05 ms, soma voltage within 1 mV more than 2 ms from any spike (issue 19's
+# bounds, float and double), the soma's calcium concentration (the model
+# file's probe) within 1e-3 relative in double, 5e-3 in float (our own bound:
+# float's cai error is its spikes' ~0.03 ms shift times cai's steep rise
+# during a spike, 1.8e-3 measured).
 #
 # Usage: bash ci/l5pc-compare.sh [serial|openmp|opencl|cuda ...]   (BUILD=build-l5pc
 #        OUT=$BUILD/l5pc-compare PRECISIONS="double float" JOBS=2 CUDA=OFF: ON or AUTO
 #        builds the CUDA backend, for `cuda` on a GPU machine)
-# Exit status: 0 when every double run is within the bounds (float runs are
-# reported, not judged), 1 when one is not, 2 when the build fails.
+# Exit status: 0 when every run is within the bounds, 1 when one is not, 2
+# when the build fails.
 set -euo pipefail
 # shellcheck source=ci/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -37,7 +40,7 @@ fi
 . ci/opencl-env.sh "$BUILD" >/dev/null
 mkdir -p "$OUT"
 echo "L5PC (data/models/l5pc/l5pc.json) against NEURON 9.0.2 (data/models/l5pc/reference):"
-echo "| backend, precision | spikes | spike times (ms) | worst spike time difference (ms) | worst voltage difference away from spikes (mV) | worst voltage difference, all samples (mV) | worst soma cai difference (relative; the model file's probe) | bounds 0.05 ms, 1 mV, 1e-3 |"
+echo "| backend, precision | spikes | spike times (ms) | worst spike time difference (ms) | worst voltage difference away from spikes (mV) | worst voltage difference, all samples (mV) | worst soma cai difference (relative; the model file's probe) | bounds 0.05 ms, 1 mV, cai 1e-3 (double) or 5e-3 (float) |"
 echo "|---|---|---|---|---|---|---|---|"
 rc=0
 for b in "${BACKENDS[@]}"; do
@@ -53,9 +56,11 @@ for b in "${BACKENDS[@]}"; do
             continue
         fi
         secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+        cai_tol=1e-3
+        [ "$p" = float ] && cai_tol=5e-3
         if ! "$PY" ci/l5pc_compare.py --ref data/models/l5pc/reference --trace "$OUT/$tag.csv" \
-                --spikes "$OUT/$tag.spikes.csv" --label "$tag (${secs} s)"; then
-            [ "$p" = float ] || rc=1
+                --spikes "$OUT/$tag.spikes.csv" --cai-tol "$cai_tol" --label "$tag (${secs} s)"; then
+            rc=1
         fi
     done
 done

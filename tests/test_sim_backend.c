@@ -317,9 +317,10 @@ int main(void)
                     HB_CHECK(0, "%s: failed", w2);
                 result_free(&x);
             }
-            /* A device whose local memory holds the cells but not their
-             * schedules (48 KiB GPUs and large cells): the on-chip engine reads
-             * the schedule from global memory. */
+            /* A device whose local memory holds the cells (five arrays of
+             * rows: u, l, d, rhs, v) but not their
+             * schedules (48 KiB GPUs and large cells): the on-chip engine
+             * reads the schedule from global memory. */
             int64_t maxr = 0;
             for (int64_t c = 0; c < sc.ncells; ++c)
                 maxr = ncomp(sc.cells[c]) > maxr ? ncomp(sc.cells[c]) : maxr;
@@ -345,7 +346,7 @@ int main(void)
                 result_free(&x);
                 hb_context_destroy(small);
                 /* One array short of what the epoch needs (the solver's four
-                 * fit, its membrane-current array does not): the stages run,
+                 * fit, v does not): the stages run,
                  * and describe says why cells did not. */
                 snprintf(cap, sizeof cap, "%lld",
                          (long long)(4 * maxr * (prec == HB_DOUBLE ? 8 : 4) + 64));

@@ -44,7 +44,13 @@ typedef struct {
     hb_buffer *evcur;         /* int64[npoints]: its next event                  */
     hb_buffer *evstep;        /* int64[nev]: the step an event arrives at         */
     hb_buffer *evw;           /* real[nev]: its weight                           */
-    hb_buffer *cdt, *d0;      /* real[nrows] C/dt and the matrix diagonal, uS   */
+    hb_buffer *d0;            /* real[nrows] the matrix diagonal C/dt + axial, uS */
+    /* Row k's axial neighbours (its parent, then its children in row order):
+     * entries nbptr[k] .. nbptr[k + 1] of nboff (the neighbour's row minus
+     * k) and nbg (the conductance between them, uS); api/sim/sim_cable.c. */
+    hb_buffer *nbptr;         /* int64[nrows + 1]                               */
+    hb_buffer *nboff;         /* int32[2 (nrows - ncells)]                      */
+    hb_buffer *nbg;           /* real[2 (nrows - ncells)]                       */
     hb_buffer *gmem, *imem;   /* real[nrows] this step's dI/dV (uS), I (nA)     */
     hb_buffer *crow, *cptr;   /* int64: clamped row j, its clamps [cptr[j], cptr[j+1]) */
     hb_buffer *con, *coff;    /* int64[nclamps]: on for steps con <= step < coff */
@@ -81,7 +87,8 @@ typedef struct {
  * rows) ran 5% faster with 192 than with the plan's 128, and 1.7x slower
  * with 384 (docs/benchmarks/h100-2026-11-24-mech/); every row's state lives
  * in local or global memory, so any size holds any cell. Local memory: the
- * solver's plus one array of rows (the membrane current). */
+ * solver's plus one array of rows (v; the membrane current is summed in
+ * rhs). */
 #define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged)                                      \
     (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + (size_t)(max_rows) * (esize))
 /* Whether the epoch stages the schedule: where the plan does and it still
@@ -135,8 +142,11 @@ typedef struct {
  * mech_state: after the update, every mechanism's states over the step at
  *   the new v (density mechanisms in catalogue order, then point
  *   processes): NEURON's nrn_state.
- * assemble: d[pos[k]] = d0 + gmem, rhs[pos[k]] = (cdt + gmem) v - imem.
- * update: v[k] = x[pos[k]]; per cell: upward threshold crossing of the soma
+ * assemble: the step solves for dv = v' - v (NEURON's form):
+ *   d[pos[k]] = d0 + gmem,
+ *   rhs[pos[k]] = -imem + sum over k's neighbours j of nbg (v_j - v_k), the
+ *   sum in the table's order (hb_sim_axial in kernels_cl/sim/membrane.cl).
+ * update: v[k] = v[k] + x[pos[k]]; per cell: upward threshold crossing of the soma
  *   voltage (time t0 + dt*fraction), and the recorded cells' soma voltage
  *   into row rec_row of rec.
  * The fused loop and the epoch write the probes of a cell after its states,

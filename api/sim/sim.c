@@ -200,11 +200,12 @@ static hb_status build_rows(hb_sim *sim, const hb_morph_cell *const *cells,
     }
     if (st == HB_SUCCESS)
         st = hb__sim_model_rows(sim, cells, bv);
+    if (st == HB_SUCCESS)
+        st = hb__sim_axial_tables(sim);
     hb_sim_dev *d = &sim->dev;
     if (st == HB_SUCCESS &&
         ((st = hb__sim_alloc(sim, &d->pos, sizeof(int64_t), R, pos)) ||
          (st = hb__sim_alloc_real(sim, &d->v, R, v)) ||
-         (st = hb__sim_alloc_real(sim, &d->cdt, R, bv->cdt)) ||
          (st = hb__sim_alloc_real(sim, &d->d0, R, bv->d)) ||
          (st = hb__sim_alloc_real(sim, &d->gmem, R, NULL)) ||
          (st = hb__sim_alloc_real(sim, &d->imem, R, NULL))))
@@ -469,11 +470,12 @@ void hb_sim_destroy(hb_sim *sim)
     hb_buffer *bufs[] = {d->pos,    d->v,     d->mtab,   d->inode,  d->mcell, d->pptr,
                          d->pmech,  d->pidx,
                          d->mprm,   d->mst,   d->ion,    d->ionk,   d->scale, d->evptr,
-                         d->evcur,  d->evstep, d->evw,   d->cdt,    d->d0,    d->gmem,
+                         d->evcur,  d->evstep, d->evw,   d->d0,    d->gmem,
                          d->imem,   d->crow,  d->cptr,   d->con,    d->coff,  d->camp,
                          d->soma,   d->vprev, d->nspk,   d->tspk,   d->recslot, d->rec,
                          d->slist,  d->stime,
-                         d->cellof, d->rowoff, d->crowof, d->probe, d->prbcell};
+                         d->cellof, d->rowoff, d->crowof, d->probe, d->prbcell,
+                         d->nbptr,  d->nboff, d->nbg};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
             sim->ctx->ops->release(sim->ctx, bufs[i]);

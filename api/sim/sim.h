@@ -161,6 +161,8 @@ hb_status hb__sim_probe_first(hb_sim *sim);
  * device tables and every instance's INITIAL at v_init, once, before the
  * first run or state read (the default model when nothing was inserted);
  * the host tables freed with the simulation; mechanism state read back. */
+/* Each row's axial neighbours (dev.nbptr, nboff, nbg; sim_cable.c). */
+hb_status hb__sim_axial_tables(hb_sim *sim);
 hb_status hb__sim_model_rows(hb_sim *sim, const hb_morph_cell *const *cells,
                              const hb_morph_batch_view *bv);
 hb_status hb__sim_model_build(hb_sim *sim, const char *fn);

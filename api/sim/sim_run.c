@@ -262,6 +262,10 @@ static hb_status run(hb_sim *sim, double tstop)
     hb_sim_cells job;
     hb_buffer *arr[4];
     const int64_t rows_bytes = sim->nrows * (int64_t)sim->esize;
+    /* The axial neighbours' table: an offset and a conductance per entry
+     * (two per non-root row), a pointer per row. */
+    const int64_t axial_bytes = 2 * (sim->nrows - sim->ncells) * (4 + (int64_t)sim->esize) +
+                                8 * (sim->nrows + 1);
     if (sim->onchip && sim->steps < target) {
         hb_sim_epoch ej;
         const int64_t *perm;
@@ -283,12 +287,12 @@ static hb_status run(hb_sim *sim, double tstop)
             tm->steps += n;
             tm->epochs++;
             tm->compartment_steps += n * sim->nrows;
-            /* Once per epoch: v in and out, the four per-row constants
-             * (C/dt, d0, u, l), the model (parameters in, state and ions in
-             * and out, instance tables) and the schedule (8 int32 per row at
-             * most); per step the recorded samples. */
-            tm->compulsory_bytes += rows_bytes * 6 + sim->model.bytes + sim->nrows * 32 +
-                                    n * d->nrec * (int64_t)sim->esize;
+            /* Once per epoch: v in and out, the three per-row constants
+             * (d0, u, l), the axial table, the model (parameters in, state
+             * and ions in and out, instance tables) and the schedule (8
+             * int32 per row at most); per step the recorded samples. */
+            tm->compulsory_bytes += rows_bytes * 5 + axial_bytes + sim->model.bytes +
+                                    sim->nrows * 32 + n * d->nrec * (int64_t)sim->esize;
             sim->rec_rows = d->nrec > 0 ? sim->rec_rows + n : 0;
             if (sim->rec_rows == sim->prm.record_chunk)
                 HB_FORWARD(flush(sim));
@@ -319,7 +323,7 @@ static hb_status run(hb_sim *sim, double tstop)
             tm->steps += n;
             tm->compartment_steps += n * sim->nrows;
             /* A cell stays in cache for the segment: as an epoch. */
-            tm->compulsory_bytes += rows_bytes * 6 + sim->model.bytes +
+            tm->compulsory_bytes += rows_bytes * 5 + axial_bytes + sim->model.bytes +
                                     n * d->nrec * (int64_t)sim->esize;
             sim->rec_rows = d->nrec > 0 ? sim->rec_rows + n : 0;
             if (sim->rec_rows == sim->prm.record_chunk)
@@ -351,9 +355,11 @@ static hb_status run(hb_sim *sim, double tstop)
         HB_FORWARD(stage(sim, &t, &tm->membrane_ms));
         tm->steps++;
         tm->compartment_steps += sim->nrows;
-        /* Per step: v in and out, C/dt, d0, u, l in, g and I out and in
-         * again, d and rhs out, the model once, the recorded samples. */
-        tm->compulsory_bytes += rows_bytes * 10 + sim->model.bytes +
+        /* Per step: v in and out, d0, u, l in, g and I out and in again, d
+         * and rhs out (as counted before the step solved for dv, with the
+         * axial table in place of C/dt), the model once, the recorded
+         * samples. */
+        tm->compulsory_bytes += rows_bytes * 9 + axial_bytes + sim->model.bytes +
                                 d->nrec * (int64_t)sim->esize;
         if (++sim->rec_rows == sim->prm.record_chunk)
             HB_FORWARD(flush(sim));

@@ -85,8 +85,9 @@ static hb_status cuda_assemble(hb_context *ctx, void *stream, hb_precision p,
         return HB_SUCCESS;
     return HB_CUDA_LAUNCH(p, hb_sim_assemble, m->nrows, grid(m->nrows), HB_SIM_THREADS, 0,
                           hb__cuda_stream(ctx, stream), m->nrows, hb__dev(m->pos), hb__dev(m->v),
-                          hb__dev(m->cdt), hb__dev(m->d0), hb__dev(m->gmem), hb__dev(m->imem),
-                          hb__dev(d), hb__dev(rhs));
+                          hb__dev(m->d0), hb__dev(m->gmem), hb__dev(m->imem),
+                          hb__dev(m->nbptr), hb__dev(m->nboff), hb__dev(m->nbg), hb__dev(d),
+                          hb__dev(rhs));
 }
 
 static hb_status cuda_update(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,

@@ -34,7 +34,7 @@
         (void)par;                                                                         \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
         for (int64_t k = 0; k < sd->nrows; ++k)                                            \
-            v[k] = x[pos[k]];                                                              \
+            v[k] = v[k] + x[pos[k]];                                                       \
         _Pragma("omp parallel for schedule(static) if (par)")                             \
         for (int64_t c = 0; c < sd->ncells; ++c)                                           \
             spike_cell_##S(sd, c, t0, rec_row);                                            \

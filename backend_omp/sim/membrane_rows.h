@@ -5,6 +5,7 @@
 #include "cl_host.h"
 #include "hb_sim_ops.h"
 #include "host_backend.h"
+#include "sim/hb_axial.cl"
 
 #include <math.h>
 
@@ -14,6 +15,7 @@
  * mech_passes_host.h); T is the precision. Written once so that the
  * per-step loops and the fused loop do bit for bit the same arithmetic per
  * row. */
+#define HB_HOST_V_AT(dk) v[k + (dk)]
 #define HB_DEFINE_MEMBRANE_ROWS(T, S)                                                      \
     /* Clamped row j: the clamps on at this step, summed in their fixed order. */          \
     static inline T clamp_sum_##S(const hb_sim_dev *sd, int64_t j, int64_t step)           \
@@ -33,13 +35,18 @@
         T *imem = sd->imem->ptr;                                                           \
         imem[crow[j]] = imem[crow[j]] - clamp_sum_##S(sd, j, step);                        \
     }                                                                                      \
-    /* Row k's matrix entries from its conductance g and current i. */                     \
+    /* Row k's matrix entries from its conductance g and current i: the step for dv     \
+     * (hb_sim_assemble in kernels_cl/sim/membrane.cl). */                                 \
     static inline void assemble_gi_##S(const hb_sim_dev *sd, int64_t k, T g, T i, T *dk,   \
                                        T *rk)                                              \
     {                                                                                      \
-        const T *v = sd->v->ptr, *cdt = sd->cdt->ptr, *d0 = sd->d0->ptr;                   \
+        const T *v = sd->v->ptr, *d0 = sd->d0->ptr, *nbg = sd->nbg->ptr;                   \
+        const int64_t *nbptr = HB_I64(sd->nbptr);                                          \
+        const int32_t *nboff = (const int32_t *)sd->nboff->ptr;                            \
+        T ax;                                                                              \
+        HB_SIM_AXIAL(ax, nbptr, nboff, nbg, k, HB_HOST_V_AT);                              \
         *dk = d0[k] + g;                                                                   \
-        *rk = (cdt[k] + g) * v[k] - i;                                                     \
+        *rk = ax - i;                                                                      \
     }                                                                                      \
     /* The fused loop's pass over cell c (rows r0 .. r1 - 1): the mechanism passes, the \
      * clamped rows (j0 .. j1 - 1, sorted, one per row) and assembly; row k's entries go   \
@@ -59,19 +66,12 @@
             assemble_gi_##S(sd, k, g, i, &d[(k - r0) * ds], &r[(k - r0) * ds]);            \
         }                                                                                  \
     }                                                                                      \
-    /* Row k's diagonal and right-hand side into *dk and *rk. */                          \
-    static inline void assemble_at_##S(const hb_sim_dev *sd, int64_t k, T *dk, T *rk)      \
-    {                                                                                      \
-        const T *v = sd->v->ptr, *cdt = sd->cdt->ptr, *d0 = sd->d0->ptr;                   \
-        const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                              \
-        const T g = gmem[k];                                                               \
-        *dk = d0[k] + g;                                                                   \
-        *rk = (cdt[k] + g) * v[k] - imem[k];                                               \
-    }                                                                                      \
+    /* Row k's diagonal and right-hand side at its place in the plan's d and rhs. */      \
     static inline void assemble_row_##S(const hb_sim_dev *sd, T *d, T *rhs, int64_t k)     \
     {                                                                                      \
         const int64_t p = HB_I64(sd->pos)[k];                                              \
-        assemble_at_##S(sd, k, &d[p], &rhs[p]);                                            \
+        const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                              \
+        assemble_gi_##S(sd, k, gmem[k], imem[k], &d[p], &rhs[p]);                          \
     }                                                                                      \
     /* Cell c after its voltages moved: an upward threshold crossing of the soma           \
      * (time t0 + dt * fraction), and its recorded soma voltage into row rec_row. */       \

@@ -76,9 +76,10 @@ static hb_status cl_sim_assemble(hb_context *ctx, void *stream, hb_precision p,
                               const hb_sim_dev *sim, hb_buffer *d, hb_buffer *rhs)
 {
     cl_long nrows = sim->nrows;
-    const hb_cl_arg args[] = {HB_CL_LONG(nrows), MEM(sim->pos),  MEM(sim->v),    MEM(sim->cdt),
-                              MEM(sim->d0),      MEM(sim->gmem), MEM(sim->imem), MEM(d),
-                              MEM(rhs)};
+    const hb_cl_arg args[] = {HB_CL_LONG(nrows), MEM(sim->pos),   MEM(sim->v),
+                              MEM(sim->d0),      MEM(sim->gmem),  MEM(sim->imem),
+                              MEM(sim->nbptr),   MEM(sim->nboff), MEM(sim->nbg),
+                              MEM(d),            MEM(rhs)};
     return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_ASSEMBLE, args, NARGS(args), nrows);
 }
 

@@ -19,57 +19,61 @@
  *   membrane: the passes of hb_mech_passes.cl, as membrane.cl's: the rows'
  *     events, then each density mechanism's conductance and current (the
  *     cell's instances spread over the group) summed into g (in d's local
- *     array) and I (a local array of its own), then the point processes';
+ *     array) and I (in rhs's, free until the assembly), then the point processes';
  *   clamps: a clamped row's (crowof: its index in the clamp tables, -1
  *     none) on at this step, summed in their fixed order by the row's own
  *     work-item, subtracted from I (no barrier);
- *   assembly: d = d0 + g, rhs = (C/dt + g) v - I, in local memory;
- *   solve: HB_CELL_SOLVE (hb_cell_phases.cl), x in local memory;
- *   states: each mechanism's over the step at the new v (x);
- *   update: v = x; the soma's work-item detects an upward threshold crossing
+ *   assembly: the step for dv (membrane.cl's hb_sim_assemble): d = d0 + g,
+ *     rhs = -I, in local memory;
+ *   solve: HB_CELL_SOLVE (hb_cell_phases.cl), which adds the axial
+ *     currents (from v in local memory) to rhs as it eliminates each edge,
+ *     dv in local memory (measured on the H100: the gather of
+ *     hb_axial.cl's table from global memory in the assembly made the
+ *     main job 1.8x slower);
+ *   update: v = v + dv; the soma's work-item detects an upward threshold crossing
  *     (time interpolated in the step) and records the soma voltage into row
  *     rec_row0 + s of rec for recorded cells;
  *   probes: the cell's probes (prbcell[2c] .. prbcell[2c + 2] of probe) once
  *     the step's states have moved (at the next step's start, and after the
- *     epoch's last states pass).
- * Work-item j owns rows j, j + P, ...: v lives in the rhs/x array of local
- * memory for the whole launch (the solution of one step is the voltage the
- * next one reads, and only the row's owner writes its rhs, after every
- * mechanism pass has read it); u, l and, where
+ *     epoch's last states pass);
+ *   states: each mechanism's over the step at the new v (at the next step's
+ *     start, and after the epoch's last step).
+ * Work-item j owns rows j, j + P, ...: v lives in a local array of its own
+ * for the whole launch (only the row's owner writes it, behind a barrier
+ * before anyone reads it); u, l and, where
  * it fits (staged), the schedule are staged in local memory once (else the
  * schedule is read from global memory: one copy serves every copy of a
  * cell). Mechanism state and per-row constants (C/dt, d0) are read from
  * global memory each step (cached: a cell's are small and only its group
  * touches them). Only v, mechanism state, the soma's last voltage, spike
  * counts and times, and recorded samples are written back. Local memory:
- * HB_EPOCH_LAUNCH_BYTES(ld, esize, staged) (hines_cell.cl's and I). */
+ * HB_EPOCH_LAUNCH_BYTES(ld, esize, staged) (hines_cell.cl's and v). */
 /* The states of every mechanism of the cell over one step at the voltage in
  * x (NEURON's nrn_state): each density mechanism (the cell's instances
  * spread over the group, a barrier after each), then the rows' point
  * processes by their rows' work-items; nothing but the barriers when ON is 0
- * (a barrier under a condition is what PoCL compiles wrongly). */
+ * (a barrier under a condition is what PoCL compiles wrongly; skipping the
+ * barriers of passes that touch only the item's own rows measured no
+ * faster under CUDA on the H100, 5.62e9 against 5.60e9 for the main job). */
 #define HB_EPOCH_STATES(ON)                                                                         \
     do {                                                                                            \
         for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {                                                 \
-            const hb_long fl = HB_MT_FLAGS(m);                                                      \
-            const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0; \
-            const int run = (ON) && !(fl & HB_CAT_POINT) && (fl & HB_CAT_STATE) && a < b;            \
-            /* The mechanism's tables once per pass (the stores to its state                        \
-             * may alias them for the compiler). */                                                 \
+            const hb_long a = ma[m], b = mb[m];                                                     \
+            const int run = (ON) && (mfl[m] & HB_CAT_STATE) && a < b;                               \
             const hb_long n = HB_MT_N(m);                                                           \
             __global const real *pm = HB_MT_PRM(m);                                                 \
             __global real *sm = HB_MT_ST(m);                                                        \
             __global const hb_long *nd = inode + mtab[5 * m + 3];                                   \
             for (hb_long i = a + j; run && i < b; i += P) {                                         \
                 const hb_long r = b - a == nr ? ro + (i - a) : nd[i];                               \
-                HB_KERNEL(hb_cat_state)(m, i, n, pm, sm, sh[oR + (r - ro)], dt, celsius, ion, ionk, \
+                HB_KERNEL(hb_cat_state)(m, i, n, pm, sm, sh[oV + (r - ro)], dt, celsius, ion, ionk, \
                                         nrows_all, r);                                              \
             }                                                                                       \
             barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                    \
         }                                                                                           \
         if ((ON) && points)                                                                         \
             for (hb_int k = j; k < nr; k += P)                                                      \
-                HB_KERNEL(hb_mech_points_advance)(ro + k, sh[oR + k], dt, nrows_all,                \
+                HB_KERNEL(hb_mech_points_advance)(ro + k, sh[oV + k], dt, nrows_all,                \
                                                   HB_MECH_PASS);                                    \
     } while (0)
 
@@ -78,14 +82,15 @@
  * reversal potentials: final and visible after HB_EPOCH_STATES's barriers)
  * spread over the group; those of [q1, q2) (a point process's state, which
  * the row's work-item advanced just before, and an ion current, which it
- * clears next) each by the work-item that owns its row. v of the cell is in sh. */
+ * clears next) each by the work-item that owns its row. v of the cell is in sh
+ * at oV. */
 #define HB_EPOCH_PROBE_ONE(ROW, q)                                                           \
     do {                                                                                     \
         __global const hb_long *pq = probe + 4 * (q);                                        \
         const hb_int k = (hb_int)(pq[2] - ro);                                               \
         if ((q) < q1 || k % P == j)                                                          \
             rec[(ROW) * nrec + pq[3]] = HB_KERNEL(hb_probe_value)(                           \
-                pq[0], pq[1], sh[oR + k], nrows_all, mprm, mst, ion, ionk);                 \
+                pq[0], pq[1], sh[oV + k], nrows_all, mprm, mst, ion, ionk);                 \
     } while (0)
 #define HB_EPOCH_PROBES(ROW)                                                                 \
     do {                                                                                     \
@@ -101,7 +106,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     __global const hb_long *rows, __global const hb_long *soff, __global const hb_int *sched,
     __global const hb_long *cellof, __global const hb_long *rowoff, __global const real *u,
     __global const real *l, const hb_long nrows_all, const real dt, const real threshold,
-    __global real *v, HB_MECH_ARGS, __global const real *cdt, __global const real *d0,
+    __global real *v, HB_MECH_ARGS, __global const real *d0,
     __global const hb_long *crowof, __global const hb_long *cptr,
     __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
@@ -113,12 +118,16 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     HB_DYNAMIC_LOCAL(real, sh);
     HB_CELL_GROUP();
     const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
-    /* I after the solver's arrays (and its schedule when staged). */
-    const hb_int oI = (hb_int)(staged ? 4 * ld + (8 * ld + 16) * 4 / (hb_long)sizeof(real)
+    /* v after the solver's arrays (and its schedule when staged). The
+     * membrane current I is summed in the rhs array, free until the
+     * assembly turns it into -I (one array of rows less: in double the CA1
+     * cell's launch fits twice per H100 SM, not once). */
+    const hb_int oV = (hb_int)(staged ? 4 * ld + (8 * ld + 16) * 4 / (hb_long)sizeof(real)
                                       : 4 * ld); /* HB_CELL_SCHED_WORDS(ld) int32 */
+    const hb_int oI = oR;
     HB_CELL_STAGE(u, l);
     for (hb_int k = j; k < nr; k += P)
-        sh[oR + k] = v[ro + k];
+        sh[oV + k] = v[ro + k];
     /* The soma's work-item keeps the cell's spike bookkeeping. */
     const hb_int ks = valid ? (hb_int)(soma[c] - ro) : -1;
     const int is_soma = valid && ks % P == j;
@@ -131,12 +140,27 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     /* The cell's probes (none: an empty loop). */
     const hb_long q0 = valid ? prbcell[2 * c] : 0, q1 = valid ? prbcell[2 * c + 1] : 0,
                   q2 = valid ? prbcell[2 * c + 2] : 0;
+    /* The cell's density instances of each mechanism, [ma, mb) (empty for
+     * point processes), and its flags, read once: every pass of every step
+     * starts from them. */
+    hb_long ma[HB_CAT_NMECH], mb[HB_CAT_NMECH], mfl[HB_CAT_NMECH];
+    for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
+        mfl[m] = HB_MT_FLAGS(m);
+        const int dens = valid && !(mfl[m] & HB_CAT_POINT);
+        ma[m] = dens ? HB_MT_FIRST(m, c) : 0;
+        mb[m] = dens ? HB_MT_FIRST(m, c + 1) : 0;
+    }
     /* Ion currents to clear each step (none: the call is skipped). */
     const int zero_ion = HB_KERNEL(hb_mech_zero_any)(ionk);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (hb_long s = 0; s < nsteps; ++s) {
         const hb_long step = step0 + s;
+        /* Every row's new v (the step before's update, by its owner) before
+         * the states and this step's passes read it (placed here, not after
+         * the update: PoCL 3.1 failed to compile a barrier at the loop's
+         * end). */
+        barrier(CLK_LOCAL_MEM_FENCE);
         /* The states move over the step before (NEURON's order: right after
          * its solve; the previous epoch, or INITIAL, did it for step0 - 1). */
         HB_EPOCH_STATES(s > 0);
@@ -159,8 +183,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
-            const hb_long a = valid ? HB_MT_FIRST(m, c) : 0, b = valid ? HB_MT_FIRST(m, c + 1) : 0;
-            const int run = !(HB_MT_FLAGS(m) & HB_CAT_POINT) && a < b;
+            const hb_long a = ma[m], b = mb[m];
+            const int run = a < b;
             const hb_long n = HB_MT_N(m);
             __global const real *pm = HB_MT_PRM(m), *sm = HB_MT_ST(m);
             __global const hb_long *nd = inode + mtab[5 * m + 3];
@@ -169,7 +193,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
                 const hb_int k = (hb_int)(r - ro);
                 const real sc = scale[r];
                 real g = (real)0, cur = (real)0;
-                HB_KERNEL(hb_cat_current)(m, i, n, pm, sm, sh[oR + k], celsius, ion, ionk,
+                HB_KERNEL(hb_cat_current)(m, i, n, pm, sm, sh[oV + k], celsius, ion, ionk,
                                           nrows_all, r, sc, &g, &cur);
                 sh[oD + k] = sh[oD + k] + g * sc;
                 sh[oI + k] = sh[oI + k] + cur * sc;
@@ -178,7 +202,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         }
         for (hb_int k = j; k < nr; k += P) {
             const hb_long kk = ro + k;
-            const real vk = sh[oR + k];
+            const real vk = sh[oV + k];
             real gk_ = sh[oD + k], ik = sh[oI + k];
             if (points)
                 HB_KERNEL(hb_mech_points_current)(kk, vk, nrows_all, HB_MECH_PASS, &gk_, &ik);
@@ -192,12 +216,15 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
                 ik = ik - sum;
             }
             sh[oD + k] = d0[kk] + gk_;
-            sh[oR + k] = (cdt[kk] + gk_) * vk - ik;
+            sh[oR + k] = -ik;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        HB_CELL_SOLVE_STAGED(0);
+        /* The axial currents join rhs inside the elimination (oV). */
+        HB_CELL_SOLVE_STAGED(0, oV);
+        for (hb_int k = j; k < nr; k += P)
+            sh[oV + k] = sh[oV + k] + sh[oR + k];
         if (is_soma) {
-            const real vn = sh[oR + ks];
+            const real vn = sh[oV + ks];
             if (vp < threshold && vn >= threshold) {
                 const real ts = (real)step * dt + dt * ((threshold - vp) / (vn - vp));
                 tspk[c * max_spikes + cnt % max_spikes] = ts;
@@ -208,15 +235,14 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
             if (rslot >= 0)
                 rec[(rec_row0 + s) * nrec + rslot] = vn;
         }
-        /* The next step's writes to d and rhs touch only this work-item's
-         * own rows, which no one reads after the solve's last barrier. */
     }
 
     /* And over the epoch's last step, so the state is the one at its end. */
+    barrier(CLK_LOCAL_MEM_FENCE);
     HB_EPOCH_STATES(1);
     HB_EPOCH_PROBES(rec_row0 + nsteps - 1);
     for (hb_int k = j; k < nr; k += P)
-        v[ro + k] = sh[oR + k];
+        v[ro + k] = sh[oV + k];
     if (is_soma) {
         vprev[c] = vp;
         nspk[c] = cnt;

@@ -6,6 +6,9 @@
 #ifndef HB_MECH_PASSES_FUNCS
 #include "sim/hb_mech_passes.cl"
 #endif
+#ifndef HB_AXIAL_CL
+#include "sim/hb_axial.cl"
+#endif
 
 /* Units (see hb_sim_dev in api/sim/hb_sim_ops.h): mV, ms, uS, nA. Same
  * operations, in the same order, as backend_omp/sim/membrane.c. The
@@ -113,30 +116,37 @@ __kernel void HB_KERNEL(hb_sim_clamp)(const hb_long nclamp_rows, const hb_long s
     imem[crow[j]] = imem[crow[j]] - s;
 }
 
-/* Implicit Euler for v itself, with I linearised about v:
- *   (C/dt + g) v' + sum_j g_kj (v' - v_j') = C/dt v + g v - I(v) + I_stim. */
+/* Implicit Euler with I linearised about v, for dv = v' - v (NEURON's form):
+ *   (C/dt + g) dv_k + sum_j g_kj (dv_k - dv_j) = -I(v) + I_stim + sum_j g_kj (v_j - v_k),
+ * the axial currents from voltage differences (hb_axial.cl; the reason is
+ * at hb__sim_axial_tables). */
+#define HB_SIM_V_AT(dk) v[k + (dk)]
 __kernel void HB_KERNEL(hb_sim_assemble)(const hb_long nrows, __global const hb_long *pos,
-                                         __global const real *v, __global const real *cdt,
-                                         __global const real *d0, __global const real *gmem,
-                                         __global const real *imem, __global real *d,
+                                         __global const real *v, __global const real *d0,
+                                         __global const real *gmem, __global const real *imem,
+                                         __global const hb_long *nbptr,
+                                         __global const hb_int *nboff,
+                                         __global const real *nbg, __global real *d,
                                          __global real *rhs)
 {
     const hb_long k = (hb_long)get_global_id(0);
     if (k >= nrows)
         return;
     const hb_long p = pos[k];
-    const real g = gmem[k];
-    d[p] = d0[k] + g;
-    rhs[p] = (cdt[k] + g) * v[k] - imem[k];
+    real ax;
+    HB_SIM_AXIAL(ax, nbptr, nboff, nbg, k, HB_SIM_V_AT);
+    d[p] = d0[k] + gmem[k];
+    rhs[p] = ax - imem[k];
 }
+#undef HB_SIM_V_AT
 
-/* One work-item per row: the solution becomes the new voltage. */
+/* One work-item per row: the solution dv moves the voltage. */
 __kernel void HB_KERNEL(hb_sim_update_v)(const hb_long nrows, __global const hb_long *pos,
                                          __global const real *x, __global real *v)
 {
     const hb_long k = (hb_long)get_global_id(0);
     if (k < nrows)
-        v[k] = x[pos[k]];
+        v[k] = v[k] + x[pos[k]];
 }
 
 /* One work-item per cell: an upward crossing of threshold by the soma

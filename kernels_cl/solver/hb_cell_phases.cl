@@ -106,8 +106,14 @@
  * Back-substitution, level by level by depth: x_i = r'_i/d'_i - (l_i/d'_i)
  * x_parent, one multiply-add per level instead of the serial sweep's
  * (r'_i - l_i x_parent) / d'_i (a dependent division per level): the same
- * solution up to rounding. */
-#define HB_CELL_SOLVE(SI, EXACT)                                                            \
+ * solution up to rounding.
+ * VOFF (a constant 0: none) is where the simulation's epoch keeps v in sh:
+ * the solve then adds each edge's axial current to its two rows' rhs as it
+ * eliminates the edge (the step for dv: hb_sim_assemble in
+ * kernels_cl/sim/membrane.cl; the assembly leaves rhs = -I): the child's
+ * l_c (v_c - v_p) and the parent's -u_c (v_c - v_p), with no table or
+ * global load (u_c = l_c = -g_c are staged). */
+#define HB_CELL_SOLVE(SI, EXACT, VOFF)                                                      \
     do {                                                                                    \
         hb_int hb_lo = 0, hb_hi = ne > 0 ? SI[xEP + 1] : 0;                                 \
         hb_int hb_q = j, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0;                         \
@@ -117,12 +123,19 @@
             const hb_int hb_nhi = hb_e + 2 <= ne ? SI[xEP + hb_e + 2] : hb_hi;              \
             while (hb_q < hb_hi) {                                                          \
                 real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                          \
+                const real hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                    \
                 for (hb_int hb_m = hb_cb; hb_m < hb_ce; ++hb_m) {                           \
                     const hb_int hb_c = hb_m == hb_cb ? hb_c0 : SI[xCI + hb_m];             \
-                    const real hb_dc = sh[oD + hb_c], hb_rc = sh[oR + hb_c];                \
-                    const real hb_lc = sh[oL + hb_c];                                       \
+                    const real hb_dc = sh[oD + hb_c];                                       \
+                    const real hb_lc = sh[oL + hb_c], hb_uc = sh[hb_c];                     \
+                    real hb_rc = sh[oR + hb_c];                                             \
+                    if (VOFF) {                                                             \
+                        const real hb_dv = sh[(VOFF) + hb_c] - hb_vp;                       \
+                        hb_rc = hb_rc + hb_lc * hb_dv;                                      \
+                        hb_rp = hb_rp - hb_uc * hb_dv;                                      \
+                    }                                                                       \
                     const real hb_inv = (real)1 / hb_dc;                                    \
-                    const real hb_f = (EXACT) ? sh[hb_c] / hb_dc : sh[hb_c] * hb_inv;       \
+                    const real hb_f = (EXACT) ? hb_uc / hb_dc : hb_uc * hb_inv;             \
                     hb_dp -= hb_f * hb_lc;                                                  \
                     hb_rp -= hb_f * hb_rc;                                                  \
                     sh[oR + hb_c] = hb_rc * hb_inv;                                         \
@@ -168,14 +181,14 @@
 
 /* The solve from the staged schedule or, where it did not fit, the global
  * one (the kernel's argument staged). */
-#define HB_CELL_SOLVE_STAGED(EXACT)                                                         \
+#define HB_CELL_SOLVE_STAGED(EXACT, VOFF)                                                   \
     do {                                                                                    \
         if (staged) {                                                                       \
             HB_CELL_TABLES(si);                                                             \
-            HB_CELL_SOLVE(si, EXACT);                                                       \
+            HB_CELL_SOLVE(si, EXACT, VOFF);                                                 \
         } else {                                                                            \
             HB_CELL_TABLES(S);                                                              \
-            HB_CELL_SOLVE(S, EXACT);                                                        \
+            HB_CELL_SOLVE(S, EXACT, VOFF);                                                  \
         }                                                                                   \
     } while (0)
 
