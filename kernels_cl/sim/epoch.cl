@@ -58,16 +58,17 @@
 #define HB_EPOCH_STATES(ON)                                                                         \
     do {                                                                                            \
         for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {                                                 \
-            const hb_long a = ma[m], b = mb[m];                                                     \
-            const int run = (ON) && (mfl[m] & HB_CAT_STATE) && a < b;                               \
+            const hb_long a = ma[m];                                                                \
+            const hb_int cm = (hb_int)(mb[m] - a);                                                  \
+            const int run = (ON) && (mfl[m] & HB_CAT_STATE) && cm > 0;                              \
             const hb_long n = HB_MT_N(m);                                                           \
             __global const real *pm = HB_MT_PRM(m);                                                 \
             __global real *sm = HB_MT_ST(m);                                                        \
             __global const hb_long *nd = inode + mtab[5 * m + 3];                                   \
-            for (hb_long i = a + j; run && i < b; i += P) {                                         \
-                const hb_long r = b - a == nr ? ro + (i - a) : nd[i];                               \
-                HB_KERNEL(hb_cat_state)(m, i, n, pm, sm, sh[oV + (r - ro)], dt, celsius, ion, ionk, \
-                                        nrows_all, r);                                              \
+            for (hb_int q = j; run && q < cm; q += P) {                                             \
+                const hb_int k = cm == nr ? q : (hb_int)(nd[a + q] - ro);                           \
+                HB_KERNEL(hb_cat_state)(m, a + q, n, pm, sm, sh[oV + k], dt, celsius, ion, ionk,    \
+                                        nrows_all, ro + k);                                         \
             }                                                                                       \
             barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                    \
         }                                                                                           \
@@ -183,18 +184,17 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
-            const hb_long a = ma[m], b = mb[m];
-            const int run = a < b;
+            const hb_long a = ma[m];
+            const hb_int cm = (hb_int)(mb[m] - a);
             const hb_long n = HB_MT_N(m);
             __global const real *pm = HB_MT_PRM(m), *sm = HB_MT_ST(m);
             __global const hb_long *nd = inode + mtab[5 * m + 3];
-            for (hb_long i = a + j; run && i < b; i += P) {
-                const hb_long r = b - a == nr ? ro + (i - a) : nd[i];
-                const hb_int k = (hb_int)(r - ro);
-                const real sc = scale[r];
+            for (hb_int q = j; q < cm; q += P) {
+                const hb_int k = cm == nr ? q : (hb_int)(nd[a + q] - ro);
+                const real sc = scale[ro + k];
                 real g = (real)0, cur = (real)0;
-                HB_KERNEL(hb_cat_current)(m, i, n, pm, sm, sh[oV + k], celsius, ion, ionk,
-                                          nrows_all, r, sc, &g, &cur);
+                HB_KERNEL(hb_cat_current)(m, a + q, n, pm, sm, sh[oV + k], celsius, ion, ionk,
+                                          nrows_all, ro + k, sc, &g, &cur);
                 sh[oD + k] = sh[oD + k] + g * sc;
                 sh[oI + k] = sh[oI + k] + cur * sc;
             }
