@@ -27,9 +27,9 @@
  *     rhs = -I, in local memory;
  *   solve: HB_CELL_SOLVE (hb_cell_phases.cl), which adds the axial
  *     currents (from v in local memory) to rhs as it eliminates each edge,
- *     dv in local memory (measured on the H100: the gather of
- *     hb_axial.cl's table from global memory in the assembly made the
- *     main job 1.8x slower);
+ *     dv in local memory (no table load: gathering hb_axial.cl's table
+ *     from global memory in the assembly ran the main job 1.5% slower on
+ *     the H100);
  *   update: v = v + dv; the soma's work-item detects an upward threshold crossing
  *     (time interpolated in the step) and records the soma voltage into row
  *     rec_row0 + s of rec for recorded cells;
@@ -43,7 +43,7 @@
  * before anyone reads it); u, l and, where
  * it fits (staged), the schedule are staged in local memory once (else the
  * schedule is read from global memory: one copy serves every copy of a
- * cell). Mechanism state and per-row constants (C/dt, d0) are read from
+ * cell). Mechanism state and per-row constants (d0, scale) are read from
  * global memory each step (cached: a cell's are small and only its group
  * touches them). Only v, mechanism state, the soma's last voltage, spike
  * counts and times, and recorded samples are written back. Local memory:
