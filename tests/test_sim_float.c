@@ -111,8 +111,8 @@ int main(void)
     hb_test_require_sim(ctx);
     /* Each neuron as NEURON-style sections (3 compartments each) under a
      * clamp drawn from a range that fires it repeatedly, for 300 ms: the
-     * drift of a step that solves for v itself in float (C/dt v terms of
-     * ~2,800 nA) grows with time. */
+     * drift of a step that solves for v itself in float (terms of C/dt v,
+     * rounded relative to |v|) grows with time. */
     struct {
         const char *swc;
         double amp_lo, amp_hi;

@@ -11,8 +11,9 @@
  * cell), conductances in the simulation's precision. Why the step solves for
  * dv and not for v: the axial currents are then computed from voltage
  * differences, and the solve's rounding is relative to dv; solving for v
- * directly sums terms of C/dt v (~2,800 nA at -70 mV) whose rounding in
- * float moved the L5PC's fifth spike by 0.24 ms (0.03 ms for dv). */
+ * directly sums terms (C/dt + g) v and g_axial v whose rounding is relative
+ * to |v| (~70 mV) while a step moves v by micro- to millivolts: in float it
+ * moved the L5PC's fifth spike by 0.24 ms (0.03 ms for dv). */
 hb_status hb__sim_axial_tables(hb_sim *sim)
 {
     const int64_t R = sim->nrows;
