@@ -126,6 +126,21 @@ hb_morph_cell *hb_test_load_swc(const char *name, const hb_discretize_options *o
     return c;
 }
 
+hb_morph_cell *hb_test_load_sections(const char *name, int nseg)
+{
+    hb_discretize_options o;
+    hb_discretize_options_init(&o);
+    o.policy = HB_POLICY_SECTION;
+    o.nseg = nseg;
+    return hb_test_load_swc(name, &o);
+}
+
+int64_t hb_test_cell_rows(const hb_morph_cell *cell)
+{
+    hb_morph_cell_view v;
+    return hb_morph_cell_get_view(cell, &v) == HB_SUCCESS ? v.n : 0;
+}
+
 hb_context *hb_test_oracle(void)
 {
     hb_context *ctx = NULL;

@@ -35,6 +35,10 @@ hb_context *hb_test_oracle(void);
 /* A shipped neuron (data/morphologies/NAME) cut by opts (NULL: defaults);
  * exits 1 with the library's message when it cannot be loaded. */
 hb_morph_cell *hb_test_load_swc(const char *name, const hb_discretize_options *opts);
+/* The same cut as NEURON-style sections of nseg compartments (0: d_lambda). */
+hb_morph_cell *hb_test_load_sections(const char *name, int nseg);
+/* A cell's compartments. */
+int64_t hb_test_cell_rows(const hb_morph_cell *cell);
 /* 1 when the backend runs on the host (serial, openmp): its buffers are host
  * memory and it runs the oracle's own loops. */
 int hb_test_host_backend(hb_backend backend);

@@ -60,12 +60,6 @@ static void make_pool(void)
     HB_CHECK(npool == 6, "only %d of 6 test cells could be made: %s", npool, hb_last_error());
 }
 
-static int64_t ncomp(const hb_morph_cell *c)
-{
-    hb_morph_cell_view v;
-    hb_morph_cell_get_view(c, &v);
-    return v.n;
-}
 
 static void make_scenario(scenario *sc, int mono, hb_precision p)
 {
@@ -79,7 +73,7 @@ static void make_scenario(scenario *sc, int mono, hb_precision p)
         for (int j = 0; j < k; ++j) {
             clamp *cl = &sc->clamps[sc->nclamps++];
             cl->cell = c;
-            cl->comp = j == 0 ? -1 : hb_test_range(0, ncomp(sc->cells[c]) - 1);
+            cl->comp = j == 0 ? -1 : hb_test_range(0, hb_test_cell_rows(sc->cells[c]) - 1);
             cl->onset = 20.0 * hb_test_unit();
             cl->dur = 30.0 * hb_test_unit();
             cl->amp = j == 0 ? 0.3 + 2.7 * hb_test_unit() : 0.5 * hb_test_unit();
@@ -323,7 +317,8 @@ int main(void)
              * reads the schedule from global memory. */
             int64_t maxr = 0;
             for (int64_t c = 0; c < sc.ncells; ++c)
-                maxr = ncomp(sc.cells[c]) > maxr ? ncomp(sc.cells[c]) : maxr;
+                if (hb_test_cell_rows(sc.cells[c]) > maxr)
+                    maxr = hb_test_cell_rows(sc.cells[c]);
             if (!hb_test_on_host(ctx) && maxr > 64) {
                 char cap[32];
                 snprintf(cap, sizeof cap, "%lld",

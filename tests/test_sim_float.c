@@ -123,11 +123,7 @@ int main(void)
     const double tstop = 300.0;
     hb_context *oracle = hb_test_oracle();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        hb_discretize_options o;
-        hb_discretize_options_init(&o);
-        o.policy = HB_POLICY_SECTION;
-        o.nseg = 3;
-        hb_morph_cell *cell = hb_test_load_swc(cases[i].swc, &o);
+        hb_morph_cell *cell = hb_test_load_sections(cases[i].swc, 3);
         const double amp =
             cases[i].amp_lo + (cases[i].amp_hi - cases[i].amp_lo) * hb_test_unit();
         run_out ref;

@@ -10,15 +10,6 @@
 
 static hb_morph_cell *pool[3];
 
-static hb_morph_cell *load_swc(const char *name)
-{
-    hb_discretize_options o;
-    hb_discretize_options_init(&o);
-    o.policy = HB_POLICY_SECTION;
-    o.nseg = 0; /* d_lambda */
-    return hb_test_load_swc(name, &o);
-}
-
 /* A random model, drawn once and applied the same way to every simulation. */
 typedef struct {
     int64_t ncells;
@@ -372,9 +363,9 @@ int main(void)
     hb_context *ctx = hb_test_context();
     hb_test_require_sim(ctx);
     hb_context *oracle = hb_test_oracle();
-    pool[0] = load_swc("jaxley__morph_ca1_n120_250.swc");
-    pool[1] = load_swc("nrn__c91662.swc");
-    pool[2] = load_swc("jaxley__morph_minimal.swc");
+    pool[0] = hb_test_load_sections("jaxley__morph_ca1_n120_250.swc", 0);
+    pool[1] = hb_test_load_sections("nrn__c91662.swc", 0);
+    pool[2] = hb_test_load_sections("jaxley__morph_minimal.swc", 0);
     for (int p = 0; p < 2; ++p) {
         hb_precision prec = p ? HB_FLOAT : HB_DOUBLE;
         model md;

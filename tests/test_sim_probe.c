@@ -11,22 +11,6 @@
 
 static hb_morph_cell *pool[2];
 
-static hb_morph_cell *load_swc(const char *name)
-{
-    hb_discretize_options o;
-    hb_discretize_options_init(&o);
-    o.policy = HB_POLICY_SECTION;
-    o.nseg = 0; /* d_lambda */
-    return hb_test_load_swc(name, &o);
-}
-
-static int64_t cell_rows(const hb_morph_cell *c)
-{
-    hb_morph_cell_view v;
-    hb_morph_cell_get_view(c, &v);
-    return v.n;
-}
-
 /* A trace asked for: hb_sim_record (rec), a compartment probe or a point probe. */
 typedef struct {
     int kind; /* 0 record, 1 probe, 2 point probe */
@@ -90,7 +74,7 @@ static void draw(model *md, hb_precision p)
     md->npt = (int)hb_test_range(1, MAXPT);
     for (int i = 0; i < md->npt; ++i) {
         md->pt[i].cell = hb_test_range(0, md->ncells - 1);
-        md->pt[i].comp = hb_test_range(-1, cell_rows(md->cells[md->pt[i].cell]) - 1);
+        md->pt[i].comp = hb_test_range(-1, hb_test_cell_rows(md->cells[md->pt[i].cell]) - 1);
         md->pt[i].exp2 = (int)hb_test_range(0, 1);
         md->pt[i].tau = 0.5 + 3 * hb_test_unit();
         hb_spike_train *t = &md->pt[i].train;
@@ -106,7 +90,7 @@ static void draw(model *md, hb_precision p)
      * compartments, another recording in the middle, point probes last. */
     add_want(md, 0, 0, -1, -1, "v");
     for (int64_t c = 0; c < md->ncells; ++c) {
-        const int64_t n = cell_rows(md->cells[c]);
+        const int64_t n = hb_test_cell_rows(md->cells[c]);
         add_want(md, 1, c, -1, -1, "v");
         for (int k = 0; k < 3; ++k)
             add_want(md, 1, c, hb_test_range(0, n - 1), -1, "v");
@@ -273,7 +257,7 @@ static int64_t trace_row(const model *md, int k)
     int64_t o = 0;
     const want *w = &md->tr[k];
     for (int64_t c = 0; c < w->cell; ++c)
-        o += cell_rows(md->cells[c]);
+        o += hb_test_cell_rows(md->cells[c]);
     if (w->comp >= 0)
         return o + w->comp;
     hb_morph_cell_view v;
@@ -469,7 +453,7 @@ static void refusals(hb_context *ctx)
     hb_sim_region_init(&soma);
     soma.types = HB_SIM_TYPE(1);
     int64_t id = -1, pt = -1, nrec = -1;
-    const int64_t n1 = cell_rows(pool[1]);
+    const int64_t n1 = hb_test_cell_rows(pool[1]);
     /* The default model (nothing inserted): hh is at the soma only. */
     HB_CHECK_STATUS(hb_sim_probe(sim, 0, -1, "hh.m", &id), HB_SUCCESS);
     HB_CHECK(id == 0, "the first probe is trace 0: %lld", (long long)id);
@@ -543,8 +527,8 @@ int main(void)
     hb_context *ctx = hb_test_context();
     hb_test_require_sim(ctx);
     hb_context *oracle = hb_test_oracle();
-    pool[0] = load_swc("jaxley__morph_ca1_n120_250.swc");
-    pool[1] = load_swc("jaxley__morph_minimal.swc");
+    pool[0] = hb_test_load_sections("jaxley__morph_ca1_n120_250.swc", 0);
+    pool[1] = hb_test_load_sections("jaxley__morph_minimal.swc", 0);
     for (int p = 0; p < 2; ++p) {
         const hb_precision prec = p ? HB_FLOAT : HB_DOUBLE;
         model md;
