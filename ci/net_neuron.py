@@ -21,13 +21,8 @@ import sys
 
 from neuron import h
 
-RA, CM, DT, CELSIUS, VINIT = 35.4, 1.0, 0.025, 6.3, -65.0
-GL, EL, ENA, EK, THR = 0.0003, -54.3, 50.0, -77.0, -20.0
-SPIKE_TOL = 0.05
-
-
-class Cell:
-    pass
+# The import, constants and model of ci/neuron_import_check.py (same folder).
+from neuron_import_check import CELSIUS, DT, SPIKE_TOL, THR, VINIT, insert_model, load_cell
 
 
 def connections(kind, n, seed, out):
@@ -48,28 +43,10 @@ def connections(kind, n, seed, out):
 
 
 def load(swc):
-    reader = h.Import3d_SWC_read()
-    reader.quiet = 1
-    reader.input(swc)
-    cell = Cell()
-    h.Import3d_GUI(reader, False).instantiate(cell)
-    secs = list(cell.all)
-    for s in secs:
-        s.Ra, s.cm = RA, CM
-    for s in secs:
-        s.nseg = int((s.L / (0.1 * h.lambda_f(100, sec=s)) + 0.9) / 2) * 2 + 1
-    for s in secs:
-        if s.name().split(".")[-1].startswith("soma"):
-            s.insert("hh")
-            for seg in s:
-                seg.hh.gnabar, seg.hh.gkbar, seg.hh.gl, seg.hh.el = 0.12, 0.036, GL, EL
-            s.ena, s.ek = ENA, EK
-        else:
-            s.insert("pas")
-            for seg in s:
-                seg.pas.g, seg.pas.e = GL, EL
-    roots = [s for s in secs if s.parentseg() is None]
-    cell.root = roots[0]
+    """One cell (d_lambda 0.1), hh at the soma, pas elsewhere; cell.root."""
+    cell, secs, root = load_cell(swc, 0)
+    insert_model(secs, False)
+    cell.root = root
     return cell
 
 

@@ -31,8 +31,10 @@ class Cell:
     pass
 
 
-def load(swc, nseg):
-    """NEURON's own import of the file, Ra/cm set, nseg fixed or by d_lambda."""
+def load_cell(swc, nseg):
+    """One cell of NEURON's own import of the file (a file read again gives
+    another cell), Ra/cm set, nseg fixed or by d_lambda: the cell, its
+    sections, its root section. ci/net_neuron.py builds its networks with it."""
     h.load_file("stdrun.hoc")
     h.load_file("import3d.hoc")
     reader = h.Import3d_SWC_read()
@@ -40,7 +42,7 @@ def load(swc, nseg):
     reader.input(swc)
     cell = Cell()
     h.Import3d_GUI(reader, False).instantiate(cell)
-    secs = list(h.allsec())
+    secs = list(cell.all)
     for s in secs:
         s.Ra, s.cm = RA, CM
     for s in secs:  # after Ra and cm everywhere: lambda_f reads them
@@ -50,7 +52,30 @@ def load(swc, nseg):
             s.nseg = int((s.L / (0.1 * h.lambda_f(100, sec=s)) + 0.9) / 2) * 2 + 1
     roots = [s for s in secs if s.parentseg() is None]
     assert len(roots) == 1, "one root section expected"
-    return secs, roots[0]
+    return cell, secs, roots[0]
+
+
+def load(swc, nseg):
+    """The file's one cell: its sections and root section (the cell object
+    stays alive with the sections)."""
+    _, secs, root = load_cell(swc, nseg)
+    return secs, root
+
+
+def insert_model(secs, hh_all):
+    """hh (NEURON's gnabar and gkbar, our gl and el) in the soma sections or,
+    with hh_all, everywhere; pas (gl, el) elsewhere."""
+    for s in secs:
+        soma = s.name().split(".")[-1].startswith("soma")
+        if hh_all or soma:
+            s.insert("hh")
+            for seg in s:
+                seg.hh.gnabar, seg.hh.gkbar, seg.hh.gl, seg.hh.el = 0.12, 0.036, GL, EL
+            s.ena, s.ek = ENA, EK
+        else:
+            s.insert("pas")
+            for seg in s:
+                seg.pas.g, seg.pas.e = GL, EL
 
 
 def seg_index(sec, x):
@@ -208,17 +233,7 @@ def crossings(v):
 
 def trace(swc, nseg, hh_all, amp, trace_csv, spikes_csv):
     secs, root = load(swc, nseg)
-    for s in secs:
-        soma = s.name().split(".")[-1].startswith("soma")
-        if hh_all or soma:
-            s.insert("hh")
-            for seg in s:
-                seg.hh.gnabar, seg.hh.gkbar, seg.hh.gl, seg.hh.el = 0.12, 0.036, GL, EL
-            s.ena, s.ek = ENA, EK
-        else:
-            s.insert("pas")
-            for seg in s:
-                seg.pas.g, seg.pas.e = GL, EL
+    insert_model(secs, hh_all)
     h.celsius, h.usetable_hh, h.dt, h.steps_per_ms, h.secondorder = CELSIUS, 0, DT, 1 / DT, 0
     stim = h.IClamp(root(0.5))
     stim.delay, stim.dur, stim.amp = ONSET, DUR, amp
