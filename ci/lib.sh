@@ -171,3 +171,26 @@ hb_plot_python() {
     say "no python3 with matplotlib (/usr/bin/python3, python3 in PATH; HINESBATCH_PYTHON names one)" >&2
     return 1
 }
+
+# hb_cpu_cli BUILD: the program with the CPU backends only (no CUDA, no OpenCL,
+# no tests) in BUILD, configured once and brought up to date: what the NEURON
+# checks (ci/neuron-check.sh, neuron-import-check.sh, net-neuron-check.sh) run.
+hb_cpu_cli() {
+    if [ ! -x "$1/apps/hinesbatch" ]; then
+        cmake -S "$HB_ROOT" -B "$1" -DHINESBATCH_WITH_CUDA=OFF -DHINESBATCH_WITH_OPENCL=OFF \
+            -DHINESBATCH_BUILD_TESTS=OFF >/dev/null
+    fi
+    cmake --build "$1" -j"$(hb_jobs)" --target hinesbatch_cli >/dev/null
+}
+
+# hb_neuron_venv VENV [SPEC]: a virtual environment at VENV with PyPI's NEURON
+# (SPEC, default neuron==NEURON_VERSION, 9.0.2) and numpy, made once (network
+# access to PyPI then); prints NEURON's version.
+hb_neuron_venv() {
+    local spec=${2:-neuron==${NEURON_VERSION:-9.0.2}}
+    if [ ! -x "$1/bin/python" ] || ! "$1/bin/python" -c 'import neuron, numpy' 2>/dev/null; then
+        python3 -m venv "$1"
+        "$1/bin/pip" install -q "$spec" numpy
+    fi
+    "$1/bin/python" -c 'import neuron; print("NEURON", neuron.__version__)'
+}

@@ -21,16 +21,8 @@ BUILD=${BUILD:-build-neuron-check}
 VENV=${VENV:-$BUILD/venv}
 OUT=${OUT:-$BUILD/net-neuron-check}
 mkdir -p "$BUILD" "$OUT"
-if [ ! -x "$BUILD/apps/hinesbatch" ]; then
-    cmake -S . -B "$BUILD" -DHINESBATCH_WITH_CUDA=OFF -DHINESBATCH_WITH_OPENCL=OFF \
-        -DHINESBATCH_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$BUILD" -j"$(hb_jobs)" --target hinesbatch_cli >/dev/null
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import neuron, numpy' 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q "neuron==${NEURON_VERSION:-9.0.2}" numpy
-fi
-"$VENV/bin/python" -c 'import neuron; print("NEURON", neuron.__version__)'
+hb_cpu_cli "$BUILD"
+hb_neuron_venv "$VENV"
 PY=("$VENV/bin/python" ci/net_neuron.py)
 quiet() { grep -v -e 'DISPLAY' -e 'No graphics' || true; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1

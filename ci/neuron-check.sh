@@ -23,16 +23,8 @@ VENV=${VENV:-$BUILD/venv}
 OUT=${OUT:-$BUILD/neuron-check}
 mkdir -p "$BUILD" "$OUT"
 
-if [ ! -x "$BUILD/apps/hinesbatch" ]; then
-    cmake -S . -B "$BUILD" -DHINESBATCH_WITH_CUDA=OFF -DHINESBATCH_WITH_OPENCL=OFF \
-        -DHINESBATCH_BUILD_TESTS=OFF >/dev/null
-    cmake --build "$BUILD" -j"$(hb_jobs)" --target hinesbatch_cli >/dev/null
-fi
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import neuron, numpy' 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q neuron numpy
-fi
-"$VENV/bin/python" -c 'import neuron; print("NEURON", neuron.__version__)'
+hb_cpu_cli "$BUILD"
+hb_neuron_venv "$VENV" neuron
 
 cat > "$OUT/nrn_compare.py" <<'EOF'
 """Rebuilds hinesbatch's compartments in NEURON, runs the same clamp, compares soma traces."""

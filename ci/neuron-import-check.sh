@@ -30,16 +30,8 @@ VENV=${VENV:-$BUILD/venv}
 OUT=${OUT:-$BUILD/neuron-import-check}
 mkdir -p "$BUILD" "$OUT"
 
-if [ ! -x "$BUILD/apps/hinesbatch" ]; then
-    cmake -S . -B "$BUILD" -DHINESBATCH_WITH_CUDA=OFF -DHINESBATCH_WITH_OPENCL=OFF \
-        -DHINESBATCH_BUILD_TESTS=OFF >/dev/null
-    cmake --build "$BUILD" -j"$(hb_jobs)" --target hinesbatch_cli >/dev/null
-fi
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import neuron, numpy' 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q "neuron==${NEURON_VERSION:-9.0.2}" numpy
-fi
-"$VENV/bin/python" -c 'import neuron; print("NEURON", neuron.__version__)'
+hb_cpu_cli "$BUILD"
+hb_neuron_venv "$VENV"
 CHECK=ci/neuron_import_check.py
 HB=("$BUILD/apps/hinesbatch" simulate --cells 1)
 export HINESBATCH_BACKEND=serial
