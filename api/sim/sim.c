@@ -475,7 +475,7 @@ void hb_sim_destroy(hb_sim *sim)
                          d->soma,   d->vprev, d->nspk,   d->tspk,   d->recslot, d->rec,
                          d->slist,  d->stime,
                          d->cellof, d->rowoff, d->crowof, d->probe, d->prbcell,
-                         d->nbptr,  d->nboff, d->nbg};
+                         d->nbptr,  d->nboff, d->nbg,    d->dmap};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])
             sim->ctx->ops->release(sim->ctx, bufs[i]);

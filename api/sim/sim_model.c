@@ -659,7 +659,7 @@ static int64_t points_in_row_order(const hb_sim_model *md, int m, int64_t *ids, 
  * one go; freed on every path. */
 typedef struct {
     int64_t *mtab, *inode, *mcell, *pptr, *pidx, *evptr, *order, *entry;
-    int32_t *pmech;
+    int32_t *pmech, *dmap;
     double  *mprm, *ion, *ionk, *scale;
 } build_tables;
 
@@ -667,7 +667,49 @@ static void free_tables(build_tables *t)
 {
     free(t->mtab), free(t->inode), free(t->mcell), free(t->pptr), free(t->pidx);
     free(t->evptr), free(t->order), free(t->entry);
-    free(t->pmech), free(t->mprm), free(t->ion), free(t->ionk), free(t->scale);
+    free(t->pmech), free(t->dmap), free(t->mprm), free(t->ion), free(t->ionk), free(t->scale);
+}
+
+/* hb_sim_dev.dmap from the density instances (t->inode, t->mcell): a column
+ * for each mechanism that covers some cell in part, row k of cell c holding
+ * the index of k's instance among c's (-1: none). *n: its entries. */
+static hb_status build_dmap(const hb_sim *sim, build_tables *t, const char *fn, int64_t *n)
+{
+    const int64_t R = sim->nrows, C = sim->ncells;
+    int32_t col[NMECH], ncol = 0;
+    for (int m = 0; m < NMECH; ++m) {
+        col[m] = -1;
+        if (hb_cat_mechs[m].point)
+            continue;
+        for (int64_t c = 0; c < C && col[m] < 0; ++c) {
+            const int64_t cnt = t->mcell[(c + 1) * NMECH + m] - t->mcell[c * NMECH + m];
+            if (cnt > 0 && cnt < sim->offsets[c + 1] - sim->offsets[c])
+                col[m] = ncol++;
+        }
+    }
+    int64_t cells;
+    if (!hb__mul_i64(ncol, R, &cells) || cells > INT64_MAX - NMECH)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %d partial mechanisms over %lld rows", fn,
+                         (int)ncol, (long long)R);
+    *n = NMECH + cells;
+    t->dmap = hb__malloc_n(*n, sizeof *t->dmap);
+    if (!t->dmap)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: the row table of %d partial mechanisms", fn,
+                         (int)ncol);
+    for (int m = 0; m < NMECH; ++m) {
+        t->dmap[m] = col[m];
+        if (col[m] < 0)
+            continue;
+        int32_t *row = t->dmap + NMECH + (int64_t)col[m] * R;
+        const int64_t *node = t->inode + t->mtab[5 * m + 3];
+        for (int64_t c = 0; c < C; ++c) {
+            const int64_t a = t->mcell[c * NMECH + m], b = t->mcell[(c + 1) * NMECH + m];
+            int64_t i = a;
+            for (int64_t k = sim->offsets[c]; k < sim->offsets[c + 1]; ++k)
+                row[k] = i < b && node[i] == k ? (int32_t)(i++ - a) : -1;
+        }
+    }
+    return HB_SUCCESS;
 }
 
 static hb_status build(hb_sim *sim, const char *fn)
@@ -742,6 +784,12 @@ static hb_status build(hb_sim *sim, const char *fn)
                     t.mprm[t.mtab[5 * m + 1] + p * n + i] = d->prm[k * np + p];
             }
     }
+    int64_t ndmap = 0;
+    hb_status st = build_dmap(sim, &t, fn, &ndmap);
+    if (st) {
+        free_tables(&t);
+        return st;
+    }
     /* Point processes: entries q in row then id order; entry[id] = q. */
     row_id *tmp = hb__malloc_n(P > 0 ? P : 1, sizeof *tmp);
     if (!tmp) {
@@ -784,8 +832,8 @@ static hb_status build(hb_sim *sim, const char *fn)
     d->mtab_host = md->mtab;
     d->celsius = sim->prm.celsius;
     int64_t nion_rows = 4 * NION * R;
-    hb_status st;
     if ((st = hb__sim_alloc(sim, &d->mtab, sizeof(int64_t), 5 * NMECH, t.mtab)) ||
+        (st = hb__sim_alloc(sim, &d->dmap, sizeof(int32_t), ndmap, t.dmap)) ||
         (st = hb__sim_alloc(sim, &d->inode, sizeof(int64_t), ninst, t.inode)) ||
         (st = hb__sim_alloc(sim, &d->mcell, sizeof(int64_t), mcells, t.mcell)) ||
         (st = hb__sim_alloc(sim, &d->pptr, sizeof(int64_t), R + 1, t.pptr)) ||

@@ -45,7 +45,7 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
             hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->soff), hb__dev(lay->sched),
             hb__dev(m->cellof), hb__dev(m->rowoff), hb__dev(job->u), hb__dev(job->l),
             (long long)m->nrows, hb__real(m->dt), hb__real(m->threshold), hb__dev(m->v),
-            HB_CUDA_MECH_ARGS(m), hb__dev(m->d0), hb__dev(m->crowof),
+            HB_CUDA_MECH_ARGS(m), hb__dev(m->d0), hb__dev(m->dmap), hb__dev(m->crowof),
             hb__dev(m->cptr), hb__dev(m->con), hb__dev(m->coff), hb__dev(m->camp),
             (long long)m->max_spikes, hb__dev(m->soma), hb__dev(m->vprev), hb__dev(m->nspk),
             hb__dev(m->tspk), (long long)m->nrec, (long long)job->rec_row0,

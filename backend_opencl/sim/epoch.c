@@ -42,7 +42,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
             MEM(lay->soff),      MEM(lay->sched),    MEM(m->cellof),     MEM(m->rowoff),
             MEM(job->u),         MEM(job->l),        HB_CL_LONG(nrows),  REAL(p, dt),
             REAL(p, thr),        MEM(m->v),          HB_CL_MECH_ARGS(p, m, cel),
-            MEM(m->d0),          MEM(m->crowof),     MEM(m->cptr),
+            MEM(m->d0),          MEM(m->dmap),       MEM(m->crowof),     MEM(m->cptr),
             MEM(m->con),         MEM(m->coff),       MEM(m->camp),       HB_CL_LONG(maxs),
             MEM(m->soma),        MEM(m->vprev),      MEM(m->nspk),       MEM(m->tspk),
             HB_CL_LONG(nrec),    HB_CL_LONG(row0),   MEM(m->recslot),    MEM(m->rec),

@@ -16,15 +16,14 @@
  * simulation's arrays) for steps step0 .. step0 + nsteps - 1, doing per step
  * what the per-stage kernels of membrane.cl and the plan's solve do, in the
  * same order per row:
- *   membrane: the passes of hb_mech_passes.cl, as membrane.cl's: the rows'
- *     events, then each density mechanism's conductance and current (the
- *     cell's instances spread over the group) summed into g (in d's local
- *     array) and I (in rhs's, free until the assembly), then the point processes';
- *   clamps: a clamped row's (crowof: its index in the clamp tables, -1
- *     none) on at this step, summed in their fixed order by the row's own
- *     work-item, subtracted from I (no barrier);
- *   assembly: the step for dv (membrane.cl's hb_sim_assemble): d = d0 + g,
- *     rhs = -I, in local memory;
+ *   membrane, clamps and assembly, one pass by each row's work-item: the
+ *     row's events, then each density mechanism's conductance and current
+ *     (in the catalogue's order, found through dmap) summed into g and I in
+ *     registers, then its point processes', then its clamps on at this step
+ *     (crowof: its index in the clamp tables, -1 none) in their fixed order
+ *     subtracted from I; then the step for dv (membrane.cl's
+ *     hb_sim_assemble): d = d0 + g, rhs = -I, in local memory (the same
+ *     arithmetic in the same order per row as membrane.cl's passes);
  *   solve: HB_CELL_SOLVE (hb_cell_phases.cl), which adds the axial
  *     currents (from v in local memory) to rhs as it eliminates each edge,
  *     dv in local memory (no table load: gathering hb_axial.cl's table
@@ -36,8 +35,8 @@
  *   probes: the cell's probes (prbcell[2c] .. prbcell[2c + 2] of probe) once
  *     the step's states have moved (at the next step's start, and after the
  *     epoch's last states pass);
- *   states: each mechanism's over the step at the new v (at the next step's
- *     start, and after the epoch's last step).
+ *   states: each mechanism's over the step at the new v, row by row (at the
+ *     next step's start, and after the epoch's last step).
  * Work-item j owns rows j, j + P, ...: v lives in a local array of its own
  * for the whole launch (only the row's owner writes it, behind a barrier
  * before anyone reads it); u, l and, where
@@ -48,34 +47,61 @@
  * touches them). Only v, mechanism state, the soma's last voltage, spike
  * counts and times, and recorded samples are written back. Local memory:
  * HB_EPOCH_LAUNCH_BYTES(ld, esize, staged) (hines_cell.cl's and v). */
+/* Row k's instance of a density mechanism with n instances in the cell of
+ * nr rows from a (-1: none): a + k where it covers every row, none where it
+ * has none, else from its dmap column at the cell's first row
+ * (hb_sim_dev.dmap). */
+HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int nr, const hb_long a,
+                                       __global const hb_int *col, const hb_int k)
+{
+    if (n == nr)
+        return a + k;
+    if (n == 0)
+        return -1;
+    const hb_int q = col[k];
+    return q < 0 ? (hb_long)-1 : a + q;
+}
+#define HB_EPOCH_INST(ID, k) HB_KERNEL(hb_epoch_inst)(mn[ID], nr, ma[ID], dmap + mcol[ID], k)
+
+/* The passes go row by row: row k's work-item runs each of its density
+ * mechanisms in the catalogue's order (HB_CAT_MECHS: the id and flags are
+ * constants, so each call is the mechanism's own function with no dispatch
+ * and those without a SOLVE vanish from the states pass), then its point
+ * processes. A density mechanism touches only its row (its ion slots
+ * included), so this is the per-mechanism passes' arithmetic in the same
+ * order per row, with one barrier per pass instead of one per mechanism. */
+#define HB_EPOCH_STATE_ONE(ID, NAME, FLAGS)                                                 \
+    if (((FLAGS) & HB_CAT_STATE) && !((FLAGS) & HB_CAT_POINT)) {                            \
+        const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
+        if (i_ >= 0)                                                                        \
+            HB_KERNEL(hb_cat_##NAME##_state)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID),   \
+                                             vk, dt, celsius, ion, ionk, nrows_all, ro + k); \
+    }
+#define HB_EPOCH_CURRENT_ONE(ID, NAME, FLAGS)                                               \
+    if (!((FLAGS) & HB_CAT_POINT)) {                                                        \
+        const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
+        if (i_ >= 0) {                                                                      \
+            real g_ = (real)0, c_ = (real)0;                                                \
+            HB_KERNEL(hb_cat_##NAME##_current)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), \
+                                               vk, celsius, ion, ionk, nrows_all, kk, sc,   \
+                                               &g_, &c_);                                   \
+            gk_ = gk_ + g_ * sc;                                                            \
+            ik = ik + c_ * sc;                                                              \
+        }                                                                                   \
+    }
+
 /* The states of every mechanism of the cell over one step at the voltage in
- * x (NEURON's nrn_state): each density mechanism (the cell's instances
- * spread over the group, a barrier after each), then the rows' point
- * processes by their rows' work-items; nothing but the barriers when ON is 0
- * (a barrier under a condition is what PoCL compiles wrongly; skipping the
- * barriers of passes that touch only the item's own rows measured no
- * faster under CUDA on the H100, 5.62e9 against 5.60e9 for the main job). */
-#define HB_EPOCH_STATES(ON)                                                                         \
-    do {                                                                                            \
-        for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {                                                 \
-            const hb_long a = ma[m];                                                                \
-            const hb_int cm = (hb_int)(mb[m] - a);                                                  \
-            const int run = (ON) && (mfl[m] & HB_CAT_STATE) && cm > 0;                              \
-            const hb_long n = HB_MT_N(m);                                                           \
-            __global const real *pm = HB_MT_PRM(m);                                                 \
-            __global real *sm = HB_MT_ST(m);                                                        \
-            __global const hb_long *nd = inode + mtab[5 * m + 3];                                   \
-            for (hb_int q = j; run && q < cm; q += P) {                                             \
-                const hb_int k = cm == nr ? q : (hb_int)(nd[a + q] - ro);                           \
-                HB_KERNEL(hb_cat_state)(m, a + q, n, pm, sm, sh[oV + k], dt, celsius, ion, ionk,    \
-                                        nrows_all, ro + k);                                         \
-            }                                                                                       \
-            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                    \
-        }                                                                                           \
-        if ((ON) && points)                                                                         \
-            for (hb_int k = j; k < nr; k += P)                                                      \
-                HB_KERNEL(hb_mech_points_advance)(ro + k, sh[oV + k], dt, nrows_all,                \
-                                                  HB_MECH_PASS);                                    \
+ * v's local array (NEURON's nrn_state), row by row; nothing but the barrier
+ * when ON is 0 (a barrier under a condition is what PoCL compiles wrongly). */
+#define HB_EPOCH_STATES(ON)                                                                 \
+    do {                                                                                    \
+        for (hb_int k = j; (ON) && k < nr; k += P) {                                        \
+            const real vk = sh[oV + k];                                                     \
+            HB_CAT_MECHS(HB_EPOCH_STATE_ONE)                                                \
+            if (points)                                                                     \
+                HB_KERNEL(hb_mech_points_advance)(ro + k, vk, dt, nrows_all, HB_MECH_PASS); \
+        }                                                                                   \
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                \
     } while (0)
 
 /* The cell's probes (hb_sim_dev.probe) into row ROW of rec, with no barrier
@@ -107,7 +133,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     __global const hb_long *rows, __global const hb_long *soff, __global const hb_int *sched,
     __global const hb_long *cellof, __global const hb_long *rowoff, __global const real *u,
     __global const real *l, const hb_long nrows_all, const real dt, const real threshold,
-    __global real *v, HB_MECH_ARGS, __global const real *d0,
+    __global real *v, HB_MECH_ARGS, __global const real *d0, __global const hb_int *dmap,
     __global const hb_long *crowof, __global const hb_long *cptr,
     __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
@@ -119,13 +145,11 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     HB_DYNAMIC_LOCAL(real, sh);
     HB_CELL_GROUP();
     const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
-    /* v after the solver's arrays (and its schedule when staged). The
-     * membrane current I is summed in the rhs array, free until the
-     * assembly turns it into -I (one array of rows less: in double the CA1
-     * cell's launch fits twice per H100 SM, not once). */
+    /* v after the solver's arrays (and its schedule when staged): five
+     * arrays of rows (a sixth would halve the CA1 cell's launches per H100
+     * SM in double: the membrane current stays in registers). */
     const hb_int oV = (hb_int)(staged ? 4 * ld + (8 * ld + 16) * 4 / (hb_long)sizeof(real)
                                       : 4 * ld); /* HB_CELL_SCHED_WORDS(ld) int32 */
-    const hb_int oI = oR;
     HB_CELL_STAGE(u, l);
     for (hb_int k = j; k < nr; k += P)
         sh[oV + k] = v[ro + k];
@@ -141,15 +165,17 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     /* The cell's probes (none: an empty loop). */
     const hb_long q0 = valid ? prbcell[2 * c] : 0, q1 = valid ? prbcell[2 * c + 1] : 0,
                   q2 = valid ? prbcell[2 * c + 2] : 0;
-    /* The cell's density instances of each mechanism, [ma, mb) (empty for
-     * point processes), and its flags, read once: every pass of every step
-     * starts from them. */
-    hb_long ma[HB_CAT_NMECH], mb[HB_CAT_NMECH], mfl[HB_CAT_NMECH];
+    /* The cell's density instances of each mechanism: mn of them from ma
+     * (none for point processes), and where mn is neither 0 nor nr the
+     * mechanism's dmap column at the cell's first row; read once, every
+     * pass of every step starts from them. */
+    hb_long ma[HB_CAT_NMECH], mcol[HB_CAT_NMECH];
+    hb_int mn[HB_CAT_NMECH];
     for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
-        mfl[m] = HB_MT_FLAGS(m);
-        const int dens = valid && !(mfl[m] & HB_CAT_POINT);
+        const int dens = valid && !(HB_MT_FLAGS(m) & HB_CAT_POINT);
         ma[m] = dens ? HB_MT_FIRST(m, c) : 0;
-        mb[m] = dens ? HB_MT_FIRST(m, c + 1) : 0;
+        mn[m] = dens ? (hb_int)(HB_MT_FIRST(m, c + 1) - ma[m]) : 0;
+        mcol[m] = HB_CAT_NMECH + (hb_long)(dmap[m] < 0 ? 0 : dmap[m]) * nrows_all + ro;
     }
     /* Ion currents to clear each step (none: the call is skipped). */
     const int zero_ion = HB_KERNEL(hb_mech_zero_any)(ionk);
@@ -168,45 +194,23 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         /* The step before, complete: its probes. */
         if (s > 0)
             HB_EPOCH_PROBES(rec_row0 + s - 1);
-        /* Passes in order: rows (events, clearing), currents, rows
-         * (assembly), then after the solve the states; a barrier after each
-         * (skipping them where every pass touches only the work-item's own
-         * rows measured no faster on the H100, and PoCL compiled the
-         * conditional barriers for minutes). A mechanism that covers every row of the cell has
-         * instance a + k on row k: no row table to read. */
-        for (hb_int k = j; k < nr; k += P) {
-            if (points)
-                HB_KERNEL(hb_mech_points_events)(ro + k, step, HB_MECH_PASS);
-            if (zero_ion)
-                HB_KERNEL(hb_mech_row_zero)(ro + k, nrows_all, ion, ionk);
-            sh[oD + k] = (real)0;
-            sh[oI + k] = (real)0;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
-            const hb_long a = ma[m];
-            const hb_int cm = (hb_int)(mb[m] - a);
-            const hb_long n = HB_MT_N(m);
-            __global const real *pm = HB_MT_PRM(m), *sm = HB_MT_ST(m);
-            __global const hb_long *nd = inode + mtab[5 * m + 3];
-            for (hb_int q = j; q < cm; q += P) {
-                const hb_int k = cm == nr ? q : (hb_int)(nd[a + q] - ro);
-                const real sc = scale[ro + k];
-                real g = (real)0, cur = (real)0;
-                HB_KERNEL(hb_cat_current)(m, a + q, n, pm, sm, sh[oV + k], celsius, ion, ionk,
-                                          nrows_all, ro + k, sc, &g, &cur);
-                sh[oD + k] = sh[oD + k] + g * sc;
-                sh[oI + k] = sh[oI + k] + cur * sc;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        }
+        /* Row k's events, its ion currents cleared, its density mechanisms'
+         * conductances and currents (scaled to the row), its point
+         * processes', its clamps on at this step (in their fixed order), and
+         * the step for dv: d = d0 + g, rhs = -I (membrane.cl's
+         * hb_sim_assemble), one pass by the row's work-item. */
         for (hb_int k = j; k < nr; k += P) {
             const hb_long kk = ro + k;
             const real vk = sh[oV + k];
-            real gk_ = sh[oD + k], ik = sh[oI + k];
+            if (points)
+                HB_KERNEL(hb_mech_points_events)(kk, step, HB_MECH_PASS);
+            if (zero_ion)
+                HB_KERNEL(hb_mech_row_zero)(kk, nrows_all, ion, ionk);
+            const real sc = scale[kk];
+            real gk_ = (real)0, ik = (real)0;
+            HB_CAT_MECHS(HB_EPOCH_CURRENT_ONE)
             if (points)
                 HB_KERNEL(hb_mech_points_current)(kk, vk, nrows_all, HB_MECH_PASS, &gk_, &ik);
-            /* The row's clamps on at this step, in their fixed order. */
             const hb_long q = crowof[kk];
             if (q >= 0) {
                 real sum = (real)0;
