@@ -16,6 +16,8 @@ typedef struct {
     const hb_morph_cell *cells[MAXC];
     hb_sim_params prm;
     uint32_t hh_types;             /* hh where (0: soma only)            */
+    double band_min, band_max;     /* and on dendrites at these distances (um): in
+                                      row order a region with gaps (dmap) */
     hb_sim_profile pas_g, hh_gna;  /* by distance                        */
     double hh_dmax;                /* hh gnabar profile up to this distance */
     double ena_dend, nai, nao;
@@ -46,6 +48,8 @@ static void draw(model *md, hb_precision p)
     md->hh_gna = (hb_sim_profile){0.08 + 0.06 * hb_test_unit(), 0, 0.02 * hb_test_unit(),
                                   -0.01 * hb_test_unit()};
     md->hh_dmax = 50 + 400 * hb_test_unit();
+    md->band_min = 20 + 80 * hb_test_unit();
+    md->band_max = md->band_min + 20 + 60 * hb_test_unit();
     md->ena_dend = 40 + 20 * hb_test_unit();
     md->nernst_na = (int)hb_test_range(0, 1);
     md->nai = 8 + 6 * hb_test_unit();
@@ -89,6 +93,13 @@ static hb_status apply(hb_sim *sim, const model *md)
         (st = hb_sim_set_param(sim, "pas", "e", &all, -65.0)) ||
         (st = hb_sim_insert(sim, "hh", &hh)) ||
         (st = hb_sim_set_param(sim, "hh", "gl", &hh, 0.0)))
+        return st;
+    hb_sim_region band;
+    hb_sim_region_init(&band);
+    band.types = HB_SIM_TYPE(3) | HB_SIM_TYPE(4);
+    band.dist_min = md->band_min;
+    band.dist_max = md->band_max;
+    if ((st = hb_sim_insert(sim, "hh", &band)))
         return st;
     hb_sim_region near = hh;
     near.dist_max = md->hh_dmax;

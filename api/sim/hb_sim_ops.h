@@ -32,10 +32,11 @@ typedef struct {
     hb_buffer *inode;         /* int64: the row of each instance               */
     hb_buffer *mcell;         /* int64[(ncells + 1) nmech]: first instance per cell */
     /* Density mechanism m's instance on a row, for the on-chip engine's
-     * passes by row: dmap[m] is m's column (-1: m covers each cell wholly
-     * or not at all, instance first + local row), whose entry for row k of
-     * cell c, dmap[nmech + column nrows + k], is the index of k's instance
-     * among c's (-1: none). */
+     * passes by row: dmap[m] is m's column, or -1 where in every cell m's
+     * instances are every row from its first to its last (instance first +
+     * row - first row); the column's entry for row k of cell c,
+     * dmap[nmech + column nrows + k], is the index of k's instance among c's
+     * (-1: none). */
     hb_buffer *dmap;          /* int32[nmech + columns nrows]                   */
     hb_buffer *pptr;          /* int64[nrows + 1]: point processes per row     */
     hb_buffer *pmech;         /* int32: their mechanism                        */

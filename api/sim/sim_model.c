@@ -671,8 +671,9 @@ static void free_tables(build_tables *t)
 }
 
 /* hb_sim_dev.dmap from the density instances (t->inode, t->mcell): a column
- * for each mechanism that covers some cell in part, row k of cell c holding
- * the index of k's instance among c's (-1: none). *n: its entries. */
+ * for each mechanism whose instances in some cell leave gaps between its
+ * first and last row there, row k of cell c holding the index of k's
+ * instance among c's (-1: none). *n: its entries. */
 static hb_status build_dmap(const hb_sim *sim, build_tables *t, const char *fn, int64_t *n)
 {
     const int64_t R = sim->nrows, C = sim->ncells;
@@ -681,9 +682,10 @@ static hb_status build_dmap(const hb_sim *sim, build_tables *t, const char *fn, 
         col[m] = -1;
         if (hb_cat_mechs[m].point)
             continue;
+        const int64_t *node = t->inode + t->mtab[5 * m + 3];
         for (int64_t c = 0; c < C && col[m] < 0; ++c) {
-            const int64_t cnt = t->mcell[(c + 1) * NMECH + m] - t->mcell[c * NMECH + m];
-            if (cnt > 0 && cnt < sim->offsets[c + 1] - sim->offsets[c])
+            const int64_t a = t->mcell[c * NMECH + m], b = t->mcell[(c + 1) * NMECH + m];
+            if (b > a && b - a < node[b - 1] - node[a] + 1)
                 col[m] = ncol++;
         }
     }

@@ -47,21 +47,32 @@
  * touches them). Only v, mechanism state, the soma's last voltage, spike
  * counts and times, and recorded samples are written back. Local memory:
  * HB_EPOCH_LAUNCH_BYTES(ld, esize, staged) (hines_cell.cl's and v). */
-/* Row k's instance of a density mechanism with n instances in the cell of
- * nr rows from a (-1: none): a + k where it covers every row, none where it
- * has none, else from its dmap column at the cell's first row
- * (hb_sim_dev.dmap). */
-HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int nr, const hb_long a,
-                                       __global const hb_int *col, const hb_int k)
+/* Row k's instance of a density mechanism with n instances in the cell from
+ * a, on rows lo .. hi - 1 of it and no others (-1: none): a + k - lo where
+ * they are every row of that span (every row of the cell, or a region in
+ * one piece), with no table load; else from its dmap column at the cell's
+ * first row (hb_sim_dev.dmap). */
+HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb_int hi,
+                                       const hb_long a, __global const hb_int *col,
+                                       const hb_int k)
 {
-    if (n == nr)
-        return a + k;
-    if (n == 0)
+    if (k < lo || k >= hi)
         return -1;
+    if (n == hi - lo)
+        return a + (k - lo);
     const hb_int q = col[k];
     return q < 0 ? (hb_long)-1 : a + q;
 }
-#define HB_EPOCH_INST(ID, k) HB_KERNEL(hb_epoch_inst)(mn[ID], nr, ma[ID], dmap + mcol[ID], k)
+#define HB_EPOCH_INST(ID, k)                                                                \
+    HB_KERNEL(hb_epoch_inst)(mn[ID], mlo[ID], mhi[ID], ma[ID], dmap + mcol[ID], k)
+
+/* Where HB_EPOCH_UNROLL2 is defined, the row loops of the mechanism passes
+ * are unrolled by two (a variant measured against the plain loops). */
+#ifdef HB_EPOCH_UNROLL2
+#define HB_EPOCH_ROWS_UNROLL _Pragma("unroll 2")
+#else
+#define HB_EPOCH_ROWS_UNROLL
+#endif
 
 /* The passes go row by row: row k's work-item runs each of its density
  * mechanisms in the catalogue's order (HB_CAT_MECHS: the id and flags are
@@ -95,6 +106,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int nr, const hb
  * when ON is 0 (a barrier under a condition is what PoCL compiles wrongly). */
 #define HB_EPOCH_STATES(ON)                                                                 \
     do {                                                                                    \
+        HB_EPOCH_ROWS_UNROLL                                                                \
         for (hb_int k = j; (ON) && k < nr; k += P) {                                        \
             const real vk = sh[oV + k];                                                     \
             HB_CAT_MECHS(HB_EPOCH_STATE_ONE)                                                \
@@ -166,15 +178,18 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_long q0 = valid ? prbcell[2 * c] : 0, q1 = valid ? prbcell[2 * c + 1] : 0,
                   q2 = valid ? prbcell[2 * c + 2] : 0;
     /* The cell's density instances of each mechanism: mn of them from ma
-     * (none for point processes), and where mn is neither 0 nor nr the
-     * mechanism's dmap column at the cell's first row; read once, every
-     * pass of every step starts from them. */
+     * (none for point processes), on its rows mlo .. mhi - 1 (the first
+     * and the last instance's); where they are not every row of that
+     * span, the mechanism's dmap column at the cell's first row. Read once:
+     * every pass of every step starts from them. */
     hb_long ma[HB_CAT_NMECH], mcol[HB_CAT_NMECH];
-    hb_int mn[HB_CAT_NMECH];
+    hb_int mn[HB_CAT_NMECH], mlo[HB_CAT_NMECH], mhi[HB_CAT_NMECH];
     for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
         const int dens = valid && !(HB_MT_FLAGS(m) & HB_CAT_POINT);
         ma[m] = dens ? HB_MT_FIRST(m, c) : 0;
         mn[m] = dens ? (hb_int)(HB_MT_FIRST(m, c + 1) - ma[m]) : 0;
+        mlo[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m]) - ro) : 0;
+        mhi[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m] + mn[m] - 1) - ro) + 1 : 0;
         mcol[m] = HB_CAT_NMECH + (hb_long)(dmap[m] < 0 ? 0 : dmap[m]) * nrows_all + ro;
     }
     /* Ion currents to clear each step (none: the call is skipped). */
@@ -199,6 +214,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
          * processes', its clamps on at this step (in their fixed order), and
          * the step for dv: d = d0 + g, rhs = -I (membrane.cl's
          * hb_sim_assemble), one pass by the row's work-item. */
+        HB_EPOCH_ROWS_UNROLL
         for (hb_int k = j; k < nr; k += P) {
             const hb_long kk = ro + k;
             const real vk = sh[oV + k];
