@@ -35,8 +35,10 @@
  *   probes: the cell's probes (prbcell[2c] .. prbcell[2c + 2] of probe) once
  *     the step's states have moved (at the next step's start, and after the
  *     epoch's last states pass);
- *   states: each mechanism's over the step at the new v, row by row (at the
- *     next step's start, and after the epoch's last step).
+ *   states: each mechanism's over the step at the new v, row by row (in
+ *     the next step's row pass, each mechanism's with its current, where
+ *     HB_EPOCH_CAN_FUSE and no probe needs them apart; else in a pass of
+ *     their own before it; and after the epoch's last step).
  * Work-item j owns rows j, j + P, ...: v lives in a local array of its own
  * for the whole launch (only the row's owner writes it, behind a barrier
  * before anyone reads it); u, l and, where
@@ -66,14 +68,6 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
 #define HB_EPOCH_INST(ID, k)                                                                \
     HB_KERNEL(hb_epoch_inst)(mn[ID], mlo[ID], mhi[ID], ma[ID], dmap + mcol[ID], k)
 
-/* Where HB_EPOCH_UNROLL2 is defined, the row loops of the mechanism passes
- * are unrolled by two (a variant measured against the plain loops). */
-#ifdef HB_EPOCH_UNROLL2
-#define HB_EPOCH_ROWS_UNROLL _Pragma("unroll 2")
-#else
-#define HB_EPOCH_ROWS_UNROLL
-#endif
-
 /* The passes go row by row: row k's work-item runs each of its density
  * mechanisms in the catalogue's order (HB_CAT_MECHS: the id and flags are
  * constants, so each call is the mechanism's own function with no dispatch
@@ -88,37 +82,89 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             HB_KERNEL(hb_cat_##NAME##_state)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID),   \
                                              vk, dt, celsius, ion, ionk, nrows_all, ro + k); \
     }
+/* With SC set, a mechanism with a SOLVE moves its states first, in the same
+ * call (hb_cat_NAME_state_current: its state and parameters loaded once). */
 #define HB_EPOCH_CURRENT_ONE(ID, NAME, FLAGS)                                               \
     if (!((FLAGS) & HB_CAT_POINT)) {                                                        \
         const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
         if (i_ >= 0) {                                                                      \
             real g_ = (real)0, c_ = (real)0;                                                \
-            HB_KERNEL(hb_cat_##NAME##_current)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), \
-                                               vk, celsius, ion, ionk, nrows_all, kk, sc,   \
-                                               &g_, &c_);                                   \
-            gk_ = gk_ + g_ * sc;                                                            \
-            ik = ik + c_ * sc;                                                              \
+            if (((FLAGS) & HB_CAT_STATE) && sc)                        \
+                HB_KERNEL(hb_cat_##NAME##_state_current)(                                   \
+                    i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), vk, dt, celsius, ion, ionk, \
+                    nrows_all, kk, scl, &g_, &c_);                                          \
+            else                                                                            \
+                HB_KERNEL(hb_cat_##NAME##_current)(i_, HB_MT_N(ID), HB_MT_PRM(ID),           \
+                                                   HB_MT_ST(ID), vk, celsius, ion, ionk,    \
+                                                   nrows_all, kk, scl, &g_, &c_);           \
+            gk_ = gk_ + g_ * scl;                                                           \
+            ik = ik + c_ * scl;                                                             \
         }                                                                                   \
     }
 
+/* Whether a row's states may move inside its current pass (mechanism by
+ * mechanism, each one's state then its current): when no mechanism writes a
+ * concentration (which a mechanism before it in the catalogue could read in
+ * its current) and none reads an ion current (which the states must see
+ * summed over the step before). A compile-time constant (kept in can_fuse:
+ * HB_CAT_MECHS does not expand inside its own expansion). */
+#define HB_EPOCH_CONC_ONE(ID, NAME, FLAGS) | ((FLAGS) & HB_CAT_CONC)
+#define HB_EPOCH_CAN_FUSE (!HB_CAT_ANY_READ_CURRENT && !(0 HB_CAT_MECHS(HB_EPOCH_CONC_ONE)))
+
 /* The states of every mechanism of the cell over one step at the voltage in
- * v's local array (NEURON's nrn_state), row by row; nothing but the barrier
- * when ON is 0 (a barrier under a condition is what PoCL compiles wrongly). */
-#define HB_EPOCH_STATES(ON)                                                                 \
+ * v's local array (NEURON's nrn_state), row by row by the rows' work-items,
+ * with no barrier. */
+#define HB_EPOCH_STATES_ROWS()                                                              \
     do {                                                                                    \
-        HB_EPOCH_ROWS_UNROLL                                                                \
-        for (hb_int k = j; (ON) && k < nr; k += P) {                                        \
+        for (hb_int k = j; k < nr; k += P) {                                                \
             const real vk = sh[oV + k];                                                     \
             HB_CAT_MECHS(HB_EPOCH_STATE_ONE)                                                \
             if (points)                                                                     \
                 HB_KERNEL(hb_mech_points_advance)(ro + k, vk, dt, nrows_all, HB_MECH_PASS); \
         }                                                                                   \
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                \
+    } while (0)
+
+/* Row k's pass, by its work-item: with SC (HB_EPOCH_CAN_FUSE) its states
+ * over the step before first (point processes', then each density
+ * mechanism's with its current); its events; its ion currents cleared; its
+ * density mechanisms' conductances and currents (scaled to the row), its
+ * point processes', its clamps on at this step (in their fixed order); the
+ * step for dv: d = d0 + g, rhs = -I (membrane.cl's hb_sim_assemble). */
+#define HB_EPOCH_ROW_PASS(SC)                                                               \
+    do {                                                                                    \
+        const int sc = can_fuse && (SC);                                                    \
+        for (hb_int k = j; k < nr; k += P) {                                                \
+            const hb_long kk = ro + k;                                                      \
+            const real vk = sh[oV + k];                                                     \
+            if (sc && points)                                          \
+                HB_KERNEL(hb_mech_points_advance)(kk, vk, dt, nrows_all, HB_MECH_PASS);     \
+            if (points)                                                                     \
+                HB_KERNEL(hb_mech_points_events)(kk, step, HB_MECH_PASS);                   \
+            if (zero_ion)                                                                   \
+                HB_KERNEL(hb_mech_row_zero)(kk, nrows_all, ion, ionk);                      \
+            const real scl = scale[kk];                                                     \
+            real gk_ = (real)0, ik = (real)0;                                               \
+            HB_CAT_MECHS(HB_EPOCH_CURRENT_ONE)                                              \
+            if (points)                                                                     \
+                HB_KERNEL(hb_mech_points_current)(kk, vk, nrows_all, HB_MECH_PASS, &gk_,    \
+                                                  &ik);                                     \
+            const hb_long q = crowof[kk];                                                   \
+            if (q >= 0) {                                                                   \
+                real sum = (real)0;                                                         \
+                for (hb_long a = cptr[q]; a < cptr[q + 1]; ++a)                             \
+                    if (step >= con[a] && step < coff[a])                                   \
+                        sum = sum + camp[a];                                                \
+                ik = ik - sum;                                                              \
+            }                                                                               \
+            sh[oD + k] = d0[kk] + gk_;                                                      \
+            sh[oR + k] = -ik;                                                               \
+        }                                                                                   \
     } while (0)
 
 /* The cell's probes (hb_sim_dev.probe) into row ROW of rec, with no barrier
  * added: those of [q0, q1) (v, density states, parameters, concentrations,
- * reversal potentials: final and visible after HB_EPOCH_STATES's barriers)
+ * reversal potentials: final and visible after the barrier that follows
+ * the states)
  * spread over the group; those of [q1, q2) (a point process's state, which
  * the row's work-item advanced just before, and an ion current, which it
  * clears next) each by the work-item that owns its row. v of the cell is in sh
@@ -192,6 +238,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         mhi[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m] + mn[m] - 1) - ro) + 1 : 0;
         mcol[m] = HB_CAT_NMECH + (hb_long)(dmap[m] < 0 ? 0 : dmap[m]) * nrows_all + ro;
     }
+    const int can_fuse = HB_EPOCH_CAN_FUSE;
     /* Ion currents to clear each step (none: the call is skipped). */
     const int zero_ion = HB_KERNEL(hb_mech_zero_any)(ionk);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -204,41 +251,29 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
          * end). */
         barrier(CLK_LOCAL_MEM_FENCE);
         /* The states move over the step before (NEURON's order: right after
-         * its solve; the previous epoch, or INITIAL, did it for step0 - 1). */
-        HB_EPOCH_STATES(s > 0);
-        /* The step before, complete: its probes. */
-        if (s > 0)
-            HB_EPOCH_PROBES(rec_row0 + s - 1);
-        /* Row k's events, its ion currents cleared, its density mechanisms'
-         * conductances and currents (scaled to the row), its point
-         * processes', its clamps on at this step (in their fixed order), and
-         * the step for dv: d = d0 + g, rhs = -I (membrane.cl's
-         * hb_sim_assemble), one pass by the row's work-item. */
-        HB_EPOCH_ROWS_UNROLL
-        for (hb_int k = j; k < nr; k += P) {
-            const hb_long kk = ro + k;
-            const real vk = sh[oV + k];
-            if (points)
-                HB_KERNEL(hb_mech_points_events)(kk, step, HB_MECH_PASS);
-            if (zero_ion)
-                HB_KERNEL(hb_mech_row_zero)(kk, nrows_all, ion, ionk);
-            const real sc = scale[kk];
-            real gk_ = (real)0, ik = (real)0;
-            HB_CAT_MECHS(HB_EPOCH_CURRENT_ONE)
-            if (points)
-                HB_KERNEL(hb_mech_points_current)(kk, vk, nrows_all, HB_MECH_PASS, &gk_, &ik);
-            const hb_long q = crowof[kk];
-            if (q >= 0) {
-                real sum = (real)0;
-                for (hb_long a = cptr[q]; a < cptr[q + 1]; ++a)
-                    if (step >= con[a] && step < coff[a])
-                        sum = sum + camp[a];
-                ik = ik - sum;
+         * its solve; the previous epoch, or INITIAL, did it for step0 - 1),
+         * inside the rows' pass where the catalogue allows and the cell has
+         * no probe that must see them between (a point process's state, an
+         * ion current); else in a pass of their own, the work-item's probes
+         * of the step before, then the rows' pass. Every pass is the row's
+         * own work-item's: no barrier between them. */
+        const int on = s > 0;
+        if (can_fuse && q2 == q1) {
+            HB_EPOCH_ROW_PASS(on);
+        } else {
+            if (on) {
+                HB_EPOCH_STATES_ROWS();
+                for (hb_long q = q1; q < q2; ++q)
+                    HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);
             }
-            sh[oD + k] = d0[kk] + gk_;
-            sh[oR + k] = -ik;
+            HB_EPOCH_ROW_PASS(0);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        /* The step before, complete: its probes that any work-item records
+         * (the rows' pass changed none of what they read). */
+        if (on)
+            for (hb_long q = q0 + j; q < q1; q += P)
+                HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);
         /* The axial currents join rhs inside the elimination (oV). */
         HB_CELL_SOLVE_STAGED(0, oV);
         for (hb_int k = j; k < nr; k += P)
@@ -259,7 +294,8 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
 
     /* And over the epoch's last step, so the state is the one at its end. */
     barrier(CLK_LOCAL_MEM_FENCE);
-    HB_EPOCH_STATES(1);
+    HB_EPOCH_STATES_ROWS();
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     HB_EPOCH_PROBES(rec_row0 + nsteps - 1);
     for (hb_int k = j; k < nr; k += P)
         v[ro + k] = sh[oV + k];

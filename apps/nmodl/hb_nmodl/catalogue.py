@@ -161,6 +161,9 @@ def _dispatch(mechs, ions, descs, texts):
         return s
 
     def ion_args(m):
+        return "".join(", " + a for a in ion_arg_list(m))
+
+    def ion_arg_list(m):
         args = []
         for var in m.ion_inputs:
             slot = _ion_slot(var, ions)
@@ -174,10 +177,29 @@ def _dispatch(mechs, ions, descs, texts):
                             (x, x, 4 * x + 2, 4 * x + 1, slot))
             else:
                 args.append("ion[(hb_long)%d * nrows + row]" % slot)
-        return "".join(", " + a for a in args)
+        return args
 
     def unused(names):
         return ["    (void)%s;" % n for n in names]
+
+    def current_body(m, ionargs):
+        """The current function's call and its stores (ionargs: the ion arguments)."""
+        nout = len(m.ion_currents)
+        s = ["    real g_ = (real)0, i_ = (real)0%s;" % (", o_[%d]" % nout if nout else "")]
+        outs = "".join(", &o_[%d]" % q for q in range(nout))
+        s.append("    HB_KERNEL(hb_mech_%s_current)(v, celsius%s, p_, s_, &g_, &i_%s);" %
+                 (cname(m), ionargs, outs))
+        s.append("    *g = g_;")
+        s.append("    *i = i_;")
+        for q, var in enumerate(m.ion_currents):
+            slot = _ion_slot(var, ions)
+            val = "o_[%d] / scale" % q if m.kind == "point" else "o_[%d]" % q
+            if slot // 4 in read_cur:
+                s.append("    ion[(hb_long)%d * nrows + row] += %s; /* %s */" % (slot, val, var))
+            else:
+                s.append("    if (ionk[%d] != (real)0) /* probed */" % (len(ions) + slot // 4))
+                s.append("        ion[(hb_long)%d * nrows + row] += %s; /* %s */" % (slot, val, var))
+        return s
 
     for k, (_, m) in enumerate(mechs):
         n = cname(m)
@@ -214,21 +236,32 @@ def _dispatch(mechs, ions, descs, texts):
         out.append("{")
         out += unused(["ion", "ionk", "nrows", "row", "scale"])
         out += load(m)
-        nout = len(m.ion_currents)
-        out.append("    real g_ = (real)0, i_ = (real)0%s;" % (", o_[%d]" % nout if nout else ""))
-        outs = "".join(", &o_[%d]" % q for q in range(nout))
-        out.append("    HB_KERNEL(hb_mech_%s_current)(v, celsius%s, p_, s_, &g_, &i_%s);" %
-                   (n, ion_args(m), outs))
-        out.append("    *g = g_;")
-        out.append("    *i = i_;")
-        for q, var in enumerate(m.ion_currents):
-            slot = _ion_slot(var, ions)
-            val = "o_[%d] / scale" % q if point else "o_[%d]" % q
-            if slot // 4 in read_cur:
-                out.append("    ion[(hb_long)%d * nrows + row] += %s; /* %s */" % (slot, val, var))
-            else:
-                out.append("    if (ionk[%d] != (real)0) /* probed */" % (len(ions) + slot // 4))
-                out.append("        ion[(hb_long)%d * nrows + row] += %s; /* %s */" % (slot, val, var))
+        out += current_body(m, ion_args(m))
+        out.append("}")
+        # The two in one, for the on-chip engine's pass by row: the state and
+        # parameters loaded once; a mechanism that writes no concentration
+        # reads its ion variables once too (one that does reads them again
+        # after its state wrote them).
+        out.append("/* Its states over one step of dt, then its conductance and current at the")
+        out.append(" * new states: _state and _current in one. */")
+        out.append("HB_FN void HB_KERNEL(hb_cat_%s_state_current)(%s, const real v, const real dt, "
+                   "const real celsius, %s, const real scale, real *g, real *i)" % (n, inst, row))
+        out.append("{")
+        out += unused(["dt", "ion", "ionk", "nrows", "row", "scale"])
+        out += load(m)
+        writes_conc = any(ion.concentrations for ion in m.ions)
+        if descs[k]["method"]:
+            args = ion_args(m)
+            if not writes_conc and m.ion_inputs:
+                names = ["x%d_" % q for q in range(len(m.ion_inputs))]
+                for nm, e in zip(names, ion_arg_list(m)):
+                    out.append("    const real %s = %s;" % (nm, e))
+                args = "".join(", " + nm for nm in names)
+            out.append("    HB_KERNEL(hb_mech_%s_state)(v, dt, celsius%s, p_, s_);" % (n, args))
+            out += store(m)
+            out += current_body(m, ion_args(m) if writes_conc else args)
+        else:
+            out += current_body(m, ion_args(m))
         out.append("}")
         if m.net_frame is not None:
             out.append("HB_FN void HB_KERNEL(hb_cat_%s_net_receive)(%s, const real weight)" %
