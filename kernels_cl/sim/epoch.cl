@@ -29,9 +29,11 @@
  *     dv in local memory (no table load: gathering hb_axial.cl's table
  *     from global memory in the assembly ran the main job 1.5% slower on
  *     the H100);
- *   update: v = v + dv; the soma's work-item detects an upward threshold crossing
- *     (time interpolated in the step) and records the soma voltage into row
- *     rec_row0 + s of rec for recorded cells;
+ *   update: v = v + dv, by the row's work-item at the start of the next
+ *     step's row pass (or at the epoch's end); right after the solve the
+ *     soma's work-item detects an upward threshold crossing of its v + dv
+ *     (time interpolated in the step) and records it into row rec_row0 + s
+ *     of rec for recorded cells;
  *   probes: the cell's probes (prbcell[2c] .. prbcell[2c + 2] of probe) once
  *     the step's states have moved (at the next step's start, and after the
  *     epoch's last states pass);
@@ -124,18 +126,21 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
         }                                                                                   \
     } while (0)
 
-/* Row k's pass, by its work-item: with SC (HB_EPOCH_CAN_FUSE) its states
- * over the step before first (point processes', then each density
- * mechanism's with its current); its events; its ion currents cleared; its
+/* Row k's pass, by its work-item: with UPD the step before's update first,
+ * v = v + dv (dv still in rhs's array from the solve); with SC
+ * (HB_EPOCH_CAN_FUSE) its states over the step before (point processes',
+ * then each density mechanism's with its current); its events; its ion currents cleared; its
  * density mechanisms' conductances and currents (scaled to the row), its
  * point processes', its clamps on at this step (in their fixed order); the
  * step for dv: d = d0 + g, rhs = -I (membrane.cl's hb_sim_assemble). */
-#define HB_EPOCH_ROW_PASS(SC)                                                               \
+#define HB_EPOCH_ROW_PASS(SC, UPD)                                                          \
     do {                                                                                    \
-        const int sc = can_fuse && (SC);                                                    \
+        const int sc = can_fuse && (SC), upd = (UPD);                                       \
         for (hb_int k = j; k < nr; k += P) {                                                \
             const hb_long kk = ro + k;                                                      \
-            const real vk = sh[oV + k];                                                     \
+            const real vk = upd ? sh[oV + k] + sh[oR + k] : sh[oV + k];                     \
+            if (upd)                                                                        \
+                sh[oV + k] = vk;                                                            \
             if (sc && points)                                          \
                 HB_KERNEL(hb_mech_points_advance)(kk, vk, dt, nrows_all, HB_MECH_PASS);     \
             if (points)                                                                     \
@@ -245,41 +250,41 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
 
     for (hb_long s = 0; s < nsteps; ++s) {
         const hb_long step = step0 + s;
-        /* Every row's new v (the step before's update, by its owner) before
-         * the states and this step's passes read it (placed here, not after
-         * the update: PoCL 3.1 failed to compile a barrier at the loop's
-         * end). */
-        barrier(CLK_LOCAL_MEM_FENCE);
-        /* The states move over the step before (NEURON's order: right after
-         * its solve; the previous epoch, or INITIAL, did it for step0 - 1),
-         * inside the rows' pass where the catalogue allows and the cell has
-         * no probe that must see them between (a point process's state, an
-         * ion current); else in a pass of their own, the work-item's probes
-         * of the step before, then the rows' pass. Every pass is the row's
-         * own work-item's: no barrier between them. */
+        /* The step before's update (v = v + dv, dv from the solve, whose
+         * last barrier made it visible: no barrier here), its states
+         * (NEURON's order: right after its solve; the previous epoch, or
+         * INITIAL, did them for step0 - 1) and this step's currents and
+         * assembly, by each row's work-item: in one pass where the catalogue
+         * allows and the cell has no probe that must see the states between
+         * (a point process's state, an ion current); else the update and
+         * the states in a pass of their own, the work-item's probes of the
+         * step before, then the rows' pass. */
         const int on = s > 0;
         if (can_fuse && q2 == q1) {
-            HB_EPOCH_ROW_PASS(on);
+            HB_EPOCH_ROW_PASS(on, on);
         } else {
             if (on) {
+                for (hb_int k = j; k < nr; k += P)
+                    sh[oV + k] = sh[oV + k] + sh[oR + k];
                 HB_EPOCH_STATES_ROWS();
                 for (hb_long q = q1; q < q2; ++q)
                     HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);
             }
-            HB_EPOCH_ROW_PASS(0);
+            HB_EPOCH_ROW_PASS(0, 0);
         }
+        /* Every row's v, d and rhs before the solve reads them. */
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         /* The step before, complete: its probes that any work-item records
-         * (the rows' pass changed none of what they read). */
+         * (the rows' pass changed none of what they read but v, now the
+         * step's start). */
         if (on)
             for (hb_long q = q0 + j; q < q1; q += P)
                 HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);
-        /* The axial currents join rhs inside the elimination (oV). */
+        /* The axial currents join rhs inside the elimination (oV); dv in
+         * rhs's array after it. */
         HB_CELL_SOLVE_STAGED(0, oV);
-        for (hb_int k = j; k < nr; k += P)
-            sh[oV + k] = sh[oV + k] + sh[oR + k];
         if (is_soma) {
-            const real vn = sh[oV + ks];
+            const real vn = sh[oV + ks] + sh[oR + ks];
             if (vp < threshold && vn >= threshold) {
                 const real ts = (real)step * dt + dt * ((threshold - vp) / (vn - vp));
                 tspk[c * max_spikes + cnt % max_spikes] = ts;
@@ -292,8 +297,11 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         }
     }
 
-    /* And over the epoch's last step, so the state is the one at its end. */
-    barrier(CLK_LOCAL_MEM_FENCE);
+    /* And the last step's update and states, so the state is the one at the
+     * epoch's end. */
+    if (nsteps > 0)
+        for (hb_int k = j; k < nr; k += P)
+            sh[oV + k] = sh[oV + k] + sh[oR + k];
     HB_EPOCH_STATES_ROWS();
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     HB_EPOCH_PROBES(rec_row0 + nsteps - 1);
