@@ -81,8 +81,9 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
     if (((FLAGS) & HB_CAT_STATE) && !((FLAGS) & HB_CAT_POINT)) {                            \
         const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
         if (i_ >= 0)                                                                        \
-            HB_KERNEL(hb_cat_##NAME##_state)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID),   \
-                                             vk, dt, celsius, ion, ionk, nrows_all, ro + k); \
+            HB_KERNEL(hb_cat_##NAME##_state_tc)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), \
+                                                vk, dt, celsius, ion, ionk, nrows_all,      \
+                                                ro + k, tc_##NAME);                         \
     }
 /* With SC set, a mechanism with a SOLVE moves its states first, in the same
  * call (hb_cat_NAME_state_current: its state and parameters loaded once). */
@@ -94,7 +95,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             if (((FLAGS) & HB_CAT_STATE) && sc)                        \
                 HB_KERNEL(hb_cat_##NAME##_state_current)(                                   \
                     i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), vk, dt, celsius, ion, ionk, \
-                    nrows_all, kk, scl, &g_, &c_);                                          \
+                    nrows_all, kk, scl, &g_, &c_, tc_##NAME);                               \
             else                                                                            \
                 HB_KERNEL(hb_cat_##NAME##_current)(i_, HB_MT_N(ID), HB_MT_PRM(ID),           \
                                                    HB_MT_ST(ID), vk, celsius, ion, ionk,    \
@@ -103,6 +104,12 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             ik = ik + c_ * scl;                                                             \
         }                                                                                   \
     }
+
+/* Each mechanism's factors of celsius alone (its Q10s: a pow in double is
+ * hundreds of instructions), computed once per launch into tc_NAME. */
+#define HB_EPOCH_TCONST(ID, NAME, FLAGS)                                                    \
+    real tc_##NAME[HB_CAT_NTC_##NAME + 1];                                                  \
+    HB_KERNEL(hb_cat_##NAME##_tconst)(celsius, tc_##NAME);
 
 /* Whether a row's states may move inside its current pass (mechanism by
  * mechanism, each one's state then its current): when no mechanism writes a
@@ -244,6 +251,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         mcol[m] = HB_CAT_NMECH + (hb_long)(dmap[m] < 0 ? 0 : dmap[m]) * nrows_all + ro;
     }
     const int can_fuse = HB_EPOCH_CAN_FUSE;
+    HB_CAT_MECHS(HB_EPOCH_TCONST)
     /* Ion currents to clear each step (none: the call is skipped). */
     const int zero_ion = HB_KERNEL(hb_mech_zero_any)(ionk);
     barrier(CLK_LOCAL_MEM_FENCE);

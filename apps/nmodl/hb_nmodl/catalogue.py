@@ -109,6 +109,10 @@ def _dispatch(mechs, ions, descs, texts):
             fl.append("HB_CAT_NET")
         items.append("X(%d, %s, %s)" % (k, cname(m), " | ".join(fl) if fl else "0"))
     out.append("#define HB_CAT_MECHS(X) " + " ".join(items))
+    out.append("/* Per mechanism NAME: how many factors of celsius alone its state update")
+    out.append(" * takes (hb_cat_NAME_tconst computes them, hb_cat_NAME_state_tc uses them). */")
+    for _, m in mechs:
+        out.append("#define HB_CAT_NTC_%s %s_NTC" % (cname(m), macro(m)))
     out.append("/* X(ion): ions whose total current some mechanism reads (summed per row). */")
     out.append("#define HB_CAT_READ_CURRENTS(X) " + " ".join("X(%d)" % x for x in sorted(read_cur)))
     out.append("#define HB_CAT_ANY_READ_CURRENT %d" % (1 if read_cur else 0))
@@ -215,18 +219,26 @@ def _dispatch(mechs, ions, descs, texts):
         out.append("    HB_KERNEL(hb_mech_%s_init)(v, celsius%s, p_, s_);" % (n, ion_args(m)))
         out += store(m)
         out.append("}")
-        out.append("HB_FN void HB_KERNEL(hb_cat_%s_state)(%s, const real v, const real dt, "
-                   "const real celsius, %s)" % (n, inst, row))
+        # _state, and _state_tc given the factors of celsius alone that
+        # _tconst computes (the on-chip engine: once per launch).
+        out.append("HB_FN void HB_KERNEL(hb_cat_%s_tconst)(const real celsius, real *tc)" % n)
         out.append("{")
-        if descs[k]["method"]:
-            out += unused(["ion", "ionk", "nrows", "row"])
-            out += load(m)
-            out.append("    HB_KERNEL(hb_mech_%s_state)(v, dt, celsius%s, p_, s_);" % (n, ion_args(m)))
-            out += store(m)
-        else:
-            out += unused(["idx", "n", "prm", "st", "v", "dt", "celsius", "ion", "ionk", "nrows",
-                           "row"])
+        out.append("    HB_KERNEL(hb_mech_%s_tconst)(celsius, tc);" % n)
         out.append("}")
+        for suffix, extra, call in (("", "", "state"), ("_tc", ", const real *tc", "state_tc")):
+            out.append("HB_FN void HB_KERNEL(hb_cat_%s_state%s)(%s, const real v, const real dt, "
+                       "const real celsius, %s%s)" % (n, suffix, inst, row, extra))
+            out.append("{")
+            if descs[k]["method"]:
+                out += unused(["ion", "ionk", "nrows", "row"])
+                out += load(m)
+                out.append("    HB_KERNEL(hb_mech_%s_%s)(v, dt, celsius%s, p_, s_%s);" %
+                           (n, call, ion_args(m), ", tc" if extra else ""))
+                out += store(m)
+            else:
+                out += unused(["idx", "n", "prm", "st", "v", "dt", "celsius", "ion", "ionk",
+                               "nrows", "row"] + (["tc"] if extra else []))
+            out.append("}")
         out.append("/* Its conductance *g and current *i; the ion currents others read go to the")
         out.append(" * row's current slots as densities (a point process's divided by scale, the")
         out.append(" * row's area in um2 x 1e-2). */")
@@ -243,11 +255,12 @@ def _dispatch(mechs, ions, descs, texts):
         # reads its ion variables once too (one that does reads them again
         # after its state wrote them).
         out.append("/* Its states over one step of dt, then its conductance and current at the")
-        out.append(" * new states: _state and _current in one. */")
+        out.append(" * new states: _state_tc and _current in one. */")
         out.append("HB_FN void HB_KERNEL(hb_cat_%s_state_current)(%s, const real v, const real dt, "
-                   "const real celsius, %s, const real scale, real *g, real *i)" % (n, inst, row))
+                   "const real celsius, %s, const real scale, real *g, real *i, const real *tc)"
+                   % (n, inst, row))
         out.append("{")
-        out += unused(["dt", "ion", "ionk", "nrows", "row", "scale"])
+        out += unused(["dt", "ion", "ionk", "nrows", "row", "scale", "tc"])
         out += load(m)
         writes_conc = any(ion.concentrations for ion in m.ions)
         if descs[k]["method"]:
@@ -257,7 +270,7 @@ def _dispatch(mechs, ions, descs, texts):
                 for nm, e in zip(names, ion_arg_list(m)):
                     out.append("    const real %s = %s;" % (nm, e))
                 args = "".join(", " + nm for nm in names)
-            out.append("    HB_KERNEL(hb_mech_%s_state)(v, dt, celsius%s, p_, s_);" % (n, args))
+            out.append("    HB_KERNEL(hb_mech_%s_state_tc)(v, dt, celsius%s, p_, s_, tc);" % (n, args))
             out += store(m)
             out += current_body(m, ion_args(m) if writes_conc else args)
         else:

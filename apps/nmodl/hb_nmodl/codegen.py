@@ -71,6 +71,38 @@ def _inline_trivial(reps, reduced):
     return kept, [r.xreplace(sub) for r in reduced]
 
 
+def _costly(e):
+    """e calls a function or raises to a power that is not a small integer (the work worth hoisting)."""
+    for a in sympy.preorder_traversal(e):
+        if isinstance(a, sympy.Function) or (a.is_Pow and not (a.exp.is_Integer and abs(a.exp) <= 4)):
+            return True
+    return False
+
+
+def hoist_celsius(fn):
+    """fn with each largest subexpression of celsius alone (and numbers) that does real work
+    (a Q10 factor: 3^((celsius - 6.3)/10)) replaced by a symbol tc0_, tc1_, ...: the engine
+    computes those once per launch (hb_mech_NAME_tconst), not per instance and step.
+    Returns (the new Function, [(symbol, expression)])."""
+    table = {}
+
+    def walk(e):
+        if not isinstance(e, sympy.Basic) or e.is_Atom:
+            return e
+        if e.free_symbols == {CELSIUS} and not _is_bool(e) and _costly(e):
+            if e not in table:
+                table[e] = sympy.Symbol("tc%d_" % len(table), real=True)
+            return table[e]
+        if not e.args:
+            return e
+        new = [walk(a) for a in e.args]
+        return e if all(a is b for a, b in zip(new, e.args)) else e.func(*new)
+
+    stages = [[(sym, walk(e)) for sym, e in stage] for stage in fn.stages]
+    writes = [(lv, walk(e)) for lv, e in fn.writes]
+    return Function(fn.name, stages, writes), [(sym, e) for e, sym in table.items()]
+
+
 def cname(mech):
     return re.sub(r"[^A-Za-z0-9_]", "_", mech.name)
 
@@ -93,9 +125,10 @@ def signatures(mech):
     }
 
 
-def _emit(mech, kind, fn, params):
+def _emit(mech, kind, fn, params, extra_names=None):
     slots = mech.slot_names()
     names = {V: "v", CELSIUS: "celsius", DT: "dt", WEIGHT: "weight"}
+    names.update(extra_names or {})
     for n in mech.ion_inputs:
         names[sympy.Symbol(n, real=True)] = n
     loads = []
@@ -214,8 +247,43 @@ def _generate(mech, source_name):
             continue
         if fn is None:  # no SOLVE: state() exists and does nothing (one shape)
             fn = Function("state", [], [])
-        out.append(_emit(mech, kind, fn, sigs[kind]))
+        if kind == "state":
+            out += _emit_state(mech, fn, sigs[kind])
+        else:
+            out.append(_emit(mech, kind, fn, sigs[kind]))
     return "\n".join(out)
+
+
+def _emit_state(mech, fn, params):
+    """state as _tconst (its factors of celsius alone, once per launch), _state_tc (the
+    update, given them) and _state (the two: the same arithmetic wherever it runs)."""
+    n, m = cname(mech), macro(mech)
+    fn_tc, consts = hoist_celsius(fn)
+    names = {sym: "tc[%d]" % k for k, (sym, _) in enumerate(consts)}
+    pr = CPrinter({CELSIUS: "celsius"})
+    out = ["#ifndef %s_NTC" % m,
+           "#define %s_NTC %d /* tc[]: factors of celsius alone that the state update uses */"
+           % (m, len(consts)),
+           "#endif",
+           "HB_FN void HB_KERNEL(hb_mech_%s_tconst)(const real celsius, real *tc)" % n,
+           "{"]
+    if not consts:
+        out += ["    (void)celsius;", "    (void)tc;"]
+    for k, (_, e) in enumerate(consts):
+        out.append("    tc[%d] = %s;" % (k, pr(e)))
+    out += ["}", ""]
+    text = _emit(mech, "state", fn_tc, params + ["const real *tc"], names)
+    out.append(text.replace("HB_KERNEL(hb_mech_%s_state)(" % n,
+                            "HB_KERNEL(hb_mech_%s_state_tc)(" % n, 1))
+    args = ", ".join(d.split()[-1].lstrip("*") for d in params)
+    out += ["HB_FN void HB_KERNEL(hb_mech_%s_state)(%s)" % (n, ", ".join(params)),
+            "{",
+            "    real tc[%s_NTC + 1];" % m,
+            "    HB_KERNEL(hb_mech_%s_tconst)(celsius, tc);" % n,
+            "    HB_KERNEL(hb_mech_%s_state_tc)(%s, tc);" % (n, args),
+            "}",
+            ""]
+    return out
 
 
 def describe(mech, source_name):

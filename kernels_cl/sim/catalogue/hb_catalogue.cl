@@ -16,6 +16,12 @@
 #define HB_CAT_CONC 4
 #define HB_CAT_NET 8
 #define HB_CAT_MECHS(X) X(0, pas, 0) X(1, hh, HB_CAT_STATE) X(2, ExpSyn, HB_CAT_POINT | HB_CAT_STATE | HB_CAT_NET) X(3, Exp2Syn, HB_CAT_POINT | HB_CAT_STATE | HB_CAT_NET)
+/* Per mechanism NAME: how many factors of celsius alone its state update
+ * takes (hb_cat_NAME_tconst computes them, hb_cat_NAME_state_tc uses them). */
+#define HB_CAT_NTC_pas HB_MECH_PAS_NTC
+#define HB_CAT_NTC_hh HB_MECH_HH_NTC
+#define HB_CAT_NTC_ExpSyn HB_MECH_EXPSYN_NTC
+#define HB_CAT_NTC_Exp2Syn HB_MECH_EXP2SYN_NTC
 /* X(ion): ions whose total current some mechanism reads (summed per row). */
 #define HB_CAT_READ_CURRENTS(X) 
 #define HB_CAT_ANY_READ_CURRENT 0
@@ -110,13 +116,30 @@ HB_FN void HB_KERNEL(hb_mech_pas_current)(const real v, const real celsius, cons
     *i = p_g * (v - p_e);
 }
 
-HB_FN void HB_KERNEL(hb_mech_pas_state)(const real v, const real dt, const real celsius, const real *prm, real *st)
+#ifndef HB_MECH_PAS_NTC
+#define HB_MECH_PAS_NTC 0 /* tc[]: factors of celsius alone that the state update uses */
+#endif
+HB_FN void HB_KERNEL(hb_mech_pas_tconst)(const real celsius, real *tc)
+{
+    (void)celsius;
+    (void)tc;
+}
+
+HB_FN void HB_KERNEL(hb_mech_pas_state_tc)(const real v, const real dt, const real celsius, const real *prm, real *st, const real *tc)
 {
     (void)v;
     (void)dt;
     (void)celsius;
     (void)prm;
     (void)st;
+    (void)tc;
+}
+
+HB_FN void HB_KERNEL(hb_mech_pas_state)(const real v, const real dt, const real celsius, const real *prm, real *st)
+{
+    real tc[HB_MECH_PAS_NTC + 1];
+    HB_KERNEL(hb_mech_pas_tconst)(celsius, tc);
+    HB_KERNEL(hb_mech_pas_state_tc)(v, dt, celsius, prm, st, tc);
 }
 
 /* ---- hh.cl ---- */
@@ -223,8 +246,17 @@ HB_FN void HB_KERNEL(hb_mech_hh_current)(const real v, const real celsius, const
     *ik = t3;
 }
 
-HB_FN void HB_KERNEL(hb_mech_hh_state)(const real v, const real dt, const real celsius, const real ena, const real ek, const real *prm, real *st)
+#ifndef HB_MECH_HH_NTC
+#define HB_MECH_HH_NTC 1 /* tc[]: factors of celsius alone that the state update uses */
+#endif
+HB_FN void HB_KERNEL(hb_mech_hh_tconst)(const real celsius, real *tc)
 {
+    tc[0] = pow((real)3, celsius / (real)10 - (real)63 / (real)100);
+}
+
+HB_FN void HB_KERNEL(hb_mech_hh_state_tc)(const real v, const real dt, const real celsius, const real ena, const real ek, const real *prm, real *st, const real *tc)
+{
+    (void)celsius;
     (void)ena;
     (void)ek;
     (void)prm;
@@ -234,7 +266,7 @@ HB_FN void HB_KERNEL(hb_mech_hh_state)(const real v, const real dt, const real c
     const real t0 = v / (real)10;
     const real t1 = HB_KERNEL(hb_nmodl_exprelr)(-t0 - (real)4);
     const real t2 = t1 + (real)4 * exp(-(v / (real)18) - (real)65 / (real)18);
-    const real t3 = dt * pow((real)3, celsius / (real)10 - (real)63 / (real)100);
+    const real t3 = tc[0] * dt;
     const real t4 = exp(-(v / (real)20) - (real)13 / (real)4);
     const real t5 = (real)7 * t4 / (real)100 + (real)1 / (exp(-t0 - (real)7 / (real)2) + (real)1);
     const real t6 = HB_KERNEL(hb_nmodl_exprelr)(-t0 - (real)11 / (real)2);
@@ -242,6 +274,13 @@ HB_FN void HB_KERNEL(hb_mech_hh_state)(const real v, const real dt, const real c
     st[0] = s_m - (t1 / t2 - s_m) * expm1(-(t2 * t3));
     st[1] = s_h - ((real)7 * t4 / ((real)100 * t5) - s_h) * expm1(-(t3 * t5));
     st[2] = s_n - (t6 / ((real)10 * t7) - s_n) * expm1(-(t3 * t7));
+}
+
+HB_FN void HB_KERNEL(hb_mech_hh_state)(const real v, const real dt, const real celsius, const real ena, const real ek, const real *prm, real *st)
+{
+    real tc[HB_MECH_HH_NTC + 1];
+    HB_KERNEL(hb_mech_hh_tconst)(celsius, tc);
+    HB_KERNEL(hb_mech_hh_state_tc)(v, dt, celsius, ena, ek, prm, st, tc);
 }
 
 /* ---- expsyn.cl ---- */
@@ -326,13 +365,30 @@ HB_FN void HB_KERNEL(hb_mech_ExpSyn_current)(const real v, const real celsius, c
     *i = s_g * (v - p_e);
 }
 
-HB_FN void HB_KERNEL(hb_mech_ExpSyn_state)(const real v, const real dt, const real celsius, const real *prm, real *st)
+#ifndef HB_MECH_EXPSYN_NTC
+#define HB_MECH_EXPSYN_NTC 0 /* tc[]: factors of celsius alone that the state update uses */
+#endif
+HB_FN void HB_KERNEL(hb_mech_ExpSyn_tconst)(const real celsius, real *tc)
+{
+    (void)celsius;
+    (void)tc;
+}
+
+HB_FN void HB_KERNEL(hb_mech_ExpSyn_state_tc)(const real v, const real dt, const real celsius, const real *prm, real *st, const real *tc)
 {
     (void)v;
     (void)celsius;
+    (void)tc;
     const real p_tau = prm[0];
     const real s_g = st[0];
     st[0] = s_g * expm1(-(dt / p_tau)) + s_g;
+}
+
+HB_FN void HB_KERNEL(hb_mech_ExpSyn_state)(const real v, const real dt, const real celsius, const real *prm, real *st)
+{
+    real tc[HB_MECH_EXPSYN_NTC + 1];
+    HB_KERNEL(hb_mech_ExpSyn_tconst)(celsius, tc);
+    HB_KERNEL(hb_mech_ExpSyn_state_tc)(v, dt, celsius, prm, st, tc);
 }
 
 HB_FN void HB_KERNEL(hb_mech_ExpSyn_net_receive)(const real weight, const real *prm, real *st)
@@ -438,16 +494,33 @@ HB_FN void HB_KERNEL(hb_mech_Exp2Syn_current)(const real v, const real celsius, 
     *i = t0 * (v - p_e);
 }
 
-HB_FN void HB_KERNEL(hb_mech_Exp2Syn_state)(const real v, const real dt, const real celsius, const real *prm, real *st)
+#ifndef HB_MECH_EXP2SYN_NTC
+#define HB_MECH_EXP2SYN_NTC 0 /* tc[]: factors of celsius alone that the state update uses */
+#endif
+HB_FN void HB_KERNEL(hb_mech_Exp2Syn_tconst)(const real celsius, real *tc)
+{
+    (void)celsius;
+    (void)tc;
+}
+
+HB_FN void HB_KERNEL(hb_mech_Exp2Syn_state_tc)(const real v, const real dt, const real celsius, const real *prm, real *st, const real *tc)
 {
     (void)v;
     (void)celsius;
+    (void)tc;
     const real p_tau2 = prm[1];
     const real s_A = st[0];
     const real s_B = st[1];
     const real s_tau1 = st[3];
     st[0] = s_A * expm1(-(dt / s_tau1)) + s_A;
     st[1] = s_B * expm1(-(dt / p_tau2)) + s_B;
+}
+
+HB_FN void HB_KERNEL(hb_mech_Exp2Syn_state)(const real v, const real dt, const real celsius, const real *prm, real *st)
+{
+    real tc[HB_MECH_EXP2SYN_NTC + 1];
+    HB_KERNEL(hb_mech_Exp2Syn_tconst)(celsius, tc);
+    HB_KERNEL(hb_mech_Exp2Syn_state_tc)(v, dt, celsius, prm, st, tc);
 }
 
 HB_FN void HB_KERNEL(hb_mech_Exp2Syn_net_receive)(const real weight, const real *prm, real *st)
@@ -483,6 +556,10 @@ HB_FN void HB_KERNEL(hb_cat_pas_init)(const hb_long idx, const hb_long n, __glob
     for (int q = 0; q < HB_MECH_PAS_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
+HB_FN void HB_KERNEL(hb_cat_pas_tconst)(const real celsius, real *tc)
+{
+    HB_KERNEL(hb_mech_pas_tconst)(celsius, tc);
+}
 HB_FN void HB_KERNEL(hb_cat_pas_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)idx;
@@ -496,6 +573,21 @@ HB_FN void HB_KERNEL(hb_cat_pas_state)(const hb_long idx, const hb_long n, __glo
     (void)ionk;
     (void)nrows;
     (void)row;
+}
+HB_FN void HB_KERNEL(hb_cat_pas_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
+{
+    (void)idx;
+    (void)n;
+    (void)prm;
+    (void)st;
+    (void)v;
+    (void)dt;
+    (void)celsius;
+    (void)ion;
+    (void)ionk;
+    (void)nrows;
+    (void)row;
+    (void)tc;
 }
 /* Its conductance *g and current *i; the ion currents others read go to the
  * row's current slots as densities (a point process's divided by scale, the
@@ -518,8 +610,8 @@ HB_FN void HB_KERNEL(hb_cat_pas_current)(const hb_long idx, const hb_long n, __g
     *i = i_;
 }
 /* Its states over one step of dt, then its conductance and current at the
- * new states: _state and _current in one. */
-HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
+ * new states: _state_tc and _current in one. */
+HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
     (void)dt;
     (void)ion;
@@ -527,6 +619,7 @@ HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long 
     (void)nrows;
     (void)row;
     (void)scale;
+    (void)tc;
     real p_[HB_MECH_PAS_NPARAM + 1], s_[HB_MECH_PAS_NSTATE + 1];
     for (int q = 0; q < HB_MECH_PAS_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -553,6 +646,10 @@ HB_FN void HB_KERNEL(hb_cat_hh_init)(const hb_long idx, const hb_long n, __globa
     for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
+HB_FN void HB_KERNEL(hb_cat_hh_tconst)(const real celsius, real *tc)
+{
+    HB_KERNEL(hb_mech_hh_tconst)(celsius, tc);
+}
 HB_FN void HB_KERNEL(hb_cat_hh_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
@@ -565,6 +662,21 @@ HB_FN void HB_KERNEL(hb_cat_hh_state)(const hb_long idx, const hb_long n, __glob
     for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
         s_[q] = st[q * n + idx];
     HB_KERNEL(hb_mech_hh_state)(v, dt, celsius, (ionk[0] != (real)0 ? ionk[0] * log(ion[(hb_long)2 * nrows + row] / ion[(hb_long)1 * nrows + row]) : ion[(hb_long)0 * nrows + row]), (ionk[1] != (real)0 ? ionk[1] * log(ion[(hb_long)6 * nrows + row] / ion[(hb_long)5 * nrows + row]) : ion[(hb_long)4 * nrows + row]), p_, s_);
+    for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
+        st[q * n + idx] = s_[q];
+}
+HB_FN void HB_KERNEL(hb_cat_hh_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
+{
+    (void)ion;
+    (void)ionk;
+    (void)nrows;
+    (void)row;
+    real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
+    for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
+        p_[q] = prm[q * n + idx];
+    for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
+        s_[q] = st[q * n + idx];
+    HB_KERNEL(hb_mech_hh_state_tc)(v, dt, celsius, (ionk[0] != (real)0 ? ionk[0] * log(ion[(hb_long)2 * nrows + row] / ion[(hb_long)1 * nrows + row]) : ion[(hb_long)0 * nrows + row]), (ionk[1] != (real)0 ? ionk[1] * log(ion[(hb_long)6 * nrows + row] / ion[(hb_long)5 * nrows + row]) : ion[(hb_long)4 * nrows + row]), p_, s_, tc);
     for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
@@ -593,8 +705,8 @@ HB_FN void HB_KERNEL(hb_cat_hh_current)(const hb_long idx, const hb_long n, __gl
         ion[(hb_long)7 * nrows + row] += o_[1]; /* ik */
 }
 /* Its states over one step of dt, then its conductance and current at the
- * new states: _state and _current in one. */
-HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
+ * new states: _state_tc and _current in one. */
+HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
     (void)dt;
     (void)ion;
@@ -602,6 +714,7 @@ HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n
     (void)nrows;
     (void)row;
     (void)scale;
+    (void)tc;
     real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
     for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -609,7 +722,7 @@ HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n
         s_[q] = st[q * n + idx];
     const real x0_ = (ionk[0] != (real)0 ? ionk[0] * log(ion[(hb_long)2 * nrows + row] / ion[(hb_long)1 * nrows + row]) : ion[(hb_long)0 * nrows + row]);
     const real x1_ = (ionk[1] != (real)0 ? ionk[1] * log(ion[(hb_long)6 * nrows + row] / ion[(hb_long)5 * nrows + row]) : ion[(hb_long)4 * nrows + row]);
-    HB_KERNEL(hb_mech_hh_state)(v, dt, celsius, x0_, x1_, p_, s_);
+    HB_KERNEL(hb_mech_hh_state_tc)(v, dt, celsius, x0_, x1_, p_, s_, tc);
     for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
         st[q * n + idx] = s_[q];
     real g_ = (real)0, i_ = (real)0, o_[2];
@@ -637,6 +750,10 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_init)(const hb_long idx, const hb_long n, __g
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_tconst)(const real celsius, real *tc)
+{
+    HB_KERNEL(hb_mech_ExpSyn_tconst)(celsius, tc);
+}
 HB_FN void HB_KERNEL(hb_cat_ExpSyn_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
@@ -649,6 +766,21 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_state)(const hb_long idx, const hb_long n, __
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
     HB_KERNEL(hb_mech_ExpSyn_state)(v, dt, celsius, p_, s_);
+    for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
+        st[q * n + idx] = s_[q];
+}
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
+{
+    (void)ion;
+    (void)ionk;
+    (void)nrows;
+    (void)row;
+    real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
+    for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
+        p_[q] = prm[q * n + idx];
+    for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
+        s_[q] = st[q * n + idx];
+    HB_KERNEL(hb_mech_ExpSyn_state_tc)(v, dt, celsius, p_, s_, tc);
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
@@ -673,8 +805,8 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_current)(const hb_long idx, const hb_long n, 
     *i = i_;
 }
 /* Its states over one step of dt, then its conductance and current at the
- * new states: _state and _current in one. */
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
+ * new states: _state_tc and _current in one. */
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
     (void)dt;
     (void)ion;
@@ -682,12 +814,13 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_lo
     (void)nrows;
     (void)row;
     (void)scale;
+    (void)tc;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
-    HB_KERNEL(hb_mech_ExpSyn_state)(v, dt, celsius, p_, s_);
+    HB_KERNEL(hb_mech_ExpSyn_state_tc)(v, dt, celsius, p_, s_, tc);
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
     real g_ = (real)0, i_ = (real)0;
@@ -722,6 +855,10 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_init)(const hb_long idx, const hb_long n, __
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_tconst)(const real celsius, real *tc)
+{
+    HB_KERNEL(hb_mech_Exp2Syn_tconst)(celsius, tc);
+}
 HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
@@ -734,6 +871,21 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state)(const hb_long idx, const hb_long n, _
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
     HB_KERNEL(hb_mech_Exp2Syn_state)(v, dt, celsius, p_, s_);
+    for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
+        st[q * n + idx] = s_[q];
+}
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
+{
+    (void)ion;
+    (void)ionk;
+    (void)nrows;
+    (void)row;
+    real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
+    for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
+        p_[q] = prm[q * n + idx];
+    for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
+        s_[q] = st[q * n + idx];
+    HB_KERNEL(hb_mech_Exp2Syn_state_tc)(v, dt, celsius, p_, s_, tc);
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
@@ -758,8 +910,8 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_current)(const hb_long idx, const hb_long n,
     *i = i_;
 }
 /* Its states over one step of dt, then its conductance and current at the
- * new states: _state and _current in one. */
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
+ * new states: _state_tc and _current in one. */
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
     (void)dt;
     (void)ion;
@@ -767,12 +919,13 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_l
     (void)nrows;
     (void)row;
     (void)scale;
+    (void)tc;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
-    HB_KERNEL(hb_mech_Exp2Syn_state)(v, dt, celsius, p_, s_);
+    HB_KERNEL(hb_mech_Exp2Syn_state_tc)(v, dt, celsius, p_, s_, tc);
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
     real g_ = (real)0, i_ = (real)0;
