@@ -160,7 +160,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             if (points)                                                                     \
                 HB_KERNEL(hb_mech_points_current)(kk, vk, nrows_all, HB_MECH_PASS, &gk_,    \
                                                   &ik);                                     \
-            const hb_long q = crowof[kk];                                                   \
+            const hb_long q = k >= clo && k <= chi ? crowof[kk] : -1;                       \
             if (q >= 0) {                                                                   \
                 real sum = (real)0;                                                         \
                 for (hb_long a = cptr[q]; a < cptr[q + 1]; ++a)                             \
@@ -250,6 +250,14 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
         mhi[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m] + mn[m] - 1) - ro) + 1 : 0;
         mcol[m] = HB_CAT_NMECH + (hb_long)(dmap[m] < 0 ? 0 : dmap[m]) * nrows_all + ro;
     }
+    /* The first and last of this work-item's rows with clamps (none: clo >
+     * chi): the others skip the clamp table's load every step. */
+    hb_int clo = nr, chi = -1;
+    for (hb_int k = j; k < nr; k += P)
+        if (crowof[ro + k] >= 0) {
+            clo = k < clo ? k : clo;
+            chi = k;
+        }
     const int can_fuse = HB_EPOCH_CAN_FUSE;
     HB_CAT_MECHS(HB_EPOCH_TCONST)
     /* Ion currents to clear each step (none: the call is skipped). */
