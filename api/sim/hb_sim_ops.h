@@ -25,10 +25,13 @@ typedef struct {
      * read; the catalogue is kernels_cl/sim/catalogue/hb_catalogue.cl).
      * mtab_host: the host's copy of mtab (nmech x 5: instances, parameter,
      * state and row offsets, flags HB_CAT_POINT 1, STATE 2, CONC 4, NET 8). */
+#define HB_SIM_MT_UNIFORM 256 /* kernels_cl/sim/hb_mech_passes.cl's HB_MT_UNIFORM */
     int64_t        nmech;
     int64_t        npoints;   /* point processes (entries of pptr)             */
     const int64_t *mtab_host;
-    hb_buffer *mtab;          /* int64[5 nmech]                                */
+    hb_buffer *mtab;          /* int64[5 nmech]; the device's flags add
+                                 HB_SIM_MT_UNIFORM where every instance has
+                                 the same parameters                           */
     hb_buffer *inode;         /* int64: the row of each instance               */
     hb_buffer *mcell;         /* int64[(ncells + 1) nmech]: first instance per cell */
     /* Density mechanism m's instance on a row, for the on-chip engine's

@@ -786,6 +786,18 @@ static hb_status build(hb_sim *sim, const char *fn)
                     t.mprm[t.mtab[5 * m + 1] + p * n + i] = d->prm[k * np + p];
             }
     }
+    /* A density mechanism whose instances all have the same parameters:
+     * the device's flag (kernels_cl/sim/hb_mech_passes.cl, HB_MT_UNIFORM)
+     * lets the on-chip engine read instance 0's for every row. */
+    for (int m = 0; m < NMECH; ++m) {
+        const int64_t n = count[m], off = t.mtab[5 * m + 1];
+        int same = !hb_cat_mechs[m].point && n > 0;
+        for (int p = 0; same && p < hb_cat_mechs[m].nparam; ++p)
+            for (int64_t i = 1; same && i < n; ++i)
+                same = t.mprm[off + p * n + i] == t.mprm[off + p * n];
+        if (same)
+            t.mtab[5 * m + 4] |= HB_SIM_MT_UNIFORM;
+    }
     int64_t ndmap = 0;
     hb_status st = build_dmap(sim, &t, fn, &ndmap);
     if (st) {

@@ -85,21 +85,19 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
                                                 vk, dt, celsius, ion, ionk, nrows_all,      \
                                                 ro + k, tc_##NAME);                         \
     }
-/* With SC set, a mechanism with a SOLVE moves its states first, in the same
- * call (hb_cat_NAME_state_current: its state and parameters loaded once). */
+/* Every density mechanism through hb_cat_NAME_state_current: with SC set, a
+ * mechanism with a SOLVE moves its states first in the same call (its
+ * state and parameters loaded once); parameters from instance mp (0 where
+ * every instance has the same: HB_MT_UNIFORM). */
 #define HB_EPOCH_CURRENT_ONE(ID, NAME, FLAGS)                                               \
     if (!((FLAGS) & HB_CAT_POINT)) {                                                        \
         const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
         if (i_ >= 0) {                                                                      \
             real g_ = (real)0, c_ = (real)0;                                                \
-            if (((FLAGS) & HB_CAT_STATE) && sc)                        \
-                HB_KERNEL(hb_cat_##NAME##_state_current)(                                   \
-                    i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), vk, dt, celsius, ion, ionk, \
-                    nrows_all, kk, scl, &g_, &c_, tc_##NAME);                               \
-            else                                                                            \
-                HB_KERNEL(hb_cat_##NAME##_current)(i_, HB_MT_N(ID), HB_MT_PRM(ID),           \
-                                                   HB_MT_ST(ID), vk, celsius, ion, ionk,    \
-                                                   nrows_all, kk, scl, &g_, &c_);           \
+            HB_KERNEL(hb_cat_##NAME##_state_current)(                                       \
+                i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), muni[ID] ? 0 : i_,            \
+                ((FLAGS) & HB_CAT_STATE) && sc, vk, dt, celsius, ion, ionk, nrows_all, kk,  \
+                scl, &g_, &c_, tc_##NAME);                                                  \
             gk_ = gk_ + g_ * scl;                                                           \
             ik = ik + c_ * scl;                                                             \
         }                                                                                   \
@@ -241,9 +239,10 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
      * span, the mechanism's dmap column at the cell's first row. Read once:
      * every pass of every step starts from them. */
     hb_long ma[HB_CAT_NMECH], mcol[HB_CAT_NMECH];
-    hb_int mn[HB_CAT_NMECH], mlo[HB_CAT_NMECH], mhi[HB_CAT_NMECH];
+    hb_int mn[HB_CAT_NMECH], mlo[HB_CAT_NMECH], mhi[HB_CAT_NMECH], muni[HB_CAT_NMECH];
     for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
         const int dens = valid && !(HB_MT_FLAGS(m) & HB_CAT_POINT);
+        muni[m] = (HB_MT_FLAGS(m) & HB_MT_UNIFORM) != 0;
         ma[m] = dens ? HB_MT_FIRST(m, c) : 0;
         mn[m] = dens ? (hb_int)(HB_MT_FIRST(m, c + 1) - ma[m]) : 0;
         mlo[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m]) - ro) : 0;

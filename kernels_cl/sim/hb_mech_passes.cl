@@ -32,6 +32,10 @@
 #define HB_MT_ST(m) (mst + mtab[5 * (m) + 2])
 #define HB_MT_ROW(m, i) inode[mtab[5 * (m) + 3] + (i)]
 #define HB_MT_FLAGS(m) mtab[5 * (m) + 4]
+/* A flag the engine adds to a density mechanism's (beside the catalogue's
+ * HB_CAT_*; api/sim/sim_model.c sets it, under the same value): every
+ * instance has the same parameters, so instance 0's serve all. */
+#define HB_MT_UNIFORM 256
 /* Density mechanism m's instances in cells c0 .. c1 - 1. */
 #define HB_MT_FIRST(m, c0) mcell[(hb_long)(c0) * HB_CAT_NMECH + (m)]
 /* Probes (hb_sim_dev.probe: per probe its kind, element, row and trace

@@ -139,11 +139,11 @@ def _dispatch(mechs, ions, descs, texts):
     row = ("__global real *ion, __global const real *ionk, const hb_long nrows, "
            "const hb_long row")
 
-    def load(m, with_state=True):
+    def load(m, with_state=True, pidx="idx"):
         M = macro(m)
         s = ["    real p_[%s_NPARAM + 1], s_[%s_NSTATE + 1];" % (M, M),
              "    for (int q = 0; q < %s_NPARAM; ++q)" % M,
-             "        p_[q] = prm[q * n + idx];"]
+             "        p_[q] = prm[q * n + %s];" % pidx]
         if with_state:
             s += ["    for (int q = 0; q < %s_NSTATE; ++q)" % M,
                   "        s_[q] = st[q * n + idx];"]
@@ -254,14 +254,17 @@ def _dispatch(mechs, ions, descs, texts):
         # parameters loaded once; a mechanism that writes no concentration
         # reads its ion variables once too (one that does reads them again
         # after its state wrote them).
-        out.append("/* Its states over one step of dt, then its conductance and current at the")
-        out.append(" * new states: _state_tc and _current in one. */")
-        out.append("HB_FN void HB_KERNEL(hb_cat_%s_state_current)(%s, const real v, const real dt, "
-                   "const real celsius, %s, const real scale, real *g, real *i, const real *tc)"
-                   % (n, inst, row))
+        out.append("/* With advance set, its states over one step of dt (_state_tc), then its")
+        out.append(" * conductance and current at the new states (_current); its parameters")
+        out.append(" * those of instance pidx (the engine passes one instance for all where they")
+        out.append(" * are the same: one address a whole warp reads). For the on-chip engine's")
+        out.append(" * row pass: state, parameters and ion variables loaded once. */")
+        out.append("HB_FN void HB_KERNEL(hb_cat_%s_state_current)(%s, const hb_long pidx, "
+                   "const int advance, const real v, const real dt, const real celsius, %s, "
+                   "const real scale, real *g, real *i, const real *tc)" % (n, inst, row))
         out.append("{")
-        out += unused(["dt", "ion", "ionk", "nrows", "row", "scale", "tc"])
-        out += load(m)
+        out += unused(["advance", "dt", "ion", "ionk", "nrows", "row", "scale", "tc"])
+        out += load(m, pidx="pidx")
         writes_conc = any(ion.concentrations for ion in m.ions)
         if descs[k]["method"]:
             args = ion_args(m)
@@ -270,8 +273,10 @@ def _dispatch(mechs, ions, descs, texts):
                 for nm, e in zip(names, ion_arg_list(m)):
                     out.append("    const real %s = %s;" % (nm, e))
                 args = "".join(", " + nm for nm in names)
-            out.append("    HB_KERNEL(hb_mech_%s_state_tc)(v, dt, celsius%s, p_, s_, tc);" % (n, args))
-            out += store(m)
+            out.append("    if (advance) {")
+            out.append("        HB_KERNEL(hb_mech_%s_state_tc)(v, dt, celsius%s, p_, s_, tc);" % (n, args))
+            out += ["    " + line for line in store(m)]
+            out.append("    }")
             out += current_body(m, ion_args(m) if writes_conc else args)
         else:
             out += current_body(m, ion_args(m))

@@ -609,10 +609,14 @@ HB_FN void HB_KERNEL(hb_cat_pas_current)(const hb_long idx, const hb_long n, __g
     *g = g_;
     *i = i_;
 }
-/* Its states over one step of dt, then its conductance and current at the
- * new states: _state_tc and _current in one. */
-HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
+/* With advance set, its states over one step of dt (_state_tc), then its
+ * conductance and current at the new states (_current); its parameters
+ * those of instance pidx (the engine passes one instance for all where they
+ * are the same: one address a whole warp reads). For the on-chip engine's
+ * row pass: state, parameters and ion variables loaded once. */
+HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
+    (void)advance;
     (void)dt;
     (void)ion;
     (void)ionk;
@@ -622,7 +626,7 @@ HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long 
     (void)tc;
     real p_[HB_MECH_PAS_NPARAM + 1], s_[HB_MECH_PAS_NSTATE + 1];
     for (int q = 0; q < HB_MECH_PAS_NPARAM; ++q)
-        p_[q] = prm[q * n + idx];
+        p_[q] = prm[q * n + pidx];
     for (int q = 0; q < HB_MECH_PAS_NSTATE; ++q)
         s_[q] = st[q * n + idx];
     real g_ = (real)0, i_ = (real)0;
@@ -704,10 +708,14 @@ HB_FN void HB_KERNEL(hb_cat_hh_current)(const hb_long idx, const hb_long n, __gl
     if (ionk[4] != (real)0) /* probed */
         ion[(hb_long)7 * nrows + row] += o_[1]; /* ik */
 }
-/* Its states over one step of dt, then its conductance and current at the
- * new states: _state_tc and _current in one. */
-HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
+/* With advance set, its states over one step of dt (_state_tc), then its
+ * conductance and current at the new states (_current); its parameters
+ * those of instance pidx (the engine passes one instance for all where they
+ * are the same: one address a whole warp reads). For the on-chip engine's
+ * row pass: state, parameters and ion variables loaded once. */
+HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
+    (void)advance;
     (void)dt;
     (void)ion;
     (void)ionk;
@@ -717,14 +725,16 @@ HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n
     (void)tc;
     real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
     for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
-        p_[q] = prm[q * n + idx];
+        p_[q] = prm[q * n + pidx];
     for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
         s_[q] = st[q * n + idx];
     const real x0_ = (ionk[0] != (real)0 ? ionk[0] * log(ion[(hb_long)2 * nrows + row] / ion[(hb_long)1 * nrows + row]) : ion[(hb_long)0 * nrows + row]);
     const real x1_ = (ionk[1] != (real)0 ? ionk[1] * log(ion[(hb_long)6 * nrows + row] / ion[(hb_long)5 * nrows + row]) : ion[(hb_long)4 * nrows + row]);
-    HB_KERNEL(hb_mech_hh_state_tc)(v, dt, celsius, x0_, x1_, p_, s_, tc);
-    for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
-        st[q * n + idx] = s_[q];
+    if (advance) {
+        HB_KERNEL(hb_mech_hh_state_tc)(v, dt, celsius, x0_, x1_, p_, s_, tc);
+        for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
+            st[q * n + idx] = s_[q];
+    }
     real g_ = (real)0, i_ = (real)0, o_[2];
     HB_KERNEL(hb_mech_hh_current)(v, celsius, x0_, x1_, p_, s_, &g_, &i_, &o_[0], &o_[1]);
     *g = g_;
@@ -804,10 +814,14 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_current)(const hb_long idx, const hb_long n, 
     *g = g_;
     *i = i_;
 }
-/* Its states over one step of dt, then its conductance and current at the
- * new states: _state_tc and _current in one. */
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
+/* With advance set, its states over one step of dt (_state_tc), then its
+ * conductance and current at the new states (_current); its parameters
+ * those of instance pidx (the engine passes one instance for all where they
+ * are the same: one address a whole warp reads). For the on-chip engine's
+ * row pass: state, parameters and ion variables loaded once. */
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
+    (void)advance;
     (void)dt;
     (void)ion;
     (void)ionk;
@@ -817,12 +831,14 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_lo
     (void)tc;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
-        p_[q] = prm[q * n + idx];
+        p_[q] = prm[q * n + pidx];
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
-    HB_KERNEL(hb_mech_ExpSyn_state_tc)(v, dt, celsius, p_, s_, tc);
-    for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
-        st[q * n + idx] = s_[q];
+    if (advance) {
+        HB_KERNEL(hb_mech_ExpSyn_state_tc)(v, dt, celsius, p_, s_, tc);
+        for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
+            st[q * n + idx] = s_[q];
+    }
     real g_ = (real)0, i_ = (real)0;
     HB_KERNEL(hb_mech_ExpSyn_current)(v, celsius, p_, s_, &g_, &i_);
     *g = g_;
@@ -909,10 +925,14 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_current)(const hb_long idx, const hb_long n,
     *g = g_;
     *i = i_;
 }
-/* Its states over one step of dt, then its conductance and current at the
- * new states: _state_tc and _current in one. */
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
+/* With advance set, its states over one step of dt (_state_tc), then its
+ * conductance and current at the new states (_current); its parameters
+ * those of instance pidx (the engine passes one instance for all where they
+ * are the same: one address a whole warp reads). For the on-chip engine's
+ * row pass: state, parameters and ion variables loaded once. */
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
+    (void)advance;
     (void)dt;
     (void)ion;
     (void)ionk;
@@ -922,12 +942,14 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_l
     (void)tc;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
-        p_[q] = prm[q * n + idx];
+        p_[q] = prm[q * n + pidx];
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
-    HB_KERNEL(hb_mech_Exp2Syn_state_tc)(v, dt, celsius, p_, s_, tc);
-    for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
-        st[q * n + idx] = s_[q];
+    if (advance) {
+        HB_KERNEL(hb_mech_Exp2Syn_state_tc)(v, dt, celsius, p_, s_, tc);
+        for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
+            st[q * n + idx] = s_[q];
+    }
     real g_ = (real)0, i_ = (real)0;
     HB_KERNEL(hb_mech_Exp2Syn_current)(v, celsius, p_, s_, &g_, &i_);
     *g = g_;
