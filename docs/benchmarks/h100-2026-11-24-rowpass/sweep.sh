@@ -1,4 +1,4 @@
-# device call: clamp loads skipped (NEW), Q10s once per launch (Q10 = 8e0e336) vs PREV (680c61b) vs OLD (bfc87c4); CUDA + NVIDIA OpenCL tests.
+# device call: uniform parameters (NEW), clamp loads skipped (CLAMP = a2338a1) vs PREV (680c61b) vs OLD (bfc87c4); CUDA + NVIDIA OpenCL tests.
 set -u
 export HINESBATCH_OPENCL_PLATFORM=NVIDIA
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
@@ -15,7 +15,7 @@ run() { local tag=$1 exe=$2; shift 2
 for a in "--cells 200 --engine cells" "--cells 200 --engine cells --hh-everywhere" "--cells 10000 --engine cells" "--cells 200 --engine cells --precision float" "--cells 200 --engine cells --precision float --hh-everywhere"; do
   for rep in 1 2; do
   run NEW build-gpu/apps/hinesbatch $a
-  run Q10 /tmp/rng/b/apps/hinesbatch $a
+  run CLAMP /tmp/rng/b/apps/hinesbatch $a
   run PREV /tmp/prev/b/apps/hinesbatch $a
   run OLD /tmp/old/b/apps/hinesbatch $a
   done
