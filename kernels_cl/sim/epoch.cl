@@ -87,8 +87,9 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
     }
 /* Every density mechanism through hb_cat_NAME_state_current: with SC set, a
  * mechanism with a SOLVE moves its states first in the same call (its
- * state and parameters loaded once); parameters from instance mp (0 where
- * every instance has the same: HB_MT_UNIFORM). */
+ * state and parameters loaded once); the parameters are instance 0's where
+ * every instance has the same (HB_MT_UNIFORM: one address per warp), else
+ * the row's instance's. */
 #define HB_EPOCH_CURRENT_ONE(ID, NAME, FLAGS)                                               \
     if (!((FLAGS) & HB_CAT_POINT)) {                                                        \
         const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
@@ -134,10 +135,11 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
 /* Row k's pass, by its work-item: with UPD the step before's update first,
  * v = v + dv (dv still in rhs's array from the solve); with SC
  * (HB_EPOCH_CAN_FUSE) its states over the step before (point processes',
- * then each density mechanism's with its current); its events; its ion currents cleared; its
- * density mechanisms' conductances and currents (scaled to the row), its
- * point processes', its clamps on at this step (in their fixed order); the
- * step for dv: d = d0 + g, rhs = -I (membrane.cl's hb_sim_assemble). */
+ * then each density mechanism's with its current); its events; its ion
+ * currents cleared; its density mechanisms' conductances and currents
+ * (scaled to the row), its point processes', its clamps on at this step (in
+ * their fixed order); the step for dv: d = d0 + g, rhs = -I (membrane.cl's
+ * hb_sim_assemble). */
 #define HB_EPOCH_ROW_PASS(SC, UPD)                                                          \
     do {                                                                                    \
         const int sc = can_fuse && (SC), upd = (UPD);                                       \
@@ -146,7 +148,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             const real vk = upd ? sh[oV + k] + sh[oR + k] : sh[oV + k];                     \
             if (upd)                                                                        \
                 sh[oV + k] = vk;                                                            \
-            if (sc && points)                                          \
+            if (sc && points)                                                               \
                 HB_KERNEL(hb_mech_points_advance)(kk, vk, dt, nrows_all, HB_MECH_PASS);     \
             if (points)                                                                     \
                 HB_KERNEL(hb_mech_points_events)(kk, step, HB_MECH_PASS);                   \
