@@ -378,6 +378,33 @@ def test_mutated_files_fail_cleanly():
             assert str(e).startswith("m.mod:") and e.line >= 1 and e.col >= 1, str(e)
 
 
+def test_condition_on_an_infinity_fails_cleanly():
+    """A value made infinite in one branch (x / 0) and compared in the next if: sympy refuses
+    the comparison (TypeError), which the translator reports at that statement (found by
+    test_mutated_files_fail_cleanly with HB_TEST_SEED=615731900)."""
+    src = """NEURON { SUFFIX z RANGE a, b }
+PARAMETER { a = 0.1  b = 10 }
+STATE { m }
+INITIAL {
+    if (a / b > 0.9999) {
+        a = 0.9999 * b / 0
+    }
+    if (a / b < 1e-9) {
+        a = b * 1e-9
+    }
+    m = a
+}
+BREAKPOINT { SOLVE s METHOD cnexp }
+DERIVATIVE s { m' = -m / b }
+"""
+    try:
+        generate(loads(src, "z.mod"), "z.mod")
+    except NmodlError as e:
+        assert str(e).startswith("z.mod:") and e.line >= 1 and e.col >= 1, str(e)
+        return
+    raise AssertionError("z.mod translated although a branch divides by 0")
+
+
 def _run_function(fn, values):
     """Evaluates a numerics.Function: values maps input symbols to numbers; returns its writes."""
     env = dict(values)

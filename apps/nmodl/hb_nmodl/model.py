@@ -348,34 +348,43 @@ class Mechanism:
 
     def _exec(self, body, frame):
         for s in body:
-            if isinstance(s, ast.Local):
-                for n in s.names:
-                    frame.local[n] = sympy.Integer(0)
-            elif isinstance(s, ast.Assign):
-                val = self._guard(_arith(self._eval(s.expr, frame)), "%s: %s" % (self._inner, s.name))
-                self._write(s.name, val, frame, s.tok)
-            elif isinstance(s, ast.DerivAssign):
-                if not self._deriv:
-                    raise self._err("%s' outside the SOLVEd DERIVATIVE block" % s.name, s.tok)
-                if s.name not in self.states:
-                    raise self._err("%s' of %s, which is not a STATE" % (s.name, s.name), s.tok)
-                frame.derivs[s.name] = self._guard(_arith(self._eval(s.expr, frame)),
-                                                   "%s: %s'" % (self._inner, s.name))
-            elif isinstance(s, ast.If):
-                if s.cond is None:
-                    self._exec(s.then, frame)
-                    continue
-                c = _bool(self._eval(s.cond, frame))
-                a, b = frame.copy(), frame.copy()
-                self._exec(s.then, a)
-                self._exec(s.orelse, b)
-                self._merge(frame, c, a, b)
-            elif isinstance(s, ast.CallStmt):
-                self._call(s.name, [self._eval(x, frame) for x in s.args], frame, s.tok, stmt=True)
-            elif isinstance(s, ast.Solve):
-                raise self._unsup("SOLVE outside BREAKPOINT", s.tok)
-            else:
-                raise self._err("unexpected statement", s.tok)
+            try:
+                self._exec_one(s, frame)
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError) as e:
+                # sympy refusing what a statement computes (a comparison
+                # with 1/0, an overflowing power): the statement's fault,
+                # reported at it, never a crash of the translator.
+                raise self._err("cannot evaluate this statement: %s" % e, s.tok)
+
+    def _exec_one(self, s, frame):
+        if isinstance(s, ast.Local):
+            for n in s.names:
+                frame.local[n] = sympy.Integer(0)
+        elif isinstance(s, ast.Assign):
+            val = self._guard(_arith(self._eval(s.expr, frame)), "%s: %s" % (self._inner, s.name))
+            self._write(s.name, val, frame, s.tok)
+        elif isinstance(s, ast.DerivAssign):
+            if not self._deriv:
+                raise self._err("%s' outside the SOLVEd DERIVATIVE block" % s.name, s.tok)
+            if s.name not in self.states:
+                raise self._err("%s' of %s, which is not a STATE" % (s.name, s.name), s.tok)
+            frame.derivs[s.name] = self._guard(_arith(self._eval(s.expr, frame)),
+                                               "%s: %s'" % (self._inner, s.name))
+        elif isinstance(s, ast.If):
+            if s.cond is None:
+                self._exec(s.then, frame)
+                return
+            c = _bool(self._eval(s.cond, frame))
+            a, b = frame.copy(), frame.copy()
+            self._exec(s.then, a)
+            self._exec(s.orelse, b)
+            self._merge(frame, c, a, b)
+        elif isinstance(s, ast.CallStmt):
+            self._call(s.name, [self._eval(x, frame) for x in s.args], frame, s.tok, stmt=True)
+        elif isinstance(s, ast.Solve):
+            raise self._unsup("SOLVE outside BREAKPOINT", s.tok)
+        else:
+            raise self._err("unexpected statement", s.tok)
 
     def _merge(self, frame, c, a, b):
         for attr in ("local", "glob", "derivs"):
