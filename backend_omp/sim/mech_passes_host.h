@@ -68,16 +68,20 @@ HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev *sd, int64_t c0, int
     const real dt = (real)sd->dt;
     const hb_long nrows = sd->nrows, NM = HB_CAT_NMECH;
     (void)par;
+    /* Each mechanism's factors of celsius alone (its Q10s) once per call, not
+     * per instance: _state_tc with them is _state's arithmetic. */
 #define HB_HOST_STATE(id, name, flags)                                                     \
     if (!((flags) & HB_CAT_POINT) && ((flags) & HB_CAT_STATE)) {                           \
         const hb_long a = mcell[c0 * NM + (id)], b = mcell[c1 * NM + (id)], n = HB_MT_N(id); \
         const real *pm = HB_MT_PRM(id);                                                    \
         real *sm = HB_MT_ST(id);                                                           \
         const hb_long *nd = inode + mtab[5 * (id) + 3];                                    \
+        real tc[HB_CAT_NTC_##name + 1];                                                    \
+        HB_KERNEL(hb_cat_##name##_tconst)(celsius, tc);                                    \
         HB_HOST_FOR                                                                        \
         for (hb_long i = a; i < b; ++i)                                                    \
-            HB_KERNEL(hb_cat_##name##_state)(i, n, pm, sm, v[nd[i]], dt, celsius, ion,     \
-                                             ionk, nrows, nd[i]);                          \
+            HB_KERNEL(hb_cat_##name##_state_tc)(i, n, pm, sm, v[nd[i]], dt, celsius, ion,  \
+                                                ionk, nrows, nd[i], tc);                   \
     }
     HB_CAT_MECHS(HB_HOST_STATE)
 #undef HB_HOST_STATE
