@@ -125,6 +125,16 @@ def build_cell(h, model, swc):
     return soma[0], secs, counts
 
 
+def nonspecific(path):
+    """The NONSPECIFIC_CURRENT names of a .mod file (NEURON records them per mechanism)."""
+    out = []
+    for line in open(path):
+        words = line.split("COMMENT")[0].split(":")[0].replace(",", " ").split()
+        if words and words[0] == "NONSPECIFIC_CURRENT":
+            out += words[1:]
+    return out
+
+
 def spikes(t, v, thr):
     """Upward crossings of thr, linearly interpolated between samples."""
     out = []
@@ -157,6 +167,20 @@ def main():
     tv.record(h._ref_t)
     vv.record(soma(0.5)._ref_v)
     cv.record(soma(0.5)._ref_cai)
+    # Currents at the soma, NEURON's own recording (the value of the step
+    # that ends at the sample; after finitialize at t = 0): the ions' totals
+    # and the nonspecific currents of the mechanisms there (a mechanism's
+    # share of an ion current is no variable in NEURON).
+    cur = {}
+    for ion in ("na", "k", "ca"):
+        if hasattr(soma(0.5), "_ref_i" + ion):
+            cur["i" + ion] = getattr(soma(0.5), "_ref_i" + ion)
+    for name, spec in model["mechanisms"].items():
+        if not hasattr(soma(0.5), name):
+            continue
+        for var in nonspecific(os.path.join(model_dir, spec)):
+            cur[name + "." + var] = getattr(getattr(soma(0.5), name), "_ref_" + var)
+    cvec = {k: h.Vector().record(ref) for k, ref in cur.items()}
     h.tstop = a.tstop
     h.v_init = model["v_init"]
     t0 = time.time()
@@ -165,10 +189,12 @@ def main():
     wall = time.time() - t0
     t, v, cai = list(tv), list(vv), list(cv)
     sp = spikes(t, v, a.threshold)
+    names = sorted(cvec)
     with open(os.path.join(out, "l5pc_soma.csv"), "w") as f:
-        f.write("t_ms,v_soma_mV,cai_soma_mM\n")
-        for row in list(zip(t, v, cai))[::a.record_every]:
-            f.write("%.6f,%.17g,%.17g\n" % row)
+        f.write("t_ms,v_soma_mV,cai_soma_mM%s\n" % "".join(",%s_soma" % n for n in names))
+        cols = [t, v, cai] + [list(cvec[n]) for n in names]
+        for row in list(zip(*cols))[::a.record_every]:
+            f.write("%.6f" % row[0] + "".join(",%.17g" % x for x in row[1:]) + "\n")
     with open(os.path.join(out, "l5pc_spikes.csv"), "w") as f:
         f.write("spike,t_ms\n")
         for k, ts in enumerate(sp):

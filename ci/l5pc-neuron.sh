@@ -5,7 +5,7 @@
 # data/morphologies/jaxley__morph_l5pc_with_axon.swc with Import3d, applies
 # data/models/l5pc/l5pc.json (docs/mechanisms.md, "Model description files")
 # and runs a 0.8 nA step at the soma from 100 to 600 ms (dt 0.025 ms, backward
-# Euler, 34 degC). Writes $OUT/l5pc_soma.csv (t, v, cai at the soma, every
+# Euler, 34 degC). Writes $OUT/l5pc_soma.csv (t, v, cai, currents at the soma, every
 # step), $OUT/l5pc_spikes.csv (upward crossings of 0 mV, interpolated) and
 # $OUT/l5pc_summary.json. Arguments go to ci/l5pc-neuron.py (--amp, --delay,
 # --dur, --tstop, --dt, --threshold, --model).

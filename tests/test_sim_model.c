@@ -364,8 +364,14 @@ static void refusals(hb_context *ctx)
     hb_mech_desc d;
     HB_CHECK_STATUS(hb_mech_describe(hb_mech_count(), &d), E);
     HB_CHECK(hb_mech_count() >= 4, "the built-in catalogue has pas, hh, ExpSyn, Exp2Syn");
-    for (int64_t m = 0; m < hb_mech_count(); ++m)
+    for (int64_t m = 0; m < hb_mech_count(); ++m) {
         HB_CHECK_STATUS(hb_mech_describe(m, &d), HB_SUCCESS);
+        /* hh's currents: its ion currents in USEION order, then its leak. */
+        if (!strcmp(d.name, "hh"))
+            HB_CHECK(d.ncurrent == 3 && !strcmp(d.current_names[0], "ina") &&
+                         !strcmp(d.current_names[1], "ik") && !strcmp(d.current_names[2], "il"),
+                     "hh's currents: %d", d.ncurrent);
+    }
 }
 
 int main(void)

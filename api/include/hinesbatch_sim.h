@@ -140,6 +140,8 @@ typedef struct {
     const char *const *param_names;
     const double *param_defaults;
     const char *const *state_names;
+    int         ncurrent;         /* its currents a probe records ("MECH.I")      */
+    const char *const *current_names; /* ion currents it writes, then nonspecific */
 } hb_mech_desc;
 HB_API int64_t hb_mech_count(void);
 HB_API hb_status hb_mech_describe(int64_t index, hb_mech_desc *desc);
@@ -238,16 +240,25 @@ HB_API hb_status hb_sim_set_spike_detector(hb_sim *sim, int64_t cell, int64_t co
  *   "v":        membrane voltage, mV;
  *   "MECH.VAR": a state slot (STATE or a value the mechanism keeps; its
  *               hb_mech_desc.state_names) or PARAMETER of density mechanism
- *               MECH, in its NMODL units ("hh.m", "hh.gnabar"); MECH must be
- *               in that compartment when the call is made (inserted, or the
- *               default model's pas and hh when nothing was inserted);
+ *               MECH, in its NMODL units ("hh.m", "hh.gnabar"), or one of
+ *               its currents, mA/cm2: a NONSPECIFIC_CURRENT ("pas.i",
+ *               "hh.il") or its share of an ion current it writes
+ *               ("hh.ina"); MECH must be in that compartment when the call is
+ *               made (inserted, or the default model's pas and hh when
+ *               nothing was inserted);
+ *   "iX":       ion X's total current, mA/cm2 ("ina": every mechanism's);
  *   "Xi", "Xo": ion X's inside and outside concentration, mM ("cai");
  *   "eX":       its reversal potential, mV (Nernst where the ion is).
+ * A current's sample j (j >= 1) is the one the step that ends at it used,
+ * computed from the values at the step's start (sample j - 1), and sample 0
+ * the one at the state after INITIAL: NEURON's recording convention.
  * hb_sim_probe_point records `var` (a state slot or PARAMETER, e.g. ExpSyn's
- * "g", uS) of point process point_id. All before the first hb_sim_run; bad
- * input (cell, compartment, names, a mechanism not there, NULL) is
- * HB_ERR_INVALID_ARGUMENT naming it, the cell and the compartment, with no
- * probe added. */
+ * "g", uS, or a current, nA: ExpSyn's "i") of point process point_id. All
+ * before the first hb_sim_run, and a mechanism's current before the model is
+ * set up (the first run or state read: its slots are made then); bad input
+ * (cell, compartment, names, a mechanism not there, NULL, a current probed
+ * too late) is HB_ERR_INVALID_ARGUMENT naming it, the cell and the
+ * compartment, with no probe added. */
 HB_API hb_status hb_sim_probe(hb_sim *sim, int64_t cell, int64_t compartment, const char *what,
                               int64_t *id);
 HB_API hb_status hb_sim_probe_point(hb_sim *sim, int64_t point_id, const char *var,

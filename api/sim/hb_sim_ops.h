@@ -8,6 +8,13 @@
 extern "C" {
 #endif
 
+/* Flags the engine adds to a mechanism's in mtab (kernels_cl/sim/
+ * hb_mech_passes.cl's HB_MT_UNIFORM and HB_MT_KEEPI): every instance has the
+ * same parameters; a probe records one of its currents (kept after its state
+ * slots, which have room for them). */
+#define HB_SIM_MT_UNIFORM 256
+#define HB_SIM_MT_KEEPI 512
+
 /* Device-side state of a simulation (api/sim/; kernels in
  * kernels_cl/sim/membrane.cl, host loops in backend_omp/sim/membrane.c). Per-row
  * arrays are flat (row k of the batch) in the plan's precision; pos maps a
@@ -25,13 +32,12 @@ typedef struct {
      * read; the catalogue is kernels_cl/sim/catalogue/hb_catalogue.cl).
      * mtab_host: the host's copy of mtab (nmech x 5: instances, parameter,
      * state and row offsets, flags HB_CAT_POINT 1, STATE 2, CONC 4, NET 8). */
-#define HB_SIM_MT_UNIFORM 256 /* kernels_cl/sim/hb_mech_passes.cl's HB_MT_UNIFORM */
     int64_t        nmech;
     int64_t        npoints;   /* point processes (entries of pptr)             */
     const int64_t *mtab_host;
     hb_buffer *mtab;          /* int64[5 nmech]; the device's flags add
                                  HB_SIM_MT_UNIFORM where every instance has
-                                 the same parameters                           */
+                                 the same parameters; both HB_SIM_MT_KEEPI   */
     hb_buffer *inode;         /* int64: the row of each instance               */
     hb_buffer *mcell;         /* int64[(ncells + 1) nmech]: first instance per cell */
     /* Density mechanism m's instance on a row, for the on-chip engine's
@@ -80,7 +86,8 @@ typedef struct {
      * probes of cell c are prbcell[2c] .. prbcell[2c + 2]: first those any
      * thread may read after the states (v, density states, parameters, ion
      * concentrations and reversals), from prbcell[2c + 1] those only the
-     * row's own may (a point process's state, an ion current). */
+     * row's own may (a point process's state, an ion current, a mechanism's
+     * kept current). */
     int64_t    nprobe;
     hb_buffer *probe;         /* int64[4 nprobe]                                 */
     hb_buffer *prbcell;       /* int64[2 ncells + 1]                             */

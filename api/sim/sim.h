@@ -40,6 +40,7 @@ typedef struct {
     int64_t       *entry;    /* npoints: each point process's device entry (built) */
     double        *ion;      /* 3 nion nrows: per ion e, ci, co                   */
     int            nernst[HB_CAT_INFO_NION];
+    uint8_t        keepi[HB_CAT_INFO_NMECH]; /* a probe records one of its currents */
     int            inserted; /* a mechanism was inserted: no default model        */
     int            built;    /* set up on the backend: no more changes            */
     int64_t        mtab[5 * HB_CAT_INFO_NMECH]; /* the device's (hb_sim_dev)        */
@@ -82,6 +83,8 @@ typedef struct {
     int     kind;             /* HB_SIM_PROBE_*                               */
     int     mech, slot, ion;  /* mechanism and its slot or PARAMETER; ion and
                                  its slot (0 e, 1 i, 2 o)                     */
+    int     cur;              /* 1: one of mech's currents (slot nstate + its
+                                 index in cur_names, kept: HB_SIM_MT_KEEPI)   */
     char    what[64];         /* as hb_sim_get_trace_info gives it           */
 } hb_sim_probe_spec;
 

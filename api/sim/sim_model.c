@@ -31,6 +31,8 @@ hb_status hb_mech_describe(int64_t index, hb_mech_desc *desc)
     desc->param_names = m->param_names;
     desc->param_defaults = m->param_defaults;
     desc->state_names = m->state_names;
+    desc->ncurrent = m->ncur;
+    desc->current_names = m->cur_names;
     return HB_SUCCESS;
 }
 
@@ -732,14 +734,17 @@ static hb_status build(hb_sim *sim, const char *fn)
     t.mtab = hb__malloc_n(5 * NMECH, sizeof *t.mtab);
     for (int m = 0; t.mtab && m < NMECH; ++m) {
         int64_t a, b;
+        /* Slots for its currents after the state where a probe records one. */
+        const int nslot = hb_cat_mechs[m].nstate + (md->keepi[m] ? hb_cat_mechs[m].ncur : 0);
         if (!hb__mul_i64(count[m], hb_cat_mechs[m].nparam, &a) ||
-            !hb__mul_i64(count[m], hb_cat_mechs[m].nstate, &b) || nprm > INT64_MAX - a ||
+            !hb__mul_i64(count[m], nslot, &b) || nprm > INT64_MAX - a ||
             nst > INT64_MAX - b) {
             free_tables(&t);
             return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %s: %lld instances overflow the tables",
                              fn, hb_cat_mechs[m].name, (long long)count[m]);
         }
-        const int64_t row[5] = {count[m], nprm, nst, ninst, hb_cat_mechs[m].flags};
+        const int64_t row[5] = {count[m], nprm, nst, ninst,
+                                hb_cat_mechs[m].flags | (md->keepi[m] ? HB_SIM_MT_KEEPI : 0)};
         for (int k = 0; k < 5; ++k)
             t.mtab[5 * m + k] = md->mtab[5 * m + k] = row[k];
         nprm += a, nst += b, ninst += count[m];

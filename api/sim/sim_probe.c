@@ -40,29 +40,49 @@ static int find_name(const char *const *names, int n, const char *x)
 }
 
 /* Variable var of mechanism m: a state slot (STATEs, then the values it
- * keeps) or a PARAMETER; the names it has listed in the message otherwise. */
-static hb_status find_var(int m, const char *var, int *slot, int *is_param, const char *fn,
-                          const char *where)
+ * keeps), a PARAMETER, or one of its currents (*cur: kept in the slots after
+ * the state); the names it has listed in the message otherwise. */
+static hb_status find_var(int m, const char *var, int *slot, int *is_param, int *cur,
+                          const char *fn, const char *where)
 {
     const hb_cat_mech *cm = &hb_cat_mechs[m];
-    if ((*slot = find_name(cm->state_names, cm->nstate, var)) >= 0) {
-        *is_param = 0;
+    *is_param = *cur = 0;
+    if ((*slot = find_name(cm->state_names, cm->nstate, var)) >= 0)
         return HB_SUCCESS;
-    }
     if ((*slot = find_name(cm->param_names, cm->nparam, var)) >= 0) {
         *is_param = 1;
+        return HB_SUCCESS;
+    }
+    if ((*slot = find_name(cm->cur_names, cm->ncur, var)) >= 0) {
+        *slot += cm->nstate;
+        *cur = 1;
         return HB_SUCCESS;
     }
     char names[400];
     size_t n = 0;
     names[0] = 0;
-    for (int k = 0; k < cm->nstate + cm->nparam && n < sizeof names; ++k)
+    const int ns = cm->nstate, np = cm->nparam;
+    for (int k = 0; k < ns + np + cm->ncur && n < sizeof names; ++k)
         n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", k ? ", " : "",
-                              k < cm->nstate ? cm->state_names[k]
-                                             : cm->param_names[k - cm->nstate]);
+                              k < ns        ? cm->state_names[k]
+                              : k < ns + np ? cm->param_names[k - ns]
+                                            : cm->cur_names[k - ns - np]);
     return hb__error(HB_ERR_INVALID_ARGUMENT,
                      "%s: %s: %s has no recordable variable \"%s\" (it has: %s)", fn, where,
                      cm->name, var, n ? names : "none");
+}
+
+/* A probe of mechanism m's current: its instances keep their currents from
+ * the model's setup on (the slots are made then). */
+static hb_status want_currents(hb_sim *sim, int m, const char *what, const char *fn,
+                               const char *where)
+{
+    if (sim->model.built && !sim->model.keepi[m])
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: \"%s\" at %s: %s's currents are kept only when probed before the "
+                         "model is set up (the first hb_sim_run or state read)",
+                         fn, what, where, hb_cat_mechs[m].name);
+    return HB_SUCCESS;
 }
 
 /* Whether density mechanism m is in row k now: inserted there, or, when
@@ -141,6 +161,8 @@ static hb_status add_probe(hb_sim *sim, const hb_sim_probe_spec *ps, int64_t *id
     sim->probes[sim->nprobes] = *ps;
     sim->probes[sim->nprobes].col = col;
     sim->nprobes++;
+    if (ps->cur)
+        sim->model.keepi[ps->mech] = 1;
     *id = col;
     return HB_SUCCESS;
 }
@@ -195,10 +217,12 @@ static hb_status probe(hb_sim *sim, int64_t cell, int64_t comp, const char *what
                              "hb_sim_probe_point",
                              fn, what, where, mech);
         int is_param;
-        HB_FORWARD(find_var(m, dot + 1, &ps.slot, &is_param, fn, where));
+        HB_FORWARD(find_var(m, dot + 1, &ps.slot, &is_param, &ps.cur, fn, where));
         if (!has_mech(sim, m, ps.row))
             return hb__error(HB_ERR_INVALID_ARGUMENT,
                              "%s: \"%s\": %s is not inserted at %s", fn, what, mech, where);
+        if (ps.cur)
+            HB_FORWARD(want_currents(sim, m, what, fn, where));
         ps.kind = is_param ? HB_SIM_PROBE_PARAM : HB_SIM_PROBE_STATE;
         ps.mech = m;
     } else if (ion_var(what, &x, &s)) {
@@ -239,9 +263,11 @@ static hb_status probe_point(hb_sim *sim, int64_t point, const char *var, int64_
     snprintf(where, sizeof where, "point process %lld (cell %lld compartment %lld)",
              (long long)point, (long long)ps.cell, (long long)ps.comp);
     int is_param;
-    HB_FORWARD(find_var(pt->mech, var, &ps.slot, &is_param, fn, where));
-    ps.kind = is_param ? HB_SIM_PROBE_PARAM : HB_SIM_PROBE_STATE;
     snprintf(ps.what, sizeof ps.what, "%s.%s", cm->name, var);
+    HB_FORWARD(find_var(pt->mech, var, &ps.slot, &is_param, &ps.cur, fn, where));
+    if (ps.cur)
+        HB_FORWARD(want_currents(sim, pt->mech, ps.what, fn, where));
+    ps.kind = is_param ? HB_SIM_PROBE_PARAM : HB_SIM_PROBE_STATE;
     return add_probe(sim, &ps, id, fn);
 }
 
@@ -295,8 +321,8 @@ static hb_status element(hb_sim *sim, const hb_sim_probe_spec *ps, int64_t **ins
 
 /* Whether only the work-item that owns the probe's row may read it in the
  * on-chip epoch (hb_sim_dev.prbcell): a point process's state, which that
- * work-item advanced with no barrier after, and an ion current, which it
- * clears next (and concentrations, where a point process writes one). */
+ * work-item advanced with no barrier after, and an ion current or a
+ * mechanism's kept current, which it clears or overwrites next (and concentrations, where a point process writes one). */
 static int owner_only(const hb_sim_probe_spec *ps)
 {
     /* A point process that writes a concentration (HB_CAT_CONC) writes it
@@ -304,7 +330,7 @@ static int owner_only(const hb_sim_probe_spec *ps)
     int point_conc = 0;
     for (int m = 0; m < NMECH; ++m)
         point_conc |= hb_cat_mechs[m].point && (hb_cat_mechs[m].flags & 4);
-    return (ps->point >= 0 && ps->kind == HB_SIM_PROBE_STATE) ||
+    return (ps->point >= 0 && ps->kind == HB_SIM_PROBE_STATE) || ps->cur ||
            (ps->kind == HB_SIM_PROBE_ION && ps->slot == 3) ||
            (point_conc && (ps->kind == HB_SIM_PROBE_ION || ps->kind == HB_SIM_PROBE_ION_E));
 }
@@ -383,6 +409,16 @@ hb_status hb__sim_probe_first(hb_sim *sim)
     hb_sim_dev *d = &sim->dev;
     if (d->nprobe == 0)
         return HB_SUCCESS;
+    /* Currents at t = 0 are those of the state after INITIAL (NEURON's
+     * finitialize computes them too): one membrane pass at a step before the
+     * first (no event or clamp is due), which writes only the current slots
+     * and the step's scratch (every step recomputes them). */
+    int currents = 0;
+    for (int64_t q = 0; q < sim->nprobes; ++q)
+        currents |= sim->probes[q].cur ||
+                    (sim->probes[q].kind == HB_SIM_PROBE_ION && sim->probes[q].slot == 3);
+    if (currents)
+        HB_FORWARD(sim->ops->membrane(sim->ctx, sim->prm.plan.stream, sim->prm.precision, d, -1));
     /* The values at t = 0 (after INITIAL), through the kernel that samples
      * every step, into row 0 of rec (the first step overwrites it). */
     HB_FORWARD(sim->ops->probe(sim->ctx, sim->prm.plan.stream, sim->prm.precision, d, 0));

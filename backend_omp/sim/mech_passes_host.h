@@ -125,14 +125,19 @@ HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int6
 #define HB_HOST_CURRENT(id, name, flags)                                                   \
     if (!((flags) & HB_CAT_POINT)) {                                                       \
         const hb_long a = mcell[c0 * NM + (id)], b = mcell[c1 * NM + (id)], n = HB_MT_N(id); \
-        const real *pm = HB_MT_PRM(id), *sm = HB_MT_ST(id);                                \
+        const real *pm = HB_MT_PRM(id);                                                    \
+        real *sm = HB_MT_ST(id);                                                           \
         const hb_long *nd = inode + mtab[5 * (id) + 3];                                    \
+        const int keep = (HB_MT_FLAGS(id) & HB_MT_KEEPI) != 0;                             \
         HB_HOST_FOR                                                                        \
         for (hb_long i = a; i < b; ++i) {                                                  \
             const hb_long r = nd[i];                                                       \
             real g, c;                                                                     \
             HB_KERNEL(hb_cat_##name##_current)(i, n, pm, sm, v[r], celsius, ion, ionk,     \
                                                nrows, r, scale[r], &g, &c);                \
+            if (keep) /* a probe records one of its currents */                            \
+                HB_KERNEL(hb_cat_##name##_keep)(i, n, pm, sm, i, v[r], celsius, ion, ionk, \
+                                                nrows, r);                                 \
             gs[r] = gs[r] + g * scale[r];                                                    \
             is[r] = is[r] + c * scale[r];                                                    \
         }                                                                                  \

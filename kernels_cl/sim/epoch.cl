@@ -89,16 +89,21 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
  * mechanism with a SOLVE moves its states first in the same call (its
  * state and parameters loaded once); the parameters are instance 0's where
  * every instance has the same (HB_MT_UNIFORM: one address per warp), else
- * the row's instance's. */
+ * the row's instance's; its currents kept where a probe records one
+ * (HB_MT_KEEPI). */
 #define HB_EPOCH_CURRENT_ONE(ID, NAME, FLAGS)                                               \
     if (!((FLAGS) & HB_CAT_POINT)) {                                                        \
         const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
         if (i_ >= 0) {                                                                      \
             real g_ = (real)0, c_ = (real)0;                                                \
             HB_KERNEL(hb_cat_##NAME##_state_current)(                                       \
-                i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), muni[ID] ? 0 : i_,            \
-                ((FLAGS) & HB_CAT_STATE) && sc, vk, dt, celsius, ion, ionk, nrows_all, kk,  \
-                scl, &g_, &c_, tc_##NAME);                                                  \
+                i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID),                               \
+                (mfl[ID] & HB_MT_UNIFORM) ? 0 : i_, ((FLAGS) & HB_CAT_STATE) && sc, vk, dt, \
+                celsius, ion, ionk, nrows_all, kk, scl, &g_, &c_, tc_##NAME);               \
+            if (mfl[ID] & HB_MT_KEEPI)                                                      \
+                HB_KERNEL(hb_cat_##NAME##_keep)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), \
+                                                (mfl[ID] & HB_MT_UNIFORM) ? 0 : i_, vk,     \
+                                                celsius, ion, ionk, nrows_all, kk);         \
             gk_ = gk_ + g_ * scl;                                                           \
             ik = ik + c_ * scl;                                                             \
         }                                                                                   \
@@ -241,10 +246,10 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
      * span, the mechanism's dmap column at the cell's first row. Read once:
      * every pass of every step starts from them. */
     hb_long ma[HB_CAT_NMECH], mcol[HB_CAT_NMECH];
-    hb_int mn[HB_CAT_NMECH], mlo[HB_CAT_NMECH], mhi[HB_CAT_NMECH], muni[HB_CAT_NMECH];
+    hb_int mn[HB_CAT_NMECH], mlo[HB_CAT_NMECH], mhi[HB_CAT_NMECH], mfl[HB_CAT_NMECH];
     for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
         const int dens = valid && !(HB_MT_FLAGS(m) & HB_CAT_POINT);
-        muni[m] = (HB_MT_FLAGS(m) & HB_MT_UNIFORM) != 0;
+        mfl[m] = (hb_int)HB_MT_FLAGS(m);
         ma[m] = dens ? HB_MT_FIRST(m, c) : 0;
         mn[m] = dens ? (hb_int)(HB_MT_FIRST(m, c + 1) - ma[m]) : 0;
         mlo[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m]) - ro) : 0;

@@ -36,6 +36,9 @@
  * HB_CAT_*; api/sim/sim_model.c sets it, under the same value): every
  * instance has the same parameters, so instance 0's serve all. */
 #define HB_MT_UNIFORM 256
+/* Another: a probe records one of its currents, so each current pass also
+ * keeps them after its state slots (hb_cat_keep). */
+#define HB_MT_KEEPI 512
 /* Density mechanism m's instances in cells c0 .. c1 - 1. */
 #define HB_MT_FIRST(m, c0) mcell[(hb_long)(c0) * HB_CAT_NMECH + (m)]
 /* Probes (hb_sim_dev.probe: per probe its kind, element, row and trace
@@ -87,7 +90,7 @@ HB_FN void HB_KERNEL(hb_mech_inst_state)(const hb_int m, const hb_long i, const 
 }
 
 /* Its conductance *g (uS) and current *i (nA) at v: a density mechanism's
- * densities times the row's scale. */
+ * densities times the row's scale; its currents kept where probed. */
 HB_FN void HB_KERNEL(hb_mech_inst_current)(const hb_int m, const hb_long i, const hb_long r,
                                            const real v, const hb_long nrows, HB_MECH_ARGS,
                                            real *g, real *cur)
@@ -98,6 +101,9 @@ HB_FN void HB_KERNEL(hb_mech_inst_current)(const hb_int m, const hb_long i, cons
     real gi = (real)0, ii = (real)0;
     HB_KERNEL(hb_cat_current)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, ion,
                               ionk, nrows, r, sc, &gi, &ii);
+    if (HB_MT_FLAGS(m) & HB_MT_KEEPI)
+        HB_KERNEL(hb_cat_keep)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), i, v, celsius, ion,
+                               ionk, nrows, r);
     if (HB_MT_FLAGS(m) & HB_CAT_POINT) {
         *g = gi;
         *cur = ii;

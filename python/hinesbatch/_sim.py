@@ -19,7 +19,9 @@ _TYPES = {"soma": 1, "axon": 2, "basal": 3, "dend": 3, "apical": 4}
 
 def mechanisms() -> list:
     """The engine's catalogue: one dict per mechanism (name, kind "density"
-    or "point", parameters with their defaults, states, net_receive)."""
+    or "point", parameters with their defaults, states, currents (what a
+    probe "MECH.I" records: ion currents it writes, then nonspecific),
+    net_receive)."""
     return _core.mechanisms()
 
 

@@ -171,6 +171,9 @@ static nb::list mechanisms() {
         nb::list st;
         for (int k = 0; k < d.nstate; ++k) st.append(std::string(d.state_names[k]));
         m["states"] = st;
+        nb::list cur;
+        for (int k = 0; k < d.ncurrent; ++k) cur.append(std::string(d.current_names[k]));
+        m["currents"] = cur;
         out.append(m);
     }
     return out;

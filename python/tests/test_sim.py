@@ -89,6 +89,7 @@ def test_catalogue():
     assert mechs["hh"]["kind"] == "density" and mechs["hh"]["parameters"]["gnabar"] == 0.12
     assert mechs["ExpSyn"]["kind"] == "point" and mechs["ExpSyn"]["net_receive"]
     assert mechs["hh"]["states"][:3] == ["m", "h", "n"]
+    assert mechs["hh"]["currents"] == ["ina", "ik", "il"] and mechs["pas"]["currents"] == ["i"]
 
 
 def model(neuron, backend, seed, **kw):
@@ -190,9 +191,37 @@ def test_probes(neuron, backend):
     soma0 = s.cell_rows(0)[0] + s.soma(0)
     assert v[ids[4], -1] == s.mech_state("hh", "m")[soma0]
     assert v[ids[-1], -1] == s.mech_state("ExpSyn", "g")[0] and v[ids[-1]].max() > 0
-    assert v[ids[5], 0] == 0 and np.abs(v[ids[5]]).max() > 0  # ina: 0 until the first step
+    # ina at t = 0: hh's at the state after INITIAL (inward at rest), as NEURON records it
+    assert v[ids[5], 0] < 0 and np.abs(v[ids[5]]).max() > 0
     np.testing.assert_allclose(v, ref.traces()[1], rtol=1e-9, atol=1e-9)
     with pytest.raises(hb.InvalidArgumentError, match="nosuch"):
         hb.Simulation(neuron, 1).probe(0, -1, "hh.nosuch")
     with pytest.raises(hb.InvalidArgumentError):
         s.probe(0, -1, "v")  # after the first run
+
+
+def test_mechanism_currents(neuron, backend):
+    """A mechanism's own currents (pas's i, hh's ina and il) probed at the soma: each
+    step's value is the formula at the values of the step's start (at t = 0, those after
+    INITIAL), NEURON's recording convention."""
+    s = hb.Simulation(neuron, 1, backend=backend)
+    s.insert("pas", g=2e-4, e=-65.0)
+    s.insert("hh", where={"types": ["soma"]})
+    s.add_iclamp(0, 1.0, 1.0, 5.0)
+    ids = [s.probe(0, -1, w) for w in ("v", "pas.i", "hh.ina", "hh.il", "hh.m", "hh.h", "ena",
+                                        "hh.el")]
+    s.run(8.0)
+    _, tr = s.traces()
+    v, i, ina, il, m, h, ena, el = (tr[k] for k in ids)
+    prev = np.concatenate([[0], np.arange(len(v) - 1)])  # the sample of each step's start
+    np.testing.assert_allclose(i, 2e-4 * (v[prev] + 65.0), rtol=1e-12, atol=1e-18)
+    gna = s.mech_state("hh", "gnabar")[s.cell_rows(0)[0] + s.soma(0)]
+    np.testing.assert_allclose(ina, gna * m[prev] ** 3 * h[prev] * (v[prev] - ena[prev]),
+                               rtol=1e-9, atol=1e-15)
+    gl = s.mech_state("hh", "gl")[s.cell_rows(0)[0] + s.soma(0)]
+    np.testing.assert_allclose(il, gl * (v[prev] - el[prev]), rtol=1e-12, atol=1e-18)
+    assert np.abs(ina).max() > 0.1  # it spiked
+    info = s.trace_info()
+    assert [info[k]["what"] for k in ids[1:4]] == ["pas.i", "hh.ina", "hh.il"]
+    with pytest.raises(hb.InvalidArgumentError, match="it has: .*il"):
+        hb.Simulation(neuron, 1).probe(0, -1, "hh.inx")

@@ -281,6 +281,26 @@ def _dispatch(mechs, ions, descs, texts):
         else:
             out += current_body(m, ion_args(m))
         out.append("}")
+        # Its currents kept for probes: after _current or _state_current of the
+        # same step (state as they left it), into the slots after its state.
+        out.append("/* Each of its currents (ion currents, then nonspecific; a density's in")
+        out.append(" * mA/cm2, a point process's in nA) at v into st slots %s_NSTATE .. (the" % macro(m))
+        out.append(" * engine allocates them, and calls this, only where a probe records one). */")
+        out.append("HB_FN void HB_KERNEL(hb_cat_%s_keep)(%s, const hb_long pidx, const real v, "
+                   "const real celsius, %s)" % (n, inst, row))
+        out.append("{")
+        if m.currents:
+            out += unused(["ion", "ionk", "nrows", "row"])
+            out += load(m, pidx="pidx")
+            out.append("    real c_[%d];" % len(m.currents))
+            out.append("    HB_KERNEL(hb_mech_%s_currents)(v, celsius%s, p_, s_, c_);" %
+                       (n, ion_args(m)))
+            out.append("    for (int q = 0; q < %d; ++q)" % len(m.currents))
+            out.append("        st[(%s_NSTATE + q) * n + idx] = c_[q];" % macro(m))
+        else:
+            out += unused(["idx", "n", "prm", "st", "pidx", "v", "celsius", "ion", "ionk",
+                           "nrows", "row"])
+        out.append("}")
         if m.net_frame is not None:
             out.append("HB_FN void HB_KERNEL(hb_cat_%s_net_receive)(%s, const real weight)" %
                        (n, inst))
@@ -302,9 +322,11 @@ def _dispatch(mechs, ions, descs, texts):
                     "real *i" % (common.replace("__global real *st", "__global const real *st"),
                                  row),
                     "idx, n, prm, st, v, celsius, ion, ionk, nrows, row, scale, g, i"),
+        "keep": ("%s, const hb_long pidx, const real v, const real celsius, %s" % (common, row),
+                 "idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row"),
         "net_receive": ("%s, const real weight" % common, "idx, n, prm, st, weight"),
     }
-    for fn in ("init", "state", "current", "net_receive"):
+    for fn in ("init", "state", "current", "keep", "net_receive"):
         decl, call = sigs[fn]
         out.append("HB_FN void HB_KERNEL(hb_cat_%s)(%s)" % (fn, decl))
         out.append("{")
@@ -341,6 +363,8 @@ def _info(mechs, ions, descs):
            "    const double *param_defaults;",
            "    const char *const *state_names; /* st[] slots: STATEs, then kept values */",
            "    const char *const *ion_vars; /* ion variables it reads or writes, NULL-ended */",
+           "    int ncur;                   /* its currents: ion, then nonspecific */",
+           "    const char *const *cur_names; /* (kept after the state slots for probes) */",
            "} hb_cat_mech;",
            "",
            "typedef struct {",
@@ -360,6 +384,8 @@ def _info(mechs, ions, descs):
         out.append("static const char *const hb_cat_%s_states[] = %s;" % (n, _c_string_list(sn)))
         out.append("static const char *const hb_cat_%s_ions[] = {%s};" %
                    (n, "".join('"%s", ' % v for v in iv) + "NULL"))
+        out.append("static const char *const hb_cat_%s_currents[] = %s;" %
+                   (n, _c_string_list(m.currents)))
     out.append("")
     out.append("#define HB_CAT_INFO_NMECH %d" % len(mechs))
     out.append("static const hb_cat_mech hb_cat_mechs[%d] = {" % len(mechs))
@@ -369,10 +395,11 @@ def _info(mechs, ions, descs):
             (4 if any(ion.concentrations for ion in m.ions) else 0) | \
             (8 if m.net_frame is not None else 0)
         out.append('    {"%s", "%s.mod", %d, %d, %d, %d, %d, %d, %d, hb_cat_%s_params, '
-                   "hb_cat_%s_defaults, hb_cat_%s_states, hb_cat_%s_ions}," %
+                   "hb_cat_%s_defaults, hb_cat_%s_states, hb_cat_%s_ions, %d, "
+                   "hb_cat_%s_currents}," %
                    (m.name, base, int(m.kind == "point"), len(d["parameters"]), len(m.slot_names()),
                     len(m.states), int(bool(d["method"])), int(m.net_frame is not None), flags,
-                    n, n, n, n))
+                    n, n, n, n, len(m.currents), n))
     out.append("};")
     out.append("#define HB_CAT_INFO_NION %d" % len(ions))
     out.append("static const hb_cat_ion hb_cat_ions[%d] = {%s};" %

@@ -119,6 +119,8 @@ def signatures(mech):
         "init": ["const real v", "const real celsius"] + ions + ["const real *prm", "real *st"],
         "current": ["const real v", "const real celsius"] + ions +
                    ["const real *prm", "const real *st", "real *g", "real *i"] + outs,
+        "currents": ["const real v", "const real celsius"] + ions +
+                    ["const real *prm", "const real *st", "real *out"],
         "state": ["const real v", "const real dt", "const real celsius"] + ions +
                  ["const real *prm", "real *st"],
         "net_receive": ["const real weight", "const real *prm", "real *st"],
@@ -228,6 +230,8 @@ def _generate(mech, source_name):
                                                    ", ".join(mech.ion_inputs) or "none"))
     out.append("#define %s_NION_OUT %d /* %s */" % (m, len(mech.ion_currents),
                                                     ", ".join(mech.ion_currents) or "none"))
+    out.append("#define %s_NCUR %d /* currents out[] gives: %s */" % (
+        m, len(mech.currents), ", ".join(mech.currents) or "none"))
     out.append("#define %s_HAS_STATE %d" % (m, 1 if funcs["state"] else 0))
     out.append("#define %s_HAS_NET_RECEIVE %d" % (m, 1 if funcs["net_receive"] else 0))
     for k, s in enumerate(slots):
@@ -241,7 +245,7 @@ def _generate(mech, source_name):
     out.append("#endif")
     out.append("")
     out.append(_HELPERS)
-    for kind in ("init", "current", "state", "net_receive"):
+    for kind in ("init", "current", "currents", "state", "net_receive"):
         fn = funcs[kind]
         if fn is None and kind == "net_receive":
             continue

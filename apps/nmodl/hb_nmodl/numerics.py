@@ -40,7 +40,7 @@ def state_symbol(name):
 
 
 def build(mech):
-    """The init, current, state and net_receive Functions of a Mechanism (state/net_receive may be None)."""
+    """The init, current, currents, state and net_receive Functions of a Mechanism (state/net_receive may be None)."""
     fix = lambda e, where: remove_singularities(e, V, where, mech.singularities)  # noqa: E731
     slots = mech.slot_names()
     funcs = {}
@@ -49,17 +49,22 @@ def build(mech):
     total = sympy.Integer(0)
     writes = []
     per_ion = []
+    # Each current once through the singularity search (it records what it
+    # replaced), shared by current and currents.
+    cur = {c: fix(mech.current_out[c], "BREAKPOINT") for c in mech.currents}
     for ion in mech.ions:
         for c in ion.currents:
-            val = fix(mech.current_out[c], "BREAKPOINT")
-            per_ion.append(("*" + c, val))
+            per_ion.append(("*" + c, cur[c]))
     for c in mech.currents:
-        total = total + fix(mech.current_out[c], "BREAKPOINT")
+        total = total + cur[c]
     # g = di/dv at fixed states (NEURON's conductance; exact, not a difference quotient).
     writes.append(("*g", sympy.diff(total, V)))
     writes.append(("*i", total))
     writes.extend(per_ion)
     funcs["current"] = Function("current", [], writes)
+    # Every current on its own (ion currents, then nonspecific), for probes.
+    funcs["currents"] = Function("currents", [], [("out[%d]" % q, cur[c])
+                                                  for q, c in enumerate(mech.currents)])
     funcs["state"] = None
     mech.state_method = mech.method
     if mech.state_frame is not None:

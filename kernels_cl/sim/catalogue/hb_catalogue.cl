@@ -46,6 +46,7 @@
 #define HB_MECH_PAS_POINT 0 /* 1: point process (nA, uS); 0: density (mA/cm2, S/cm2) */
 #define HB_MECH_PAS_NION_IN 0 /* none */
 #define HB_MECH_PAS_NION_OUT 0 /* none */
+#define HB_MECH_PAS_NCUR 1 /* currents out[] gives: i */
 #define HB_MECH_PAS_HAS_STATE 0
 #define HB_MECH_PAS_HAS_NET_RECEIVE 0
 #define HB_MECH_PAS_P_g 0
@@ -116,6 +117,15 @@ HB_FN void HB_KERNEL(hb_mech_pas_current)(const real v, const real celsius, cons
     *i = p_g * (v - p_e);
 }
 
+HB_FN void HB_KERNEL(hb_mech_pas_currents)(const real v, const real celsius, const real *prm, const real *st, real *out)
+{
+    (void)celsius;
+    (void)st;
+    const real p_g = prm[0];
+    const real p_e = prm[1];
+    out[0] = p_g * (v - p_e);
+}
+
 #ifndef HB_MECH_PAS_NTC
 #define HB_MECH_PAS_NTC 0 /* tc[]: factors of celsius alone that the state update uses */
 #endif
@@ -154,6 +164,7 @@ HB_FN void HB_KERNEL(hb_mech_pas_state)(const real v, const real dt, const real 
 #define HB_MECH_HH_POINT 0 /* 1: point process (nA, uS); 0: density (mA/cm2, S/cm2) */
 #define HB_MECH_HH_NION_IN 2 /* ena, ek */
 #define HB_MECH_HH_NION_OUT 2 /* ina, ik */
+#define HB_MECH_HH_NCUR 3 /* currents out[] gives: ina, ik, il */
 #define HB_MECH_HH_HAS_STATE 1
 #define HB_MECH_HH_HAS_NET_RECEIVE 0
 #define HB_MECH_HH_S_m 0
@@ -246,6 +257,21 @@ HB_FN void HB_KERNEL(hb_mech_hh_current)(const real v, const real celsius, const
     *ik = t3;
 }
 
+HB_FN void HB_KERNEL(hb_mech_hh_currents)(const real v, const real celsius, const real ena, const real ek, const real *prm, const real *st, real *out)
+{
+    (void)celsius;
+    const real p_gnabar = prm[0];
+    const real p_gkbar = prm[1];
+    const real p_gl = prm[2];
+    const real p_el = prm[3];
+    const real s_m = st[0];
+    const real s_h = st[1];
+    const real s_n = st[2];
+    out[0] = p_gnabar * s_h * s_m * s_m * s_m * (v - ena);
+    out[1] = p_gkbar * s_n * s_n * s_n * s_n * (v - ek);
+    out[2] = p_gl * (v - p_el);
+}
+
 #ifndef HB_MECH_HH_NTC
 #define HB_MECH_HH_NTC 1 /* tc[]: factors of celsius alone that the state update uses */
 #endif
@@ -295,6 +321,7 @@ HB_FN void HB_KERNEL(hb_mech_hh_state)(const real v, const real dt, const real c
 #define HB_MECH_EXPSYN_POINT 1 /* 1: point process (nA, uS); 0: density (mA/cm2, S/cm2) */
 #define HB_MECH_EXPSYN_NION_IN 0 /* none */
 #define HB_MECH_EXPSYN_NION_OUT 0 /* none */
+#define HB_MECH_EXPSYN_NCUR 1 /* currents out[] gives: i */
 #define HB_MECH_EXPSYN_HAS_STATE 1
 #define HB_MECH_EXPSYN_HAS_NET_RECEIVE 1
 #define HB_MECH_EXPSYN_S_g 0
@@ -365,6 +392,14 @@ HB_FN void HB_KERNEL(hb_mech_ExpSyn_current)(const real v, const real celsius, c
     *i = s_g * (v - p_e);
 }
 
+HB_FN void HB_KERNEL(hb_mech_ExpSyn_currents)(const real v, const real celsius, const real *prm, const real *st, real *out)
+{
+    (void)celsius;
+    const real p_e = prm[1];
+    const real s_g = st[0];
+    out[0] = s_g * (v - p_e);
+}
+
 #ifndef HB_MECH_EXPSYN_NTC
 #define HB_MECH_EXPSYN_NTC 0 /* tc[]: factors of celsius alone that the state update uses */
 #endif
@@ -410,6 +445,7 @@ HB_FN void HB_KERNEL(hb_mech_ExpSyn_net_receive)(const real weight, const real *
 #define HB_MECH_EXP2SYN_POINT 1 /* 1: point process (nA, uS); 0: density (mA/cm2, S/cm2) */
 #define HB_MECH_EXP2SYN_NION_IN 0 /* none */
 #define HB_MECH_EXP2SYN_NION_OUT 0 /* none */
+#define HB_MECH_EXP2SYN_NCUR 1 /* currents out[] gives: i */
 #define HB_MECH_EXP2SYN_HAS_STATE 1
 #define HB_MECH_EXP2SYN_HAS_NET_RECEIVE 1
 #define HB_MECH_EXP2SYN_S_A 0
@@ -492,6 +528,15 @@ HB_FN void HB_KERNEL(hb_mech_Exp2Syn_current)(const real v, const real celsius, 
     const real t0 = s_B - s_A;
     *g = t0;
     *i = t0 * (v - p_e);
+}
+
+HB_FN void HB_KERNEL(hb_mech_Exp2Syn_currents)(const real v, const real celsius, const real *prm, const real *st, real *out)
+{
+    (void)celsius;
+    const real p_e = prm[2];
+    const real s_A = st[0];
+    const real s_B = st[1];
+    out[0] = (s_B - s_A) * (v - p_e);
 }
 
 #ifndef HB_MECH_EXP2SYN_NTC
@@ -634,6 +679,25 @@ HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long 
     *g = g_;
     *i = i_;
 }
+/* Each of its currents (ion currents, then nonspecific; a density's in
+ * mA/cm2, a point process's in nA) at v into st slots HB_MECH_PAS_NSTATE .. (the
+ * engine allocates them, and calls this, only where a probe records one). */
+HB_FN void HB_KERNEL(hb_cat_pas_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+{
+    (void)ion;
+    (void)ionk;
+    (void)nrows;
+    (void)row;
+    real p_[HB_MECH_PAS_NPARAM + 1], s_[HB_MECH_PAS_NSTATE + 1];
+    for (int q = 0; q < HB_MECH_PAS_NPARAM; ++q)
+        p_[q] = prm[q * n + pidx];
+    for (int q = 0; q < HB_MECH_PAS_NSTATE; ++q)
+        s_[q] = st[q * n + idx];
+    real c_[1];
+    HB_KERNEL(hb_mech_pas_currents)(v, celsius, p_, s_, c_);
+    for (int q = 0; q < 1; ++q)
+        st[(HB_MECH_PAS_NSTATE + q) * n + idx] = c_[q];
+}
 
 /* hh (density: mA/cm2, S/cm2) */
 HB_FN void HB_KERNEL(hb_cat_hh_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
@@ -744,6 +808,25 @@ HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n
     if (ionk[4] != (real)0) /* probed */
         ion[(hb_long)7 * nrows + row] += o_[1]; /* ik */
 }
+/* Each of its currents (ion currents, then nonspecific; a density's in
+ * mA/cm2, a point process's in nA) at v into st slots HB_MECH_HH_NSTATE .. (the
+ * engine allocates them, and calls this, only where a probe records one). */
+HB_FN void HB_KERNEL(hb_cat_hh_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+{
+    (void)ion;
+    (void)ionk;
+    (void)nrows;
+    (void)row;
+    real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
+    for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
+        p_[q] = prm[q * n + pidx];
+    for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
+        s_[q] = st[q * n + idx];
+    real c_[3];
+    HB_KERNEL(hb_mech_hh_currents)(v, celsius, (ionk[0] != (real)0 ? ionk[0] * log(ion[(hb_long)2 * nrows + row] / ion[(hb_long)1 * nrows + row]) : ion[(hb_long)0 * nrows + row]), (ionk[1] != (real)0 ? ionk[1] * log(ion[(hb_long)6 * nrows + row] / ion[(hb_long)5 * nrows + row]) : ion[(hb_long)4 * nrows + row]), p_, s_, c_);
+    for (int q = 0; q < 3; ++q)
+        st[(HB_MECH_HH_NSTATE + q) * n + idx] = c_[q];
+}
 
 /* ExpSyn (point process: nA, uS) */
 HB_FN void HB_KERNEL(hb_cat_ExpSyn_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
@@ -843,6 +926,25 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_lo
     HB_KERNEL(hb_mech_ExpSyn_current)(v, celsius, p_, s_, &g_, &i_);
     *g = g_;
     *i = i_;
+}
+/* Each of its currents (ion currents, then nonspecific; a density's in
+ * mA/cm2, a point process's in nA) at v into st slots HB_MECH_EXPSYN_NSTATE .. (the
+ * engine allocates them, and calls this, only where a probe records one). */
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+{
+    (void)ion;
+    (void)ionk;
+    (void)nrows;
+    (void)row;
+    real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
+    for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
+        p_[q] = prm[q * n + pidx];
+    for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
+        s_[q] = st[q * n + idx];
+    real c_[1];
+    HB_KERNEL(hb_mech_ExpSyn_currents)(v, celsius, p_, s_, c_);
+    for (int q = 0; q < 1; ++q)
+        st[(HB_MECH_EXPSYN_NSTATE + q) * n + idx] = c_[q];
 }
 HB_FN void HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight)
 {
@@ -955,6 +1057,25 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_l
     *g = g_;
     *i = i_;
 }
+/* Each of its currents (ion currents, then nonspecific; a density's in
+ * mA/cm2, a point process's in nA) at v into st slots HB_MECH_EXP2SYN_NSTATE .. (the
+ * engine allocates them, and calls this, only where a probe records one). */
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+{
+    (void)ion;
+    (void)ionk;
+    (void)nrows;
+    (void)row;
+    real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
+    for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
+        p_[q] = prm[q * n + pidx];
+    for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
+        s_[q] = st[q * n + idx];
+    real c_[1];
+    HB_KERNEL(hb_mech_Exp2Syn_currents)(v, celsius, p_, s_, c_);
+    for (int q = 0; q < 1; ++q)
+        st[(HB_MECH_EXP2SYN_NSTATE + q) * n + idx] = c_[q];
+}
 HB_FN void HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight)
 {
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
@@ -1032,6 +1153,28 @@ HB_FN void HB_KERNEL(hb_cat_current)(const hb_int id, const hb_long idx, const h
         (void)scale;
         (void)g;
         (void)i;
+        break;
+    }
+}
+HB_FN void HB_KERNEL(hb_cat_keep)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+{
+    switch (id) {
+    case 0: HB_KERNEL(hb_cat_pas_keep)(idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row); break;
+    case 1: HB_KERNEL(hb_cat_hh_keep)(idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row); break;
+    case 2: HB_KERNEL(hb_cat_ExpSyn_keep)(idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row); break;
+    case 3: HB_KERNEL(hb_cat_Exp2Syn_keep)(idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row); break;
+    default:
+        (void)idx;
+        (void)n;
+        (void)prm;
+        (void)st;
+        (void)pidx;
+        (void)v;
+        (void)celsius;
+        (void)ion;
+        (void)ionk;
+        (void)nrows;
+        (void)row;
         break;
     }
 }

@@ -16,6 +16,8 @@ typedef struct {
     const double *param_defaults;
     const char *const *state_names; /* st[] slots: STATEs, then kept values */
     const char *const *ion_vars; /* ion variables it reads or writes, NULL-ended */
+    int ncur;                   /* its currents: ion, then nonspecific */
+    const char *const *cur_names; /* (kept after the state slots for probes) */
 } hb_cat_mech;
 
 typedef struct {
@@ -27,25 +29,29 @@ static const char *const hb_cat_pas_params[] = {"g", "e"};
 static const double hb_cat_pas_defaults[] = {0.001, -70.0};
 static const char *const hb_cat_pas_states[] = {NULL};
 static const char *const hb_cat_pas_ions[] = {NULL};
+static const char *const hb_cat_pas_currents[] = {"i"};
 static const char *const hb_cat_hh_params[] = {"gnabar", "gkbar", "gl", "el"};
 static const double hb_cat_hh_defaults[] = {0.12, 0.036, 0.0003, -54.3};
 static const char *const hb_cat_hh_states[] = {"m", "h", "n"};
 static const char *const hb_cat_hh_ions[] = {"ena", "ek", "ina", "ik", NULL};
+static const char *const hb_cat_hh_currents[] = {"ina", "ik", "il"};
 static const char *const hb_cat_ExpSyn_params[] = {"tau", "e"};
 static const double hb_cat_ExpSyn_defaults[] = {0.1, 0.0};
 static const char *const hb_cat_ExpSyn_states[] = {"g"};
 static const char *const hb_cat_ExpSyn_ions[] = {NULL};
+static const char *const hb_cat_ExpSyn_currents[] = {"i"};
 static const char *const hb_cat_Exp2Syn_params[] = {"tau1", "tau2", "e"};
 static const double hb_cat_Exp2Syn_defaults[] = {0.1, 10.0, 0.0};
 static const char *const hb_cat_Exp2Syn_states[] = {"A", "B", "factor", "tau1"};
 static const char *const hb_cat_Exp2Syn_ions[] = {NULL};
+static const char *const hb_cat_Exp2Syn_currents[] = {"i"};
 
 #define HB_CAT_INFO_NMECH 4
 static const hb_cat_mech hb_cat_mechs[4] = {
-    {"pas", "pas.mod", 0, 2, 0, 0, 0, 0, 0, hb_cat_pas_params, hb_cat_pas_defaults, hb_cat_pas_states, hb_cat_pas_ions},
-    {"hh", "hh.mod", 0, 4, 3, 3, 1, 0, 2, hb_cat_hh_params, hb_cat_hh_defaults, hb_cat_hh_states, hb_cat_hh_ions},
-    {"ExpSyn", "expsyn.mod", 1, 2, 1, 1, 1, 1, 11, hb_cat_ExpSyn_params, hb_cat_ExpSyn_defaults, hb_cat_ExpSyn_states, hb_cat_ExpSyn_ions},
-    {"Exp2Syn", "exp2syn.mod", 1, 3, 4, 2, 1, 1, 11, hb_cat_Exp2Syn_params, hb_cat_Exp2Syn_defaults, hb_cat_Exp2Syn_states, hb_cat_Exp2Syn_ions},
+    {"pas", "pas.mod", 0, 2, 0, 0, 0, 0, 0, hb_cat_pas_params, hb_cat_pas_defaults, hb_cat_pas_states, hb_cat_pas_ions, 1, hb_cat_pas_currents},
+    {"hh", "hh.mod", 0, 4, 3, 3, 1, 0, 2, hb_cat_hh_params, hb_cat_hh_defaults, hb_cat_hh_states, hb_cat_hh_ions, 3, hb_cat_hh_currents},
+    {"ExpSyn", "expsyn.mod", 1, 2, 1, 1, 1, 1, 11, hb_cat_ExpSyn_params, hb_cat_ExpSyn_defaults, hb_cat_ExpSyn_states, hb_cat_ExpSyn_ions, 1, hb_cat_ExpSyn_currents},
+    {"Exp2Syn", "exp2syn.mod", 1, 3, 4, 2, 1, 1, 11, hb_cat_Exp2Syn_params, hb_cat_Exp2Syn_defaults, hb_cat_Exp2Syn_states, hb_cat_Exp2Syn_ions, 1, hb_cat_Exp2Syn_currents},
 };
 #define HB_CAT_INFO_NION 3
 static const hb_cat_ion hb_cat_ions[3] = {{"na", 1}, {"k", 1}, {"ca", 2}};
