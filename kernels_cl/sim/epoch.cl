@@ -89,8 +89,8 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
  * mechanism with a SOLVE moves its states first in the same call (its
  * state and parameters loaded once); the parameters are instance 0's where
  * every instance has the same (HB_MT_UNIFORM: one address per warp), else
- * the row's instance's; its currents kept where a probe records one
- * (HB_MT_KEEPI). */
+ * the row's instance's; with keep, its currents kept where a probe records
+ * one (HB_MT_KEEPI). */
 #define HB_EPOCH_CURRENT_ONE(ID, NAME, FLAGS)                                               \
     if (!((FLAGS) & HB_CAT_POINT)) {                                                        \
         const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
@@ -100,7 +100,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
                 i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID),                               \
                 (mfl[ID] & HB_MT_UNIFORM) ? 0 : i_, ((FLAGS) & HB_CAT_STATE) && sc, vk, dt, \
                 celsius, ion, ionk, nrows_all, kk, scl, &g_, &c_, tc_##NAME);               \
-            if (mfl[ID] & HB_MT_KEEPI)                                                      \
+            if (keep && (mfl[ID] & HB_MT_KEEPI))                                            \
                 HB_KERNEL(hb_cat_##NAME##_keep)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), \
                                                 (mfl[ID] & HB_MT_UNIFORM) ? 0 : i_, vk,     \
                                                 celsius, ion, ionk, nrows_all, kk);         \
@@ -137,7 +137,10 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
         }                                                                                   \
     } while (0)
 
-/* Row k's pass, by its work-item: with UPD the step before's update first,
+/* Row k's pass, by its work-item (with KEEP, the currents that probes record
+ * kept too: only a cell with owner-only probes reads them, and that cell's
+ * steps run the unfused pass, so the fused one, a constant 0, has no such
+ * code): with UPD the step before's update first,
  * v = v + dv (dv still in rhs's array from the solve); with SC
  * (HB_EPOCH_CAN_FUSE) its states over the step before (point processes',
  * then each density mechanism's with its current); its events; its ion
@@ -145,9 +148,9 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
  * (scaled to the row), its point processes', its clamps on at this step (in
  * their fixed order); the step for dv: d = d0 + g, rhs = -I (membrane.cl's
  * hb_sim_assemble). */
-#define HB_EPOCH_ROW_PASS(SC, UPD)                                                          \
+#define HB_EPOCH_ROW_PASS(SC, UPD, KEEP)                                                    \
     do {                                                                                    \
-        const int sc = can_fuse && (SC), upd = (UPD);                                       \
+        const int sc = can_fuse && (SC), upd = (UPD), keep = (KEEP);                        \
         for (hb_int k = j; k < nr; k += P) {                                                \
             const hb_long kk = ro + k;                                                      \
             const real vk = upd ? sh[oV + k] + sh[oR + k] : sh[oV + k];                     \
@@ -283,7 +286,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
          * step before, then the rows' pass. */
         const int on = s > 0;
         if (can_fuse && q2 == q1) {
-            HB_EPOCH_ROW_PASS(on, on);
+            HB_EPOCH_ROW_PASS(on, on, 0);
         } else {
             if (on) {
                 for (hb_int k = j; k < nr; k += P)
@@ -292,7 +295,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
                 for (hb_long q = q1; q < q2; ++q)
                     HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);
             }
-            HB_EPOCH_ROW_PASS(0, 0);
+            HB_EPOCH_ROW_PASS(0, 0, 1);
         }
         /* Every row's v, d and rhs before the solve reads them. */
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
