@@ -1,4 +1,4 @@
-/* test_sim_probe.c: probes (hb_sim_probe, hb_sim_probe_point) on the backend under test, both engines: v at random compartments against hb_sim_get_state and hb_sim_record, hh gates and synaptic state against hb_sim_get_mech_state at the end, every trace over time against the serial oracle, Nernst potentials against the formula; bad probes refused with nothing added. */
+/* test_sim_probe.c: probes (hb_sim_probe, hb_sim_probe_point) on the backend under test, both engines: v at random compartments against hb_sim_get_state and hb_sim_record, hh gates and synaptic state against hb_sim_get_mech_state at the end, every trace over time against the serial oracle, Nernst potentials against the formula, ion and mechanism currents (hh, pas, synapses) against their formulas at the step's start; bad probes refused with nothing added. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -322,7 +322,8 @@ static hb_status element(hb_sim *sim, const hb_sim_probe_spec *ps, int64_t **ins
 /* Whether only the work-item that owns the probe's row may read it in the
  * on-chip epoch (hb_sim_dev.prbcell): a point process's state, which that
  * work-item advanced with no barrier after, and an ion current or a
- * mechanism's kept current, which it clears or overwrites next (and concentrations, where a point process writes one). */
+ * mechanism's kept current, which it clears or overwrites next (and
+ * concentrations, where a point process writes one). */
 static int owner_only(const hb_sim_probe_spec *ps)
 {
     /* A point process that writes a concentration (HB_CAT_CONC) writes it
