@@ -128,13 +128,19 @@ class Simulation:
     def probe(self, cell: int, compartment: int, what: str) -> int:
         """Record `what` at a compartment (-1: the soma) of a cell every step:
         "v" (mV), "MECH.VAR" (a density mechanism's state or PARAMETER, e.g.
-        "hh.m"), an ion's "iX" (mA/cm2), "Xi", "Xo" (mM) or "eX" (mV). Returns
-        its trace's row in traces() (recordings and probes in call order)."""
+        "hh.m", or one of its currents in mA/cm2, e.g. "hh.il", "pas.i",
+        "hh.ina": mechanisms()' "currents"), an ion's "iX" (mA/cm2), "Xi",
+        "Xo" (mM) or "eX" (mV). A current's sample j is the one the step
+        ending at it used (from the values at sample j - 1; sample 0: after
+        INITIAL), as NEURON records it; a mechanism's current must be probed
+        before the first run or state read. Returns its trace's row in
+        traces() (recordings and probes in call order)."""
         return self._s.probe(int(cell), int(compartment), str(what))
 
     def probe_point(self, point: int, var: str) -> int:
         """Record a point process's state or PARAMETER (e.g. ExpSyn's "g",
-        uS) every step; returns its trace's row in traces()."""
+        uS) or current (ExpSyn's "i", nA) every step; returns its trace's row
+        in traces()."""
         return self._s.probe_point(int(point), str(var))
 
     def trace_info(self) -> List[Dict[str, Any]]:
