@@ -530,6 +530,20 @@ int hb_cmd_simulate(int argc, char **argv)
         goto done;
     if (o.model && !model_file_probes(CMD, &mf, sim, cells[0], o.ncells))
         goto done;
+    /* A state read sets the model up, where AUTO takes its last look at the
+     * engine: the line names the one that runs, and the mechanisms. */
+    int64_t nrows = 0;
+    if ((st = hb_sim_rows(sim, &nrows)) != HB_SUCCESS)
+        goto done;
+    double *v0 = malloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *v0);
+    if (!v0) {
+        fprintf(stderr, "hinesbatch " CMD ": out of memory for %lld rows\n", (long long)nrows);
+        goto done;
+    }
+    st = hb_sim_get_state(sim, HB_SIM_V, v0);
+    free(v0);
+    if (st != HB_SUCCESS)
+        goto done;
     printf("%s\n", hb_sim_describe(sim));
     if (o.spread != 0 && o.ncells > 1)
         printf("stimulus: %g to %g nA", o.amp * (1 - o.spread), o.amp * (1 + o.spread));

@@ -59,8 +59,13 @@ extern "C" {
  *     not fit it runs the stages and hb_sim_describe says why;
  *   HB_SIM_ENGINE_AUTO: cells where it runs, else stages; on a GPU also the
  *     stages for 50,000 or more cells of at most 8 compartments (a
- *     work-item per compartment beats a work-group per cell there).
- * hb_sim_describe names the engine that runs. */
+ *     work-item per compartment beats a work-group per cell there), and,
+ *     decided when the model is set up (the first hb_sim_run or state
+ *     read), for a membrane heavier than the on-chip engine runs well
+ *     (density instances times 1 + their STATEs above 6.5 per compartment:
+ *     the L5PC model; HH everywhere is 5).
+ * hb_sim_describe names the engine that runs (after the model's setup, the
+ * one that will). */
 typedef enum {
     HB_SIM_ENGINE_AUTO = 0,
     HB_SIM_ENGINE_STAGES,
@@ -109,7 +114,8 @@ typedef struct hb_sim hb_sim;
 HB_API hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int64_t ncells,
                                const hb_sim_params *params, hb_sim **sim);
 HB_API void hb_sim_destroy(hb_sim *sim);                     /* NULL is fine */
-/* Plan, batch size and backend in one line. */
+/* Plan, batch size, engine and backend in one line; after the model's setup
+ * also its mechanisms and their load per compartment. */
 HB_API const char *hb_sim_describe(const hb_sim *sim);
 
 /* Compartments of the batch (flat rows) and of cell c; the soma compartment

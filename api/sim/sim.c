@@ -354,6 +354,109 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
     return HB_SUCCESS;
 }
 
+/* sim->describe: the batch, the engine that runs (and why not the one asked
+ * for), the plan. */
+static void describe(hb_sim *sim)
+{
+    const hb_context *ctx = sim->ctx;
+    const hb_sim_params prm = sim->prm;
+    const int64_t ncells = sim->ncells;
+    char eng[400];
+    if (sim->onchip) {
+        const hb_layout_dev *lay;
+        const int64_t *perm;
+        hb_buffer *ul[2];
+        hb__plan_cell_group(sim->plan, &lay, &perm, ul);
+        snprintf(eng, sizeof eng,
+                 "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
+                 "local, epochs of %s steps)",
+                 (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
+                 (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize,
+                                        hb__epoch_staged(&ctx->traits, lay, sim->esize)) +
+                  1023) / 1024,
+                 prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
+    } else if (sim->engine == HB_SIM_ENGINE_CELLS)
+        snprintf(eng, sizeof eng, "engine: cells (fused per-cell loop, cells in cache)");
+    else
+        snprintf(eng, sizeof eng, "engine: stages (one launch per stage and step)%s%s",
+                 sim->note[0] ? "; cells not running: " : "", sim->note);
+    snprintf(sim->describe, sizeof sim->describe,
+             "simulation: %lld cells, %lld compartments, dt %g ms, %g degC; %s; %s",
+             (long long)ncells, (long long)sim->nrows, prm.dt, prm.celsius, eng,
+             hb_plan_describe(sim->plan));
+}
+
+/* The heaviest membrane (hb__sim_model_load) AUTO leaves on chip. CUDA on an
+ * H100, each pair in one run (docs/benchmarks/h100-2026-11-24-currents): the
+ * CA1 cell with HH in the soma (load 1.0) and everywhere (5.0) ran 1.4 to
+ * 2.2x faster on chip than in the stages engine (200 and 10,000 cells,
+ * double and float); the L5PC model (load 7.77) 1.8x and 2.2x slower in
+ * double (200 and 1,000 cells), 1.04x faster and 1.31x slower in float: its
+ * work-group per cell (114 KiB of local memory in double, one cell per SM)
+ * leaves a heavy membrane at low occupancy, where the stages run a
+ * work-item per instance at full occupancy. */
+#define HB_SIM_ONCHIP_MAX_LOAD 6.5
+
+hb_status hb__sim_review_engine(hb_sim *sim)
+{
+    if (!sim->onchip || sim->prm.engine != HB_SIM_ENGINE_AUTO || sim->started)
+        return HB_SUCCESS;
+    const double load = hb__sim_model_load(sim);
+    if (load <= HB_SIM_ONCHIP_MAX_LOAD)
+        return HB_SUCCESS;
+    const int64_t R = sim->nrows;
+    hb_plan *onchip = sim->plan;
+    sim->plan = NULL;
+    hb_status st = sim->mono ? hb_plan_create_hines_uniform(sim->ctx, sim->prm.precision,
+                                                            sim->ncells,
+                                                            sim->offsets[1] - sim->offsets[0],
+                                                            sim->lparent, &sim->prm.plan,
+                                                            &sim->plan)
+                             : hb_plan_create_hines(sim->ctx, sim->prm.precision, sim->ncells,
+                                                    sim->offsets, sim->lparent, &sim->prm.plan,
+                                                    &sim->plan);
+    /* The matrix as hb_sim_create set it (hb_morph_cell_matrix: each row's
+     * coupling to its parent is minus its axial conductance; the diagonal is
+     * d0), and each row's place in the new plan. */
+    double *u = st == HB_SUCCESS ? hb__malloc_n(R, sizeof *u) : NULL;
+    double *dg = st == HB_SUCCESS ? hb__malloc_n(R, sizeof *dg) : NULL;
+    int64_t *pos = st == HB_SUCCESS ? hb__malloc_n(R, sizeof *pos) : NULL;
+    if (st == HB_SUCCESS && (!u || !dg || !pos))
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: the stages' tables of %lld rows",
+                       (long long)R);
+    for (int64_t k = 0; st == HB_SUCCESS && k < R; ++k)
+        u[k] = sim->lparent[k] >= 0 ? -sim->gax[k] : 0.0;
+    if (st == HB_SUCCESS)
+        st = hb__sim_read_real(sim, sim->dev.d0, 0, R, dg);
+    for (int64_t c = 0; st == HB_SUCCESS && c < sim->ncells; ++c)
+        for (int64_t k = sim->offsets[c]; st == HB_SUCCESS && k < sim->offsets[c + 1]; ++k)
+            st = hb_plan_index(sim->plan, c, k - sim->offsets[c], &pos[k]);
+    if (st == HB_SUCCESS) {
+        hb_morph_batch_view bv;
+        memset(&bv, 0, sizeof bv);
+        bv.u = bv.l = u, bv.d = dg;
+        st = set_matrix(sim, &bv);
+    }
+    if (st == HB_SUCCESS)
+        st = sim->ctx->ops->write(sim->ctx, sim->prm.plan.stream, sim->dev.pos, 0, pos,
+                                  (size_t)R * sizeof *pos);
+    free(u), free(dg), free(pos);
+    if (st != HB_SUCCESS) {
+        hb_plan_destroy(sim->plan);
+        sim->plan = onchip;
+        return st;
+    }
+    hb_plan_destroy(onchip);
+    sim->onchip = 0;
+    sim->engine = HB_SIM_ENGINE_STAGES;
+    snprintf(sim->note, sizeof sim->note,
+             "AUTO: the membrane's load, %.3g per compartment (instances times 1 + their "
+             "STATEs), is above %.3g, where the stages ran faster",
+             load, HB_SIM_ONCHIP_MAX_LOAD);
+    describe(sim);
+    return HB_SUCCESS;
+}
+
 hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int64_t ncells,
                         const hb_sim_params *params, hb_sim **out)
 {
@@ -417,6 +520,7 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
         else
             memcpy(sim->offsets, bv.offsets, (size_t)(ncells + 1) * sizeof *sim->offsets);
     }
+    sim->mono = mono;
     if (st == HB_SUCCESS)
         st = choose_engine(sim, mono, &bv);
     if (st == HB_SUCCESS)
@@ -435,29 +539,7 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
         hb_sim_destroy(sim);
         return st;
     }
-    char eng[400];
-    if (sim->onchip) {
-        const hb_layout_dev *lay;
-        const int64_t *perm;
-        hb_buffer *ul[2];
-        hb__plan_cell_group(sim->plan, &lay, &perm, ul);
-        snprintf(eng, sizeof eng,
-                 "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
-                 "local, epochs of %s steps)",
-                 (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
-                 (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize,
-                                        hb__epoch_staged(&ctx->traits, lay, sim->esize)) +
-                  1023) / 1024,
-                 prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
-    } else if (sim->engine == HB_SIM_ENGINE_CELLS)
-        snprintf(eng, sizeof eng, "engine: cells (fused per-cell loop, cells in cache)");
-    else
-        snprintf(eng, sizeof eng, "engine: stages (one launch per stage and step)%s%s",
-                 sim->note[0] ? "; cells not running: " : "", sim->note);
-    snprintf(sim->describe, sizeof sim->describe,
-             "simulation: %lld cells, %lld compartments, dt %g ms, %g degC; %s; %s",
-             (long long)ncells, (long long)sim->nrows, prm.dt, prm.celsius, eng,
-             hb_plan_describe(sim->plan));
+    describe(sim);
     *out = sim;
     return HB_SUCCESS;
 }

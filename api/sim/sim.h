@@ -122,6 +122,7 @@ struct hb_sim {
     hb_sim_timing timing;
     hb_sim_engine engine;      /* the engine that runs: stages or cells     */
     int           onchip;      /* cells on a GPU backend: ops->epoch        */
+    int           mono;        /* every cell the same (a uniform Hines plan) */
     atomic_int    busy;        /* a thread is inside a call that uses the state */
     char          note[300];   /* why the engine asked for is not running   */
     char          describe[1200];
@@ -205,6 +206,14 @@ hb_status hb__sim_spike_list(hb_sim *sim); /* dev.slist and dev.stime, empty */
 int64_t hb__sim_spike_room(const hb_sim *sim);
 /* A one-line summary of the model ("pas 1508, hh 12 compartments; ..."). */
 void hb__sim_model_summary(const hb_sim *sim, char *buf, size_t cap);
+/* The membrane's work per compartment, with the model built: over its
+ * density mechanisms, instances times (1 + STATEs), per row (pas everywhere
+ * 1, with HH everywhere 5). */
+double hb__sim_model_load(const hb_sim *sim);
+/* AUTO's second look once the model is built (sim.c): a batch it put on
+ * chip whose membrane is heavier than the on-chip engine runs well goes to
+ * the stages engine, with a plan of the caller's options. */
+hb_status hb__sim_review_engine(hb_sim *sim);
 
 
 /* Allocates a backend buffer of n elements of esize bytes (at least one) and

@@ -907,6 +907,18 @@ void hb__sim_model_summary(const hb_sim *sim, char *buf, size_t cap)
                                   (long long)(md->dens[m].count + pts[m]));
     if (n == 0)
         snprintf(buf, cap, "no mechanisms");
+    else if (n < cap)
+        snprintf(buf + n, cap - n, " (load %.3g per compartment)", hb__sim_model_load(sim));
+}
+
+double hb__sim_model_load(const hb_sim *sim)
+{
+    const hb_sim_model *md = &sim->model;
+    double w = 0;
+    for (int m = 0; m < NMECH; ++m)
+        if (!hb_cat_mechs[m].point)
+            w += (double)md->mtab[5 * m] * (1 + hb_cat_mechs[m].nstatevar);
+    return sim->nrows > 0 ? w / (double)sim->nrows : 0.0;
 }
 
 hb_status hb__sim_read_mech(hb_sim *sim, int m, int slot, int is_param, double *out,

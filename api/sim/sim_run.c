@@ -32,6 +32,7 @@ static hb_status model_build(hb_sim *sim, const char *fn)
     if (sim->model.built)
         return HB_SUCCESS;
     HB_FORWARD(hb__sim_model_build(sim, fn));
+    HB_FORWARD(hb__sim_review_engine(sim));
     char sum[400];
     hb__sim_model_summary(sim, sum, sizeof sum);
     size_t n = strlen(sim->describe);
