@@ -291,6 +291,34 @@ static void default_is_explicit(hb_context *ctx)
     free(tr[0]), free(tr[1]);
 }
 
+/* The membrane's load in the description once the model is set up (a state
+ * read): pas everywhere is 1 per compartment, with hh everywhere 1 + (1 + 3
+ * STATEs) = 5 (AUTO's second look weighs it, api/sim/sim.c). */
+static void load_described(hb_context *ctx)
+{
+    const hb_morph_cell *cells[2] = {pool[0], pool[2]};
+    for (int k = 0; k < 2; ++k) {
+        hb_sim *sim = NULL;
+        HB_CHECK_STATUS(hb_sim_create(ctx, cells, 2, NULL, &sim), HB_SUCCESS);
+        if (!sim)
+            return;
+        int64_t R = 0;
+        hb_sim_rows(sim, &R);
+        double *v = hb_test_xalloc((size_t)R * sizeof *v);
+        HB_CHECK_STATUS(hb_sim_insert(sim, "pas", NULL), HB_SUCCESS);
+        if (k)
+            HB_CHECK_STATUS(hb_sim_insert(sim, "hh", NULL), HB_SUCCESS);
+        HB_CHECK(strstr(hb_sim_describe(sim), "load") == NULL,
+                 "no load before the model's setup: %s", hb_sim_describe(sim));
+        HB_CHECK_STATUS(hb_sim_get_state(sim, HB_SIM_V, v), HB_SUCCESS);
+        const char *want = k ? "(load 5 per compartment)" : "(load 1 per compartment)";
+        HB_CHECK(strstr(hb_sim_describe(sim), want) != NULL, "expected \"%s\" in: %s", want,
+                 hb_sim_describe(sim));
+        free(v);
+        hb_sim_destroy(sim);
+    }
+}
+
 /* Bad model calls: the right code, and the model unchanged (a good run
  * after them gives the reference's numbers). */
 static void refusals(hb_context *ctx)
@@ -417,6 +445,7 @@ int main(void)
         exact_decay(ctx, prec);
     }
     default_is_explicit(ctx);
+    load_described(ctx);
     refusals(ctx);
     for (int i = 0; i < 3; ++i)
         hb_morph_cell_destroy(pool[i]);
