@@ -240,13 +240,16 @@ static hb_status set_matrix(hb_sim *sim, const hb_morph_batch_view *bv)
     return st;
 }
 
-static hb_status make_plan(hb_sim *sim, int mono, const hb_morph_batch_view *bv,
+/* sim->plan over the cells (sim->offsets) with their local parents (flat;
+ * a uniform plan of the first cell's tree when every cell is the same). */
+static hb_status make_plan(hb_sim *sim, int mono, const int32_t *parent,
                            const hb_plan_options *po)
 {
-    return mono ? hb_plan_create_hines_uniform(sim->ctx, sim->prm.precision, sim->ncells, bv->n,
-                                               bv->parent, po, &sim->plan)
-                : hb_plan_create_hines(sim->ctx, sim->prm.precision, sim->ncells, bv->offsets,
-                                       bv->parent, po, &sim->plan);
+    return mono ? hb_plan_create_hines_uniform(sim->ctx, sim->prm.precision, sim->ncells,
+                                               sim->offsets[1] - sim->offsets[0], parent, po,
+                                               &sim->plan)
+                : hb_plan_create_hines(sim->ctx, sim->prm.precision, sim->ncells, sim->offsets,
+                                       parent, po, &sim->plan);
 }
 
 /* Why the on-chip engine cannot run this batch before a plan is made (NULL:
@@ -317,7 +320,7 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
             hb_plan_options po = sim->prm.plan;
             po.strategy = HB_STRATEGY_CELL_GROUP;
             po.layout = HB_LAYOUT_FLAT;
-            HB_FORWARD(make_plan(sim, mono, bv, &po));
+            HB_FORWARD(make_plan(sim, mono, bv->parent, &po));
             const hb_layout_dev *lay;
             const int64_t *perm;
             hb_buffer *ul[2];
@@ -339,7 +342,7 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
         }
         hb__log("hb_sim_create: on-chip engine: %s; running the stages", sim->note);
     }
-    HB_FORWARD(make_plan(sim, mono, bv, &sim->prm.plan));
+    HB_FORWARD(make_plan(sim, mono, bv->parent, &sim->prm.plan));
     const hb_layout_dev *lay;
     const int64_t *slot;
     hb_buffer *arr[4];
@@ -407,14 +410,7 @@ hb_status hb__sim_review_engine(hb_sim *sim)
     const int64_t R = sim->nrows;
     hb_plan *onchip = sim->plan;
     sim->plan = NULL;
-    hb_status st = sim->mono ? hb_plan_create_hines_uniform(sim->ctx, sim->prm.precision,
-                                                            sim->ncells,
-                                                            sim->offsets[1] - sim->offsets[0],
-                                                            sim->lparent, &sim->prm.plan,
-                                                            &sim->plan)
-                             : hb_plan_create_hines(sim->ctx, sim->prm.precision, sim->ncells,
-                                                    sim->offsets, sim->lparent, &sim->prm.plan,
-                                                    &sim->plan);
+    hb_status st = make_plan(sim, sim->mono, sim->lparent, &sim->prm.plan);
     /* The matrix as hb_sim_create set it (hb_morph_cell_matrix: each row's
      * coupling to its parent is minus its axial conductance; the diagonal is
      * d0), and each row's place in the new plan. */
