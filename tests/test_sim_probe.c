@@ -331,14 +331,21 @@ static void self_checks(const model *md, const result *r, const char *what)
     }
 }
 
+/* The first trace asked for as (kind, cell, comp, point, what), or NULL. */
+static const double *find_trace(const model *md, const result *r, int kind, int64_t cell,
+                                int64_t comp, int64_t point, const char *what)
+{
+    for (int k = 0; k < md->ntr; ++k)
+        if (md->tr[k].kind == kind && md->tr[k].cell == cell && md->tr[k].comp == comp &&
+            md->tr[k].point == point && !strcmp(md->tr[k].what, what))
+            return r->trace + k * r->nsamples;
+    return NULL;
+}
+
 /* Trace of cell's soma probe `what` (kind 1, compartment -1), or NULL. */
 static const double *soma_trace(const model *md, const result *r, int64_t cell, const char *what)
 {
-    for (int k = 0; k < md->ntr; ++k)
-        if (md->tr[k].kind == 1 && md->tr[k].cell == cell && md->tr[k].comp == -1 &&
-            !strcmp(md->tr[k].what, what))
-            return r->trace + k * r->nsamples;
-    return NULL;
+    return find_trace(md, r, 1, cell, -1, -1, what);
 }
 
 /* Trace k's sample j of the values a current recorded at sample j is
@@ -351,12 +358,7 @@ static int64_t from(int64_t j) { return j > 0 ? j - 1 : 0; }
 static const double *beside(const model *md, const result *r, int k, const char *what)
 {
     const want *w = &md->tr[k];
-    for (int q = 0; q < md->ntr; ++q)
-        if (md->tr[q].kind == w->kind && md->tr[q].cell == w->cell &&
-            md->tr[q].comp == w->comp && md->tr[q].point == w->point &&
-            !strcmp(md->tr[q].what, what))
-            return r->trace + q * r->nsamples;
-    return NULL;
+    return find_trace(md, r, w->kind, w->cell, w->comp, w->point, what);
 }
 
 /* The worst of |x[j] - f(j)| relative to x's largest magnitude over a trace
@@ -446,11 +448,8 @@ static void check_currents(const model *md, const result *r, const char *what)
             if (in[0] && in[1] && in[2])
                 e = off_by(x, ns, f_ohm, in);
         } else if (w->kind == 2 && !strcmp(nm, "i")) {
-            const double *vt = NULL;
-            for (int q = 0; q < md->ntr; ++q)
-                if (md->tr[q].kind == 1 && md->tr[q].cell == w->cell && md->tr[q].comp == w->comp &&
-                    !strcmp(md->tr[q].what, "v"))
-                    vt = r->trace + q * ns;
+            /* v of the synapse's compartment (a compartment probe). */
+            const double *vt = find_trace(md, r, 1, w->cell, w->comp, -1, "v");
             if (md->pt[w->point].exp2) {
                 const double *in[] = {beside(md, r, k, "A"), beside(md, r, k, "B"), vt,
                                       beside(md, r, k, "e")};
