@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hb_backend.h" /* HB_CELL_LOCAL_REALS: what the on-chip engine needs */
 #include "hb_test_util.h"
 
 #define MAXC 8
@@ -312,7 +313,7 @@ int main(void)
                 result_free(&x);
             }
             /* A device whose local memory holds the cells (five arrays of
-             * rows: u, l, d, rhs, v) but not their
+             * rows: u, l, d, rhs, v, and the trunk's PCR rows) but not their
              * schedules (48 KiB GPUs and large cells): the on-chip engine
              * reads the schedule from global memory. */
             int64_t maxr = 0;
@@ -322,7 +323,8 @@ int main(void)
             if (!hb_test_on_host(ctx) && maxr > 64) {
                 char cap[32];
                 snprintf(cap, sizeof cap, "%lld",
-                         (long long)(5 * maxr * (prec == HB_DOUBLE ? 8 : 4) + 1024));
+                         (long long)((HB_CELL_LOCAL_REALS(maxr) + (size_t)maxr) *
+                                         (prec == HB_DOUBLE ? 8 : 4) + 1024));
                 setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
                 hb_context *small = hb_test_context();
                 unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
@@ -341,10 +343,10 @@ int main(void)
                 result_free(&x);
                 hb_context_destroy(small);
                 /* One array short of what the epoch needs (the solver's four
-                 * fit, v does not): the stages run,
+                 * and the trunk fit, v does not): the stages run,
                  * and describe says why cells did not. */
                 snprintf(cap, sizeof cap, "%lld",
-                         (long long)(4 * maxr * (prec == HB_DOUBLE ? 8 : 4) + 64));
+                         (long long)(HB_CELL_LOCAL_REALS(maxr) * (prec == HB_DOUBLE ? 8 : 4) + 64));
                 setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
                 small = hb_test_context();
                 unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");

@@ -1,4 +1,4 @@
-/* cell_schedule.c: the cell-group strategy's plan-time schedule: each distinct tree's elimination levels (by node height), back-substitution levels (by depth) and child lists, uploaded once. */
+/* cell_schedule.c: the cell-group strategy's plan-time schedule: each distinct tree's trunk (solved by PCR), elimination levels (by node height below it), back-substitution levels (by depth below it) and child lists, uploaded once. */
 #include "hb_plan.h"
 
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 /* kernels_cl/solver/hines_cell.cl reads the header by its own HB_CELL_K_*
  * numbers (OpenCL C cannot include this header): change both together. */
-_Static_assert(HB_CELL_EFIRST == 4 && HB_CELL_BPAR == 9 && HB_CELL_HDR == 10,
+_Static_assert(HB_CELL_EFIRST == 4 && HB_CELL_BPAR == 9 && HB_CELL_NT == 10 && HB_CELL_HDR == 11,
                "the schedule's header must match HB_CELL_K_* in kernels_cl/solver/hines_cell.cl");
 
 /* A growing int32 table. */
@@ -48,13 +48,22 @@ static int32_t *place(int32_t *S, int32_t *o, int key, int64_t len)
     return S + S[key];
 }
 
+/* ceil(log2(x)) for x >= 1: the trunk's PCR steps. */
+static int32_t log2_up(int32_t x)
+{
+    int32_t k = 0;
+    while (((int64_t)1 << k) < x)
+        ++k;
+    return k;
+}
+
 /* Appends the schedule of the tree par[0..n) (layout in hb_backend.h) to v;
  * n fits int32 (the plan keeps cells within local memory first). */
 static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch *sc,
                     int64_t *widest, int64_t *levels)
 {
     int32_t *h = sc->h, *dep = sc->dep, *cnt = sc->cnt, *pos = sc->pos;
-    int32_t H = 0, D = 0, ecount = 0;
+    int32_t H = 0, D = 0, nlev = 0;
     for (int32_t i = 0; i < n; ++i)
         h[i] = 0;
     for (int32_t i = n - 1; i >= 1; --i)
@@ -62,20 +71,25 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
             h[par[i]] = h[i] + 1;
     if (n > 0)
         H = h[0];
-    /* Leaves need no step; a one-row cell has only its root (height 0). */
-    const int32_t minh = n == 1 ? 0 : 1;
-    const int32_t ne = n > 0 ? H - minh + 1 : 0;
-    if (n > 0)
-        dep[0] = 0;
-    for (int32_t i = 1; i < n; ++i) {
-        dep[i] = dep[par[i]] + 1;
+    /* The trunk: heights H down to ht, one node each (a node's only child of
+     * the next height down is then the next), at most HB_CELL_TRUNK_MAX. */
+    for (int32_t k = 0; k <= H; ++k)
+        cnt[k] = 0;
+    for (int32_t i = 0; i < n; ++i)
+        ++cnt[h[i]];
+    int32_t ht = H;
+    while (ht > 0 && cnt[ht - 1] == 1 && H - ht + 1 < HB_CELL_TRUNK_MAX)
+        --ht;
+    const int32_t nt = n > 0 ? H - ht + 1 : 0;
+    /* Levels for the heights 1 .. ht - 1 off the trunk (leaves need none). */
+    const int32_t ne = ht > 1 ? ht - 1 : 0;
+    for (int32_t i = 0; i < n; ++i) {
+        dep[i] = h[i] >= ht ? 0 : dep[par[i]] + 1; /* parents come first */
         if (dep[i] > D)
             D = dep[i];
+        nlev += h[i] >= 1 && h[i] < ht;
     }
-    const int32_t nb = D;
-    for (int32_t i = 0; i < n; ++i)
-        ecount += h[i] >= minh;
-    const int32_t nback = n > 0 ? n - 1 : 0;
+    const int32_t nb = D, ecount = nlev + nt, nback = n - nt;
     const int64_t total = (int64_t)HB_CELL_HDR + (ne + 1) + 2 * (int64_t)ecount + (ecount + 1) +
                           nback + (nb + 1) + nback + nback;
     if (!words_reserve(v, total))
@@ -94,13 +108,15 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     S[HB_CELL_N] = n;
     S[HB_CELL_NE] = ne;
     S[HB_CELL_NB] = nb;
+    S[HB_CELL_NT] = nt;
 
-    /* Elimination levels by counting sort, nodes of a level in index order. */
+    /* Elimination levels by counting sort, nodes of a level in index order;
+     * the trunk after them, from the root down. */
     for (int32_t e = 0; e <= ne; ++e)
         eptr[e] = 0;
     for (int32_t i = 0; i < n; ++i)
-        if (h[i] >= minh)
-            ++eptr[h[i] - minh + 1];
+        if (h[i] >= 1 && h[i] < ht)
+            ++eptr[h[i]];
     for (int32_t e = 0; e < ne; ++e) {
         if (eptr[e + 1] > *widest)
             *widest = eptr[e + 1];
@@ -108,30 +124,39 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     }
     for (int32_t e = 0; e < ne; ++e)
         pos[e] = eptr[e];
-    for (int32_t i = 0; i < n; ++i)
-        if (h[i] >= minh)
-            eorder[pos[h[i] - minh]++] = i;
-    /* Children per entry, highest index first: the serial sweep (i from n-1
-     * down) updates a parent in that order, so the gather rounds as it does.
-     * cnt: children per node; pos: where a node's run starts in cidx. */
+    for (int32_t i = 0; i < n; ++i) {
+        if (h[i] >= ht)
+            eorder[nlev + (H - h[i])] = i;
+        else if (h[i] >= 1)
+            eorder[pos[h[i] - 1]++] = i;
+    }
+    if (nt > *widest)
+        *widest = nt;
+    /* Children off the trunk per entry, highest index first: the serial
+     * sweep (i from n-1 down) updates a parent in that order, so the gather
+     * rounds as it does. cnt: such children per node; pos: where a node's
+     * run starts in cidx. */
     for (int32_t i = 0; i < n; ++i)
         cnt[i] = 0;
     for (int32_t i = 1; i < n; ++i)
-        ++cnt[par[i]];
+        cnt[par[i]] += h[i] < ht;
     ecs[0] = 0;
     for (int32_t q = 0; q < ecount; ++q) {
         pos[eorder[q]] = ecs[q];
         ecs[q + 1] = ecs[q] + cnt[eorder[q]];
     }
     for (int32_t i = n - 1; i >= 1; --i)
-        cidx[pos[par[i]]++] = i;
+        if (h[i] < ht)
+            cidx[pos[par[i]]++] = i;
     for (int32_t q = 0; q < ecount; ++q)
         efirst[q] = ecs[q + 1] > ecs[q] ? cidx[ecs[q]] : -1;
-    /* Back-substitution levels by depth, with each entry's parent. */
+    /* Back-substitution levels by depth below the trunk, with each entry's
+     * parent. */
     for (int32_t b = 0; b <= nb; ++b)
         bptr[b] = 0;
-    for (int32_t i = 1; i < n; ++i)
-        ++bptr[dep[i]];
+    for (int32_t i = 0; i < n; ++i)
+        if (dep[i] > 0)
+            ++bptr[dep[i]];
     for (int32_t b = 0; b < nb; ++b) {
         if (bptr[b + 1] > *widest)
             *widest = bptr[b + 1];
@@ -139,13 +164,16 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     }
     for (int32_t b = 0; b < nb; ++b)
         pos[b] = bptr[b];
-    for (int32_t i = 1; i < n; ++i) {
-        const int32_t q = pos[dep[i] - 1]++;
-        border[q] = i;
-        bpar[q] = par[i];
-    }
-    if (ne > *levels)
-        *levels = ne;
+    for (int32_t i = 0; i < n; ++i)
+        if (dep[i] > 0) {
+            const int32_t q = pos[dep[i] - 1]++;
+            border[q] = i;
+            bpar[q] = par[i];
+        }
+    /* Synchronised steps: the levels, the trunk's rows, its PCR steps. */
+    const int64_t steps = n > 0 ? (int64_t)ne + 1 + log2_up(nt) : 0;
+    if (steps > *levels)
+        *levels = steps;
     v->len += total;
     return 1;
 }

@@ -71,29 +71,40 @@ typedef struct {
 
 /* A tree's cell-group schedule, int32 values from its start S: a header of
  * HB_CELL_HDR values (S[HB_CELL_N] rows, S[HB_CELL_NE] elimination levels,
- * S[HB_CELL_NB] back-substitution levels, then the offsets from S of the
- * tables that follow), then the tables, all indexed by entry so that a
- * work-item's loads of one entry do not wait on each other:
+ * S[HB_CELL_NB] back-substitution levels, S[HB_CELL_NT] trunk rows, then the
+ * offsets from S of the tables that follow), then the tables, all indexed by
+ * entry so that a work-item's loads of one entry do not wait on each other.
+ * The trunk is the path from the root down which every height holds one node
+ * (the CA1 cell's apical trunk: 44 nodes), at most HB_CELL_TRUNK_MAX of it:
+ * once its side branches are eliminated it is a tridiagonal system, solved by
+ * PCR in log2(NT) steps where the levels would take NT.
  * - eptr[NE + 1], eorder, efirst, ecs, cidx: elimination level e (node
- *   heights, leaves 0, a node one more than its highest child) holds the
- *   entries eptr[e] .. eptr[e+1]; entry q is node eorder[q] (the nodes with
- *   children and the root, alone in the last level), whose children are
+ *   heights below the trunk's, from 1: leaves need no step) holds the entries
+ *   eptr[e] .. eptr[e+1]; entry q is node eorder[q], whose children are
  *   cidx[ecs[q] .. ecs[q+1]), highest index first (the serial sweep's order
  *   of updates to a node); efirst[q] repeats the first of them (-1: none),
- *   so that the usual single child costs no dependent load;
- * - bptr[NB + 1], border, bpar: back-substitution level b holds the nodes of
- *   depth b + 1, entries bptr[b] .. bptr[b+1]; entry q is node border[q]
- *   with parent bpar[q]. */
+ *   so that the usual single child costs no dependent load. The NT entries
+ *   after the last level, eptr[NE] on, are the trunk from the root down, each
+ *   with its children off the trunk;
+ * - bptr[NB + 1], border, bpar: back-substitution level b holds the nodes
+ *   off the trunk b + 1 below it, entries bptr[b] .. bptr[b+1]; entry q is
+ *   node border[q] with parent bpar[q]. */
 enum {
     HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_EFIRST, HB_CELL_ECS,
-    HB_CELL_CIDX, HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_HDR
+    HB_CELL_CIDX, HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_NT, HB_CELL_HDR
 };
-/* Cell-group local memory: u, l, d and rhs of the largest cell (reals),
- * then its schedule (int32: at most 8 x rows + 13 words, see
- * api/core/cell_schedule.c), staged once so that the levels read it from
- * local memory instead of waiting on global loads level after level. For
- * max_rows below 2^31 (the plan keeps cells within local memory first). */
-#define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows))
+/* The longest trunk solved by PCR (kernels_cl/solver/hb_cell_phases.cl has
+ * the same number): a longer one keeps its lower part in the levels. */
+#define HB_CELL_TRUNK_MAX 64
+/* Cell-group local memory: u, l, d and rhs of the largest cell and the
+ * trunk's PCR rows (two copies of 3 x HB_CELL_TRUNK_MAX: a step reads one
+ * and writes the other) (reals), then its schedule (int32: at most 8 x rows
+ * + 16 words, see api/core/cell_schedule.c), staged once so that the levels
+ * read it from local memory instead of waiting on global loads level after
+ * level. For max_rows below 2^31 (the plan keeps cells within local memory
+ * first). */
+#define HB_CELL_TRUNK_REALS ((size_t)6 * HB_CELL_TRUNK_MAX)
+#define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows) + HB_CELL_TRUNK_REALS)
 #define HB_CELL_SCHED_WORDS(max_rows) ((size_t)8 * (size_t)(max_rows) + 16)
 #define HB_CELL_LOCAL_BYTES(max_rows, esize)                                                  \
     (HB_CELL_LOCAL_REALS(max_rows) * (esize) + HB_CELL_SCHED_WORDS(max_rows) * sizeof(int32_t))

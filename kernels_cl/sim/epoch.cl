@@ -6,6 +6,9 @@
 #ifndef HB_MECH_PASSES_FUNCS
 #include "sim/hb_mech_passes.cl"
 #endif
+#ifndef HB_COOP_PHASES_CL
+#include "solver/hb_coop_phases.cl"
+#endif
 #ifndef HB_CELL_PHASES_CL
 #include "solver/hb_cell_phases.cl"
 #endif
@@ -226,8 +229,9 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     /* v after the solver's arrays (and its schedule when staged): five
      * arrays of rows (a sixth would halve the CA1 cell's launches per H100
      * SM in double: the membrane current stays in registers). */
-    const hb_int oV = (hb_int)(staged ? 4 * ld + (8 * ld + 16) * 4 / (hb_long)sizeof(real)
-                                      : 4 * ld); /* HB_CELL_SCHED_WORDS(ld) int32 */
+    const hb_int oV = (hb_int)(oT + HB_CELL_K_TRUNK_REALS +
+                               (staged ? (8 * ld + 16) * 4 / (hb_long)sizeof(real)
+                                       : 0)); /* HB_CELL_SCHED_WORDS(ld) int32 */
     HB_CELL_STAGE(u, l);
     for (hb_int k = j; k < nr; k += P)
         sh[oV + k] = v[ro + k];

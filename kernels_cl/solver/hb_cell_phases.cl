@@ -1,4 +1,4 @@
-/* hb_cell_phases.cl: the cell-group Hines elimination and back-substitution in local memory, as macros shared by the cell-group solver (solver/hines_cell.cl) and the simulation's on-chip epoch (sim/epoch.cl). */
+/* hb_cell_phases.cl: the cell-group Hines elimination, trunk PCR and back-substitution in local memory, as macros shared by the cell-group solver (solver/hines_cell.cl) and the simulation's on-chip epoch (sim/epoch.cl); they use hb_coop_phases.cl's HB_PCR_ROW, which their includers include. */
 #ifndef HB_CELL_PHASES_CL
 #define HB_CELL_PHASES_CL
 
@@ -13,7 +13,14 @@
 #define HB_CELL_K_BPTR 7
 #define HB_CELL_K_BORDER 8
 #define HB_CELL_K_BPAR 9
-#define HB_CELL_K_HDR 10
+#define HB_CELL_K_NT 10
+#define HB_CELL_K_HDR 11
+/* The longest trunk solved by PCR: HB_CELL_TRUNK_MAX in hb_backend.h. Its
+ * rows live in two copies of three arrays (sub-diagonal, super-diagonal,
+ * right-hand side, over a unit diagonal) after rhs's array: a PCR step reads
+ * one copy and writes the other, so one barrier per step. */
+#define HB_CELL_K_TRUNK_MAX 64
+#define HB_CELL_K_TRUNK_REALS (6 * HB_CELL_K_TRUNK_MAX)
 
 /* Macros, not functions: the phases work on the local array sh, and CUDA's
  * __shared__ cannot qualify a pointer (arrays are offsets into sh). They read
@@ -27,10 +34,11 @@
  * sim/epoch.cl; no early return: every work-item must reach every barrier,
  * and a launch has exactly ngroups groups): slot t = cslots[first + g], its
  * first row o in the plan's arrays, its nr rows, its schedule S and that
- * schedule's words slen (its last table, bpar, has nr - 1). The four arrays
- * are offsets into sh, not __local pointers (CUDA's __shared__ cannot
- * qualify a pointer variable): u at 0, l at oL, d at oD, rhs at oR; the
- * staged schedule si is an int32 view after them. Reads the kernel's
+ * schedule's words slen (its last table, bpar, has a row per node off the
+ * trunk). The arrays are offsets into sh, not __local pointers (CUDA's
+ * __shared__ cannot qualify a pointer variable): u at 0, l at oL, d at oD,
+ * rhs at oR, the trunk's PCR rows at oT; the staged schedule si is an int32
+ * view after them. Reads the kernel's
  * arguments ngroups, first, ld, cslots, base, rows, soff and sched. */
 #define HB_CELL_GROUP()                                                                     \
     const hb_long g = (hb_long)get_group_id(0);                                             \
@@ -40,9 +48,10 @@
     const hb_long o = valid ? base[t] : 0;                                                  \
     __global const hb_int *S = sched + (valid ? soff[t] : 0);                               \
     const hb_int nr = valid ? (hb_int)rows[t] : 0;                                          \
-    const hb_int slen = valid ? S[HB_CELL_K_BPAR] + (nr > 0 ? nr - 1 : 0) : 0;              \
+    const hb_int slen = valid ? S[HB_CELL_K_BPAR] + nr - S[HB_CELL_K_NT] : 0;                \
     const hb_int oL = (hb_int)ld, oD = 2 * (hb_int)ld, oR = 3 * (hb_int)ld;                 \
-    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld)
+    const hb_int oT = 4 * (hb_int)ld;                                                       \
+    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld + HB_CELL_K_TRUNK_REALS)
 
 /* Stages u and l (the global arrays U and L from row o) and, when staged,
  * the schedule; coalesced: consecutive work-items on consecutive rows and
@@ -58,14 +67,15 @@
     } while (0)
 
 /* The schedule's level counts and table offsets into si, read once after
- * the staging barrier. */
+ * the staging barrier; the trunk's nt entries start at entry xET. */
 #define HB_CELL_TABLES(SI)                                                                   \
     const hb_int ne = valid ? SI[HB_CELL_K_NE] : 0;                                        \
     const hb_int nb = valid ? SI[HB_CELL_K_NB] : 0;                                        \
     const hb_int xEP = HB_CELL_K_HDR, xEO = valid ? SI[HB_CELL_K_EORDER] : 0;              \
     const hb_int xEF = valid ? SI[HB_CELL_K_EFIRST] : 0, xEC = valid ? SI[HB_CELL_K_ECS] : 0; \
     const hb_int xCI = valid ? SI[HB_CELL_K_CIDX] : 0, xBP = valid ? SI[HB_CELL_K_BPTR] : 0; \
-    const hb_int xBO = valid ? SI[HB_CELL_K_BORDER] : 0, xBA = valid ? SI[HB_CELL_K_BPAR] : 0
+    const hb_int xBO = valid ? SI[HB_CELL_K_BORDER] : 0, xBA = valid ? SI[HB_CELL_K_BPAR] : 0; \
+    const hb_int nt = valid ? SI[HB_CELL_K_NT] : 0, xET = valid ? SI[xEP + ne] : 0
 
 /* A work-item's entry hb_q of the current level, read before the barrier
  * that opens the level so that the level waits on no schedule load:
@@ -84,97 +94,159 @@
         hb_pa = SI[xBA + hb_q];                                                             \
     } while (0)
 
+/* The children hb_cb .. hb_ce of entry node hb_p (hb_c0 the first) gathered
+ * into the caller's hb_dp and hb_rp, in the order the serial sweep applies
+ * them (highest child first); hb_vp is the node's v when VOFF. A child c is
+ * final then, and read by p's work-item alone, which also stores what
+ * back-substitution needs in c's own d and rhs slots (dead from then on):
+ * r'_c / d'_c in rhs, l_c / d'_c in d, from one reciprocal 1/d'_c. EXACT (a
+ * constant) chooses the factor u_c/d'_c on the critical path: 1 divides, so
+ * d' and r' round as the serial sweep's (the solver: its results stay within
+ * the oracle tests' normwise bounds on the shipped neurons' matrices); 0
+ * multiplies by the reciprocal, one division less per level (the
+ * simulation's on-chip engine, checked on traces: 25% faster on the H100,
+ * docs/benchmarks/h100-2026-11-24-sim). VOFF (a constant 0: none) is where
+ * the simulation's epoch keeps v in sh: the edge's axial current then joins
+ * its two rows' rhs as the edge is eliminated (the step for dv: hb_sim_assemble
+ * in kernels_cl/sim/membrane.cl; the assembly leaves rhs = -I): the child's
+ * l_c (v_c - v_p) and the parent's -u_c (v_c - v_p), with no table or global
+ * load (u_c = l_c = -g_c are staged). */
+#define HB_CELL_GATHER(SI, EXACT, VOFF)                                                     \
+    do {                                                                                    \
+        for (hb_int hb_m = hb_cb; hb_m < hb_ce; ++hb_m) {                                   \
+            const hb_int hb_c = hb_m == hb_cb ? hb_c0 : SI[xCI + hb_m];                     \
+            const real hb_dc = sh[oD + hb_c];                                               \
+            const real hb_lc = sh[oL + hb_c], hb_uc = sh[hb_c];                             \
+            real hb_rc = sh[oR + hb_c];                                                     \
+            if (VOFF) {                                                                     \
+                const real hb_dv = sh[(VOFF) + hb_c] - hb_vp;                               \
+                hb_rc = hb_rc + hb_lc * hb_dv;                                              \
+                hb_rp = hb_rp - hb_uc * hb_dv;                                              \
+            }                                                                               \
+            const real hb_inv = (real)1 / hb_dc;                                            \
+            const real hb_f = (EXACT) ? hb_uc / hb_dc : hb_uc * hb_inv;                     \
+            hb_dp -= hb_f * hb_lc;                                                          \
+            hb_rp -= hb_f * hb_rc;                                                          \
+            sh[oR + hb_c] = hb_rc * hb_inv;                                                 \
+            sh[oD + hb_c] = hb_lc * hb_inv;                                                 \
+        }                                                                                   \
+    } while (0)
+
+/* Trunk row i's PCR values in copy F (0 or 3 x HB_CELL_K_TRUNK_MAX) at oT:
+ * sub-diagonal (the edge to its parent, row i - 1), super-diagonal (to its
+ * trunk child, row i + 1) and right-hand side, over a unit diagonal. */
+#define HB_CELL_TA(F, i) (oT + (F) + (i))
+#define HB_CELL_TC(F, i) (oT + (F) + HB_CELL_K_TRUNK_MAX + (i))
+#define HB_CELL_TD(F, i) (oT + (F) + 2 * HB_CELL_K_TRUNK_MAX + (i))
+#define HB_CELL_TA0(i) HB_CELL_TA(hb_from, i)
+#define HB_CELL_TC0(i) HB_CELL_TC(hb_from, i)
+#define HB_CELL_TD0(i) HB_CELL_TD(hb_from, i)
+
 /* One Hines solve of the staged cell; x ends in the rhs array; u and l are
  * kept (so a cell staged once can be solved again with a new d and rhs).
  * Starts and ends at a barrier's state: the caller's writes to d and rhs
- * must be behind a barrier, and the last level's barrier covers x.
- * Elimination, level by level by node height: each entry's work-item
- * gathers the updates of its node p's children in the order the serial
- * sweep applies them (highest child first); no two work-items write one
- * node. One reciprocal 1/d'_c per child gives the back-substitution factors
- * r'_c/d'_c and l_c/d'_c by products. EXACT (a constant) chooses the factor
- * u_c/d'_c on the critical path: 1 divides, so d' and r' round as the serial
- * sweep's (the solver: its results stay within the oracle tests' normwise
- * bounds on the shipped neurons' matrices); 0 multiplies by the reciprocal,
- * one division less per level (the simulation's on-chip engine, checked on
- * traces: 25% faster on the H100, docs/benchmarks/h100-2026-11-24-sim). A child c is
- * final then, and read by p's work-item alone, which also stores what
- * back-substitution needs in c's own d and rhs slots (dead from then on):
- * r'_c / d'_c in rhs, l_c / d'_c in d. The root is alone in the last level; its
- * work-item also solves x_0. A work-item's next entry (and the next level's
- * bounds) are read before the barrier.
- * Back-substitution, level by level by depth: x_i = r'_i/d'_i - (l_i/d'_i)
- * x_parent, one multiply-add per level instead of the serial sweep's
- * (r'_i - l_i x_parent) / d'_i (a dependent division per level): the same
- * solution up to rounding.
- * VOFF (a constant 0: none) is where the simulation's epoch keeps v in sh:
- * the solve then adds each edge's axial current to its two rows' rhs as it
- * eliminates the edge (the step for dv: hb_sim_assemble in
- * kernels_cl/sim/membrane.cl; the assembly leaves rhs = -I): the child's
- * l_c (v_c - v_p) and the parent's -u_c (v_c - v_p), with no table or
- * global load (u_c = l_c = -g_c are staged). */
+ * must be behind a barrier, and the last barrier covers x.
+ * 1. Elimination of the nodes off the trunk, level by level by node height:
+ *    each entry's work-item gathers its node's children (HB_CELL_GATHER); no
+ *    two work-items write one node.
+ * 2. The trunk (the path from the root down which each height holds one
+ *    node, hb_backend.h): each of its rows gathers its children off it and
+ *    takes its trunk edges' axial currents; with nothing else left below
+ *    them the trunk's rows are a tridiagonal system, solved by PCR in
+ *    log2(nt) steps, where levels would take nt (the CA1 cell: 44 trunk
+ *    nodes of its 82 levels; 6 steps), its x into rhs at the last step.
+ * 3. Back-substitution of the nodes off the trunk, level by level by depth
+ *    below it: x_i = r'_i/d'_i - (l_i/d'_i) x_parent, one multiply-add per
+ *    level instead of the serial sweep's (r'_i - l_i x_parent) / d'_i (a
+ *    dependent division per level): the same solution up to rounding.
+ * A barrier closes each level and step. A work-item's next entry (and the
+ * next level's bounds) are read before the barrier. */
 #define HB_CELL_SOLVE(SI, EXACT, VOFF)                                                      \
     do {                                                                                    \
         hb_int hb_lo = 0, hb_hi = ne > 0 ? SI[xEP + 1] : 0;                                 \
         hb_int hb_q = j, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0;                         \
-        if (hb_q < hb_hi)                                                               \
-            HB_CELL_E_FETCH(SI);                                                        \
+        if (hb_q < hb_hi)                                                                   \
+            HB_CELL_E_FETCH(SI);                                                            \
         for (hb_int hb_e = 0; hb_e < ne; ++hb_e) {                                          \
             const hb_int hb_nhi = hb_e + 2 <= ne ? SI[xEP + hb_e + 2] : hb_hi;              \
             while (hb_q < hb_hi) {                                                          \
                 real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                          \
                 const real hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                    \
-                for (hb_int hb_m = hb_cb; hb_m < hb_ce; ++hb_m) {                           \
-                    const hb_int hb_c = hb_m == hb_cb ? hb_c0 : SI[xCI + hb_m];             \
-                    const real hb_dc = sh[oD + hb_c];                                       \
-                    const real hb_lc = sh[oL + hb_c], hb_uc = sh[hb_c];                     \
-                    real hb_rc = sh[oR + hb_c];                                             \
-                    if (VOFF) {                                                             \
-                        const real hb_dv = sh[(VOFF) + hb_c] - hb_vp;                       \
-                        hb_rc = hb_rc + hb_lc * hb_dv;                                      \
-                        hb_rp = hb_rp - hb_uc * hb_dv;                                      \
-                    }                                                                       \
-                    const real hb_inv = (real)1 / hb_dc;                                    \
-                    const real hb_f = (EXACT) ? hb_uc / hb_dc : hb_uc * hb_inv;             \
-                    hb_dp -= hb_f * hb_lc;                                                  \
-                    hb_rp -= hb_f * hb_rc;                                                  \
-                    sh[oR + hb_c] = hb_rc * hb_inv;                                         \
-                    sh[oD + hb_c] = hb_lc * hb_inv;                                         \
-                }                                                                           \
-                if (hb_p == 0)                                                              \
-                    hb_rp = hb_rp / hb_dp;                                                  \
+                HB_CELL_GATHER(SI, EXACT, VOFF);                                            \
                 sh[oD + hb_p] = hb_dp;                                                      \
                 sh[oR + hb_p] = hb_rp;                                                      \
                 hb_q += P;                                                                  \
-                if (hb_q < hb_hi)                                                       \
-                    HB_CELL_E_FETCH(SI);                                                \
+                if (hb_q < hb_hi)                                                           \
+                    HB_CELL_E_FETCH(SI);                                                    \
             }                                                                               \
             hb_lo = hb_hi;                                                                  \
             hb_hi = hb_nhi;                                                                 \
             hb_q = hb_lo + j;                                                               \
-            if (hb_q < hb_hi)                                                           \
-                HB_CELL_E_FETCH(SI);                                                    \
+            if (hb_q < hb_hi)                                                               \
+                HB_CELL_E_FETCH(SI);                                                        \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \
-        /* Back-substitution by depth from the root's children. */                         \
+        /* The trunk's rows, from the root (row 0) down. */                                 \
+        for (hb_int hb_t = j; hb_t < nt; hb_t += P) {                                       \
+            hb_q = xET + hb_t;                                                              \
+            HB_CELL_E_FETCH(SI);                                                            \
+            real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                              \
+            const real hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                        \
+            HB_CELL_GATHER(SI, EXACT, VOFF);                                                \
+            real hb_ta = (real)0, hb_tc = (real)0;                                          \
+            if (hb_t > 0) {                                                                 \
+                hb_ta = sh[oL + hb_p];                                                      \
+                if (VOFF)                                                                   \
+                    hb_rp = hb_rp + hb_ta * (hb_vp - sh[(VOFF) + SI[xEO + hb_q - 1]]);      \
+            }                                                                               \
+            if (hb_t + 1 < nt) {                                                            \
+                const hb_int hb_k = SI[xEO + hb_q + 1];                                     \
+                hb_tc = sh[hb_k];                                                           \
+                if (VOFF)                                                                   \
+                    hb_rp = hb_rp - hb_tc * (sh[(VOFF) + hb_k] - hb_vp);                    \
+            }                                                                               \
+            const real hb_inv = (real)1 / hb_dp;                                            \
+            sh[HB_CELL_TA(0, hb_t)] = hb_ta * hb_inv;                                       \
+            sh[HB_CELL_TC(0, hb_t)] = hb_tc * hb_inv;                                       \
+            sh[HB_CELL_TD(0, hb_t)] = hb_rp * hb_inv;                                       \
+            if (nt == 1)                                                                    \
+                sh[oR + hb_p] = hb_rp / hb_dp;                                              \
+        }                                                                                   \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                       \
+        for (hb_int hb_s = 1, hb_from = 0; hb_s < nt;                                       \
+             hb_s *= 2, hb_from = 3 * HB_CELL_K_TRUNK_MAX - hb_from) {                        \
+            const hb_int hb_to = 3 * HB_CELL_K_TRUNK_MAX - hb_from;                           \
+            for (hb_int hb_t = j; hb_t < nt; hb_t += P) {                                   \
+                real hb_na, hb_nc, hb_nd;                                                   \
+                HB_PCR_ROW(hb_int, hb_t, hb_s, nt, HB_CELL_TA0, HB_CELL_TC0, HB_CELL_TD0,   \
+                           hb_na, hb_nc, hb_nd);                                            \
+                sh[HB_CELL_TA(hb_to, hb_t)] = hb_na;                                        \
+                sh[HB_CELL_TC(hb_to, hb_t)] = hb_nc;                                        \
+                sh[HB_CELL_TD(hb_to, hb_t)] = hb_nd;                                        \
+                if (2 * hb_s >= nt)                                                         \
+                    sh[oR + SI[xEO + xET + hb_t]] = hb_nd;                                   \
+            }                                                                               \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                   \
+        }                                                                                   \
+        /* Back-substitution by depth below the trunk. */                                  \
         hb_hi = nb > 0 ? SI[xBP + 1] : 0;                                                   \
         hb_q = j;                                                                           \
         hb_int hb_i = 0, hb_pa = 0;                                                         \
-        if (hb_q < hb_hi)                                                               \
-            HB_CELL_B_FETCH(SI);                                                        \
+        if (hb_q < hb_hi)                                                                   \
+            HB_CELL_B_FETCH(SI);                                                            \
         for (hb_int hb_b = 0; hb_b < nb; ++hb_b) {                                          \
             const hb_int hb_nhi = hb_b + 2 <= nb ? SI[xBP + hb_b + 2] : hb_hi;              \
             while (hb_q < hb_hi) {                                                          \
                 sh[oR + hb_i] = sh[oR + hb_i] - sh[oD + hb_i] * sh[oR + hb_pa];             \
                 hb_q += P;                                                                  \
-                if (hb_q < hb_hi)                                                       \
-                    HB_CELL_B_FETCH(SI);                                                \
+                if (hb_q < hb_hi)                                                           \
+                    HB_CELL_B_FETCH(SI);                                                    \
             }                                                                               \
             hb_lo = hb_hi;                                                                  \
             hb_hi = hb_nhi;                                                                 \
             hb_q = hb_lo + j;                                                               \
-            if (hb_q < hb_hi)                                                           \
-                HB_CELL_B_FETCH(SI);                                                    \
+            if (hb_q < hb_hi)                                                               \
+                HB_CELL_B_FETCH(SI);                                                        \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \
     } while (0)

@@ -11,25 +11,26 @@
  * staged array), nb (blocks), sa, sb, sc, sd (staged arrays in sh), A, B, C
  * (the system's coefficients), AW, CW (a', c' scratch), D (rhs in, x out). */
 
-/* One PCR step for reduced row I of type IT (stride s, N rows, in the local
+/* One PCR step for reduced row I of type IT (stride S, N rows, in the local
  * array sh): the new sub-diagonal, super-diagonal and right-hand side,
  * divided by the new diagonal, into NA, NC, ND. RA(i), RC(i), RD(i) give the
  * offsets in sh of row i's sub-diagonal, super-diagonal and right-hand side
  * (the staged kernel keeps them in three arrays, the resident one in slots
- * its chunks no longer need). */
-#define HB_PCR_ROW(IT, I, RA, RC, RD, NA, NC, ND)                                           \
+ * its chunks no longer need; the cell-group solve's trunk, hb_cell_phases.cl,
+ * in two copies of three). */
+#define HB_PCR_ROW(IT, I, S, N, RA, RC, RD, NA, NC, ND)                                     \
     do {                                                                                    \
-        const IT hb_i = (I);                                                                \
+        const IT hb_i = (I), hb_ps = (S), hb_pn = (N);                                      \
         const real hb_a = sh[RA(hb_i)], hb_c = sh[RC(hb_i)];                                \
         real hb_b = (real)1, hb_d = sh[RD(hb_i)], hb_an = (real)0, hb_cn = (real)0;         \
-        if (hb_i - s >= 0) {                                                                \
-            const IT hb_k = hb_i - s;                                                       \
+        if (hb_i - hb_ps >= 0) {                                                            \
+            const IT hb_k = hb_i - hb_ps;                                                   \
             hb_b -= hb_a * sh[RC(hb_k)];                                                    \
             hb_d -= hb_a * sh[RD(hb_k)];                                                    \
             hb_an = -hb_a * sh[RA(hb_k)];                                                   \
         }                                                                                   \
-        if (hb_i + s < N) {                                                                 \
-            const IT hb_k = hb_i + s;                                                       \
+        if (hb_i + hb_ps < hb_pn) {                                                         \
+            const IT hb_k = hb_i + hb_ps;                                                   \
             hb_b -= hb_c * sh[RA(hb_k)];                                                    \
             hb_d -= hb_c * sh[RD(hb_k)];                                                    \
             hb_cn = -hb_c * sh[RC(hb_k)];                                                   \
@@ -45,7 +46,7 @@
 #define HB_COOP_RC_(i) (oc + (i))
 #define HB_COOP_RD_(i) (od + (i))
 #define HB_COOP_PCR_ROW(I, NA, NC, ND)                                                      \
-    HB_PCR_ROW(hb_long, I, HB_COOP_RA_, HB_COOP_RC_, HB_COOP_RD_, NA, NC, ND)
+    HB_PCR_ROW(hb_long, I, s, N, HB_COOP_RA_, HB_COOP_RC_, HB_COOP_RD_, NA, NC, ND)
 
 /* Rows of each chunk staged per block through local memory: must match
  * HB_COOP_MB in api/core/hb_backend.h (the launchers size local memory by

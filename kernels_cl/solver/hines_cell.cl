@@ -3,6 +3,9 @@
 #include "hb_prelude.cl"
 #endif
 
+#ifndef HB_COOP_PHASES_CL
+#include "solver/hb_coop_phases.cl"
+#endif
 #ifndef HB_CELL_PHASES_CL
 #include "solver/hb_cell_phases.cl"
 #endif
@@ -10,7 +13,8 @@
 /* Group g of a launch of ngroups solves the cell of slot t = cslots[first +
  * g] (rows base[t] .. base[t] + rows[t], stride 1) with its tree's schedule
  * at sched + soff[t]. Local memory: 4 arrays of ld reals (u, l, d, rhs; ld:
- * the largest cell of the launch), then, when staged, the schedule,
+ * the largest cell of the launch) and the trunk's PCR rows
+ * (HB_CELL_K_TRUNK_REALS), then, when staged, the schedule,
  * HB_CELL_SCHED_WORDS(ld) int32 (hb_backend.h's HB_CELL_LAUNCH_BYTES):
  * staged once, so that a level waits on local memory, not on global loads
  * (each level's dependent global loads cost ~0.7 us on an H100: 0.065 ms for

@@ -19,7 +19,7 @@
 /* One PCR step for reduced row I over this file's row addresses
  * (hb_coop_phases.cl's HB_PCR_ROW, the staged kernel's step). */
 #define HB_COOPL_PCR_ROW(I, NA, NC, ND)                                                     \
-    HB_PCR_ROW(hb_int, I, HB_COOPL_RA, HB_COOPL_RC, HB_COOPL_RD, NA, NC, ND)
+    HB_PCR_ROW(hb_int, I, s, N, HB_COOPL_RA, HB_COOPL_RC, HB_COOPL_RD, NA, NC, ND)
 
 /* Global row g of the system (0 .. n-1) as local index chunk * ld + row: the
  * first rem chunks have m + 1 rows, the others m (32-bit arithmetic: local
