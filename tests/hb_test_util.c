@@ -200,13 +200,9 @@ static double val(hb_precision p, const void *v, int64_t k)
     return p == HB_DOUBLE ? ((const double *)v)[k] : (double)((const float *)v)[k];
 }
 
-static double diff_floor = 0;
-
-void hb_test_set_diff_floor(double floor_) { diff_floor = floor_ > 0 ? floor_ : 0; }
-
 double hb_test_diff_bound(hb_precision p)
 {
-    return fmax(p == HB_DOUBLE ? HB_TEST_DIFF_DOUBLE : HB_TEST_DIFF_FLOAT, diff_floor);
+    return p == HB_DOUBLE ? HB_TEST_DIFF_DOUBLE : HB_TEST_DIFF_FLOAT;
 }
 
 /* The largest distance in ulp (of the oracle's element) and where. */

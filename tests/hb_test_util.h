@@ -101,11 +101,6 @@ int hb_test_finish(void);
 #define HB_TEST_DIFF_DOUBLE 1e-12
 #define HB_TEST_DIFF_FLOAT 1e-4
 double hb_test_diff_bound(hb_precision p);
-/* A batch whose own conditioning exceeds that (the shipped neurons' matrices
- * in float: the float oracle itself is up to 9e-4 from the double solution)
- * sets the another-order bound for its comparisons to floor_ (0 restores
- * the policy's); hb_test_diff_bound then gives the larger of the two. */
-void hb_test_set_diff_floor(double floor_);
 /* Applies the policy to the flat solutions x (backend under test) and ref
  * (oracle) of nsys systems with flat offsets; checks (HB_CHECK) and returns 1
  * when within. */

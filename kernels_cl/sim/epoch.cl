@@ -311,7 +311,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
                 HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);
         /* The axial currents join rhs inside the elimination (oV); dv in
          * rhs's array after it. */
-        HB_CELL_SOLVE_STAGED(0, oV);
+        HB_CELL_SOLVE_STAGED(0, oV, 1);
         if (is_soma) {
             const real vn = sh[oV + ks] + sh[oR + ks];
             if (vp < threshold && vn >= threshold) {

@@ -152,16 +152,22 @@
  * 2. The trunk (the path from the root down which each height holds one
  *    node, hb_backend.h): each of its rows gathers its children off it and
  *    takes its trunk edges' axial currents; with nothing else left below
- *    them the trunk's rows are a tridiagonal system, solved by PCR in
- *    log2(nt) steps, where levels would take nt (the CA1 cell: 44 trunk
- *    nodes of its 82 levels; 6 steps), its x into rhs at the last step.
+ *    them the trunk's rows are a tridiagonal system, where levels would
+ *    take nt steps each way (the CA1 cell: 44 trunk nodes of its 82
+ *    levels). PCR (a constant) 1 solves it by PCR in log2(nt) steps, its x
+ *    into rhs at the last step: the simulation's epoch, whose traces stay
+ *    within the oracle's and NEURON's bounds. PCR 0 runs the serial sweep
+ *    along it in one work-item, with no barrier between rows: the solver,
+ *    backward stable for any matrix, where PCR's residual grows as 1 /
+ *    (the rows' diagonal margin): 200-700 x the serial sweep's on a
+ *    steady-state cable (test_morph_cable).
  * 3. Back-substitution of the nodes off the trunk, level by level by depth
  *    below it: x_i = r'_i/d'_i - (l_i/d'_i) x_parent, one multiply-add per
  *    level instead of the serial sweep's (r'_i - l_i x_parent) / d'_i (a
  *    dependent division per level): the same solution up to rounding.
  * A barrier closes each level and step. A work-item's next entry (and the
  * next level's bounds) are read before the barrier. */
-#define HB_CELL_SOLVE(SI, EXACT, VOFF)                                                      \
+#define HB_CELL_SOLVE(SI, EXACT, VOFF, PCR)                                                 \
     do {                                                                                    \
         hb_int hb_lo = 0, hb_hi = ne > 0 ? SI[xEP + 1] : 0;                                 \
         hb_int hb_q = j, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0;                         \
@@ -205,15 +211,47 @@
                 if (VOFF)                                                                   \
                     hb_rp = hb_rp - hb_tc * (sh[(VOFF) + hb_k] - hb_vp);                    \
             }                                                                               \
-            const real hb_inv = (real)1 / hb_dp;                                            \
-            sh[HB_CELL_TA(0, hb_t)] = hb_ta * hb_inv;                                       \
-            sh[HB_CELL_TC(0, hb_t)] = hb_tc * hb_inv;                                       \
-            sh[HB_CELL_TD(0, hb_t)] = hb_rp * hb_inv;                                       \
-            if (nt == 1)                                                                    \
-                sh[oR + hb_p] = hb_rp / hb_dp;                                              \
+            if (PCR) {                                                                      \
+                const real hb_inv = (real)1 / hb_dp;                                        \
+                sh[HB_CELL_TA(0, hb_t)] = hb_ta * hb_inv;                                   \
+                sh[HB_CELL_TC(0, hb_t)] = hb_tc * hb_inv;                                   \
+                sh[HB_CELL_TD(0, hb_t)] = hb_rp * hb_inv;                                   \
+                if (nt == 1)                                                                \
+                    sh[oR + hb_p] = hb_rp / hb_dp;                                          \
+            } else {                                                                        \
+                sh[oD + hb_p] = hb_dp;                                                      \
+                sh[oR + hb_p] = hb_rp;                                                      \
+            }                                                                               \
         }                                                                                   \
         barrier(CLK_LOCAL_MEM_FENCE);                                                       \
-        for (hb_int hb_s = 1, hb_from = 0; hb_s < nt;                                       \
+        if (!(PCR)) {                                                                       \
+            /* The serial sweep along the trunk by one work-item, from its    \
+             * deepest row up (d and r carried in registers), then down. */   \
+            if (j == 0 && nt > 0) {                                                         \
+                hb_int hb_k = SI[xEO + xET + nt - 1];                                       \
+                real hb_dk = sh[oD + hb_k], hb_rk = sh[oR + hb_k];                          \
+                for (hb_int hb_t = nt - 1; hb_t >= 1; --hb_t) {                             \
+                    const hb_int hb_pk = SI[xEO + xET + hb_t - 1];                          \
+                    const real hb_uk = sh[hb_k], hb_lk = sh[oL + hb_k];                     \
+                    const real hb_inv = (real)1 / hb_dk;                                    \
+                    const real hb_f = (EXACT) ? hb_uk / hb_dk : hb_uk * hb_inv;             \
+                    sh[oR + hb_k] = hb_rk * hb_inv;                                         \
+                    sh[oD + hb_k] = hb_lk * hb_inv;                                         \
+                    hb_dk = sh[oD + hb_pk] - hb_f * hb_lk;                                  \
+                    hb_rk = sh[oR + hb_pk] - hb_f * hb_rk;                                  \
+                    hb_k = hb_pk;                                                           \
+                }                                                                           \
+                real hb_x = hb_rk / hb_dk;                                                  \
+                sh[oR + hb_k] = hb_x;                                                       \
+                for (hb_int hb_t = 1; hb_t < nt; ++hb_t) {                                  \
+                    hb_k = SI[xEO + xET + hb_t];                                            \
+                    hb_x = sh[oR + hb_k] - sh[oD + hb_k] * hb_x;                            \
+                    sh[oR + hb_k] = hb_x;                                                   \
+                }                                                                           \
+            }                                                                               \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                   \
+        }                                                                                   \
+        for (hb_int hb_s = 1, hb_from = 0; (PCR) && hb_s < nt;                              \
              hb_s *= 2, hb_from = 3 * HB_CELL_K_TRUNK_MAX - hb_from) {                        \
             const hb_int hb_to = 3 * HB_CELL_K_TRUNK_MAX - hb_from;                           \
             for (hb_int hb_t = j; hb_t < nt; hb_t += P) {                                   \
@@ -253,14 +291,14 @@
 
 /* The solve from the staged schedule or, where it did not fit, the global
  * one (the kernel's argument staged). */
-#define HB_CELL_SOLVE_STAGED(EXACT, VOFF)                                                   \
+#define HB_CELL_SOLVE_STAGED(EXACT, VOFF, PCR)                                              \
     do {                                                                                    \
         if (staged) {                                                                       \
             HB_CELL_TABLES(si);                                                             \
-            HB_CELL_SOLVE(si, EXACT, VOFF);                                                 \
+            HB_CELL_SOLVE(si, EXACT, VOFF, PCR);                                                 \
         } else {                                                                            \
             HB_CELL_TABLES(S);                                                              \
-            HB_CELL_SOLVE(S, EXACT, VOFF);                                                  \
+            HB_CELL_SOLVE(S, EXACT, VOFF, PCR);                                                  \
         }                                                                                   \
     } while (0)
 
