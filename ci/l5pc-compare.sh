@@ -18,7 +18,9 @@
 #
 # Usage: bash ci/l5pc-compare.sh [serial|openmp|opencl|cuda ...]   (BUILD=build-l5pc
 #        OUT=$BUILD/l5pc-compare PRECISIONS="double float" JOBS=2 CUDA=OFF: ON or AUTO
-#        builds the CUDA backend, for `cuda` on a GPU machine)
+#        builds the CUDA backend, for `cuda` on a GPU machine; SIM_ARGS: more
+#        `simulate` options, e.g. "--engine cells" to hold a GPU to the on-chip
+#        engine where AUTO would run the stages)
 # Exit status: 0 when every run is within the bounds, 1 when one is not, 2
 # when the build fails.
 set -euo pipefail
@@ -53,7 +55,7 @@ for b in "${BACKENDS[@]}"; do
         start=$(date +%s.%N)
         if ! HINESBATCH_BACKEND=$b "$BUILD/apps/hinesbatch" simulate \
                 --model data/models/l5pc/l5pc.json --cells 1 --iclamp 100,500,0.8 --tstop 600 \
-                --dt 0.025 --threshold 0 --precision "$p" --record 1 \
+                --dt 0.025 --threshold 0 --precision "$p" --record 1 ${SIM_ARGS:-} \
                 --csv "$OUT/$tag.csv" --spikes "$OUT/$tag.spikes.csv" >"$OUT/$tag.log" 2>&1; then
             echo "| $tag | run failed: $OUT/$tag.log |"
             rc=1

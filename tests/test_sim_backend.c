@@ -323,8 +323,8 @@ int main(void)
             if (!hb_test_on_host(ctx) && maxr > 64) {
                 char cap[32];
                 snprintf(cap, sizeof cap, "%lld",
-                         (long long)((HB_CELL_LOCAL_REALS(maxr) + (size_t)maxr) *
-                                         (prec == HB_DOUBLE ? 8 : 4) + 1024));
+                         (long long)((HB_CELL_LOCAL_REALS(maxr) + HB_CELL_TRUNK_REALS +
+                                          (size_t)maxr) * (prec == HB_DOUBLE ? 8 : 4) + 1024));
                 setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
                 hb_context *small = hb_test_context();
                 unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
@@ -346,7 +346,8 @@ int main(void)
                  * and the trunk fit, v does not): the stages run,
                  * and describe says why cells did not. */
                 snprintf(cap, sizeof cap, "%lld",
-                         (long long)(HB_CELL_LOCAL_REALS(maxr) * (prec == HB_DOUBLE ? 8 : 4) + 64));
+                         (long long)((HB_CELL_LOCAL_REALS(maxr) + HB_CELL_TRUNK_REALS) *
+                                         (prec == HB_DOUBLE ? 8 : 4) + 64));
                 setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
                 small = hb_test_context();
                 unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");

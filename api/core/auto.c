@@ -189,8 +189,7 @@ size_t hb__cell_local_bytes(int64_t max_rows, size_t esize, int staged)
     /* HB_CELL_LAUNCH_BYTES with every product checked. */
     size_t reals, bytes, words;
     if (max_rows < 0 || !hb__mul_size((size_t)max_rows, 4, &reals) ||
-        reals > SIZE_MAX - HB_CELL_TRUNK_REALS ||
-        !hb__mul_size(reals + HB_CELL_TRUNK_REALS, esize, &bytes) || !hb__mul_size((size_t)max_rows, 8, &words) ||
+        !hb__mul_size(reals, esize, &bytes) || !hb__mul_size((size_t)max_rows, 8, &words) ||
         words > SIZE_MAX / sizeof(int32_t) - 16 || bytes > SIZE_MAX - (words + 16) * sizeof(int32_t))
         return SIZE_MAX;
     return staged ? bytes + (words + 16) * sizeof(int32_t) : bytes;

@@ -96,15 +96,16 @@ enum {
 /* The longest trunk solved by PCR (kernels_cl/solver/hb_cell_phases.cl has
  * the same number): a longer one keeps its lower part in the levels. */
 #define HB_CELL_TRUNK_MAX 64
-/* Cell-group local memory: u, l, d and rhs of the largest cell and the
- * trunk's PCR rows (two copies of 3 x HB_CELL_TRUNK_MAX: a step reads one
- * and writes the other) (reals), then its schedule (int32: at most 8 x rows
- * + 16 words, see api/core/cell_schedule.c), staged once so that the levels
- * read it from local memory instead of waiting on global loads level after
- * level. For max_rows below 2^31 (the plan keeps cells within local memory
- * first). */
+/* Cell-group local memory: u, l, d and rhs of the largest cell (reals),
+ * then its schedule (int32: at most 8 x rows + 16 words, see
+ * api/core/cell_schedule.c), staged once so that the levels read it from
+ * local memory instead of waiting on global loads level after level. For
+ * max_rows below 2^31 (the plan keeps cells within local memory first). The
+ * simulation's epoch, which solves the trunk by PCR, adds the trunk's rows
+ * between the four arrays and the schedule: two copies of 3 x
+ * HB_CELL_TRUNK_MAX (a step reads one and writes the other). */
 #define HB_CELL_TRUNK_REALS ((size_t)6 * HB_CELL_TRUNK_MAX)
-#define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows) + HB_CELL_TRUNK_REALS)
+#define HB_CELL_LOCAL_REALS(max_rows) ((size_t)4 * (size_t)(max_rows))
 #define HB_CELL_SCHED_WORDS(max_rows) ((size_t)8 * (size_t)(max_rows) + 16)
 #define HB_CELL_LOCAL_BYTES(max_rows, esize)                                                  \
     (HB_CELL_LOCAL_REALS(max_rows) * (esize) + HB_CELL_SCHED_WORDS(max_rows) * sizeof(int32_t))

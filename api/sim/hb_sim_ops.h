@@ -107,7 +107,8 @@ typedef struct {
  * solver's plus one array of rows (v; the membrane current is summed in
  * rhs). */
 #define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged)                                      \
-    (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + (size_t)(max_rows) * (esize))
+    (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) +                                        \
+     ((size_t)(max_rows) + HB_CELL_TRUNK_REALS) * (esize))
 /* Whether the epoch stages the schedule: where the plan does and it still
  * fits beside the current array. */
 static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_dev *lay,

@@ -224,7 +224,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
-    HB_CELL_GROUP();
+    HB_CELL_GROUP(HB_CELL_K_TRUNK_REALS);
     const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
     /* v after the solver's arrays (and its schedule when staged): five
      * arrays of rows (a sixth would halve the CA1 cell's launches per H100

@@ -37,10 +37,11 @@
  * schedule's words slen (its last table, bpar, has a row per node off the
  * trunk). The arrays are offsets into sh, not __local pointers (CUDA's
  * __shared__ cannot qualify a pointer variable): u at 0, l at oL, d at oD,
- * rhs at oR, the trunk's PCR rows at oT; the staged schedule si is an int32
+ * rhs at oR, the trunk's PCR rows at oT (TR reals: HB_CELL_K_TRUNK_REALS
+ * where the solve runs PCR, else 0); the staged schedule si is an int32
  * view after them. Reads the kernel's
  * arguments ngroups, first, ld, cslots, base, rows, soff and sched. */
-#define HB_CELL_GROUP()                                                                     \
+#define HB_CELL_GROUP(TR)                                                                   \
     const hb_long g = (hb_long)get_group_id(0);                                             \
     const int valid = g < ngroups;                                                          \
     const hb_long t = valid ? cslots[first + g] : 0;                                        \
@@ -51,7 +52,7 @@
     const hb_int slen = valid ? S[HB_CELL_K_BPAR] + nr - S[HB_CELL_K_NT] : 0;                \
     const hb_int oL = (hb_int)ld, oD = 2 * (hb_int)ld, oR = 3 * (hb_int)ld;                 \
     const hb_int oT = 4 * (hb_int)ld;                                                       \
-    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld + HB_CELL_K_TRUNK_REALS)
+    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld + (TR))
 
 /* Stages u and l (the global arrays U and L from row o) and, when staged,
  * the schedule; coalesced: consecutive work-items on consecutive rows and

@@ -13,8 +13,8 @@
 /* Group g of a launch of ngroups solves the cell of slot t = cslots[first +
  * g] (rows base[t] .. base[t] + rows[t], stride 1) with its tree's schedule
  * at sched + soff[t]. Local memory: 4 arrays of ld reals (u, l, d, rhs; ld:
- * the largest cell of the launch) and the trunk's PCR rows
- * (HB_CELL_K_TRUNK_REALS), then, when staged, the schedule,
+ * the largest cell of the launch; the trunk is swept serially, with no
+ * PCR rows), then, when staged, the schedule,
  * HB_CELL_SCHED_WORDS(ld) int32 (hb_backend.h's HB_CELL_LAUNCH_BYTES):
  * staged once, so that a level waits on local memory, not on global loads
  * (each level's dependent global loads cost ~0.7 us on an H100: 0.065 ms for
@@ -34,7 +34,7 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long firs
                                        const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
-    HB_CELL_GROUP();
+    HB_CELL_GROUP(0);
     HB_CELL_STAGE(u, l);
     for (hb_int k = j; k < nr; k += P) {
         sh[oD + k] = d[o + k];
