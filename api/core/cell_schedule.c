@@ -48,15 +48,6 @@ static int32_t *place(int32_t *S, int32_t *o, int key, int64_t len)
     return S + S[key];
 }
 
-/* ceil(log2(x)) for x >= 1: the trunk's PCR steps. */
-static int32_t log2_up(int32_t x)
-{
-    int32_t k = 0;
-    while (((int64_t)1 << k) < x)
-        ++k;
-    return k;
-}
-
 /* Appends the schedule of the tree par[0..n) (layout in hb_backend.h) to v;
  * n fits int32 (the plan keeps cells within local memory first). */
 static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch *sc,
@@ -170,8 +161,8 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
             border[q] = i;
             bpar[q] = par[i];
         }
-    /* Synchronised steps: the levels, the trunk's rows, its PCR steps. */
-    const int64_t steps = n > 0 ? (int64_t)ne + 1 + log2_up(nt) : 0;
+    /* Elimination levels, the trunk counting as one. */
+    const int64_t steps = n > 0 ? (int64_t)ne + 1 : 0;
     if (steps > *levels)
         *levels = steps;
     v->len += total;

@@ -76,8 +76,9 @@ typedef struct {
  * entry so that a work-item's loads of one entry do not wait on each other.
  * The trunk is the path from the root down which every height holds one node
  * (the CA1 cell's apical trunk: 44 nodes), at most HB_CELL_TRUNK_MAX of it:
- * once its side branches are eliminated it is a tridiagonal system, solved by
- * PCR in log2(NT) steps where the levels would take NT.
+ * once its side branches are eliminated it is a tridiagonal system, which the
+ * solver sweeps in one work-item and the simulation's epoch solves by PCR in
+ * log2(NT) steps, where levels would take NT each way.
  * - eptr[NE + 1], eorder, efirst, ecs, cidx: elimination level e (node
  *   heights below the trunk's, from 1: leaves need no step) holds the entries
  *   eptr[e] .. eptr[e+1]; entry q is node eorder[q], whose children are
