@@ -370,13 +370,15 @@ static void describe(hb_sim *sim)
         const int64_t *perm;
         hb_buffer *ul[2];
         hb__plan_cell_group(sim->plan, &lay, &perm, ul);
+        /* The epoch needs more than the plan (v, the trunk's rows): it may
+         * read the schedule from global memory where the plan staged it. */
+        const int staged = hb__epoch_staged(&ctx->traits, lay, sim->esize);
         snprintf(eng, sizeof eng,
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
-                 "local, epochs of %s steps)",
+                 "local%s, epochs of %s steps)",
                  (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
-                 (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize,
-                                        hb__epoch_staged(&ctx->traits, lay, sim->esize)) +
-                  1023) / 1024,
+                 (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize, staged) + 1023) / 1024,
+                 staged ? "" : ", schedule read from global memory",
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
     } else if (sim->engine == HB_SIM_ENGINE_CELLS)
         snprintf(eng, sizeof eng, "engine: cells (fused per-cell loop, cells in cache)");
