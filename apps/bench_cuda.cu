@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -150,6 +151,13 @@ static cusparseStatus_t st_solve(cusparseHandle_t h, int m, const float *dl, con
     return p_cusparseSgtsv2StridedBatch(h, m, dl, d, du, x, b, m, w);
 }
 
+/* Seconds on the monotonic clock (cli_now_s's, which perf_thomas does not link). */
+static double now_s(void)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 static double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -157,11 +165,15 @@ static double median(std::vector<double> v)
 }
 
 /* Per-case timing: a group = restore every set's inputs (untimed), then the
- * timed back-to-back calls on sets 0..k-1. One warm-up group, then enough
- * groups for about 0.3 s of timed work (10 to 200). */
+ * calls on sets 0..k-1. One warm-up group, then enough groups for about
+ * 0.3 s of timed work (10 to 200). host: each call timed alone by the host
+ * clock around the call and a stream synchronisation (as apps/bench_run.c
+ * times hinesbatch's rows of a suite, so that a suite's rows compare like
+ * with like); else CUDA events around the group's back-to-back calls. */
 struct timer {
     cudaStream_t s;
     cudaEvent_t e0, e1;
+    int host;
 };
 
 template <typename Restore, typename Run>
@@ -174,21 +186,38 @@ static hb_status time_groups(timer &tm, int sets, Restore restore, Run run, doub
         hb_status st = restore();
         if (st != HB_SUCCESS)
             return st;
-        cudaEventRecord(tm.e0, tm.s);
-        for (int j = 0; j < sets; ++j)
-            if ((st = run(j)) != HB_SUCCESS)
-                return st;
-        cudaEventRecord(tm.e1, tm.s);
-        cudaError_t e = cudaEventSynchronize(tm.e1);
+        cudaError_t e = cudaStreamSynchronize(tm.s);
         if (e != cudaSuccess)
-            return fail(HB_ERR_BACKEND, "timed group: %s", cudaGetErrorString(e));
-        float ms = 0;
-        cudaEventElapsedTime(&ms, tm.e0, tm.e1);
-        if (g == 0) { /* warm-up: sets the number of timed groups */
-            reps = (int)std::min(200.0, std::max(10.0, 300.0 / std::max(ms, 1e-3f)));
-            continue;
+            return fail(HB_ERR_BACKEND, "restore: %s", cudaGetErrorString(e));
+        double group_ms = 0;
+        if (tm.host) {
+            for (int j = 0; j < sets; ++j) {
+                const double t0 = now_s();
+                if ((st = run(j)) != HB_SUCCESS)
+                    return st;
+                if ((e = cudaStreamSynchronize(tm.s)) != cudaSuccess)
+                    return fail(HB_ERR_BACKEND, "timed call: %s", cudaGetErrorString(e));
+                const double ms = (now_s() - t0) * 1e3;
+                group_ms += ms;
+                if (g > 0)
+                    t.push_back(ms);
+            }
+        } else {
+            cudaEventRecord(tm.e0, tm.s);
+            for (int j = 0; j < sets; ++j)
+                if ((st = run(j)) != HB_SUCCESS)
+                    return st;
+            cudaEventRecord(tm.e1, tm.s);
+            if ((e = cudaEventSynchronize(tm.e1)) != cudaSuccess)
+                return fail(HB_ERR_BACKEND, "timed group: %s", cudaGetErrorString(e));
+            float ms = 0;
+            cudaEventElapsedTime(&ms, tm.e0, tm.e1);
+            group_ms = ms;
+            if (g > 0)
+                t.push_back((double)ms / sets);
         }
-        t.push_back((double)ms / sets);
+        if (g == 0) /* warm-up: sets the number of timed groups */
+            reps = (int)std::min(200.0, std::max(10.0, 300.0 / std::max(group_ms, 1e-3)));
     }
     *ms_per_call = median(t);
     if (reps_out)
@@ -279,7 +308,7 @@ done:
 
 template <typename T>
 static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n, uint64_t seed,
-                       hb_bench_thomas *out)
+                       int host_clock, hb_bench_thomas *out)
 {
     hb_status st = HB_SUCCESS;
     thomas_case<T> tc(p, nsys, n);
@@ -314,6 +343,7 @@ static hb_status bench(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
     tc.sets = (int)std::min<double>(
         256, std::max<double>(1, ceil(3.0 * prop.l2CacheSize / (4.0 * bytes))));
     out->sets = tc.sets;
+    tc.tm.host = host_clock;
     CK(cudaStreamCreate(&tc.tm.s));
     CK(cudaEventCreate(&tc.tm.e0));
     CK(cudaEventCreate(&tc.tm.e1));
@@ -431,7 +461,7 @@ done:
 }
 
 hb_status hb_bench_cuda_thomas(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
-                               uint64_t seed, hb_bench_thomas *out)
+                               uint64_t seed, int host_clock, hb_bench_thomas *out)
 {
     bench_msg[0] = 0;
     if (!ctx || !out || nsys < 1 || n < 2)
@@ -446,6 +476,6 @@ hb_status hb_bench_cuda_thomas(hb_context *ctx, hb_precision p, int64_t nsys, in
                     "cannot load cuSPARSE (%s): the cuSPARSE rows need the CUDA toolkit's "
                     "%s where the loader finds it (LD_LIBRARY_PATH)",
                     load_msg, HB_CUSPARSE_SONAME);
-    return p == HB_DOUBLE ? bench<double>(ctx, p, nsys, n, seed, out)
-                          : bench<float>(ctx, p, nsys, n, seed, out);
+    return p == HB_DOUBLE ? bench<double>(ctx, p, nsys, n, seed, host_clock, out)
+                          : bench<float>(ctx, p, nsys, n, seed, host_clock, out);
 }

@@ -11,9 +11,11 @@ extern "C" {
 #endif
 
 /* One case: nsys systems of n rows, diagonally dominant, random. Times are
- * medians in milliseconds per solve (or per copy); each solve and copy is
- * timed with CUDA events over a group of `sets` back-to-back calls on
- * different input sets (sets > 1 when one set would sit in L2). */
+ * medians in milliseconds per solve (or per copy) over calls on `sets`
+ * different input sets in turn (sets > 1 when one set would sit in L2):
+ * with host_clock, each call timed alone by the host clock around the call
+ * and a stream synchronisation (how bench_run.c times a suite's rows); else
+ * CUDA events around a group of back-to-back calls. */
 typedef struct {
     double ms_hb;          /* hb_plan_solve, full-interleaved layout                 */
     double ms_interleaved; /* cusparse<t>gtsvInterleavedBatch, algo 0 (Thomas)       */
@@ -30,7 +32,7 @@ typedef struct {
  * HB_ERR_BACKEND_UNAVAILABLE when cuSPARSE could not be loaded (it is opened
  * at the first call, not linked). */
 hb_status hb_bench_cuda_thomas(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n,
-                               uint64_t seed, hb_bench_thomas *out);
+                               uint64_t seed, int host_clock, hb_bench_thomas *out);
 const char *hb_bench_cuda_error(void);
 
 #ifdef __cplusplus

@@ -8,8 +8,11 @@
 #endif
 
 /* Writes the two cuSPARSE rows of a uniform tridiagonal point, timed by
- * apps/bench_cuda.cu on its own inputs of the same shape and distribution
- * (it times hinesbatch on those too: logged, so the ratio can be checked).
+ * apps/bench_cuda.cu on its own inputs of the same shape and distribution,
+ * each call alone by the host clock around it and a stream synchronisation:
+ * the way bench_run.c times the point's hinesbatch rows (it times
+ * hinesbatch's interleaved solve on those inputs too: logged, so the ratio
+ * can be checked).
  * cuda is the CUDA row of the point (its copy yardstick is reused), serial
  * the serial reference (NULL when skipped). Returns the rows written. */
 int bench_cusparse_rows(FILE *out, const bench_point *pt, const bench_data *data,
@@ -28,7 +31,7 @@ int bench_cusparse_rows(FILE *out, const bench_point *pt, const bench_data *data
     hb_bench_thomas r;
     memset(&r, 0, sizeof r);
     hb_status st = hb_bench_cuda_thomas(cuda->ctx, data->precision, data->nsys, data->n_uniform,
-                                        cfg->seed + 17, &r);
+                                        cfg->seed + 17, 1, &r);
     if (st == HB_ERR_BACKEND_UNAVAILABLE) {
         fprintf(stderr, "hinesbatch bench: FAILED cuSPARSE rows: %s\n", hb_bench_cuda_error());
         unavailable = 1;

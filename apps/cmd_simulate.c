@@ -36,7 +36,7 @@ static void usage(void)
         "         [--hh-everywhere] [--precision float|double] [--record K] [--csv FILE]\n"
         "         [--plot FILE.png] [--spikes FILE] [--no-split] [--seed S] [--dump-cell FILE]\n"
         "         [--layout auto|flat|interleaved|block|block-shared]\n"
-        "         [--engine auto|stages|cells] [--epoch STEPS]\n"
+        "         [--engine auto|stages|cells] [--epoch STEPS] [--group-size N]\n"
         "  model: [--model FILE.json]\n"
         "  SWC:   [--policy sample|section [--nseg N | --d-lambda X | --seg-length UM]]\n"
         "         [--scale S]\n"
@@ -73,7 +73,9 @@ static void usage(void)
         "1000]); --celsius 6.3. --engine: stages runs each stage of a step over the\n"
         "whole batch, cells runs each cell on its own for many steps (on a GPU, on chip:\n"
         "a work-group per cell), auto (default) cells where they fit; --epoch caps the\n"
-        "steps of one on-chip launch (0: no cap). --dump-cell writes cell 0's compartments (for\n"
+        "steps of one on-chip launch (0: no cap); --group-size sets the work-items per cell\n"
+        "on chip (the solver plan's group_size; 0: chosen from the cell and the device).\n"
+        "--dump-cell writes cell 0's compartments (for\n"
         "ci/neuron-check.sh).\n"
         "--model FILE.json: the cells, mechanisms, ions, capacitances, celsius and v_init\n"
         "of a model description file (docs/mechanisms.md; NEURON's conventions, the file's\n"
@@ -109,7 +111,7 @@ enum {
     OPT_HH, OPT_PRECISION, OPT_RECORD, OPT_CSV, OPT_PLOT, OPT_SPIKES, OPT_POLICY, OPT_NSEG,
     OPT_NOSPLIT, OPT_LAYOUT, OPT_SEED, OPT_DUMP, OPT_SPREAD, OPT_MAXCOMP, OPT_DLAMBDA, OPT_SCALE,
     OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM, OPT_GNABAR, OPT_GKBAR, OPT_GL, OPT_EL, OPT_ENA, OPT_EK,
-    OPT_VINIT, OPT_THRESHOLD, OPT_ENGINE, OPT_EPOCH, OPT_NRNCONV, OPT_MODEL, OPT_SEGLEN
+    OPT_VINIT, OPT_THRESHOLD, OPT_ENGINE, OPT_EPOCH, OPT_GROUP, OPT_NRNCONV, OPT_MODEL, OPT_SEGLEN
 };
 
 static const struct option opts[] = {
@@ -133,6 +135,7 @@ static const struct option opts[] = {
     {"ena", required_argument, 0, OPT_ENA},         {"ek", required_argument, 0, OPT_EK},
     {"v-init", required_argument, 0, OPT_VINIT},    {"threshold", required_argument, 0, OPT_THRESHOLD},
     {"engine", required_argument, 0, OPT_ENGINE},   {"epoch", required_argument, 0, OPT_EPOCH},
+    {"group-size", required_argument, 0, OPT_GROUP},
     {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
     {"model", required_argument, 0, OPT_MODEL}, {"seg-length", required_argument, 0, OPT_SEGLEN},
     {0, 0, 0, 0}};
@@ -193,6 +196,8 @@ static int take(int c, const cli_opts *a, sim_options *o)
     }
     case OPT_EPOCH:
         return cli_int(CMD, f, v, 0, INT64_MAX, &o->prm.epoch_steps);
+    case OPT_GROUP:
+        return cli_int32(CMD, f, v, 0, 1024, &o->prm.plan.group_size);
     case OPT_SEED:
         return cli_u64(CMD, f, v, &o->seed);
     case OPT_SPREAD:

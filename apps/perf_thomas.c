@@ -49,7 +49,8 @@ int main(int argc, char **argv)
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
     char intro[512];
     snprintf(intro, sizeof intro,
-             "Device: %s. Date: %s. Commit: %s.\n\n",
+             "Device: %s. Date: %s. Commit: %s. Every column timed alike: CUDA events "
+             "around back-to-back calls.\n\n",
              hb_context_describe(ctx), date, commit ? commit : "(HB_COMMIT unset)");
     printf("%s%s", intro, head);
     if (md)
@@ -62,7 +63,7 @@ int main(int argc, char **argv)
             for (int ni = 0; ni < (quick ? 1 : 4); ++ni) {
                 hb_bench_thomas r;
                 int64_t nsys = all_nsys[si], n = all_n[ni];
-                hb_status st = hb_bench_cuda_thomas(ctx, p, nsys, n, seed++, &r);
+                hb_status st = hb_bench_cuda_thomas(ctx, p, nsys, n, seed++, 0, &r);
                 if (st != HB_SUCCESS) {
                     fprintf(stderr, "perf_thomas: %s %lld x %lld: %s: %s\n",
                             p == HB_DOUBLE ? "double" : "float", (long long)nsys, (long long)n,

@@ -291,9 +291,13 @@ int main(void)
                 scenario se = sc;
                 se.prm.engine = e ? HB_SIM_ENGINE_CELLS : HB_SIM_ENGINE_STAGES;
                 se.prm.epoch_steps = e ? hb_test_range(0, 60) : 0;
+                /* Cells on chip with the work-group size asked for (any size
+                 * holds any cell) or AUTO's. */
+                se.prm.plan.group_size = e && hb_test_range(0, 1) ? 32 * hb_test_range(1, 4) : 0;
                 char w2[256];
-                snprintf(w2, sizeof w2, "%s, engine %s, epochs of %lld steps", what,
-                         e ? "cells" : "stages", (long long)se.prm.epoch_steps);
+                snprintf(w2, sizeof w2, "%s, engine %s, epochs of %lld steps, group size %d", what,
+                         e ? "cells" : "stages", (long long)se.prm.epoch_steps,
+                         (int)se.prm.plan.group_size);
                 hb_backend b = hb_context_backend(ctx);
                 if (e && b == HB_BACKEND_SERIAL) {
                     hb_sim *s = NULL;
@@ -307,6 +311,11 @@ int main(void)
                     int onchip = strstr(last_describe, "cells on chip") != NULL;
                     HB_CHECK(onchip == (e && !hb_test_host_backend(b)),
                              "%s: the engine that ran: %s", w2, last_describe);
+                    char items[64];
+                    snprintf(items, sizeof items, "one work-group of %d work-items",
+                             (int)se.prm.plan.group_size);
+                    HB_CHECK(!onchip || !se.prm.plan.group_size || strstr(last_describe, items),
+                             "%s: the work-group size that ran: %s", w2, last_describe);
                     compare(ctx, &se, e && !hb_test_host_backend(b) ? &cell_po : NULL, &x, &ref, w2);
                 } else
                     HB_CHECK(0, "%s: failed", w2);
@@ -323,8 +332,8 @@ int main(void)
             if (!hb_test_on_host(ctx) && maxr > 64) {
                 char cap[32];
                 snprintf(cap, sizeof cap, "%lld",
-                         (long long)((HB_CELL_LOCAL_REALS(maxr) + HB_CELL_TRUNK_REALS +
-                                          (size_t)maxr) * (prec == HB_DOUBLE ? 8 : 4) + 1024));
+                         (long long)((HB_CELL_LOCAL_REALS(maxr) + HB_CELL_TRUNK_REALS) *
+                                         (prec == HB_DOUBLE ? 8 : 4) + 1024));
                 setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
                 hb_context *small = hb_test_context();
                 unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
@@ -342,11 +351,12 @@ int main(void)
                     HB_CHECK(0, "%s: failed", w2);
                 result_free(&x);
                 hb_context_destroy(small);
-                /* One array short of what the epoch needs (the solver's four
-                 * and the trunk fit, v does not): the stages run,
+                /* One array short of what the epoch needs (three arrays and
+                 * the trunk fit, the fourth does not): the stages run,
                  * and describe says why cells did not. */
                 snprintf(cap, sizeof cap, "%lld",
-                         (long long)((HB_CELL_LOCAL_REALS(maxr) + HB_CELL_TRUNK_REALS) *
+                         (long long)((HB_CELL_LOCAL_REALS(maxr) - (size_t)maxr +
+                                      HB_CELL_TRUNK_REALS) *
                                          (prec == HB_DOUBLE ? 8 : 4) + 64));
                 setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
                 small = hb_test_context();

@@ -102,13 +102,14 @@ typedef struct {
  * work-group of the cell-group solver's size or one work-item per 8 rows
  * (in whole warps), whichever is larger: on the H100 the CA1 cell (1,508
  * rows) ran 5% faster with 192 than with the plan's 128, and 1.7x slower
- * with 384 (docs/benchmarks/h100-2026-11-24-mech/); every row's state lives
- * in local or global memory, so any size holds any cell. Local memory: the
- * solver's plus one array of rows (v; the membrane current is summed in
- * rhs). */
+ * with 384 (docs/benchmarks/h100-2026-11-24-mech/); params.plan.group_size
+ * (> 0) sets it instead. Every row's state lives in local or global memory,
+ * so any size holds any cell. Local memory: u (l is the same array: the
+ * simulation's matrix is symmetric, hb_sim_create checks), d, rhs and v (as
+ * many arrays as the solver's u, l, d and rhs; the membrane current is
+ * summed in rhs), the trunk's PCR rows, and the schedule where staged. */
 #define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged)                                      \
-    (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) +                                        \
-     ((size_t)(max_rows) + HB_CELL_TRUNK_REALS) * (esize))
+    (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + HB_CELL_TRUNK_REALS * (esize))
 /* Whether the epoch stages the schedule: where the plan does and it still
  * fits beside the current array. */
 static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_dev *lay,
@@ -116,8 +117,11 @@ static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_
 {
     return lay->cell_staged && HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 1) <= dev->local_mem;
 }
-static inline int64_t hb__epoch_group(int64_t cell_group, int64_t max_rows)
+/* Work-items per cell of max_rows rows: requested where > 0, else as above. */
+static inline int64_t hb__epoch_group(int64_t cell_group, int64_t max_rows, int32_t requested)
 {
+    if (requested > 0)
+        return requested;
     int64_t need = (max_rows + 7) / 8;
     need = (need + 31) / 32 * 32;
     return cell_group > need ? cell_group : need;
@@ -130,6 +134,9 @@ typedef struct {
     const hb_layout_dev *lay;
     hb_buffer           *u, *l;   /* the plan's coupling arrays (kept)          */
     int64_t              step0, nsteps, rec_row0;
+    int32_t              group;   /* work-items per cell asked for (0: AUTO,
+                                     hb__epoch_group)                            */
+    int                  staged;  /* 1: the schedule in local memory            */
 } hb_sim_epoch;
 
 /* A segment of time steps for the fused loop (backend_omp/sim/cells.c): each

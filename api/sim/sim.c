@@ -314,9 +314,15 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
         snprintf(sim->note, sizeof sim->note,
                  "%lld cells of at most %d rows: the stages engine (a work-item per row)",
                  (long long)sim->ncells, HB_SIM_TINY_ROWS);
+    /* The epoch keeps one array for u and l (kernels_cl/sim/epoch.cl):
+     * hb_morph_cell_matrix makes them equal, minus each edge's conductance. */
+    const int symmetric = !memcmp(bv->u, bv->l, (size_t)sim->nrows * sizeof *bv->u);
     if (ops->epoch && (want == HB_SIM_ENGINE_CELLS ||
                        (want == HB_SIM_ENGINE_AUTO && sim->ctx->traits.is_gpu && !tiny))) {
-        if (!onchip_refusal(sim, max_rows, &limit)) {
+        if (!symmetric)
+            snprintf(sim->note, sizeof sim->note,
+                     "the on-chip engine needs a symmetric matrix (u = l), and this one is not");
+        else if (!onchip_refusal(sim, max_rows, &limit)) {
             hb_plan_options po = sim->prm.plan;
             po.strategy = HB_STRATEGY_CELL_GROUP;
             po.layout = HB_LAYOUT_FLAT;
@@ -327,14 +333,16 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
             if (!hb__plan_cell_group(sim->plan, &lay, &perm, ul))
                 snprintf(sim->note, sizeof sim->note, "the cell-group plan did not hold: %s",
                          hb_plan_describe(sim->plan));
-            else if (hb__epoch_group(lay->cell_group, lay->max_rows) > limit)
+            else if (hb__epoch_group(lay->cell_group, lay->max_rows, po.group_size) > limit)
                 snprintf(sim->note, sizeof sim->note,
                          "cells need %lld work-items per group, the kernel runs at most %lld",
-                         (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
+                         (long long)hb__epoch_group(lay->cell_group, lay->max_rows,
+                                                    po.group_size),
                          (long long)limit);
             else {
                 sim->engine = HB_SIM_ENGINE_CELLS;
                 sim->onchip = 1;
+                sim->epoch_staged = hb__epoch_staged(&sim->ctx->traits, lay, sim->esize);
                 return HB_SUCCESS;
             }
             hb_plan_destroy(sim->plan);
@@ -361,7 +369,6 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
  * for), the plan. */
 static void describe(hb_sim *sim)
 {
-    const hb_context *ctx = sim->ctx;
     const hb_sim_params prm = sim->prm;
     const int64_t ncells = sim->ncells;
     char eng[400];
@@ -370,13 +377,14 @@ static void describe(hb_sim *sim)
         const int64_t *perm;
         hb_buffer *ul[2];
         hb__plan_cell_group(sim->plan, &lay, &perm, ul);
-        /* The epoch needs more than the plan (v, the trunk's rows): it may
+        /* The epoch needs more than the plan (the trunk's rows): it may
          * read the schedule from global memory where the plan staged it. */
-        const int staged = hb__epoch_staged(&ctx->traits, lay, sim->esize);
+        const int staged = sim->epoch_staged;
         snprintf(eng, sizeof eng,
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
                  "local%s, epochs of %s steps)",
-                 (long long)hb__epoch_group(lay->cell_group, lay->max_rows),
+                 (long long)hb__epoch_group(lay->cell_group, lay->max_rows,
+                                            prm.plan.group_size),
                  (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize, staged) + 1023) / 1024,
                  staged ? "" : ", schedule read from global memory",
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");

@@ -30,14 +30,14 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
     const hb_layout_dev *lay = job->lay;
     HB_FORWARD(hb__cuda_use(ctx));
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
-    const int staged = hb__epoch_staged(&ctx->traits, lay, esize);
+    const int staged = job->staged;
     HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_sim_epoch),
                                    HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged)));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],
                         ld = lay->cell_class[3 * k + 2];
-        const int group = (int)hb__epoch_group(lay->cell_group, ld);
+        const int group = (int)hb__epoch_group(lay->cell_group, ld, job->group);
         const size_t smem = HB_EPOCH_LAUNCH_BYTES(ld, esize, staged);
         HB_FORWARD(HB_CUDA_LAUNCH(
             p, hb_sim_epoch, ngroups, (unsigned)ngroups, group, smem, s, ngroups, first, ld,

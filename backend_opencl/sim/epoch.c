@@ -26,7 +26,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
 {
     const hb_layout_dev *lay = job->lay;
     const size_t esize = p == HB_DOUBLE ? sizeof(cl_double) : sizeof(cl_float);
-    cl_int staged = hb__epoch_staged(&ctx->traits, lay, esize);
+    cl_int staged = job->staged;
     cl_long step0 = job->step0, nsteps = job->nsteps, maxs = m->max_spikes, nrec = m->nrec,
             row0 = job->rec_row0;
     cl_long nrows = m->nrows;
@@ -34,7 +34,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         cl_long ngroups = lay->cell_class[3 * k + 1], first = lay->cell_class[3 * k],
                 ld = lay->cell_class[3 * k + 2];
-        const size_t group = (size_t)hb__epoch_group(lay->cell_group, ld);
+        const size_t group = (size_t)hb__epoch_group(lay->cell_group, ld, job->group);
         const size_t bytes = HB_EPOCH_LAUNCH_BYTES(ld, esize, staged);
         const hb_cl_arg args[] = {
             HB_CL_LONG(ngroups), HB_CL_LONG(first),  HB_CL_LONG(ld),     HB_CL_LONG(step0),

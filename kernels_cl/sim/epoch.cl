@@ -224,11 +224,12 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
-    HB_CELL_GROUP(HB_CELL_K_TRUNK_REALS);
+    HB_CELL_GROUP(HB_CELL_K_TRUNK_REALS, 1);
     const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
-    /* v after the solver's arrays (and its schedule when staged): five
-     * arrays of rows (a sixth would halve the CA1 cell's launches per H100
-     * SM in double: the membrane current stays in registers). */
+    /* u (which is l: the simulation's matrix is symmetric), d, rhs, the
+     * trunk's rows, the schedule when staged, then v: four arrays of rows
+     * (each array more lowers the cells resident per SM: the membrane
+     * current stays in registers). */
     const hb_int oV = (hb_int)(oT + HB_CELL_K_TRUNK_REALS +
                                (staged ? (8 * ld + 16) * 4 / (hb_long)sizeof(real)
                                        : 0)); /* HB_CELL_SCHED_WORDS(ld) int32 */

@@ -39,9 +39,11 @@
  * __shared__ cannot qualify a pointer variable): u at 0, l at oL, d at oD,
  * rhs at oR, the trunk's PCR rows at oT (TR reals: HB_CELL_K_TRUNK_REALS
  * where the solve runs PCR, else 0); the staged schedule si is an int32
- * view after them. Reads the kernel's
+ * view after them. SYM (a constant) 1: the matrix is symmetric (l = u, the
+ * simulation's: both are minus the axial conductances), so l is u's array
+ * (oL = 0) and the cell takes one array of rows less. Reads the kernel's
  * arguments ngroups, first, ld, cslots, base, rows, soff and sched. */
-#define HB_CELL_GROUP(TR)                                                                   \
+#define HB_CELL_GROUP(TR, SYM)                                                              \
     const hb_long g = (hb_long)get_group_id(0);                                             \
     const int valid = g < ngroups;                                                          \
     const hb_long t = valid ? cslots[first + g] : 0;                                        \
@@ -50,18 +52,20 @@
     __global const hb_int *S = sched + (valid ? soff[t] : 0);                               \
     const hb_int nr = valid ? (hb_int)rows[t] : 0;                                          \
     const hb_int slen = valid ? S[HB_CELL_K_BPAR] + nr - S[HB_CELL_K_NT] : 0;                \
-    const hb_int oL = (hb_int)ld, oD = 2 * (hb_int)ld, oR = 3 * (hb_int)ld;                 \
-    const hb_int oT = 4 * (hb_int)ld;                                                       \
-    HB_LOCAL_VIEW(hb_int, si, sh, 4 * ld + (TR))
+    const hb_int oL = (SYM) ? 0 : (hb_int)ld, oD = oL + (hb_int)ld, oR = oD + (hb_int)ld;   \
+    const hb_int oT = oR + (hb_int)ld;                                                      \
+    HB_LOCAL_VIEW(hb_int, si, sh, (hb_long)oT + (TR))
 
-/* Stages u and l (the global arrays U and L from row o) and, when staged,
- * the schedule; coalesced: consecutive work-items on consecutive rows and
- * words. The caller puts a barrier before their first use. */
+/* Stages u and l (the global arrays U and L from row o; l only where it
+ * has an array of its own) and, when staged, the schedule; coalesced:
+ * consecutive work-items on consecutive rows and words. The caller puts a
+ * barrier before their first use. */
 #define HB_CELL_STAGE(U, L)                                                                 \
     do {                                                                                    \
         for (hb_int hb_k = j; hb_k < nr; hb_k += P) {                                       \
             sh[hb_k] = (U)[o + hb_k];                                                       \
-            sh[oL + hb_k] = (L)[o + hb_k];                                                  \
+            if (oL != 0)                                                                    \
+                sh[oL + hb_k] = (L)[o + hb_k];                                              \
         }                                                                                   \
         for (hb_int hb_k = j; staged && hb_k < slen; hb_k += P)                             \
             si[hb_k] = S[hb_k];                                                             \
