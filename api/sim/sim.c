@@ -284,6 +284,54 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
     return sim->note;
 }
 
+/* How the epoch launches (sim->epoch_group, sim->epoch_staged): the
+ * work-items per cell asked for (params.plan.group_size) with the schedule
+ * staged where it fits; else, where the cells outnumber what the device
+ * holds at once with the default (hb__epoch_group, staged where it fits),
+ * the size (whole warps from 64 up to the default) and staging that let a
+ * compute unit hold the most cells at once (ops->epoch_resident: registers
+ * and local memory), then the most work-items, then the staged schedule.
+ * A cell's step is a chain of dependent levels, so more cells at once hide
+ * each other's latency. CUDA on an H100, 10,000 CA1 cells (1,508 rows; one
+ * run, docs/benchmarks/h100-2026-11-25-resident): double, the default (192,
+ * staged: 2 per SM) 1.37e10 compartment-steps/s, 96 with the schedule read
+ * from global memory (4 per SM) 1.64e10, 64 (4) 1.39e10, 128 (3) 1.50e10;
+ * float 1.58e10, 2.75e10 (96: 6 per SM), 2.69e10 (64: 8), 2.49e10 (128: 4).
+ * At 200 cells (all resident at once) the default was best: 1.02e10
+ * against 0.95e10 with 192 from global memory and 0.96e10 with 128. */
+static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit)
+{
+    const hb_device_traits *dev = &sim->ctx->traits;
+    const size_t esize = sim->esize;
+    const int staged0 = hb__epoch_staged(dev, lay, esize);
+    sim->epoch_group = sim->prm.plan.group_size;
+    sim->epoch_staged = staged0;
+    const int64_t g0 = hb__epoch_group(lay->cell_group, lay->max_rows, 0);
+    int64_t r0 = 0;
+    if (sim->epoch_group > 0 || !sim->ops->epoch_resident || dev->compute_units <= 0 ||
+        sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g0,
+                                 HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged0),
+                                 &r0) != HB_SUCCESS ||
+        r0 <= 0 || sim->ncells <= r0 * dev->compute_units)
+        return;
+    int64_t best_r = r0, best_g = g0;
+    int best_s = staged0;
+    for (int64_t g = 64; g <= g0 && g <= limit; g += 32)
+        for (int s = staged0; s >= 0; --s) {
+            int64_t r = 0;
+            if (sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g,
+                                         HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, s),
+                                         &r) != HB_SUCCESS)
+                continue;
+            if (r > best_r || (r == best_r && r * g > best_r * best_g) ||
+                (r == best_r && r * g == best_r * best_g && s > best_s))
+                best_r = r, best_g = g, best_s = s;
+        }
+    hb__clear_error();
+    if (best_g != g0 || best_s != staged0)
+        sim->epoch_group = (int32_t)best_g, sim->epoch_staged = best_s;
+}
+
 /* The engine (hinesbatch_sim.h) and the solver plan it needs: on a backend
  * with an on-chip engine, a cell-group plan where every cell fits (AUTO: on
  * GPUs; an OpenCL CPU device runs the stages unless cells are asked for),
@@ -342,7 +390,7 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
             else {
                 sim->engine = HB_SIM_ENGINE_CELLS;
                 sim->onchip = 1;
-                sim->epoch_staged = hb__epoch_staged(&sim->ctx->traits, lay, sim->esize);
+                epoch_launch(sim, lay, limit);
                 return HB_SUCCESS;
             }
             hb_plan_destroy(sim->plan);
@@ -384,7 +432,7 @@ static void describe(hb_sim *sim)
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
                  "local%s, epochs of %s steps)",
                  (long long)hb__epoch_group(lay->cell_group, lay->max_rows,
-                                            prm.plan.group_size),
+                                            sim->epoch_group),
                  (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize, staged) + 1023) / 1024,
                  staged ? "" : ", schedule read from global memory",
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");

@@ -99,8 +99,8 @@ static hb_status host_probe(hb_context *ctx, void *stream, hb_precision p,
 /* The serial oracle keeps the per-step loops; OpenMP runs the fused per-cell
  * loop (cells.c), which tests/test_sim_backend.c checks bit for bit against it. */
 static const hb_sim_ops serial_sim_ops = {host_mech_init, host_mech_state, host_membrane, host_assemble, host_update, NULL, NULL,
-                                          NULL, host_probe};
+                                          NULL, host_probe, NULL};
 static const hb_sim_ops openmp_sim_ops = {host_mech_init, host_mech_state, host_membrane, host_assemble, host_update,
-                                          hb__host_sim_cells, NULL, NULL, host_probe};
+                                          hb__host_sim_cells, NULL, NULL, host_probe, NULL};
 const hb_sim_ops *hb__serial_sim_ops(void) { return &serial_sim_ops; }
 const hb_sim_ops *hb__openmp_sim_ops(void) { return hb__openmp_backend() ? &openmp_sim_ops : NULL; }

@@ -118,5 +118,6 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
 hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 
 static const hb_sim_ops opencl_sim_ops = {cl_sim_mech_init, cl_sim_mech_state, cl_sim_membrane, cl_sim_assemble, cl_sim_update, NULL,
-                                          hb__cl_epoch, hb__cl_epoch_group_limit, cl_sim_probe};
+                                          hb__cl_epoch, hb__cl_epoch_group_limit, cl_sim_probe,
+                                          NULL /* no occupancy query in OpenCL */};
 const hb_sim_ops *hb__opencl_sim_ops(void) { return &opencl_sim_ops; }
