@@ -206,7 +206,7 @@ typedef struct {
      * kernel with `group` work-items and `bytes` of local memory one compute
      * unit holds at once (its registers and local memory both limit it);
      * AUTO's launch of the epoch maximises it where cells outnumber what
-     * the device holds at once (hb__sim_epoch_launch in api/sim/sim.c). */
+     * the device holds at once (epoch_launch in api/sim/sim.c). */
     hb_status (*epoch_resident)(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
                                 int64_t *per_unit);
 } hb_sim_ops;

@@ -46,14 +46,16 @@
  *     their own before it; and after the epoch's last step).
  * Work-item j owns rows j, j + P, ...: v lives in a local array of its own
  * for the whole launch (only the row's owner writes it, behind a barrier
- * before anyone reads it); u, l and, where
- * it fits (staged), the schedule are staged in local memory once (else the
- * schedule is read from global memory: one copy serves every copy of a
- * cell). Mechanism state and per-row constants (d0, scale) are read from
+ * before anyone reads it); u (one array serves as l: the simulation's
+ * matrix is symmetric) and, where the launch stages it (staged), the
+ * schedule are staged in local memory once (else the schedule is read from
+ * global memory: one copy serves every copy of a cell, and the cell takes
+ * less local memory, so more cells share a compute unit). Mechanism state and per-row constants (d0, scale) are read from
  * global memory each step (cached: a cell's are small and only its group
  * touches them). Only v, mechanism state, the soma's last voltage, spike
  * counts and times, and recorded samples are written back. Local memory:
- * HB_EPOCH_LAUNCH_BYTES(ld, esize, staged) (hines_cell.cl's and v). */
+ * HB_EPOCH_LAUNCH_BYTES(ld, esize, staged) (u, d, rhs, v, the trunk's rows
+ * and the schedule where staged). */
 /* Row k's instance of a density mechanism with n instances in the cell from
  * a, on rows lo .. hi - 1 of it and no others (-1: none): a + k - lo where
  * they are every row of that span (every row of the cell, or a region in
