@@ -7,7 +7,6 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <chrono>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -151,13 +150,6 @@ static cusparseStatus_t st_solve(cusparseHandle_t h, int m, const float *dl, con
     return p_cusparseSgtsv2StridedBatch(h, m, dl, d, du, x, b, m, w);
 }
 
-/* Seconds on the monotonic clock (cli_now_s's, which perf_thomas does not link). */
-static double now_s(void)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 static double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -192,12 +184,12 @@ static hb_status time_groups(timer &tm, int sets, Restore restore, Run run, doub
         double group_ms = 0;
         if (tm.host) {
             for (int j = 0; j < sets; ++j) {
-                const double t0 = now_s();
+                const double t0 = cli_now_s();
                 if ((st = run(j)) != HB_SUCCESS)
                     return st;
                 if ((e = cudaStreamSynchronize(tm.s)) != cudaSuccess)
                     return fail(HB_ERR_BACKEND, "timed call: %s", cudaGetErrorString(e));
-                const double ms = (now_s() - t0) * 1e3;
+                const double ms = (cli_now_s() - t0) * 1e3;
                 group_ms += ms;
                 if (g > 0)
                     t.push_back(ms);

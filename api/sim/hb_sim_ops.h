@@ -110,8 +110,9 @@ typedef struct {
  * summed in rhs), the trunk's PCR rows, and the schedule where staged. */
 #define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged)                                      \
     (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + HB_CELL_TRUNK_REALS * (esize))
-/* Whether the epoch stages the schedule: where the plan does and it still
- * fits beside the current array. */
+/* Whether the epoch can stage the schedule: where the plan does and it still
+ * fits beside the trunk's rows (epoch_launch in api/sim/sim.c may still read
+ * it from global memory, to hold more cells per compute unit). */
 static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_dev *lay,
                                    size_t esize)
 {

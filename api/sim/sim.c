@@ -323,8 +323,7 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit)
                                          HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, s),
                                          &r) != HB_SUCCESS)
                 continue;
-            if (r > best_r || (r == best_r && r * g > best_r * best_g) ||
-                (r == best_r && r * g == best_r * best_g && s > best_s))
+            if (r > best_r || (r == best_r && (g > best_g || (g == best_g && s > best_s))))
                 best_r = r, best_g = g, best_s = s;
         }
     hb__clear_error();
@@ -362,12 +361,12 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
         snprintf(sim->note, sizeof sim->note,
                  "%lld cells of at most %d rows: the stages engine (a work-item per row)",
                  (long long)sim->ncells, HB_SIM_TINY_ROWS);
-    /* The epoch keeps one array for u and l (kernels_cl/sim/epoch.cl):
-     * hb_morph_cell_matrix makes them equal, minus each edge's conductance. */
-    const int symmetric = !memcmp(bv->u, bv->l, (size_t)sim->nrows * sizeof *bv->u);
     if (ops->epoch && (want == HB_SIM_ENGINE_CELLS ||
                        (want == HB_SIM_ENGINE_AUTO && sim->ctx->traits.is_gpu && !tiny))) {
-        if (!symmetric)
+        /* The epoch keeps one array for u and l (kernels_cl/sim/epoch.cl):
+         * hb_morph_cell_matrix makes them equal, minus each edge's
+         * conductance. */
+        if (memcmp(bv->u, bv->l, (size_t)sim->nrows * sizeof *bv->u) != 0)
             snprintf(sim->note, sizeof sim->note,
                      "the on-chip engine needs a symmetric matrix (u = l), and this one is not");
         else if (!onchip_refusal(sim, max_rows, &limit)) {
@@ -425,8 +424,8 @@ static void describe(hb_sim *sim)
         const int64_t *perm;
         hb_buffer *ul[2];
         hb__plan_cell_group(sim->plan, &lay, &perm, ul);
-        /* The epoch needs more than the plan (the trunk's rows): it may
-         * read the schedule from global memory where the plan staged it. */
+        /* The launch epoch_launch chose (it may read the schedule from
+         * global memory where the plan staged it). */
         const int staged = sim->epoch_staged;
         snprintf(eng, sizeof eng,
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
