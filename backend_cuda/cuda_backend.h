@@ -52,6 +52,11 @@ hb_status hb__cuda_use(const hb_context *ctx);
  * block (smem_block, 48 KiB) a kernel must opt in, up to the device's
  * smem_optin (the core keeps plans within it). */
 hb_status hb__cuda_allow_smem(const hb_context *ctx, const void *kernel, size_t bytes);
+/* Thread blocks of the kernel with `group` threads and `bytes` of dynamic
+ * shared memory that one SM holds at once (the occupancy calculator:
+ * registers, shared memory, threads). */
+hb_status hb__cuda_resident(const hb_context *ctx, const void *kernel, int64_t group, size_t bytes,
+                            int64_t *per_unit);
 /* After a launch: reports a launch error, naming the kernel. */
 hb_status hb__cuda_launched(const char *kernel, hb_precision p, int64_t n);
 
@@ -98,6 +103,8 @@ hb_thomas_fn hb__cuda_thomas_coop_local;
  * when lay->coop_span > 1 (same arguments). */
 hb_thomas_fn hb__cuda_thomas_span;
 hb_hines_fn hb__cuda_hines_cell;
+hb_status hb__cuda_cell_resident(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
+                                 int64_t *per_unit);
 hb_hines_branches_fn hb__cuda_hines_branch_level;
 hb_hines_branches_fn hb__cuda_hines_fine_tree;
 

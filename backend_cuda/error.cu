@@ -25,6 +25,16 @@ hb_status hb__cuda_allow_smem(const hb_context *ctx, const void *kernel, size_t 
     return HB_SUCCESS;
 }
 
+hb_status hb__cuda_resident(const hb_context *ctx, const void *kernel, int64_t group, size_t bytes,
+                            int64_t *per_unit)
+{
+    HB_FORWARD(hb__cuda_allow_smem(ctx, kernel, bytes));
+    int n = 0;
+    HB_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, (int)group, bytes));
+    *per_unit = n;
+    return HB_SUCCESS;
+}
+
 hb_status hb__cuda_launched(const char *kernel, hb_precision p, int64_t n)
 {
     cudaError_t err = cudaGetLastError();

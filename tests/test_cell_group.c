@@ -102,6 +102,40 @@ static void hard_batch(hb_oracle_batch *bt, hb_precision p, int64_t nsys, int64_
     free(parent);
 }
 
+/* More cells than a GPU holds at once with the schedule staged (3,000 of 200
+ * to 400 rows: a few hundred per device at most), forced (the rule's group
+ * size, and 32 work-items) and under AUTO. With 32 work-items registers
+ * never bind, so on CUDA the plan reads the schedule from global memory
+ * (cell_staged in api/core/plan.c: half the local memory, more cells per
+ * SM); with 256 an SM's registers already cap the cells it holds, and the
+ * schedule stays staged. */
+static void many(hb_context *ctx, hb_context *oracle, hb_precision p)
+{
+    hb_oracle_batch bt;
+    hard_batch(&bt, p, 3000, 200, 400, 0, 0);
+    char name[200], what[300];
+    snprintf(name, sizeof name, "%s 3,000 cells of 200 to 400 rows", hb_test_precision_name(p));
+    hb_oracle_reference(&bt, oracle, NULL, name);
+    const int32_t groups[2] = {0, 32};
+    for (int g = 0; g < 2; ++g) {
+        snprintf(what, sizeof what, "cell-group(group %d) %s", (int)groups[g], name);
+        forced(ctx, &bt, groups[g], 0, what);
+        hb_plan_options o = cell_options(groups[g]);
+        hb_plan *plan = NULL;
+        if (hb_oracle_plan_create(ctx, &bt, &o, 0, &plan) != HB_SUCCESS)
+            continue;
+        const char *ds = hb_plan_describe(plan);
+        printf("%s: %s\n", what, ds);
+        if (groups[g] == 32 && hb_context_backend(ctx) == HB_BACKEND_CUDA)
+            HB_CHECK(strstr(ds, "schedule read from global memory") != NULL,
+                     "%s: CUDA should read the schedule from global memory: %s", what, ds);
+        hb_plan_destroy(plan);
+    }
+    snprintf(what, sizeof what, "auto %s", name);
+    hb_oracle_plan(ctx, &bt, NULL, 0, NULL, what);
+    hb_oracle_free(&bt);
+}
+
 static void refusals(hb_context *ctx)
 {
     hb_plan *plan = NULL;
@@ -411,6 +445,7 @@ int main(void)
             hb_oracle_free(&bt);
         }
         fallback(ctx, oracle, p);
+        many(ctx, oracle, p);
     }
     shipped(ctx, oracle);
     hb_context_destroy(oracle);

@@ -261,6 +261,13 @@ typedef struct hb_backend_ops {
      * kept (d is not overwritten, unlike hines), rhs in, x out. NULL where
      * the backend lacks it. */
     hb_hines_fn *hines_cell;
+    /* Optional (NULL: unknown): how many work-groups of hines_cell with
+     * `group` work-items and `bytes` of local memory one compute unit holds
+     * at once in precision p (registers, local memory, work-items); the
+     * plan reads the schedule from global memory where that holds more of
+     * the batch's cells at once (cell_staged in api/core/plan.c). */
+    hb_status (*cell_resident)(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
+                               int64_t *per_unit);
 } hb_backend_ops;
 
 /* Cooperative Thomas: rows of each work-item's chunk staged per block through

@@ -373,7 +373,9 @@ typedef struct {
                                   group; 0: staged through it, one per group   */
     int32_t      systems_per_group; /* systems one work-group solves (the most:
                                   a kernel's lower work-group limit lowers it) */
-    int64_t      local_bytes;  /* local memory of one work-group               */
+    int64_t      local_bytes;  /* local memory of one work-group (cell-group
+                                  too: less where the schedule is read from
+                                  global memory, hb_plan_describe says so)   */
 } hb_plan_info;
 
 HB_API hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info);

@@ -110,13 +110,15 @@ typedef struct {
  * summed in rhs), the trunk's PCR rows, and the schedule where staged. */
 #define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged)                                      \
     (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + HB_CELL_TRUNK_REALS * (esize))
-/* Whether the epoch can stage the schedule: where the plan does and it still
- * fits beside the trunk's rows (epoch_launch in api/sim/sim.c may still read
- * it from global memory, to hold more cells per compute unit). */
+/* Whether the epoch can stage the schedule: where it fits beside the
+ * trunk's rows, whatever the solver's plan chose for its own kernel
+ * (epoch_launch in api/sim/sim.c may still read it from global memory, to
+ * hold more cells per compute unit). */
 static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_dev *lay,
                                    size_t esize)
 {
-    return lay->cell_staged && HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 1) <= dev->local_mem;
+    return dev->local_mem > 0 &&
+           HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 1) <= dev->local_mem;
 }
 /* Work-items per cell of max_rows rows: requested where > 0, else as above. */
 static inline int64_t hb__epoch_group(int64_t cell_group, int64_t max_rows, int32_t requested)

@@ -19,19 +19,13 @@ hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *m
     return HB_SUCCESS;
 }
 
-/* Thread blocks of `group` threads and `bytes` of dynamic shared memory one
- * SM holds at once (the occupancy calculator: registers, shared memory,
- * threads). */
+/* Epoch blocks of `group` threads and `bytes` of dynamic shared memory one
+ * SM holds at once. */
 hb_status hb__cuda_epoch_resident(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
                                   int64_t *per_unit)
 {
     HB_FORWARD(hb__cuda_use(ctx));
-    const void *k = HB_CUDA_KERNEL(p, hb_sim_epoch);
-    HB_FORWARD(hb__cuda_allow_smem(ctx, k, bytes));
-    int n = 0;
-    HB_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, (int)group, bytes));
-    *per_unit = n;
-    return HB_SUCCESS;
+    return hb__cuda_resident(ctx, HB_CUDA_KERNEL(p, hb_sim_epoch), group, bytes, per_unit);
 }
 
 /* One launch per size class of cells (lay->cell_class), as the cell-group

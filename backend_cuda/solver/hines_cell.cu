@@ -13,6 +13,15 @@
  * the default 48 KiB up to the device's limit (the core ran the fine tree
  * instead where the batch's largest cell does not fit: the device's local
  * memory is the opt-in limit). */
+/* hines_cell blocks of `group` threads and `bytes` of dynamic shared memory
+ * one SM holds at once (hb_backend_ops.cell_resident). */
+hb_status hb__cuda_cell_resident(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
+                                 int64_t *per_unit)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    return hb__cuda_resident(ctx, HB_CUDA_KERNEL(p, hb_hines_cell), group, bytes, per_unit);
+}
+
 hb_status hb__cuda_hines_cell(hb_context *ctx, void *stream, hb_precision p,
                               const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
                               hb_buffer *d, hb_buffer *rhs)
