@@ -8,10 +8,12 @@
  * per loop). Needs hb_sim_ops.h (hb_sim_dev). */
 #if HB_HOST_PAR
 #define HB_HOST_FOR _Pragma("omp parallel for schedule(static) if (par)")
+#define HB_HOST_FOR_SIMD _Pragma("omp parallel for simd schedule(static) if (par)")
 #define HB_HOST_PASS_NAME hb_host_mech_pass
 #define HB_HOST_ADVANCE_NAME hb_host_mech_advance
 #else
 #define HB_HOST_FOR
+#define HB_HOST_FOR_SIMD _Pragma("omp simd")
 #define HB_HOST_PASS_NAME hb_host_mech_pass_serial
 #define HB_HOST_ADVANCE_NAME hb_host_mech_advance_serial
 #endif
@@ -122,6 +124,20 @@ HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int6
     HB_HOST_FOR
     for (hb_long r = r0; r < r1; ++r)
         gs[r] = is[r] = (real)0;
+#define HB_HOST_CURRENT_ONE(name, r)                                                       \
+    {                                                                                      \
+        real g, c;                                                                         \
+        HB_KERNEL(hb_cat_##name##_current)(i, n, pm, sm, v[r], celsius, ion, ionk, nrows,  \
+                                           r, scale[r], &g, &c);                           \
+        if (keep) /* a probe records one of its currents */                                \
+            HB_KERNEL(hb_cat_##name##_keep)(i, n, pm, sm, i, v[r], celsius, ion, ionk,     \
+                                            nrows, r);                                     \
+        gs[r] = gs[r] + g * scale[r];                                                        \
+        is[r] = is[r] + c * scale[r];                                                        \
+    }
+/* Where the instances sit on a run of consecutive rows (one per row: the
+ * usual density mechanism), each touches only its own row and instance, so
+ * the loop is a vector loop (the same arithmetic per instance). */
 #define HB_HOST_CURRENT(id, name, flags)                                                   \
     if (!((flags) & HB_CAT_POINT)) {                                                       \
         const hb_long a = mcell[c0 * NM + (id)], b = mcell[c1 * NM + (id)], n = HB_MT_N(id); \
@@ -129,21 +145,20 @@ HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int6
         real *sm = HB_MT_ST(id);                                                           \
         const hb_long *nd = inode + mtab[5 * (id) + 3];                                    \
         const int keep = (HB_MT_FLAGS(id) & HB_MT_KEEPI) != 0;                             \
-        HB_HOST_FOR                                                                        \
-        for (hb_long i = a; i < b; ++i) {                                                  \
-            const hb_long r = nd[i];                                                       \
-            real g, c;                                                                     \
-            HB_KERNEL(hb_cat_##name##_current)(i, n, pm, sm, v[r], celsius, ion, ionk,     \
-                                               nrows, r, scale[r], &g, &c);                \
-            if (keep) /* a probe records one of its currents */                            \
-                HB_KERNEL(hb_cat_##name##_keep)(i, n, pm, sm, i, v[r], celsius, ion, ionk, \
-                                                nrows, r);                                 \
-            gs[r] = gs[r] + g * scale[r];                                                    \
-            is[r] = is[r] + c * scale[r];                                                    \
+        if (a < b && nd[b - 1] - nd[a] == b - 1 - a) {                                     \
+            const hb_long rb = nd[a] - a;                                                  \
+            HB_HOST_FOR_SIMD                                                               \
+            for (hb_long i = a; i < b; ++i)                                                \
+                HB_HOST_CURRENT_ONE(name, rb + i)                                          \
+        } else {                                                                           \
+            HB_HOST_FOR                                                                    \
+            for (hb_long i = a; i < b; ++i)                                                \
+                HB_HOST_CURRENT_ONE(name, nd[i])                                           \
         }                                                                                  \
     }
     HB_CAT_MECHS(HB_HOST_CURRENT)
 #undef HB_HOST_CURRENT
+#undef HB_HOST_CURRENT_ONE
     if (points) {
         HB_HOST_FOR
         for (hb_long r = r0; r < r1; ++r)
@@ -152,5 +167,6 @@ HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int6
     }
 }
 #undef HB_HOST_FOR
+#undef HB_HOST_FOR_SIMD
 #undef HB_HOST_PASS_NAME
 #undef HB_HOST_ADVANCE_NAME
