@@ -40,10 +40,10 @@ hb_hines_branches_fn hb__host_hines_fine_tree;
 #define HB_HOST_TILE_BYTES ((uint64_t)1 << 20)
 
 /* A thread's tile for HB_HOST_LANES systems of n rows, `arrays` arrays of
- * esize-byte reals (thomas.c: c' and d'; hines.c: u, l, d, rhs; sim/cells.c
- * also v and the axial conductances, one of u and l where they are equal), or NULL where it would not pay (n < 2, past HB_HOST_TILE_BYTES) or
- * no memory is left: the callers then run one system at a time, with the
- * same results. free() it. */
+ * esize-byte reals (thomas.c: c' and d'; hines.c: u, l, d, rhs; sim/cells.c:
+ * u (= l), d, rhs, v and the axial conductances), or NULL where it would not
+ * pay (n < 2, past HB_HOST_TILE_BYTES) or no memory is left: the callers then
+ * run one system at a time, with the same results. free() it. */
 static inline void *hb__host_tile(int64_t n, int arrays, size_t esize)
 {
     const uint64_t per_row = (uint64_t)arrays * HB_HOST_LANES * esize;

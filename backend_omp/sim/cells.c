@@ -101,27 +101,26 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
     }                                                                                      \
     /* Cells cg .. cg + w - 1 of one tree of n rows (row i of a cell is its flat row       \
      * offsets[c] + i, as hb_plan_index places it) in the tile s: n x HB_HOST_LANES reals   \
-     * per array, U, D, R, V (the voltages), G (each row's axial conductance to its       \
-     * parent), then L unless the couplings are symmetric (sym). Why V and G: the axial    \
+     * per array, U (also L: the couplings are symmetric), D, R, V (the voltages), G      \
+     * (each row's axial conductance to its parent). Why V and G: the axial                \
      * currents of every lane go as one vector per row, edge by edge. Row i's edge adds    \
      * t = G (V_parent - V_i) to row i (first: its parent entry) and -t to its parent      \
      * (later, in row order: a child entry), which is HB_SIM_AXIAL's sum in its order, bit \
      * for bit (an edge's two table entries hold one conductance). Lanes past w hold       \
      * zeros. The plan's D and RHS are not used: the tile holds them. */                   \
     static void group_##S(const hb_sim_dev *sd, const hb_sim_cells *job, int64_t cg,       \
-                          int64_t w, int64_t n, int sym, int64_t *j, T *s, double *acc)    \
+                          int64_t w, int64_t n, int64_t *j, T *s, double *acc)             \
     {                                                                                      \
         enum { W = HB_HOST_LANES };                                                        \
         const hb_layout_dev *lay = job->lay;                                               \
         const int64_t st = lay->stride;                                                    \
         const int32_t *par =                                                               \
             (const int32_t *)lay->parent->ptr + HB_I64(lay->poff)[job->slot[cg]];          \
-        const T *u = job->u->ptr, *l = job->l->ptr, *nbg = sd->nbg->ptr;                   \
+        const T *u = job->u->ptr, *nbg = sd->nbg->ptr;                                     \
         const int64_t *nbptr = HB_I64(sd->nbptr);                                          \
         T *v = sd->v->ptr;                                                                 \
         T *restrict U = s, *restrict D = s + n * W, *restrict R = s + 2 * n * W;           \
         T *restrict V = s + 3 * n * W, *restrict G = s + 4 * n * W;                        \
-        T *L = sym ? U : s + 5 * n * W;                                                    \
         const int64_t *pc = sd->nprobe > 0 ? HB_I64(sd->prbcell) : NULL;                   \
         int64_t j0[W], j1[W], r0[W];                                                       \
         for (int64_t x = 0; x < W; ++x) {                                                  \
@@ -131,7 +130,6 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                 clamp_range_##S(sd, job, cg + x, j, &j0[x], &j1[x]);                       \
             for (int64_t i = 0; i < n; ++i) {                                              \
                 U[i * W + x] = x < w ? u[b + i * st] : (T)0;                               \
-                L[i * W + x] = x < w ? l[b + i * st] : (T)0;                               \
                 V[i * W + x] = x < w ? v[r0[x] + i] : (T)0;                                \
                 /* Row i's first entry is its parent's (hb__sim_axial_tables). */          \
                 G[i * W + x] = x < w && i > 0 ? nbg[nbptr[r0[x] + i]] : (T)0;              \
@@ -168,7 +166,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             }                                                                              \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \
-            tile_##S(w, n, par, U, L, D, R);                                               \
+            tile_##S(w, n, par, U, U, D, R);                                               \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                               \
             for (int64_t i0 = 0; i0 < n; i0 += HB_SIM_BLOCK) {                             \
@@ -199,13 +197,13 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
         for (int64_t c = 0; tiled && c < C; ++c)                                           \
             tiled = job->offsets[c + 1] - job->offsets[c] == n &&                          \
                     HB_I64(lay->rows)[job->slot[c]] == n;                                  \
-        /* u = l, bit for bit (a cable's couplings are symmetric): tiles hold one. */      \
-        int sym = 1;                                                                       \
+        /* And u = l, bit for bit (a cable's couplings are symmetric: the tile holds one;  \
+         * otherwise one cell at a time). */                                               \
         const T *u = job->u->ptr, *l = job->l->ptr;                                        \
-        for (int64_t c = 0; tiled && sym && c < C; ++c) {                                  \
+        for (int64_t c = 0; tiled && c < C; ++c) {                                         \
             const int64_t b = HB_I64(lay->base)[job->slot[c]];                             \
-            for (int64_t i = 0; sym && i < n; ++i)                                         \
-                sym = !memcmp(&u[b + i * lay->stride], &l[b + i * lay->stride], sizeof(T)); \
+            for (int64_t i = 0; tiled && i < n; ++i)                                       \
+                tiled = !memcmp(&u[b + i * lay->stride], &l[b + i * lay->stride], sizeof(T)); \
         }                                                                                  \
         (void)par;                                                                         \
         _Pragma("omp parallel if (par)")                                                  \
@@ -215,11 +213,11 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             HB_THREAD_ID(id, nt);                                                          \
             const int64_t c0 = C * id / nt, c1 = C * (id + 1) / nt;                        \
             int64_t j = c0 < c1 ? first_clamp_row(sd, job->offsets[c0]) : 0;              \
-            T *s = tiled && c0 < c1 ? (T *)hb__host_tile(n, sym ? 5 : 6, sizeof(T)) : NULL; \
+            T *s = tiled && c0 < c1 ? (T *)hb__host_tile(n, 5, sizeof(T)) : NULL;          \
             for (int64_t c = c0; c < c1;) {                                                \
                 const int64_t w = s ? (c1 - c < HB_HOST_LANES ? c1 - c : HB_HOST_LANES) : 1; \
                 if (s)                                                                     \
-                    group_##S(sd, job, c, w, n, sym, &j, s, acc);                          \
+                    group_##S(sd, job, c, w, n, &j, s, acc);                               \
                 else                                                                       \
                     one_cell_##S(sd, job, c, &j, acc);                                     \
                 c += w;                                                                    \
