@@ -321,8 +321,8 @@ int main(void)
                     HB_CHECK(0, "%s: failed", w2);
                 result_free(&x);
             }
-            /* A device whose local memory holds the cells (five arrays of
-             * rows: u, l, d, rhs, v, and the trunk's PCR rows) but not their
+            /* A device whose local memory holds the cells (four arrays of
+             * rows: u = l, d, rhs, v, and the trunk's PCR rows) but not their
              * schedules (48 KiB GPUs and large cells): the on-chip engine
              * reads the schedule from global memory. */
             int64_t maxr = 0;
@@ -351,13 +351,31 @@ int main(void)
                     HB_CHECK(0, "%s: failed", w2);
                 result_free(&x);
                 hb_context_destroy(small);
-                /* One array short of what the epoch needs (three arrays and
-                 * the trunk fit, the fourth does not): the stages run,
-                 * and describe says why cells did not. */
+                /* The four arrays and no room for the trunk's PCR rows (a
+                 * 48 KiB device and the CA1 cell in double): one work-item
+                 * sweeps the trunk, on chip. */
                 snprintf(cap, sizeof cap, "%lld",
-                         (long long)((HB_CELL_LOCAL_REALS(maxr) - (size_t)maxr +
-                                      HB_CELL_TRUNK_REALS) *
-                                         (prec == HB_DOUBLE ? 8 : 4) + 64));
+                         (long long)(HB_CELL_LOCAL_REALS(maxr) * (prec == HB_DOUBLE ? 8 : 4) +
+                                     64));
+                setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
+                small = hb_test_context();
+                unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
+                snprintf(w2, sizeof w2, "%s, engine cells, %s bytes of local memory", what, cap);
+                if (simulate(small, &se, NULL, 0, 0, &x) == HB_SUCCESS) {
+                    printf("%s: %s\n", w2, last_describe);
+                    HB_CHECK(strstr(last_describe, "cells on chip") &&
+                                 strstr(last_describe, "trunk swept by one work-item"),
+                             "%s: the engine that ran: %s", w2, last_describe);
+                    compare(small, &se, &cell_po, &x, &ref, w2);
+                } else
+                    HB_CHECK(0, "%s: failed", w2);
+                result_free(&x);
+                hb_context_destroy(small);
+                /* One real short of the four arrays: the stages run, and
+                 * describe says why cells did not. */
+                snprintf(cap, sizeof cap, "%lld",
+                         (long long)((HB_CELL_LOCAL_REALS(maxr) - 1) *
+                                     (prec == HB_DOUBLE ? 8 : 4)));
                 setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
                 small = hb_test_context();
                 unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");

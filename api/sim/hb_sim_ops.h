@@ -107,18 +107,20 @@ typedef struct {
  * so any size holds any cell. Local memory: u (l is the same array: the
  * simulation's matrix is symmetric, hb_sim_create checks), d, rhs and v (as
  * many arrays as the solver's u, l, d and rhs; the membrane current is
- * summed in rhs), the trunk's PCR rows, and the schedule where staged. */
-#define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged)                                      \
-    (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + HB_CELL_TRUNK_REALS * (esize))
+ * summed in rhs), the trunk's PCR rows where it solves the trunk by PCR (pcr
+ * 1; else one work-item sweeps it: 3 KiB less in double, so that the CA1
+ * cell of 1,508 rows fits a 48 KiB device), and the schedule where staged. */
+#define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged, pcr)                                 \
+    (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + ((pcr) ? HB_CELL_TRUNK_REALS * (esize) : 0))
 /* Whether the epoch can stage the schedule: where it fits beside the
  * trunk's rows, whatever the solver's plan chose for its own kernel
  * (epoch_launch in api/sim/sim.c may still read it from global memory, to
  * hold more cells per compute unit). */
 static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_dev *lay,
-                                   size_t esize)
+                                   size_t esize, int pcr)
 {
     return dev->local_mem > 0 &&
-           HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 1) <= dev->local_mem;
+           HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 1, pcr) <= dev->local_mem;
 }
 /* Work-items per cell of max_rows rows: requested where > 0, else as above. */
 static inline int64_t hb__epoch_group(int64_t cell_group, int64_t max_rows, int32_t requested)
@@ -140,6 +142,8 @@ typedef struct {
     int32_t              group;   /* work-items per cell asked for (0: AUTO,
                                      hb__epoch_group)                            */
     int                  staged;  /* 1: the schedule in local memory            */
+    int                  pcr;     /* 1: the trunk by PCR, its rows in local
+                                     memory; 0: swept by one work-item        */
 } hb_sim_epoch;
 
 /* A segment of time steps for the fused loop (backend_omp/sim/cells.c): each

@@ -268,13 +268,15 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
                  "the on-chip engine runs on the flat layout; plan layout %s was asked for",
                  hb_layout_name(po->layout));
     else if (!hb__cell_fits(&ctx->traits, max_rows, esize) ||
-             HB_EPOCH_LAUNCH_BYTES(max_rows, esize, 0) > ctx->traits.local_mem)
-        /* The solver's arrays and the epoch's current array, without the
-         * schedule (read from global memory where it does not fit). */
+             HB_EPOCH_LAUNCH_BYTES(max_rows, esize, 0, 0) > ctx->traits.local_mem)
+        /* The epoch's four arrays of rows, without the schedule (read from
+         * global memory where it does not fit) or the trunk's PCR rows (the
+         * trunk swept by one work-item where they do not fit). */
         snprintf(sim->note, sizeof sim->note,
                  "a cell of %lld compartments needs %zu KiB of local memory on chip, the device "
                  "has %zu KiB",
-                 (long long)max_rows, (HB_EPOCH_LAUNCH_BYTES(max_rows, esize, 0) + 1023) / 1024,
+                 (long long)max_rows,
+                 (HB_EPOCH_LAUNCH_BYTES(max_rows, esize, 0, 0) + 1023) / 1024,
                  ctx->traits.local_mem / 1024);
     else if (sim->ops->epoch_group_limit(sim->ctx, sim->prm.precision, limit) != HB_SUCCESS)
         snprintf(sim->note, sizeof sim->note, "the on-chip kernel is not available: %s",
@@ -284,7 +286,7 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
     return sim->note;
 }
 
-/* How the epoch launches (sim->epoch_group, sim->epoch_staged): the
+/* How the epoch launches (sim->epoch_group, sim->epoch_staged, sim->epoch_pcr): the
  * work-items per cell asked for (params.plan.group_size) with the schedule
  * staged where it fits; else, where the cells outnumber what the device
  * holds at once with the default (hb__epoch_group, staged where it fits),
@@ -303,14 +305,18 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit)
 {
     const hb_device_traits *dev = &sim->ctx->traits;
     const size_t esize = sim->esize;
-    const int staged0 = hb__epoch_staged(dev, lay, esize);
+    /* The trunk by PCR where its rows fit beside the cell (a few steps
+     * instead of a chain of its rows), else swept by one work-item. */
+    const int pcr = HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 0, 1) <= dev->local_mem;
+    sim->epoch_pcr = pcr;
+    const int staged0 = hb__epoch_staged(dev, lay, esize, pcr);
     sim->epoch_group = sim->prm.plan.group_size;
     sim->epoch_staged = staged0;
     const int64_t g0 = hb__epoch_group(lay->cell_group, lay->max_rows, 0);
     int64_t r0 = 0;
     if (sim->epoch_group > 0 || !sim->ops->epoch_resident || dev->compute_units <= 0 ||
         sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g0,
-                                 HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged0),
+                                 HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged0, pcr),
                                  &r0) != HB_SUCCESS ||
         r0 <= 0 || sim->ncells <= r0 * dev->compute_units)
         return;
@@ -320,7 +326,7 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit)
         for (int s = staged0; s >= 0; --s) {
             int64_t r = 0;
             if (sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g,
-                                         HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, s),
+                                         HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, s, pcr),
                                          &r) != HB_SUCCESS)
                 continue;
             if (r > best_r || (r == best_r && (g > best_g || (g == best_g && s > best_s))))
@@ -429,11 +435,13 @@ static void describe(hb_sim *sim)
         const int staged = sim->epoch_staged;
         snprintf(eng, sizeof eng,
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
-                 "local%s, epochs of %s steps)",
+                 "local%s%s, epochs of %s steps)",
                  (long long)hb__epoch_group(lay->cell_group, lay->max_rows,
                                             sim->epoch_group),
-                 (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize, staged) + 1023) / 1024,
+                 (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize, staged, sim->epoch_pcr) +
+                  1023) / 1024,
                  staged ? "" : ", schedule read from global memory",
+                 sim->epoch_pcr ? "" : ", trunk swept by one work-item",
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
     } else if (sim->engine == HB_SIM_ENGINE_CELLS)
         snprintf(eng, sizeof eng, "engine: cells (fused per-cell loop, cells in cache)");

@@ -123,6 +123,7 @@ struct hb_sim {
     hb_sim_engine engine;      /* the engine that runs: stages or cells     */
     int           onchip;      /* cells on a GPU backend: ops->epoch        */
     int           epoch_staged; /* on chip: the schedule in local memory     */
+    int           epoch_pcr;   /* on chip: the trunk by PCR (its rows fit)    */
     int32_t       epoch_group; /* on chip: work-items per cell (0: the
                                   default, hb__epoch_group)                   */
     int           mono;        /* every cell the same (a uniform Hines plan) */

@@ -39,15 +39,15 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
     const hb_layout_dev *lay = job->lay;
     HB_FORWARD(hb__cuda_use(ctx));
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
-    const int staged = job->staged;
+    const int staged = job->staged, pcr = job->pcr;
     HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_sim_epoch),
-                                   HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged)));
+                                   HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged, pcr)));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],
                         ld = lay->cell_class[3 * k + 2];
         const int group = (int)hb__epoch_group(lay->cell_group, ld, job->group);
-        const size_t smem = HB_EPOCH_LAUNCH_BYTES(ld, esize, staged);
+        const size_t smem = HB_EPOCH_LAUNCH_BYTES(ld, esize, staged, pcr);
         HB_FORWARD(HB_CUDA_LAUNCH(
             p, hb_sim_epoch, ngroups, (unsigned)ngroups, group, smem, s, ngroups, first, ld,
             (long long)job->step0, (long long)job->nsteps, hb__dev(lay->cslots),
@@ -60,7 +60,7 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
             hb__dev(m->tspk), (long long)m->nrec, (long long)job->rec_row0,
             hb__dev(m->recslot), hb__dev(m->rec), hb__dev(m->slist), hb__dev(m->stime),
             hb__dev(m->probe), hb__dev(m->prbcell),
-            staged));
+            staged, pcr));
     }
     return HB_SUCCESS;
 }

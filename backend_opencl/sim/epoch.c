@@ -26,7 +26,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
 {
     const hb_layout_dev *lay = job->lay;
     const size_t esize = p == HB_DOUBLE ? sizeof(cl_double) : sizeof(cl_float);
-    cl_int staged = job->staged;
+    cl_int staged = job->staged, pcr = job->pcr;
     cl_long step0 = job->step0, nsteps = job->nsteps, maxs = m->max_spikes, nrec = m->nrec,
             row0 = job->rec_row0;
     cl_long nrows = m->nrows;
@@ -35,7 +35,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
         cl_long ngroups = lay->cell_class[3 * k + 1], first = lay->cell_class[3 * k],
                 ld = lay->cell_class[3 * k + 2];
         const size_t group = (size_t)hb__epoch_group(lay->cell_group, ld, job->group);
-        const size_t bytes = HB_EPOCH_LAUNCH_BYTES(ld, esize, staged);
+        const size_t bytes = HB_EPOCH_LAUNCH_BYTES(ld, esize, staged, pcr);
         const hb_cl_arg args[] = {
             HB_CL_LONG(ngroups), HB_CL_LONG(first),  HB_CL_LONG(ld),     HB_CL_LONG(step0),
             HB_CL_LONG(nsteps),  MEM(lay->cslots),   MEM(lay->base),     MEM(lay->rows),
@@ -47,7 +47,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
             MEM(m->soma),        MEM(m->vprev),      MEM(m->nspk),       MEM(m->tspk),
             HB_CL_LONG(nrec),    HB_CL_LONG(row0),   MEM(m->recslot),    MEM(m->rec),
             MEM(m->slist),       MEM(m->stime),      MEM(m->probe),      MEM(m->prbcell),
-            HB_CL_INT(staged),   (hb_cl_arg){bytes, NULL}};
+            HB_CL_INT(staged),   HB_CL_INT(pcr),     (hb_cl_arg){bytes, NULL}};
         HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, HB_CLK_SIM_EPOCH, args,
                                         (int)(sizeof args / sizeof *args), ngroups, group));
     }

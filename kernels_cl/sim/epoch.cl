@@ -223,16 +223,19 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
     __global const hb_long *recslot, __global real *rec, __global hb_long *slist,
     __global real *stime, __global const hb_long *probe, __global const hb_long *prbcell,
-    const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
+    const hb_int staged, const hb_int pcr HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
-    HB_CELL_GROUP(HB_CELL_K_TRUNK_REALS, 1);
+    /* pcr 0: no room for the trunk's PCR rows (48 KiB devices in double):
+     * one work-item sweeps the trunk (the solver's way), the rows go. */
+    const hb_int trunk = pcr ? HB_CELL_K_TRUNK_REALS : 0;
+    HB_CELL_GROUP(trunk, 1);
     const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
     /* u (which is l: the simulation's matrix is symmetric), d, rhs, the
      * trunk's rows, the schedule when staged, then v: four arrays of rows
      * (each array more lowers the cells resident per SM: the membrane
      * current stays in registers). */
-    const hb_int oV = (hb_int)(oT + HB_CELL_K_TRUNK_REALS +
+    const hb_int oV = (hb_int)(oT + trunk +
                                (staged ? (8 * ld + 16) * 4 / (hb_long)sizeof(real)
                                        : 0)); /* HB_CELL_SCHED_WORDS(ld) int32 */
     HB_CELL_STAGE(u, l);
@@ -314,7 +317,7 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
                 HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);
         /* The axial currents join rhs inside the elimination (oV); dv in
          * rhs's array after it. */
-        HB_CELL_SOLVE_STAGED(0, oV, 1);
+        HB_CELL_SOLVE_STAGED(0, oV, pcr);
         if (is_soma) {
             const real vn = sh[oV + ks] + sh[oR + ks];
             if (vp < threshold && vn >= threshold) {
