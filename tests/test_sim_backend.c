@@ -213,6 +213,31 @@ static hb_plan_options cell_po;
 /* The plan whose order of operations the last simulate() ran: the default
  * plan picks the on-chip engine on a GPU (cell-group order), not the
  * per-system order the default Hines plan has. */
+/* The scenario (engine cells asked for) on a context whose plans assume
+ * `bytes` of local memory per work-group (HINESBATCH_LOCAL_MEM_LIMIT):
+ * describe must name both `want` and `also`, and the run match the oracle's
+ * (on chip: as the cells engine's plan; else as the stages'). */
+static void small_device(const scenario *se, const result *ref, size_t bytes, const char *want,
+                         const char *also, const char *what)
+{
+    char cap[32], w2[256];
+    snprintf(cap, sizeof cap, "%zu", bytes);
+    setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
+    hb_context *small = hb_test_context();
+    unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
+    snprintf(w2, sizeof w2, "%s, engine cells, %s bytes of local memory", what, cap);
+    result x;
+    if (simulate(small, se, NULL, 0, 0, &x) == HB_SUCCESS) {
+        printf("%s: %s\n", w2, last_describe);
+        HB_CHECK(strstr(last_describe, want) && strstr(last_describe, also),
+                 "%s: the engine that ran: %s", w2, last_describe);
+        compare(small, se, strstr(want, "on chip") ? &cell_po : NULL, &x, ref, w2);
+    } else
+        HB_CHECK(0, "%s: failed", w2);
+    result_free(&x);
+    hb_context_destroy(small);
+}
+
 static const hb_plan_options *ran_po(void)
 {
     return strstr(last_describe, "cells on chip") ? &cell_po : NULL;
@@ -330,66 +355,21 @@ int main(void)
                 if (hb_test_cell_rows(sc.cells[c]) > maxr)
                     maxr = hb_test_cell_rows(sc.cells[c]);
             if (!hb_test_on_host(ctx) && maxr > 64) {
-                char cap[32];
-                snprintf(cap, sizeof cap, "%lld",
-                         (long long)((HB_CELL_LOCAL_REALS(maxr) + HB_CELL_TRUNK_REALS) *
-                                         (prec == HB_DOUBLE ? 8 : 4) + 1024));
-                setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
-                hb_context *small = hb_test_context();
-                unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
+                const size_t es = prec == HB_DOUBLE ? 8 : 4;
                 scenario se = sc;
                 se.prm.engine = HB_SIM_ENGINE_CELLS;
-                char w2[256];
-                snprintf(w2, sizeof w2, "%s, engine cells, %s bytes of local memory", what, cap);
-                if (simulate(small, &se, NULL, 0, 0, &x) == HB_SUCCESS) {
-                    printf("%s: %s\n", w2, last_describe);
-                    HB_CHECK(strstr(last_describe, "cells on chip") &&
-                                 strstr(last_describe, "schedule read from global memory"),
-                             "%s: the engine that ran: %s", w2, last_describe);
-                    compare(small, &se, &cell_po, &x, &ref, w2);
-                } else
-                    HB_CHECK(0, "%s: failed", w2);
-                result_free(&x);
-                hb_context_destroy(small);
+                small_device(&se, &ref, (HB_CELL_LOCAL_REALS(maxr) + HB_CELL_TRUNK_REALS) * es +
+                                            1024,
+                             "cells on chip", "schedule read from global memory", what);
                 /* The four arrays and no room for the trunk's PCR rows (a
                  * 48 KiB device and the CA1 cell in double): one work-item
                  * sweeps the trunk, on chip. */
-                snprintf(cap, sizeof cap, "%lld",
-                         (long long)(HB_CELL_LOCAL_REALS(maxr) * (prec == HB_DOUBLE ? 8 : 4) +
-                                     64));
-                setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
-                small = hb_test_context();
-                unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
-                snprintf(w2, sizeof w2, "%s, engine cells, %s bytes of local memory", what, cap);
-                if (simulate(small, &se, NULL, 0, 0, &x) == HB_SUCCESS) {
-                    printf("%s: %s\n", w2, last_describe);
-                    HB_CHECK(strstr(last_describe, "cells on chip") &&
-                                 strstr(last_describe, "trunk swept by one work-item"),
-                             "%s: the engine that ran: %s", w2, last_describe);
-                    compare(small, &se, &cell_po, &x, &ref, w2);
-                } else
-                    HB_CHECK(0, "%s: failed", w2);
-                result_free(&x);
-                hb_context_destroy(small);
+                small_device(&se, &ref, HB_CELL_LOCAL_REALS(maxr) * es + 64, "cells on chip",
+                             "trunk swept by one work-item", what);
                 /* One real short of the four arrays: the stages run, and
                  * describe says why cells did not. */
-                snprintf(cap, sizeof cap, "%lld",
-                         (long long)((HB_CELL_LOCAL_REALS(maxr) - 1) *
-                                     (prec == HB_DOUBLE ? 8 : 4)));
-                setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
-                small = hb_test_context();
-                unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
-                snprintf(w2, sizeof w2, "%s, engine cells, %s bytes of local memory", what, cap);
-                if (simulate(small, &se, NULL, 0, 0, &x) == HB_SUCCESS) {
-                    printf("%s: %s\n", w2, last_describe);
-                    HB_CHECK(strstr(last_describe, "engine: stages") &&
-                                 strstr(last_describe, "KiB of local memory on chip"),
-                             "%s: the engine that ran: %s", w2, last_describe);
-                    compare(small, &se, NULL, &x, &ref, w2);
-                } else
-                    HB_CHECK(0, "%s: failed", w2);
-                result_free(&x);
-                hb_context_destroy(small);
+                small_device(&se, &ref, (HB_CELL_LOCAL_REALS(maxr) - 1) * es, "engine: stages",
+                             "KiB of local memory on chip", what);
             }
             result_free(&ref);
         }
