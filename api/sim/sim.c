@@ -292,7 +292,8 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
  * holds at once with the default (hb__epoch_group, staged where it fits),
  * the size (whole warps from 64 up to the default) and staging that let a
  * compute unit hold the most cells at once (ops->epoch_resident: registers
- * and local memory), then the most work-items, then the staged schedule.
+ * and local memory), then the most work-items, then the staged schedule;
+ * without that query, a measured rule (below).
  * A cell's step is a chain of dependent levels, so more cells at once hide
  * each other's latency. CUDA on an H100, 10,000 CA1 cells (1,508 rows; one
  * run, docs/benchmarks/h100-2026-11-25-resident): double, the default (192,
@@ -301,6 +302,7 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
  * float 1.58e10, 2.75e10 (96: 6 per SM), 2.69e10 (64: 8), 2.49e10 (128: 4).
  * At 200 cells (all resident at once) the default was best: 1.02e10
  * against 0.95e10 with 192 from global memory and 0.96e10 with 128. */
+enum { HB_EPOCH_MANY_PER_UNIT = 4 };
 static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit)
 {
     const hb_device_traits *dev = &sim->ctx->traits;
@@ -313,9 +315,26 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit)
     sim->epoch_group = sim->prm.plan.group_size;
     sim->epoch_staged = staged0;
     const int64_t g0 = hb__epoch_group(lay->cell_group, lay->max_rows, 0);
+    if (sim->epoch_group > 0 || dev->compute_units <= 0)
+        return;
+    if (!sim->ops->epoch_resident) {
+        /* No occupancy query (OpenCL): past HB_EPOCH_MANY_PER_UNIT cells per
+         * compute unit, one work-item per 16 rows (whole warps, at least 64)
+         * instead of the default's 8: NVIDIA's OpenCL on an H200, 10,000 CA1
+         * cells (docs/benchmarks/h200-2026-11-25-cellstaged): 96 work-items
+         * 2.71e10 in float and 1.56e10 in double against 1.37e10 and
+         * 1.17e10 with the default 192, as CUDA's query picks (2.68e10,
+         * 1.62e10). At 200 cells (1.5 per SM) the default is CUDA's best;
+         * the threshold between is not measured. */
+        int64_t g = ((lay->max_rows + 15) / 16 + 31) / 32 * 32;
+        g = g < 64 ? 64 : g;
+        if (sim->ncells > HB_EPOCH_MANY_PER_UNIT * (int64_t)dev->compute_units && g < g0 &&
+            g <= limit)
+            sim->epoch_group = (int32_t)g;
+        return;
+    }
     int64_t r0 = 0;
-    if (sim->epoch_group > 0 || !sim->ops->epoch_resident || dev->compute_units <= 0 ||
-        sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g0,
+    if (sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g0,
                                  HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged0, pcr),
                                  &r0) != HB_SUCCESS ||
         r0 <= 0 || sim->ncells <= r0 * dev->compute_units)
