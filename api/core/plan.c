@@ -176,15 +176,16 @@ static hb_status fill_identity(hb_plan *plan)
     return st;
 }
 
-/* The one-line summary, made from hb_plan_get_info so the two never differ. */
 /* The cell-group kernel's schedule: staged in local memory where it fits
  * (its loads then wait less), except where the batch's cells outnumber what
  * the device holds at once with it staged and reading it from global memory
  * lets a compute unit hold more of them (ops->cell_resident): a cell's solve
  * is a chain of dependent levels, so more cells at once hide each other's
- * latency. CUDA on an H100, CA1 cells of 728 rows in double, 32 threads per
- * cell (docs/benchmarks/h100-2026-11-25-resident): 256 cells 0.0443 ms
- * staged against 0.0553 from global memory, 2,560 cells 0.173 against 0.149. */
+ * latency. CUDA on an H200, CA1 cells of 728 rows, one run
+ * (docs/benchmarks/h200-2026-11-25-cellstaged), staged / from global memory
+ * / the rule: double 256 cells 0.0445 / 0.0553 / 0.0431 ms, 1,024 0.0768 /
+ * 0.0628 / 0.0617, 25,600 1.35 / 0.95 / 0.95; float 2,560 0.129 / 0.099 /
+ * 0.091. */
 static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_layout_dev *dev)
 {
     const hb_device_traits *t = &ctx->traits;
@@ -207,6 +208,7 @@ static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_l
     return staged;
 }
 
+/* The one-line summary, made from hb_plan_get_info so the two never differ. */
 static void describe(hb_plan *plan)
 {
     hb_plan_info in;

@@ -6,13 +6,6 @@
 #define HB_CL_FILE "solver/hines_cell.cl"
 #include "cl_both_precisions.cuh"
 
-/* One launch per size class of cells (lay->cell_class); lay->cell_group
- * threads per cell (capped at the device's block limit);
- * HB_CELL_LAUNCH_BYTES of the class's largest cell of dynamic shared memory
- * (u, l, d, rhs: 4 x 728 doubles = 23 KiB for the CA1 cell), opted in past
- * the default 48 KiB up to the device's limit (the core ran the fine tree
- * instead where the batch's largest cell does not fit: the device's local
- * memory is the opt-in limit). */
 /* hines_cell blocks of `group` threads and `bytes` of dynamic shared memory
  * one SM holds at once (hb_backend_ops.cell_resident). */
 hb_status hb__cuda_cell_resident(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
@@ -22,6 +15,13 @@ hb_status hb__cuda_cell_resident(hb_context *ctx, hb_precision p, int64_t group,
     return hb__cuda_resident(ctx, HB_CUDA_KERNEL(p, hb_hines_cell), group, bytes, per_unit);
 }
 
+/* One launch per size class of cells (lay->cell_class); lay->cell_group
+ * threads per cell (capped at the device's block limit);
+ * HB_CELL_LAUNCH_BYTES of the class's largest cell of dynamic shared memory
+ * (u, l, d, rhs: 4 x 728 doubles = 23 KiB for the CA1 cell), opted in past
+ * the default 48 KiB up to the device's limit (the core ran the fine tree
+ * instead where the batch's largest cell does not fit: the device's local
+ * memory is the opt-in limit). */
 hb_status hb__cuda_hines_cell(hb_context *ctx, void *stream, hb_precision p,
                               const hb_layout_dev *lay, hb_buffer *u, hb_buffer *l,
                               hb_buffer *d, hb_buffer *rhs)
