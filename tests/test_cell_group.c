@@ -108,7 +108,8 @@ static void hard_batch(hb_oracle_batch *bt, hb_precision p, int64_t nsys, int64_
  * never bind, so on CUDA the plan reads the schedule from global memory
  * (cell_staged in api/core/plan.c: half the local memory, more cells per
  * SM); with 256 an SM's registers already cap the cells it holds, and the
- * schedule stays staged. */
+ * schedule stays staged. OpenCL, which has no occupancy query, reads it from
+ * global memory past 16 cells per compute unit (PoCL here: both sizes). */
 static void many(hb_context *ctx, hb_context *oracle, hb_precision p)
 {
     hb_oracle_batch bt;

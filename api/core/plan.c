@@ -181,11 +181,13 @@ static hb_status fill_identity(hb_plan *plan)
  * the device holds at once with it staged and reading it from global memory
  * lets a compute unit hold more of them (ops->cell_resident): a cell's solve
  * is a chain of dependent levels, so more cells at once hide each other's
- * latency. CUDA on an H200, CA1 cells of 728 rows, one run
+ * latency (without the query, a measured count of cells per compute unit,
+ * below). CUDA on an H200, CA1 cells of 728 rows, one run
  * (docs/benchmarks/h200-2026-11-25-cellstaged), staged / from global memory
  * / the rule: double 256 cells 0.0445 / 0.0553 / 0.0431 ms, 1,024 0.0768 /
  * 0.0628 / 0.0617, 25,600 1.35 / 0.95 / 0.95; float 2,560 0.129 / 0.099 /
  * 0.091. */
+enum { HB_CELL_MANY_PER_UNIT = 16 };
 static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_layout_dev *dev)
 {
     const hb_device_traits *t = &ctx->traits;
@@ -194,9 +196,17 @@ static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_l
         return 0;
     hb_status (*resident)(hb_context *, hb_precision, int64_t, size_t, int64_t *) =
         ctx->ops->cell_resident;
+    /* No occupancy query (OpenCL): from global memory past
+     * HB_CELL_MANY_PER_UNIT cells per compute unit. NVIDIA's OpenCL on the
+     * H200, the same cells, staged / from global memory: double 256 cells
+     * 0.0446 / 0.0700 ms, 1,024 0.0793 / 0.0788, 2,560 0.164 / 0.151,
+     * 25,600 1.37 / 0.96; float 1,024 0.078 / 0.070, 2,560 0.134 / 0.135,
+     * 25,600 0.93 / 0.71. */
+    if (!resident)
+        return !(t->compute_units > 0 && nsys > HB_CELL_MANY_PER_UNIT * (int64_t)t->compute_units);
     int64_t rs = 0, ru = 0;
     int staged = 1;
-    if (resident && t->compute_units > 0 &&
+    if (t->compute_units > 0 &&
         resident(ctx, p, dev->cell_group, hb__cell_local_bytes(dev->max_rows, esize, 1), &rs) ==
             HB_SUCCESS &&
         rs > 0 && nsys > rs * t->compute_units &&
