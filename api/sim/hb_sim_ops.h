@@ -122,13 +122,17 @@ static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_
     return dev->local_mem > 0 &&
            HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 1, pcr) <= dev->local_mem;
 }
+/* One work-item per rows_per_item rows of max_rows, in whole warps of 32. */
+static inline int64_t hb__epoch_items(int64_t max_rows, int64_t rows_per_item)
+{
+    return ((max_rows + rows_per_item - 1) / rows_per_item + 31) / 32 * 32;
+}
 /* Work-items per cell of max_rows rows: requested where > 0, else as above. */
 static inline int64_t hb__epoch_group(int64_t cell_group, int64_t max_rows, int32_t requested)
 {
     if (requested > 0)
         return requested;
-    int64_t need = (max_rows + 7) / 8;
-    need = (need + 31) / 32 * 32;
+    const int64_t need = hb__epoch_items(max_rows, 8);
     return cell_group > need ? cell_group : need;
 }
 

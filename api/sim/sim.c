@@ -326,7 +326,7 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit)
          * 1.17e10 with the default 192, as CUDA's query picks (2.68e10,
          * 1.62e10). At 200 cells (1.5 per SM) the default is CUDA's best;
          * the threshold between is not measured. */
-        int64_t g = ((lay->max_rows + 15) / 16 + 31) / 32 * 32;
+        int64_t g = hb__epoch_items(lay->max_rows, 16);
         g = g < 64 ? 64 : g;
         if (sim->ncells > HB_EPOCH_MANY_PER_UNIT * (int64_t)dev->compute_units && g < g0 &&
             g <= limit)
@@ -450,7 +450,7 @@ static void describe(hb_sim *sim)
         hb_buffer *ul[2];
         hb__plan_cell_group(sim->plan, &lay, &perm, ul);
         /* The launch epoch_launch chose (it may read the schedule from
-         * global memory where the plan staged it). */
+         * global memory where staging it would fit). */
         const int staged = sim->epoch_staged;
         snprintf(eng, sizeof eng,
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "

@@ -300,10 +300,10 @@
     do {                                                                                    \
         if (staged) {                                                                       \
             HB_CELL_TABLES(si);                                                             \
-            HB_CELL_SOLVE(si, EXACT, VOFF, PCR);                                                 \
+            HB_CELL_SOLVE(si, EXACT, VOFF, PCR);                                            \
         } else {                                                                            \
             HB_CELL_TABLES(S);                                                              \
-            HB_CELL_SOLVE(S, EXACT, VOFF, PCR);                                                  \
+            HB_CELL_SOLVE(S, EXACT, VOFF, PCR);                                             \
         }                                                                                   \
     } while (0)
 
