@@ -170,9 +170,10 @@ static void refusals(hb_context *ctx)
  * which every height has one node, at most 64 of it) counting as one: a
  * level per node height below the trunk. A chain of n <= 64 rows is all
  * trunk: 1; a chain of 100 keeps 36 nodes below a trunk of 64: levels for
- * heights 1 .. 35, then 1 (66: one level, the leaf needing none, then 1). A star's trunk is its root (1); a complete binary
- * tree of 2^k - 1 rows has k - 1 levels below its root, then 1. A mixed
- * batch reports its tallest tree. */
+ * heights 1 .. 35, then 1 (66: one level, the leaf needing none, then 1). A
+ * star's trunk is its root (1); a complete binary tree of 2^k - 1 rows has
+ * k - 2 levels below its root (heights 1 .. k - 2), then 1. A mixed batch
+ * reports its tallest tree. */
 static void levels(hb_context *ctx)
 {
     const struct {
