@@ -346,29 +346,32 @@ int main(void)
                     HB_CHECK(0, "%s: failed", w2);
                 result_free(&x);
             }
-            /* A device whose local memory holds the cells (four arrays of
-             * rows: u = l, d, rhs, v, and the trunk's PCR rows) but not their
-             * schedules (48 KiB GPUs and large cells): the on-chip engine
-             * reads the schedule from global memory. */
+            /* A device whose local memory holds the cells (the solver
+             * plan's four arrays of rows; the epoch's three, d, rhs, v, and
+             * the trunk's PCR rows) but not their schedules (48 KiB GPUs and
+             * large cells): the on-chip engine reads the schedule and u from
+             * global memory, one copy per distinct cell. */
             int64_t maxr = 0;
             for (int64_t c = 0; c < sc.ncells; ++c)
                 if (hb_test_cell_rows(sc.cells[c]) > maxr)
                     maxr = hb_test_cell_rows(sc.cells[c]);
             if (!hb_test_on_host(ctx) && maxr > 64) {
                 const size_t es = prec == HB_DOUBLE ? 8 : 4;
+                const size_t four = HB_CELL_LOCAL_REALS(maxr), three = four - (size_t)maxr;
+                const size_t pcr = three + HB_CELL_TRUNK_REALS;
                 scenario se = sc;
                 se.prm.engine = HB_SIM_ENGINE_CELLS;
-                small_device(&se, &ref, (HB_CELL_LOCAL_REALS(maxr) + HB_CELL_TRUNK_REALS) * es +
-                                            1024,
-                             "cells on chip", "schedule read from global memory", what);
-                /* The four arrays and no room for the trunk's PCR rows (a
-                 * 48 KiB device and the CA1 cell in double): one work-item
+                small_device(&se, &ref, (pcr > four ? pcr : four) * es + 1024, "cells on chip",
+                             "schedule and couplings read from global memory", what);
+                /* The four arrays and no room for the trunk's PCR rows beside
+                 * three (cells of fewer rows than those): one work-item
                  * sweeps the trunk, on chip. */
-                small_device(&se, &ref, HB_CELL_LOCAL_REALS(maxr) * es + 64, "cells on chip",
-                             "trunk swept by one work-item", what);
+                if (pcr > four)
+                    small_device(&se, &ref, four * es, "cells on chip",
+                                 "trunk swept by one work-item", what);
                 /* One real short of the four arrays: the stages run, and
                  * describe says why cells did not. */
-                small_device(&se, &ref, (HB_CELL_LOCAL_REALS(maxr) - 1) * es, "engine: stages",
+                small_device(&se, &ref, (four - 1) * es, "engine: stages",
                              "KiB of local memory on chip", what);
             }
             result_free(&ref);
@@ -411,6 +414,45 @@ int main(void)
         result_free(&full);
         result_free(&few);
         hb_morph_cell_destroy(ball);
+    }
+    /* Twins: one random tree of 150 compartments with two axial
+     * resistivities, alternating. With u read from global memory the epoch
+     * shares one copy between cells with the same tree and conductances
+     * only: a twin reading the other's u would end far from the oracle. */
+    if (!hb_test_on_host(ctx)) {
+        enum { N = 150 };
+        int32_t par[N];
+        par[0] = -1;
+        for (int k = 1; k < N; ++k)
+            par[k] = (int32_t)hb_test_range(k > 6 ? k - 6 : 0, k - 1);
+        hb_morph_cell *tw[2] = {NULL, NULL};
+        for (int i = 0; i < 2; ++i) {
+            hb_cable cb;
+            hb_cable_init(&cb);
+            cb.ra = i ? 35.4 * (2.0 + 4.0 * hb_test_unit()) : 35.4;
+            HB_CHECK_STATUS(hb_morph_cell_from_parent(N, par, 8.0, 1.5, &cb, &tw[i]), HB_SUCCESS);
+        }
+        for (int p = 0; p < 2 && tw[0] && tw[1]; ++p) {
+            scenario sc;
+            make_scenario(&sc, 1, p ? HB_FLOAT : HB_DOUBLE);
+            sc.ncells = 4;
+            sc.nclamps = 0;
+            for (int64_t c = 0; c < sc.ncells; ++c) {
+                sc.cells[c] = tw[c % 2];
+                sc.clamps[sc.nclamps++] = (clamp){c, -1, 1.0, 15.0, 0.5 + 0.2 * (double)c};
+            }
+            result ref;
+            HB_CHECK_STATUS(simulate(oracle, &sc, NULL, 0, 0, &ref), HB_SUCCESS);
+            const size_t es = p ? 4 : 8, four = HB_CELL_LOCAL_REALS(N);
+            const size_t pcr = four - N + HB_CELL_TRUNK_REALS;
+            sc.prm.engine = HB_SIM_ENGINE_CELLS;
+            small_device(&sc, &ref, (pcr > four ? pcr : four) * es + 1024, "cells on chip",
+                         "schedule and couplings read from global memory",
+                         p ? "float twins" : "double twins");
+            result_free(&ref);
+        }
+        hb_morph_cell_destroy(tw[0]);
+        hb_morph_cell_destroy(tw[1]);
     }
     for (int i = 0; i < npool; ++i)
         hb_morph_cell_destroy(pool[i]);

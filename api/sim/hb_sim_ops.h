@@ -96,6 +96,9 @@ typedef struct {
     hb_buffer *rowoff;        /* int64[ncells]: the cell's first flat row         */
     hb_buffer *crowof;        /* int64[nrows]: the row's index j in crow/cptr
                                  (its clamps cptr[j] .. cptr[j+1]), -1: none     */
+    hb_buffer *ucopy;         /* int64[ncells]: the first row (flat layout) of
+                                 the first cell with the same tree and axial
+                                 conductances, whose u an unstaged epoch reads */
 } hb_sim_dev;
 
 /* The on-chip engine (kernels_cl/sim/epoch.cl) runs a cell with a
@@ -104,14 +107,19 @@ typedef struct {
  * rows) ran 5% faster with 192 than with the plan's 128, and 1.7x slower
  * with 384 (docs/benchmarks/h100-2026-11-24-mech/); params.plan.group_size
  * (> 0) sets it instead. Every row's state lives in local or global memory,
- * so any size holds any cell. Local memory: u (l is the same array: the
- * simulation's matrix is symmetric, hb_sim_create checks), d, rhs and v (as
- * many arrays as the solver's u, l, d and rhs; the membrane current is
- * summed in rhs), the trunk's PCR rows where it solves the trunk by PCR (pcr
- * 1; else one work-item sweeps it: 3 KiB less in double, so that the CA1
- * cell of 1,508 rows fits a 48 KiB device), and the schedule where staged. */
+ * so any size holds any cell. Local memory: d, rhs and v (the membrane
+ * current is summed in rhs), the trunk's PCR rows where it solves the trunk
+ * by PCR (pcr 1; else one work-item sweeps it: 3 KiB less in double), and
+ * where staged, u (l is the same array: the simulation's matrix is
+ * symmetric, hb_sim_create checks) and the schedule (as many arrays of rows
+ * as the solver's u, l, d and rhs); unstaged, both are read from global
+ * memory, one copy per distinct cell (hb_sim_dev.ucopy): the CA1 cell of
+ * 1,508 rows takes 39 KiB in double, within a 48 KiB device with the
+ * trunk's PCR rows. */
 #define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged, pcr)                                 \
-    (HB_CELL_LAUNCH_BYTES(max_rows, esize, staged) + ((pcr) ? HB_CELL_TRUNK_REALS * (esize) : 0))
+    (((staged) ? HB_CELL_LOCAL_BYTES(max_rows, esize)                                       \
+               : (HB_CELL_LOCAL_REALS(max_rows) - (size_t)(max_rows)) * (esize)) +          \
+     ((pcr) ? HB_CELL_TRUNK_REALS * (esize) : 0))
 /* Whether the epoch can stage the schedule: where it fits beside the
  * trunk's rows, whatever the solver's plan chose for its own kernel
  * (epoch_launch in api/sim/sim.c may still read it from global memory, to

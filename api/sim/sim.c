@@ -267,18 +267,18 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
         snprintf(sim->note, sizeof sim->note,
                  "the on-chip engine runs on the flat layout; plan layout %s was asked for",
                  hb_layout_name(po->layout));
-    else if (!hb__cell_fits(&ctx->traits, max_rows, esize) ||
-             HB_EPOCH_LAUNCH_BYTES(max_rows, esize, 0, 0) > ctx->traits.local_mem)
-        /* The epoch's four arrays of rows, without the schedule (read from
-         * global memory where it does not fit) or the trunk's PCR rows (the
-         * trunk swept by one work-item where they do not fit). */
+    else if (!hb__cell_fits(&ctx->traits, max_rows, esize)) {
+        /* The cell-group plan's four arrays of rows (the epoch's three, d,
+         * rhs and v, take less: u and the schedule are read from global
+         * memory where they do not fit, and the trunk swept by one
+         * work-item where its PCR rows do not). */
+        const size_t need = hb__cell_local_bytes(max_rows, esize, 0);
         snprintf(sim->note, sizeof sim->note,
                  "a cell of %lld compartments needs %zu KiB of local memory on chip, the device "
                  "has %zu KiB",
-                 (long long)max_rows,
-                 (HB_EPOCH_LAUNCH_BYTES(max_rows, esize, 0, 0) + 1023) / 1024,
+                 (long long)max_rows, need / 1024 + (need % 1024 != 0),
                  ctx->traits.local_mem / 1024);
-    else if (sim->ops->epoch_group_limit(sim->ctx, sim->prm.precision, limit) != HB_SUCCESS)
+    } else if (sim->ops->epoch_group_limit(sim->ctx, sim->prm.precision, limit) != HB_SUCCESS)
         snprintf(sim->note, sizeof sim->note, "the on-chip kernel is not available: %s",
                  hb_last_error());
     else
@@ -459,7 +459,7 @@ static void describe(hb_sim *sim)
                                             sim->epoch_group),
                  (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize, staged, sim->epoch_pcr) +
                   1023) / 1024,
-                 staged ? "" : ", schedule read from global memory",
+                 staged ? "" : ", schedule and couplings read from global memory",
                  sim->epoch_pcr ? "" : ", trunk swept by one work-item",
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
     } else if (sim->engine == HB_SIM_ENGINE_CELLS)
@@ -636,7 +636,7 @@ void hb_sim_destroy(hb_sim *sim)
                          d->imem,   d->crow,  d->cptr,   d->con,    d->coff,  d->camp,
                          d->soma,   d->vprev, d->nspk,   d->tspk,   d->recslot, d->rec,
                          d->slist,  d->stime,
-                         d->cellof, d->rowoff, d->crowof, d->probe, d->prbcell,
+                         d->cellof, d->rowoff, d->crowof, d->ucopy, d->probe, d->prbcell,
                          d->nbptr,  d->nboff, d->nbg,    d->dmap};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         if (bufs[i])

@@ -3,6 +3,7 @@
 #include "sim.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,55 @@ static int cmp_clamp(const void *a, const void *b)
 {
     const row_index *x = a, *y = b;
     return x->row != y->row ? (x->row > y->row) - (x->row < y->row) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* FNV-1a of n bytes, continuing from h. */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ b[i]) * 1099511628211u;
+    return h;
+}
+
+/* Per cell, the first row of the first cell with the same rows, local
+ * parents and axial conductances (bit for bit): the same u, so an unstaged
+ * epoch reads one cached copy for all of them (kernels_cl/sim/epoch.cl).
+ * The on-chip engine's plan is flat, so a cell's u starts at its first row.
+ * NULL when out of memory. */
+static int64_t *ucopy_table(const hb_sim *sim)
+{
+    const int64_t C = sim->ncells;
+    int64_t tsize = 1;
+    while (tsize < 2 * C)
+        tsize *= 2;
+    int64_t *ucopy = hb__malloc_n(C > 0 ? C : 1, sizeof *ucopy);
+    int64_t *table = hb__malloc_n(tsize, sizeof *table);
+    if (!ucopy || !table) {
+        free(ucopy), free(table);
+        return NULL;
+    }
+    for (int64_t k = 0; k < tsize; ++k)
+        table[k] = -1;
+    for (int64_t c = 0; c < C; ++c) {
+        const int64_t o = sim->offsets[c], n = sim->offsets[c + 1] - o;
+        uint64_t h = fnv1a(14695981039346656037u, &n, sizeof n);
+        h = fnv1a(h, sim->lparent + o, (size_t)n * sizeof *sim->lparent);
+        h = fnv1a(h, sim->gax + o, (size_t)n * sizeof *sim->gax);
+        int64_t k = (int64_t)(h & (uint64_t)(tsize - 1));
+        for (; table[k] >= 0; k = (k + 1) & (tsize - 1)) {
+            const int64_t e = table[k], oe = sim->offsets[e];
+            if (sim->offsets[e + 1] - oe == n &&
+                !memcmp(sim->lparent + oe, sim->lparent + o, (size_t)n * sizeof *sim->lparent) &&
+                !memcmp(sim->gax + oe, sim->gax + o, (size_t)n * sizeof *sim->gax))
+                break;
+        }
+        if (table[k] < 0)
+            table[k] = c;
+        ucopy[c] = sim->offsets[table[k]];
+    }
+    free(table);
+    return ucopy;
 }
 
 /* The model on the backend (once), and its summary in the description. */
@@ -97,16 +147,18 @@ static hb_status start(hb_sim *sim)
     }
     d->nclamp_rows = nrows_cl;
     /* The on-chip engine's tables: the cell of each plan slot, each cell's
-     * first row, and each row's entry in the clamp tables (-1: none), so a
-     * row's own work-item adds its clamps without a barrier. */
-    int64_t *cellof = NULL, *crowof = NULL;
+     * first row, each row's entry in the clamp tables (-1: none), so a
+     * row's own work-item adds its clamps without a barrier, and the cell
+     * whose u each reads (ucopy_table). */
+    int64_t *cellof = NULL, *crowof = NULL, *ucopy = NULL;
     const hb_layout_dev *lay = NULL;
     const int64_t *perm = NULL;
     hb_buffer *ul[2];
     if (st == HB_SUCCESS && sim->onchip && hb__plan_cell_group(sim->plan, &lay, &perm, ul)) {
         cellof = hb__malloc_n(lay->nslots, sizeof *cellof);
         crowof = hb__malloc_n(sim->nrows, sizeof *crowof);
-        if (!cellof || !crowof)
+        ucopy = ucopy_table(sim);
+        if (!cellof || !crowof || !ucopy)
             st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: tables of %lld rows",
                            (long long)sim->nrows);
         for (int64_t t = 0; st == HB_SUCCESS && t < lay->nslots; ++t)
@@ -118,11 +170,12 @@ static hb_status start(hb_sim *sim)
         if (st == HB_SUCCESS &&
             ((st = hb__sim_alloc(sim, &d->cellof, sizeof(int64_t), lay->nslots, cellof)) ||
              (st = hb__sim_alloc(sim, &d->rowoff, sizeof(int64_t), C, sim->offsets)) ||
-             (st = hb__sim_alloc(sim, &d->crowof, sizeof(int64_t), sim->nrows, crowof))))
+             (st = hb__sim_alloc(sim, &d->crowof, sizeof(int64_t), sim->nrows, crowof)) ||
+             (st = hb__sim_alloc(sim, &d->ucopy, sizeof(int64_t), C, ucopy))))
             {
             }
     }
-    free(cellof), free(crowof);
+    free(cellof), free(crowof), free(ucopy);
     if (st == HB_SUCCESS &&
         ((st = hb__sim_alloc(sim, &d->crow, sizeof(int64_t), nrows_cl, crow)) ||
          (st = hb__sim_alloc(sim, &d->cptr, sizeof(int64_t), nrows_cl + 1, cptr)) ||

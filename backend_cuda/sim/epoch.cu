@@ -52,7 +52,7 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
             p, hb_sim_epoch, ngroups, (unsigned)ngroups, group, smem, s, ngroups, first, ld,
             (long long)job->step0, (long long)job->nsteps, hb__dev(lay->cslots),
             hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->soff), hb__dev(lay->sched),
-            hb__dev(m->cellof), hb__dev(m->rowoff), hb__dev(job->u), hb__dev(job->l),
+            hb__dev(m->cellof), hb__dev(m->rowoff), hb__dev(m->ucopy), hb__dev(job->u), hb__dev(job->l),
             (long long)m->nrows, hb__real(m->dt), hb__real(m->threshold), hb__dev(m->v),
             HB_CUDA_MECH_ARGS(m), hb__dev(m->d0), hb__dev(m->dmap), hb__dev(m->crowof),
             hb__dev(m->cptr), hb__dev(m->con), hb__dev(m->coff), hb__dev(m->camp),

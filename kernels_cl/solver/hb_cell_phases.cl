@@ -24,7 +24,8 @@
 
 /* Macros, not functions: the phases work on the local array sh, and CUDA's
  * __shared__ cannot qualify a pointer (arrays are offsets into sh). They read
- * the caller's variables: sh (reals: u at 0, l at oL, d at oD, rhs at oR),
+ * the caller's variables: sh (reals: u at 0 where staged, l at oL, d at oD,
+ * rhs at oR),
  * j and P (work-item, group size), valid (this group has a cell); SI is the
  * schedule (int32): the copy staged in local memory where it fits (each
  * level then waits on local memory only), else the global one (read through
@@ -41,9 +42,11 @@
  * where the solve runs PCR, else 0); the staged schedule si is an int32
  * view after them. SYM (a constant) 1: the matrix is symmetric (l = u, the
  * simulation's: both are minus the axial conductances), so l is u's array
- * (oL = 0) and the cell takes one array of rows less. Reads the kernel's
+ * (oL = 0) and the cell takes one array of rows less. ULOC 0: u is not in sh
+ * at all (the epoch reads it from global memory, one copy shared by every
+ * copy of a cell: SYM only), and d starts at 0. Reads the kernel's
  * arguments ngroups, first, ld, cslots, base, rows, soff and sched. */
-#define HB_CELL_GROUP(TR, SYM)                                                              \
+#define HB_CELL_GROUP(TR, SYM, ULOC)                                                        \
     const hb_long g = (hb_long)get_group_id(0);                                             \
     const int valid = g < ngroups;                                                          \
     const hb_long t = valid ? cslots[first + g] : 0;                                        \
@@ -52,7 +55,8 @@
     __global const hb_int *S = sched + (valid ? soff[t] : 0);                               \
     const hb_int nr = valid ? (hb_int)rows[t] : 0;                                          \
     const hb_int slen = valid ? S[HB_CELL_K_BPAR] + nr - S[HB_CELL_K_NT] : 0;                \
-    const hb_int oL = (SYM) ? 0 : (hb_int)ld, oD = oL + (hb_int)ld, oR = oD + (hb_int)ld;   \
+    const hb_int oL = (SYM) ? 0 : (hb_int)ld, oD = (ULOC) ? oL + (hb_int)ld : 0;            \
+    const hb_int oR = oD + (hb_int)ld;                                                      \
     const hb_int oT = oR + (hb_int)ld;                                                      \
     HB_LOCAL_VIEW(hb_int, si, sh, (hb_long)oT + (TR))
 
@@ -70,6 +74,12 @@
         for (hb_int hb_k = j; staged && hb_k < slen; hb_k += P)                             \
             si[hb_k] = S[hb_k];                                                             \
     } while (0)
+
+/* The couplings as the solve reads them: UA(i) is u_i and LA(i) is l_i.
+ * HB_CELL_US and HB_CELL_LS read the staged copies in sh; the epoch passes
+ * its own reading u (= l) from global memory where it does not stage it. */
+#define HB_CELL_US(i) sh[(i)]
+#define HB_CELL_LS(i) sh[oL + (i)]
 
 /* The schedule's level counts and table offsets into si, read once after
  * the staging barrier; the trunk's nt entries start at entry xET. */
@@ -115,13 +125,13 @@
  * its two rows' rhs as the edge is eliminated (the step for dv: hb_sim_assemble
  * in kernels_cl/sim/membrane.cl; the assembly leaves rhs = -I): the child's
  * l_c (v_c - v_p) and the parent's -u_c (v_c - v_p), with no table or global
- * load (u_c = l_c = -g_c are staged). */
-#define HB_CELL_GATHER(SI, EXACT, VOFF)                                                     \
+ * load (u_c = l_c = -g_c, staged or cached). UA and LA read u and l. */
+#define HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA)                                                  \
     do {                                                                                    \
         for (hb_int hb_m = hb_cb; hb_m < hb_ce; ++hb_m) {                                   \
             const hb_int hb_c = hb_m == hb_cb ? hb_c0 : SI[xCI + hb_m];                     \
             const real hb_dc = sh[oD + hb_c];                                               \
-            const real hb_lc = sh[oL + hb_c], hb_uc = sh[hb_c];                             \
+            const real hb_lc = LA(hb_c), hb_uc = UA(hb_c);                                  \
             real hb_rc = sh[oR + hb_c];                                                     \
             if (VOFF) {                                                                     \
                 const real hb_dv = sh[(VOFF) + hb_c] - hb_vp;                               \
@@ -172,7 +182,7 @@
  *    dependent division per level): the same solution up to rounding.
  * A barrier closes each level and step. A work-item's next entry (and the
  * next level's bounds) are read before the barrier. */
-#define HB_CELL_SOLVE(SI, EXACT, VOFF, PCR)                                                 \
+#define HB_CELL_SOLVE(SI, EXACT, VOFF, PCR, UA, LA)                                              \
     do {                                                                                    \
         hb_int hb_lo = 0, hb_hi = ne > 0 ? SI[xEP + 1] : 0;                                 \
         hb_int hb_q = j, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0;                         \
@@ -183,7 +193,7 @@
             while (hb_q < hb_hi) {                                                          \
                 real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                          \
                 const real hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                    \
-                HB_CELL_GATHER(SI, EXACT, VOFF);                                            \
+                HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA);                                          \
                 sh[oD + hb_p] = hb_dp;                                                      \
                 sh[oR + hb_p] = hb_rp;                                                      \
                 hb_q += P;                                                                  \
@@ -203,16 +213,16 @@
             HB_CELL_E_FETCH(SI);                                                            \
             real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                              \
             const real hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                        \
-            HB_CELL_GATHER(SI, EXACT, VOFF);                                                \
+            HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA);                                              \
             real hb_ta = (real)0, hb_tc = (real)0;                                          \
             if (hb_t > 0) {                                                                 \
-                hb_ta = sh[oL + hb_p];                                                      \
+                hb_ta = LA(hb_p);                                                           \
                 if (VOFF)                                                                   \
                     hb_rp = hb_rp + hb_ta * (hb_vp - sh[(VOFF) + SI[xEO + hb_q - 1]]);      \
             }                                                                               \
             if (hb_t + 1 < nt) {                                                            \
                 const hb_int hb_k = SI[xEO + hb_q + 1];                                     \
-                hb_tc = sh[hb_k];                                                           \
+                hb_tc = UA(hb_k);                                                           \
                 if (VOFF)                                                                   \
                     hb_rp = hb_rp - hb_tc * (sh[(VOFF) + hb_k] - hb_vp);                    \
             }                                                                               \
@@ -237,7 +247,7 @@
                 real hb_dk = sh[oD + hb_k], hb_rk = sh[oR + hb_k];                          \
                 for (hb_int hb_t = nt - 1; hb_t >= 1; --hb_t) {                             \
                     const hb_int hb_pk = SI[xEO + xET + hb_t - 1];                          \
-                    const real hb_uk = sh[hb_k], hb_lk = sh[oL + hb_k];                     \
+                    const real hb_uk = UA(hb_k), hb_lk = LA(hb_k);                          \
                     const real hb_inv = (real)1 / hb_dk;                                    \
                     const real hb_f = (EXACT) ? hb_uk / hb_dk : hb_uk * hb_inv;             \
                     sh[oR + hb_k] = hb_rk * hb_inv;                                         \
@@ -294,16 +304,17 @@
         }                                                                                   \
     } while (0)
 
-/* The solve from the staged schedule or, where it did not fit, the global
- * one (the kernel's argument staged). */
-#define HB_CELL_SOLVE_STAGED(EXACT, VOFF, PCR)                                              \
+/* The solve from the staged schedule and couplings or, where they did not
+ * fit, the global schedule (the kernel's argument staged) and the couplings
+ * through UG and LG (HB_CELL_US and HB_CELL_LS where they stay staged). */
+#define HB_CELL_SOLVE_STAGED(EXACT, VOFF, PCR, UG, LG)                                      \
     do {                                                                                    \
         if (staged) {                                                                       \
             HB_CELL_TABLES(si);                                                             \
-            HB_CELL_SOLVE(si, EXACT, VOFF, PCR);                                            \
+            HB_CELL_SOLVE(si, EXACT, VOFF, PCR, HB_CELL_US, HB_CELL_LS);                    \
         } else {                                                                            \
             HB_CELL_TABLES(S);                                                              \
-            HB_CELL_SOLVE(S, EXACT, VOFF, PCR);                                             \
+            HB_CELL_SOLVE(S, EXACT, VOFF, PCR, UG, LG);                                     \
         }                                                                                   \
     } while (0)
 

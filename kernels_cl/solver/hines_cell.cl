@@ -34,14 +34,14 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long firs
                                        const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
-    HB_CELL_GROUP(0, 0);
+    HB_CELL_GROUP(0, 0, 1);
     HB_CELL_STAGE(u, l);
     for (hb_int k = j; k < nr; k += P) {
         sh[oD + k] = d[o + k];
         sh[oR + k] = r[o + k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    HB_CELL_SOLVE_STAGED(1, 0, 0);
+    HB_CELL_SOLVE_STAGED(1, 0, 0, HB_CELL_US, HB_CELL_LS);
 
     for (hb_int k = j; k < nr; k += P)
         r[o + k] = sh[oR + k];
