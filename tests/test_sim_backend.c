@@ -214,20 +214,26 @@ static hb_plan_options cell_po;
  * plan picks the on-chip engine on a GPU (cell-group order), not the
  * per-system order the default Hines plan has. */
 /* The scenario (engine cells asked for) on a context whose plans assume
- * `bytes` of local memory per work-group (HINESBATCH_LOCAL_MEM_LIMIT):
+ * `bytes` of local memory per work-group (HINESBATCH_LOCAL_MEM_LIMIT), with
+ * the epoch's stage capped at `stage` (HINESBATCH_EPOCH_STAGE; NULL: unset):
  * describe must name both `want` and `also`, and the run match the oracle's
  * (on chip: as the cells engine's plan; else as the stages'). */
-static void small_device(const scenario *se, const result *ref, size_t bytes, const char *want,
-                         const char *also, const char *what)
+static void small_device(const scenario *se, const result *ref, size_t bytes, const char *stage,
+                         const char *want, const char *also, const char *what)
 {
     char cap[32], w2[256];
     snprintf(cap, sizeof cap, "%zu", bytes);
     setenv("HINESBATCH_LOCAL_MEM_LIMIT", cap, 1);
     hb_context *small = hb_test_context();
     unsetenv("HINESBATCH_LOCAL_MEM_LIMIT");
-    snprintf(w2, sizeof w2, "%s, engine cells, %s bytes of local memory", what, cap);
+    snprintf(w2, sizeof w2, "%s, engine cells, %s bytes of local memory, stage %s", what, cap,
+             stage ? stage : "unset");
     result x;
-    if (simulate(small, se, NULL, 0, 0, &x) == HB_SUCCESS) {
+    if (stage)
+        setenv("HINESBATCH_EPOCH_STAGE", stage, 1);
+    const hb_status st = simulate(small, se, NULL, 0, 0, &x);
+    unsetenv("HINESBATCH_EPOCH_STAGE");
+    if (st == HB_SUCCESS) {
         printf("%s: %s\n", w2, last_describe);
         HB_CHECK(strstr(last_describe, want) && strstr(last_describe, also),
                  "%s: the engine that ran: %s", w2, last_describe);
@@ -347,10 +353,12 @@ int main(void)
                 result_free(&x);
             }
             /* A device whose local memory holds the cells (the solver
-             * plan's four arrays of rows; the epoch's three, d, rhs, v, and
-             * the trunk's PCR rows) but not their schedules (48 KiB GPUs and
-             * large cells): the on-chip engine reads the schedule and u from
-             * global memory, one copy per distinct cell. */
+             * plan's four arrays of rows) but not their schedules (48 KiB
+             * GPUs and large cells): the epoch keeps u (with d, rhs and v)
+             * and reads the schedule from global memory; capped at none
+             * (as AUTO's launch for many cells), u too, one copy per
+             * distinct cell, and the trunk's PCR rows fit beside three
+             * arrays. */
             int64_t maxr = 0;
             for (int64_t c = 0; c < sc.ncells; ++c)
                 if (hb_test_cell_rows(sc.cells[c]) > maxr)
@@ -361,17 +369,18 @@ int main(void)
                 const size_t pcr = three + HB_CELL_TRUNK_REALS;
                 scenario se = sc;
                 se.prm.engine = HB_SIM_ENGINE_CELLS;
-                small_device(&se, &ref, (pcr > four ? pcr : four) * es + 1024, "cells on chip",
-                             "schedule and couplings read from global memory", what);
-                /* The four arrays and no room for the trunk's PCR rows beside
-                 * three (cells of fewer rows than those): one work-item
-                 * sweeps the trunk, on chip. */
-                if (pcr > four)
-                    small_device(&se, &ref, four * es, "cells on chip",
-                                 "trunk swept by one work-item", what);
+                small_device(&se, &ref, four * es + 1024, NULL, "cells on chip",
+                             ", schedule read from global memory", what);
+                small_device(&se, &ref, (pcr > four ? pcr : four) * es + 1024, "none",
+                             "cells on chip", "schedule and couplings read from global memory",
+                             what);
+                /* The four arrays and no room for the trunk's PCR rows: one
+                 * work-item sweeps the trunk, on chip. */
+                small_device(&se, &ref, four * es, NULL, "cells on chip",
+                             "trunk swept by one work-item", what);
                 /* One real short of the four arrays: the stages run, and
                  * describe says why cells did not. */
-                small_device(&se, &ref, (four - 1) * es, "engine: stages",
+                small_device(&se, &ref, (four - 1) * es, NULL, "engine: stages",
                              "KiB of local memory on chip", what);
             }
             result_free(&ref);
@@ -446,10 +455,26 @@ int main(void)
             const size_t es = p ? 4 : 8, four = HB_CELL_LOCAL_REALS(N);
             const size_t pcr = four - N + HB_CELL_TRUNK_REALS;
             sc.prm.engine = HB_SIM_ENGINE_CELLS;
-            small_device(&sc, &ref, (pcr > four ? pcr : four) * es + 1024, "cells on chip",
-                         "schedule and couplings read from global memory",
+            small_device(&sc, &ref, (pcr > four ? pcr : four) * es + 1024, "none",
+                         "cells on chip", "schedule and couplings read from global memory",
                          p ? "float twins" : "double twins");
             result_free(&ref);
+        }
+        /* An unknown stage fails the creation, naming the value. */
+        const char *bad[] = {"everything", "U", "2", " none"};
+        for (int i = 0; i < 4 && tw[0]; ++i) {
+            hb_sim_params prm;
+            hb_sim_params_init(&prm);
+            prm.engine = HB_SIM_ENGINE_CELLS;
+            const hb_morph_cell *cells[1] = {tw[0]};
+            hb_sim *s = NULL;
+            setenv("HINESBATCH_EPOCH_STAGE", bad[i], 1);
+            HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &s), HB_ERR_INVALID_ARGUMENT);
+            unsetenv("HINESBATCH_EPOCH_STAGE");
+            HB_CHECK(s == NULL && strstr(hb_last_error(), "HINESBATCH_EPOCH_STAGE") &&
+                         strstr(hb_last_error(), bad[i]),
+                     "HINESBATCH_EPOCH_STAGE='%s': %s", bad[i], hb_last_error());
+            hb_sim_destroy(s);
         }
         hb_morph_cell_destroy(tw[0]);
         hb_morph_cell_destroy(tw[1]);

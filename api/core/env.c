@@ -90,6 +90,22 @@ hb_status hb__env_local_mem_limit(size_t *out)
     return HB_SUCCESS;
 }
 
+hb_status hb__env_epoch_stage(int *out)
+{
+    static const char *const names[] = {"none", "u", "all"};
+    const char *env = hb__env_value("HINESBATCH_EPOCH_STAGE");
+    *out = 2;
+    if (!env)
+        return HB_SUCCESS;
+    for (int k = 0; k < 3; ++k)
+        if (!strcmp(env, names[k])) {
+            *out = k;
+            return HB_SUCCESS;
+        }
+    return hb__error(HB_ERR_INVALID_ARGUMENT,
+                     "HINESBATCH_EPOCH_STAGE='%s' is not one of all, u, none", env);
+}
+
 hb_status hb__env_coop_span(int32_t *out)
 {
     const char *env = hb__env_value("HINESBATCH_COOP_SPAN");

@@ -110,26 +110,20 @@ typedef struct {
  * so any size holds any cell. Local memory: d, rhs and v (the membrane
  * current is summed in rhs), the trunk's PCR rows where it solves the trunk
  * by PCR (pcr 1; else one work-item sweeps it: 3 KiB less in double), and
- * where staged, u (l is the same array: the simulation's matrix is
- * symmetric, hb_sim_create checks) and the schedule (as many arrays of rows
- * as the solver's u, l, d and rhs); unstaged, both are read from global
- * memory, one copy per distinct cell (hb_sim_dev.ucopy): the CA1 cell of
- * 1,508 rows takes 39 KiB in double, within a 48 KiB device with the
- * trunk's PCR rows. */
-#define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, staged, pcr)                                 \
-    (((staged) ? HB_CELL_LOCAL_BYTES(max_rows, esize)                                       \
-               : (HB_CELL_LOCAL_REALS(max_rows) - (size_t)(max_rows)) * (esize)) +          \
+ * by the stage (HB_EPOCH_STAGE_*): u (l is the same array: the
+ * simulation's matrix is symmetric, hb_sim_create checks) and the schedule
+ * (4 arrays of rows, as the solver's u, l, d and rhs, and the schedule),
+ * u alone (4 arrays: the CA1 cell of 1,508 rows takes 48 KiB in double
+ * with the trunk swept), or neither (3 arrays, 39 KiB with the trunk's PCR
+ * rows): what is not staged is read from global memory, one cached copy
+ * per distinct cell (the schedule's soff, hb_sim_dev.ucopy), so that more
+ * cells share a compute unit. */
+enum { HB_EPOCH_STAGE_NONE = 0, HB_EPOCH_STAGE_U = 1, HB_EPOCH_STAGE_ALL = 2 };
+#define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, stage, pcr)                                  \
+    (((stage) >= HB_EPOCH_STAGE_ALL                                                         \
+          ? HB_CELL_LOCAL_BYTES(max_rows, esize)                                            \
+          : (HB_CELL_LOCAL_REALS(max_rows) - ((stage) ? 0 : (size_t)(max_rows))) * (esize)) + \
      ((pcr) ? HB_CELL_TRUNK_REALS * (esize) : 0))
-/* Whether the epoch can stage the schedule: where it fits beside the
- * trunk's rows, whatever the solver's plan chose for its own kernel
- * (epoch_launch in api/sim/sim.c may still read it from global memory, to
- * hold more cells per compute unit). */
-static inline int hb__epoch_staged(const hb_device_traits *dev, const hb_layout_dev *lay,
-                                   size_t esize, int pcr)
-{
-    return dev->local_mem > 0 &&
-           HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 1, pcr) <= dev->local_mem;
-}
 /* One work-item per rows_per_item rows of max_rows, in whole warps of 32. */
 static inline int64_t hb__epoch_items(int64_t max_rows, int64_t rows_per_item)
 {
@@ -153,7 +147,7 @@ typedef struct {
     int64_t              step0, nsteps, rec_row0;
     int32_t              group;   /* work-items per cell asked for (0: AUTO,
                                      hb__epoch_group)                            */
-    int                  staged;  /* 1: the schedule in local memory            */
+    int                  stage;   /* HB_EPOCH_STAGE_*: what is in local memory  */
     int                  pcr;     /* 1: the trunk by PCR, its rows in local
                                      memory; 0: swept by one work-item        */
 } hb_sim_epoch;

@@ -1,4 +1,5 @@
 /* sim.c: simulation objects: parameters, creation from cells, clamps and recordings (probes: sim_probe.c). */
+#include "hb_env.h"
 #include "hb_exprelr.h"
 #include "sim.h"
 
@@ -286,14 +287,28 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
     return sim->note;
 }
 
-/* How the epoch launches (sim->epoch_group, sim->epoch_staged, sim->epoch_pcr): the
- * work-items per cell asked for (params.plan.group_size) with the schedule
- * staged where it fits; else, where the cells outnumber what the device
- * holds at once with the default (hb__epoch_group, staged where it fits),
- * the size (whole warps from 64 up to the default) and staging that let a
- * compute unit hold the most cells at once (ops->epoch_resident: registers
- * and local memory), then the most work-items, then the staged schedule;
- * without that query, a measured rule (below).
+/* The local memory of an epoch of stage s (HB_EPOCH_STAGE_*) with the
+ * trunk's PCR rows where they fit beside it (*pcr; a few steps instead of a
+ * chain of its rows), else with the trunk swept by one work-item; SIZE_MAX
+ * where even that does not fit. */
+static size_t epoch_bytes(const hb_device_traits *dev, int64_t max_rows, size_t esize, int s,
+                          int *pcr)
+{
+    *pcr = HB_EPOCH_LAUNCH_BYTES(max_rows, esize, s, 1) <= dev->local_mem;
+    const size_t b = HB_EPOCH_LAUNCH_BYTES(max_rows, esize, s, *pcr);
+    return b <= dev->local_mem ? b : SIZE_MAX;
+}
+
+/* How the epoch launches (sim->epoch_group, sim->epoch_stage, sim->epoch_pcr):
+ * the work-items per cell asked for (params.plan.group_size), else the
+ * default (hb__epoch_group), with the most staged that fits
+ * (HB_EPOCH_STAGE_ALL, then u alone, then neither) and the trunk's PCR rows
+ * where they fit beside it; where the cells outnumber what the device holds
+ * at once that way, the size (whole warps from 64 up to the default) and
+ * stage that let a compute unit hold the most cells at once
+ * (ops->epoch_resident: registers and local memory), then the most
+ * work-items, then the most staged; without that query, a measured rule
+ * (below). Never more staged than cap (HINESBATCH_EPOCH_STAGE).
  * A cell's step is a chain of dependent levels, so more cells at once hide
  * each other's latency. CUDA on an H100, 10,000 CA1 cells (1,508 rows; one
  * run, docs/benchmarks/h100-2026-11-25-resident): double, the default (192,
@@ -303,57 +318,67 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
  * At 200 cells (all resident at once) the default was best: 1.02e10
  * against 0.95e10 with 192 from global memory and 0.96e10 with 128. */
 enum { HB_EPOCH_MANY_PER_UNIT = 4 };
-static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit)
+static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, int cap)
 {
     const hb_device_traits *dev = &sim->ctx->traits;
     const size_t esize = sim->esize;
-    /* The trunk by PCR where its rows fit beside the cell (a few steps
-     * instead of a chain of its rows), else swept by one work-item. */
-    const int pcr = HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, 0, 1) <= dev->local_mem;
-    sim->epoch_pcr = pcr;
-    const int staged0 = hb__epoch_staged(dev, lay, esize, pcr);
+    const int64_t maxr = lay->max_rows;
+    int pcr = 0, s0 = cap;
+    size_t b0 = SIZE_MAX;
+    for (; s0 > HB_EPOCH_STAGE_NONE; --s0)
+        if ((b0 = epoch_bytes(dev, maxr, esize, s0, &pcr)) != SIZE_MAX)
+            break;
+    if (s0 == HB_EPOCH_STAGE_NONE)
+        b0 = epoch_bytes(dev, maxr, esize, s0, &pcr);
     sim->epoch_group = sim->prm.plan.group_size;
-    sim->epoch_staged = staged0;
-    const int64_t g0 = hb__epoch_group(lay->cell_group, lay->max_rows, 0);
+    sim->epoch_stage = s0, sim->epoch_pcr = pcr;
+    const int64_t g0 = hb__epoch_group(lay->cell_group, maxr, 0);
     if (sim->epoch_group > 0 || dev->compute_units <= 0)
         return;
     if (!sim->ops->epoch_resident) {
         /* No occupancy query (OpenCL): past HB_EPOCH_MANY_PER_UNIT cells per
          * compute unit, one work-item per 16 rows (whole warps, at least 64)
-         * instead of the default's 8: NVIDIA's OpenCL on an H200, 10,000 CA1
-         * cells (docs/benchmarks/h200-2026-11-25-cellstaged): 96 work-items
+         * instead of the default's 8, and u and the schedule from global
+         * memory: NVIDIA's OpenCL on an H200, 10,000 CA1 cells
+         * (docs/benchmarks/h200-2026-11-25-cellstaged): 96 work-items
          * 2.71e10 in float and 1.56e10 in double against 1.37e10 and
          * 1.17e10 with the default 192, as CUDA's query picks (2.68e10,
-         * 1.62e10). At 200 cells (1.5 per SM) the default is CUDA's best;
-         * the threshold between is not measured. */
-        int64_t g = hb__epoch_items(lay->max_rows, 16);
+         * 1.62e10); u from global memory then (39 KiB, the trunk by PCR,
+         * against u staged in 48 KiB with the trunk swept) 1.62-1.65e10
+         * in double and 2.67-2.69e10 in float (2.70-2.71e10 before;
+         * docs/benchmarks/h200-2026-11-25-ucopy). At 200 cells (1.5 per SM)
+         * the default is CUDA's best; the threshold between is not
+         * measured. */
+        int64_t g = hb__epoch_items(maxr, 16);
         g = g < 64 ? 64 : g;
         if (sim->ncells > HB_EPOCH_MANY_PER_UNIT * (int64_t)dev->compute_units && g < g0 &&
-            g <= limit)
+            g <= limit) {
             sim->epoch_group = (int32_t)g;
+            sim->epoch_stage = HB_EPOCH_STAGE_NONE;
+            epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_NONE, &sim->epoch_pcr);
+        }
         return;
     }
     int64_t r0 = 0;
-    if (sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g0,
-                                 HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged0, pcr),
-                                 &r0) != HB_SUCCESS ||
+    if (sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g0, b0, &r0) != HB_SUCCESS ||
         r0 <= 0 || sim->ncells <= r0 * dev->compute_units)
         return;
     int64_t best_r = r0, best_g = g0;
-    int best_s = staged0;
+    int best_s = s0, best_pcr = pcr;
     for (int64_t g = 64; g <= g0 && g <= limit; g += 32)
-        for (int s = staged0; s >= 0; --s) {
+        for (int s = s0; s >= HB_EPOCH_STAGE_NONE; --s) {
             int64_t r = 0;
-            if (sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g,
-                                         HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, s, pcr),
-                                         &r) != HB_SUCCESS)
+            int p = 0;
+            const size_t b = epoch_bytes(dev, maxr, esize, s, &p);
+            if (b == SIZE_MAX ||
+                sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g, b, &r) != HB_SUCCESS)
                 continue;
             if (r > best_r || (r == best_r && (g > best_g || (g == best_g && s > best_s))))
-                best_r = r, best_g = g, best_s = s;
+                best_r = r, best_g = g, best_s = s, best_pcr = p;
         }
     hb__clear_error();
-    if (best_g != g0 || best_s != staged0)
-        sim->epoch_group = (int32_t)best_g, sim->epoch_staged = best_s;
+    if (best_g != g0 || best_s != s0)
+        sim->epoch_group = (int32_t)best_g, sim->epoch_stage = best_s, sim->epoch_pcr = best_pcr;
 }
 
 /* The engine (hinesbatch_sim.h) and the solver plan it needs: on a backend
@@ -388,6 +413,8 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
                  (long long)sim->ncells, HB_SIM_TINY_ROWS);
     if (ops->epoch && (want == HB_SIM_ENGINE_CELLS ||
                        (want == HB_SIM_ENGINE_AUTO && sim->ctx->traits.is_gpu && !tiny))) {
+        int cap = HB_EPOCH_STAGE_ALL;
+        HB_FORWARD(hb__env_epoch_stage(&cap));
         /* The epoch keeps one array for u and l (kernels_cl/sim/epoch.cl):
          * hb_morph_cell_matrix makes them equal, minus each edge's
          * conductance. */
@@ -414,7 +441,7 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
             else {
                 sim->engine = HB_SIM_ENGINE_CELLS;
                 sim->onchip = 1;
-                epoch_launch(sim, lay, limit);
+                epoch_launch(sim, lay, limit, cap);
                 return HB_SUCCESS;
             }
             hb_plan_destroy(sim->plan);
@@ -449,17 +476,19 @@ static void describe(hb_sim *sim)
         const int64_t *perm;
         hb_buffer *ul[2];
         hb__plan_cell_group(sim->plan, &lay, &perm, ul);
-        /* The launch epoch_launch chose (it may read the schedule from
-         * global memory where staging it would fit). */
-        const int staged = sim->epoch_staged;
+        /* The launch epoch_launch chose (it may read u and the schedule
+         * from global memory where staging them would fit). */
+        const int stage = sim->epoch_stage;
         snprintf(eng, sizeof eng,
                  "engine: cells on chip (one work-group of %lld work-items per cell, %zu KiB "
                  "local%s%s, epochs of %s steps)",
                  (long long)hb__epoch_group(lay->cell_group, lay->max_rows,
                                             sim->epoch_group),
-                 (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize, staged, sim->epoch_pcr) +
+                 (HB_EPOCH_LAUNCH_BYTES(lay->max_rows, sim->esize, stage, sim->epoch_pcr) +
                   1023) / 1024,
-                 staged ? "" : ", schedule and couplings read from global memory",
+                 stage == HB_EPOCH_STAGE_ALL ? ""
+                 : stage == HB_EPOCH_STAGE_U ? ", schedule read from global memory"
+                                             : ", schedule and couplings read from global memory",
                  sim->epoch_pcr ? "" : ", trunk swept by one work-item",
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
     } else if (sim->engine == HB_SIM_ENGINE_CELLS)

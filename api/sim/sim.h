@@ -122,7 +122,8 @@ struct hb_sim {
     hb_sim_timing timing;
     hb_sim_engine engine;      /* the engine that runs: stages or cells     */
     int           onchip;      /* cells on a GPU backend: ops->epoch        */
-    int           epoch_staged; /* on chip: the schedule in local memory     */
+    int           epoch_stage; /* on chip: HB_EPOCH_STAGE_*, what is in local
+                                  memory besides d, rhs and v               */
     int           epoch_pcr;   /* on chip: the trunk by PCR (its rows fit)    */
     int32_t       epoch_group; /* on chip: work-items per cell (0: the
                                   default, hb__epoch_group)                   */

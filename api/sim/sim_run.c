@@ -325,7 +325,7 @@ static hb_status run(hb_sim *sim, double tstop)
         const int64_t *perm;
         hb__plan_cell_group(sim->plan, &ej.lay, &perm, arr);
         ej.u = arr[0], ej.l = arr[1];
-        ej.group = sim->epoch_group, ej.staged = sim->epoch_staged, ej.pcr = sim->epoch_pcr;
+        ej.group = sim->epoch_group, ej.stage = sim->epoch_stage, ej.pcr = sim->epoch_pcr;
         while (sim->steps < target) {
             int64_t n = target - sim->steps;
             if (sim->prm.epoch_steps > 0 && n > sim->prm.epoch_steps)

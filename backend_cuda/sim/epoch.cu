@@ -5,6 +5,23 @@
 
 #include "cl_compat.cuh"
 
+/* Registers per thread, at most (toolkits from 12.4, which have
+ * __maxnreg__; a build may set others): a block of the 96 threads that AUTO
+ * gives the CA1 cell (1,508 rows) where many cells share an SM then leaves
+ * room for 5 in double (65,536 / (5 x 96), in whole 8s: 136, where the
+ * kernel took 138 and 4 fit; shared memory holds 5 at 39 KiB). Float
+ * (118) is not capped. */
+#if defined(__CUDACC_VER_MAJOR__) &&                                                         \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#ifndef HB_EPOCH_NREG_d
+#define HB_EPOCH_NREG_d 136
+#endif
+#ifndef HB_EPOCH_NREG_s
+#define HB_EPOCH_NREG_s 255
+#endif
+#define HB_EPOCH_ATTR __maxnreg__(HB_CAT(HB_EPOCH_NREG, HB_SUFFIX))
+#endif
+
 #define HB_CL_FILE "sim/epoch.cl"
 #include "cl_both_precisions.cuh"
 
@@ -30,7 +47,7 @@ hb_status hb__cuda_epoch_resident(hb_context *ctx, hb_precision p, int64_t group
 
 /* One launch per size class of cells (lay->cell_class), as the cell-group
  * solver's; hb__epoch_group threads per cell (the core checked it against
- * the limit above); HB_EPOCH_LAUNCH_BYTES (the schedule where it fits) of
+ * the limit above); HB_EPOCH_LAUNCH_BYTES (what the stage keeps on chip) of
  * the class's largest cell of dynamic shared memory, opted in past the
  * default 48 KiB. */
 hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
@@ -39,15 +56,15 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
     const hb_layout_dev *lay = job->lay;
     HB_FORWARD(hb__cuda_use(ctx));
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
-    const int staged = job->staged, pcr = job->pcr;
+    const int stage = job->stage, pcr = job->pcr;
     HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_sim_epoch),
-                                   HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, staged, pcr)));
+                                   HB_EPOCH_LAUNCH_BYTES(lay->max_rows, esize, stage, pcr)));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     for (int32_t k = 0; k < lay->cell_nclasses; ++k) {
         const long long first = lay->cell_class[3 * k], ngroups = lay->cell_class[3 * k + 1],
                         ld = lay->cell_class[3 * k + 2];
         const int group = (int)hb__epoch_group(lay->cell_group, ld, job->group);
-        const size_t smem = HB_EPOCH_LAUNCH_BYTES(ld, esize, staged, pcr);
+        const size_t smem = HB_EPOCH_LAUNCH_BYTES(ld, esize, stage, pcr);
         HB_FORWARD(HB_CUDA_LAUNCH(
             p, hb_sim_epoch, ngroups, (unsigned)ngroups, group, smem, s, ngroups, first, ld,
             (long long)job->step0, (long long)job->nsteps, hb__dev(lay->cslots),
@@ -60,7 +77,7 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
             hb__dev(m->tspk), (long long)m->nrec, (long long)job->rec_row0,
             hb__dev(m->recslot), hb__dev(m->rec), hb__dev(m->slist), hb__dev(m->stime),
             hb__dev(m->probe), hb__dev(m->prbcell),
-            staged, pcr));
+            stage, pcr));
     }
     return HB_SUCCESS;
 }

@@ -19,14 +19,14 @@ hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max
 
 /* One launch per size class of cells (lay->cell_class), hb__epoch_group
  * work-items per cell (within the limit above: the core checked), and
- * HB_EPOCH_LAUNCH_BYTES (the schedule where it fits) of the class's largest
+ * HB_EPOCH_LAUNCH_BYTES (what the stage keeps on chip) of the class's largest
  * cell of local memory. */
 hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
                        const hb_sim_epoch *job)
 {
     const hb_layout_dev *lay = job->lay;
     const size_t esize = p == HB_DOUBLE ? sizeof(cl_double) : sizeof(cl_float);
-    cl_int staged = job->staged, pcr = job->pcr;
+    cl_int stage = job->stage, pcr = job->pcr;
     cl_long step0 = job->step0, nsteps = job->nsteps, maxs = m->max_spikes, nrec = m->nrec,
             row0 = job->rec_row0;
     cl_long nrows = m->nrows;
@@ -35,7 +35,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
         cl_long ngroups = lay->cell_class[3 * k + 1], first = lay->cell_class[3 * k],
                 ld = lay->cell_class[3 * k + 2];
         const size_t group = (size_t)hb__epoch_group(lay->cell_group, ld, job->group);
-        const size_t bytes = HB_EPOCH_LAUNCH_BYTES(ld, esize, staged, pcr);
+        const size_t bytes = HB_EPOCH_LAUNCH_BYTES(ld, esize, stage, pcr);
         const hb_cl_arg args[] = {
             HB_CL_LONG(ngroups), HB_CL_LONG(first),  HB_CL_LONG(ld),     HB_CL_LONG(step0),
             HB_CL_LONG(nsteps),  MEM(lay->cslots),   MEM(lay->base),     MEM(lay->rows),
@@ -47,7 +47,7 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
             MEM(m->soma),        MEM(m->vprev),      MEM(m->nspk),       MEM(m->tspk),
             HB_CL_LONG(nrec),    HB_CL_LONG(row0),   MEM(m->recslot),    MEM(m->rec),
             MEM(m->slist),       MEM(m->stime),      MEM(m->probe),      MEM(m->prbcell),
-            HB_CL_INT(staged),   HB_CL_INT(pcr),     (hb_cl_arg){bytes, NULL}};
+            HB_CL_INT(stage),    HB_CL_INT(pcr),     (hb_cl_arg){bytes, NULL}};
         HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, HB_CLK_SIM_EPOCH, args,
                                         (int)(sizeof args / sizeof *args), ngroups, group));
     }

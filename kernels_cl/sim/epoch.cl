@@ -46,17 +46,16 @@
  *     their own before it; and after the epoch's last step).
  * Work-item j owns rows j, j + P, ...: v lives in a local array of its own
  * for the whole launch (only the row's owner writes it, behind a barrier
- * before anyone reads it); where the launch stages (staged), u (one array
- * serves as l: the simulation's matrix is symmetric) and the schedule are
- * staged in local memory once; else both are read from global memory, one
- * copy of each serving every copy of a cell (ucopy, the schedule's soff),
- * and the cell takes an array of rows less, so more cells share a compute
- * unit. Mechanism state and per-row constants (d0, scale) are read from
+ * before anyone reads it); u (one array serves as l: the simulation's
+ * matrix is symmetric) and the schedule are staged in local memory once, or
+ * u alone, or neither (stage); what is not is read from global memory, one
+ * copy serving every copy of a cell (ucopy, the schedule's soff), and the
+ * cell takes less local memory, so more cells share a compute unit. Mechanism state and per-row constants (d0, scale) are read from
  * global memory each step (cached: a cell's are small and only its group
  * touches them). Only v, mechanism state, the soma's last voltage, spike
  * counts and times, and recorded samples are written back. Local memory:
- * HB_EPOCH_LAUNCH_BYTES(ld, esize, staged, pcr) (d, rhs, v, the trunk's
- * rows where pcr, and u and the schedule where staged). */
+ * HB_EPOCH_LAUNCH_BYTES(ld, esize, stage, pcr) (d, rhs, v, the trunk's
+ * rows where pcr, and u and the schedule as staged). */
 /* Row k's instance of a density mechanism with n instances in the cell from
  * a, on rows lo .. hi - 1 of it and no others (-1: none): a + k - lo where
  * they are every row of that span (every row of the cell, or a region in
@@ -211,10 +210,16 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             HB_EPOCH_PROBE_ONE(ROW, q);                                                      \
     } while (0)
 
-/* u (= l) where the launch does not stage it (HB_CELL_SOLVE_STAGED). */
-#define HB_EPOCH_UG(i) ug[(i)]
+/* u (= l) where the launch does not stage the schedule
+ * (HB_CELL_SOLVE_STAGED): in sh where it stages u alone, else cached. */
+#define HB_EPOCH_UG(i) (ush ? sh[(i)] : ug[(i)])
 
-__kernel void HB_KERNEL(hb_sim_epoch)(
+/* CUDA caps the kernel's registers per precision (backend_cuda/sim/epoch.cu);
+ * nothing in OpenCL. */
+#ifndef HB_EPOCH_ATTR
+#define HB_EPOCH_ATTR
+#endif
+__kernel void HB_EPOCH_ATTR HB_KERNEL(hb_sim_epoch)(
     const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
     const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
     __global const hb_long *rows, __global const hb_long *soff, __global const hb_int *sched,
@@ -228,26 +233,29 @@ __kernel void HB_KERNEL(hb_sim_epoch)(
     __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
     __global const hb_long *recslot, __global real *rec, __global hb_long *slist,
     __global real *stime, __global const hb_long *probe, __global const hb_long *prbcell,
-    const hb_int staged, const hb_int pcr HB_DYNAMIC_LOCAL_ARG(real, sh))
+    const hb_int stage, const hb_int pcr HB_DYNAMIC_LOCAL_ARG(real, sh))
 {
     HB_DYNAMIC_LOCAL(real, sh);
+    /* stage (HB_EPOCH_STAGE_* in api/sim/hb_sim_ops.h): 2 u and the
+     * schedule in local memory, 1 u alone, 0 neither. */
+    const hb_int staged = stage >= 2, ush = stage >= 1;
     /* pcr 0: no room for the trunk's PCR rows (48 KiB devices in double):
      * one work-item sweeps the trunk (the solver's way), the rows go. */
     const hb_int trunk = pcr ? HB_CELL_K_TRUNK_REALS : 0;
-    HB_CELL_GROUP(trunk, 1, staged);
+    HB_CELL_GROUP(trunk, 1, ush);
     const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
-    /* Where the launch stages (staged), u (which is l: the simulation's
-     * matrix is symmetric), d, rhs, the trunk's rows, the schedule, then v:
-     * four arrays of rows; else d, rhs, the trunk's rows and v, with u read
-     * from global memory at ucopy[c], the first row of the first cell with
-     * this cell's tree and conductances: one cached copy serves every copy of
-     * a cell, as the schedule's does. Each array of rows in sh lowers the
-     * cells resident per SM (the membrane current stays in registers). */
-    __global const real *ug = u + (valid ? (staged ? o : ucopy[c]) : 0);
+    /* u (which is l: the simulation's matrix is symmetric) where staged
+     * (ush), d, rhs, the trunk's rows, the schedule where staged, then v:
+     * three or four arrays of rows. Unstaged, u is read from global memory
+     * at ucopy[c], the first row of the first cell with this cell's tree and
+     * conductances: one cached copy serves every copy of a cell, as the
+     * schedule's does. Each array of rows in sh lowers the cells resident
+     * per SM (the membrane current stays in registers). */
+    __global const real *ug = u + (valid && !ush ? ucopy[c] : 0);
     const hb_int oV = (hb_int)(oT + trunk +
                                (staged ? (8 * ld + 16) * 4 / (hb_long)sizeof(real)
                                        : 0)); /* HB_CELL_SCHED_WORDS(ld) int32 */
-    if (staged)
+    if (ush)
         HB_CELL_STAGE(u, l);
     for (hb_int k = j; k < nr; k += P)
         sh[oV + k] = v[ro + k];
