@@ -305,18 +305,24 @@ static size_t epoch_bytes(const hb_device_traits *dev, int64_t max_rows, size_t 
  * (HB_EPOCH_STAGE_ALL, then u alone, then neither) and the trunk's PCR rows
  * where they fit beside it; where the cells outnumber what the device holds
  * at once that way, the size (whole warps from 64 up to the default) and
- * stage that let a compute unit hold the most cells at once
- * (ops->epoch_resident: registers and local memory), then the most
+ * stage that run the batch in the fewest waves of resident cells
+ * (ops->epoch_resident: registers and local memory), then with the most
  * work-items, then the most staged; without that query, a measured rule
  * (below). Never more staged than cap (HINESBATCH_EPOCH_STAGE).
  * A cell's step is a chain of dependent levels, so more cells at once hide
- * each other's latency. CUDA on an H100, 10,000 CA1 cells (1,508 rows; one
- * run, docs/benchmarks/h100-2026-11-25-resident): double, the default (192,
+ * each other's latency; but a cell runs slower with fewer work-items or
+ * with u read from global memory, so only as many more as save a wave.
+ * CUDA on an H100, 10,000 CA1 cells (1,508 rows; one run,
+ * docs/benchmarks/h100-2026-11-25-resident): double, the default (192,
  * staged: 2 per SM) 1.37e10 compartment-steps/s, 96 with the schedule read
  * from global memory (4 per SM) 1.64e10, 64 (4) 1.39e10, 128 (3) 1.50e10;
  * float 1.58e10, 2.75e10 (96: 6 per SM), 2.69e10 (64: 8), 2.49e10 (128: 4).
  * At 200 cells (all resident at once) the default was best: 1.02e10
- * against 0.95e10 with 192 from global memory and 0.96e10 with 128. */
+ * against 0.95e10 with 192 from global memory and 0.96e10 with 128. On an
+ * H200 (docs/benchmarks/h200-2026-11-25-ucopy), float at 10,000 cells: 64
+ * with u from global memory too (10 per SM) 2.91e10 against 2.69e10 (u
+ * staged: 8); at 1,000 cells (one wave either way) 2.30e10 against
+ * 2.58e10. */
 enum { HB_EPOCH_MANY_PER_UNIT = 4 };
 static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, int cap)
 {
@@ -338,32 +344,27 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
     if (!sim->ops->epoch_resident) {
         /* No occupancy query (OpenCL): past HB_EPOCH_MANY_PER_UNIT cells per
          * compute unit, one work-item per 16 rows (whole warps, at least 64)
-         * instead of the default's 8, and u and the schedule from global
-         * memory: NVIDIA's OpenCL on an H200, 10,000 CA1 cells
-         * (docs/benchmarks/h200-2026-11-25-cellstaged): 96 work-items
+         * instead of the default's 8: NVIDIA's OpenCL on an H200, 10,000 CA1
+         * cells (docs/benchmarks/h200-2026-11-25-cellstaged): 96 work-items
          * 2.71e10 in float and 1.56e10 in double against 1.37e10 and
          * 1.17e10 with the default 192, as CUDA's query picks (2.68e10,
-         * 1.62e10); u from global memory then (39 KiB, the trunk by PCR,
-         * against u staged in 48 KiB with the trunk swept) 1.62-1.65e10
-         * in double and 2.67-2.69e10 in float (2.70-2.71e10 before;
-         * docs/benchmarks/h200-2026-11-25-ucopy). At 200 cells (1.5 per SM)
-         * the default is CUDA's best; the threshold between is not
-         * measured. */
+         * 1.62e10). At 200 cells (1.5 per SM) the default is CUDA's best;
+         * the threshold between is not measured. The stage stays: with u
+         * from global memory too, NVIDIA's OpenCL ran 2.11e10 in float and
+         * 1.53e10 in double (docs/benchmarks/h200-2026-11-25-ucopy). */
         int64_t g = hb__epoch_items(maxr, 16);
         g = g < 64 ? 64 : g;
         if (sim->ncells > HB_EPOCH_MANY_PER_UNIT * (int64_t)dev->compute_units && g < g0 &&
-            g <= limit) {
+            g <= limit)
             sim->epoch_group = (int32_t)g;
-            sim->epoch_stage = HB_EPOCH_STAGE_NONE;
-            epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_NONE, &sim->epoch_pcr);
-        }
         return;
     }
     int64_t r0 = 0;
     if (sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g0, b0, &r0) != HB_SUCCESS ||
         r0 <= 0 || sim->ncells <= r0 * dev->compute_units)
         return;
-    int64_t best_r = r0, best_g = g0;
+    const int64_t cu = dev->compute_units;
+    int64_t best_w = (sim->ncells + r0 * cu - 1) / (r0 * cu), best_g = g0;
     int best_s = s0, best_pcr = pcr;
     for (int64_t g = 64; g <= g0 && g <= limit; g += 32)
         for (int s = s0; s >= HB_EPOCH_STAGE_NONE; --s) {
@@ -371,10 +372,15 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
             int p = 0;
             const size_t b = epoch_bytes(dev, maxr, esize, s, &p);
             if (b == SIZE_MAX ||
-                sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g, b, &r) != HB_SUCCESS)
+                sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g, b, &r) != HB_SUCCESS ||
+                r <= 0)
                 continue;
-            if (r > best_r || (r == best_r && (g > best_g || (g == best_g && s > best_s))))
-                best_r = r, best_g = g, best_s = s, best_pcr = p;
+            const int64_t w = (sim->ncells + r * cu - 1) / (r * cu);
+            hb__log("hb_sim_create: epoch of %lld work-items, stage %d, %zu bytes: %lld cells "
+                    "per compute unit, %lld waves",
+                    (long long)g, s, b, (long long)r, (long long)w);
+            if (w < best_w || (w == best_w && (g > best_g || (g == best_g && s > best_s))))
+                best_w = w, best_g = g, best_s = s, best_pcr = p;
         }
     hb__clear_error();
     if (best_g != g0 || best_s != s0)

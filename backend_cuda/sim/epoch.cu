@@ -6,18 +6,22 @@
 #include "cl_compat.cuh"
 
 /* Registers per thread, at most (toolkits from 12.4, which have
- * __maxnreg__; a build may set others): a block of the 96 threads that AUTO
- * gives the CA1 cell (1,508 rows) where many cells share an SM then leaves
- * room for 5 in double (65,536 / (5 x 96), in whole 8s: 136, where the
- * kernel took 138 and 4 fit; shared memory holds 5 at 39 KiB). Float
- * (118) is not capped. */
+ * __maxnreg__; a build may set others), for more cells per SM where many
+ * share it (AUTO's launch in api/sim/sim.c): the CA1 cell (1,508 rows) in
+ * double, 96 threads and u from global memory (39 KiB of shared memory, 5
+ * fit): 65,536 / (5 x 96) in whole 8s is 136 (the kernel took 138 without
+ * a cap, 162 since it may read u from either place); in float, 64 threads:
+ * 96 (144 without a cap; 96 spills nothing) lets 10 cells share an SM,
+ * as many as 20 KiB of shared memory each allow. H200, 10,000 CA1 cells in
+ * float (docs/benchmarks/h200-2026-11-25-ucopy): 2.91e10
+ * compartment-steps/s capped, 2.30e10 not (7 per SM). */
 #if defined(__CUDACC_VER_MAJOR__) &&                                                         \
     (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
 #ifndef HB_EPOCH_NREG_d
 #define HB_EPOCH_NREG_d 136
 #endif
 #ifndef HB_EPOCH_NREG_s
-#define HB_EPOCH_NREG_s 255
+#define HB_EPOCH_NREG_s 96
 #endif
 #define HB_EPOCH_ATTR __maxnreg__(HB_CAT(HB_EPOCH_NREG, HB_SUFFIX))
 #endif
