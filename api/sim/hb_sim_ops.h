@@ -216,12 +216,13 @@ typedef struct {
     hb_status (*probe)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
                        int64_t rec_row);
     /* Optional (NULL or 0: unknown): how many work-groups of the epoch's
-     * kernel with `group` work-items and `bytes` of local memory one compute
+     * kernel for stage `stage` (HB_EPOCH_STAGE_*: the kernels differ in
+     * registers) with `group` work-items and `bytes` of local memory one compute
      * unit holds at once (its registers and local memory both limit it);
      * AUTO's launch of the epoch maximises it where cells outnumber what
      * the device holds at once (epoch_launch in api/sim/sim.c). */
-    hb_status (*epoch_resident)(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
-                                int64_t *per_unit);
+    hb_status (*epoch_resident)(hb_context *ctx, hb_precision p, int stage, int64_t group,
+                                size_t bytes, int64_t *per_unit);
 } hb_sim_ops;
 
 /* Each returns its table, or NULL when the backend was not compiled in. */

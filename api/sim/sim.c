@@ -360,7 +360,7 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
         return;
     }
     int64_t r0 = 0;
-    if (sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g0, b0, &r0) != HB_SUCCESS ||
+    if (sim->ops->epoch_resident(sim->ctx, sim->prm.precision, s0, g0, b0, &r0) != HB_SUCCESS ||
         r0 <= 0 || sim->ncells <= r0 * dev->compute_units)
         return;
     const int64_t cu = dev->compute_units;
@@ -372,7 +372,7 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
             int p = 0;
             const size_t b = epoch_bytes(dev, maxr, esize, s, &p);
             if (b == SIZE_MAX ||
-                sim->ops->epoch_resident(sim->ctx, sim->prm.precision, g, b, &r) != HB_SUCCESS ||
+                sim->ops->epoch_resident(sim->ctx, sim->prm.precision, s, g, b, &r) != HB_SUCCESS ||
                 r <= 0)
                 continue;
             const int64_t w = (sim->ncells + r * cu - 1) / (r * cu);

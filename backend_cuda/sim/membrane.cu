@@ -124,8 +124,8 @@ static hb_status cuda_probe(hb_context *ctx, void *stream, hb_precision p, const
 hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *m,
                          const hb_sim_epoch *job);
 hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
-hb_status hb__cuda_epoch_resident(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
-                                  int64_t *per_unit);
+hb_status hb__cuda_epoch_resident(hb_context *ctx, hb_precision p, int stage, int64_t group,
+                                  size_t bytes, int64_t *per_unit);
 
 static const hb_sim_ops cuda_sim_ops = {cuda_mech_init, cuda_mech_state, cuda_membrane, cuda_assemble, cuda_update, NULL,
                                         hb__cuda_epoch, hb__cuda_epoch_group_limit, cuda_probe,

@@ -3,17 +3,23 @@
 #include "hb_sim_ops.h"
 #include "sim_args.h"
 
-/* The kernel's own work-group limit on the device (its registers or private
- * arrays can make it lower than the device's). */
+/* The kernels' own work-group limit on the device, the lower of the two
+ * (u in local memory or not: their registers or private arrays can make it
+ * lower than the device's). */
 hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items)
 {
-    cl_kernel k = NULL;
-    size_t local = 0, kmax = 0;
-    HB_FORWARD(hb__cl_kernel(ctx, p, HB_CLK_SIM_EPOCH, &k, &local));
-    HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                         sizeof kmax, &kmax, NULL),
-                "clGetKernelWorkGroupInfo", "hb_sim_epoch");
-    *max_items = (int64_t)kmax;
+    const int which[2] = {HB_CLK_SIM_EPOCH, HB_CLK_SIM_EPOCH_UG};
+    *max_items = INT64_MAX;
+    for (int i = 0; i < 2; ++i) {
+        cl_kernel k = NULL;
+        size_t local = 0, kmax = 0;
+        HB_FORWARD(hb__cl_kernel(ctx, p, which[i], &k, &local));
+        HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                             sizeof kmax, &kmax, NULL),
+                    "clGetKernelWorkGroupInfo", i ? "hb_sim_epoch_ug" : "hb_sim_epoch");
+        if ((int64_t)kmax < *max_items)
+            *max_items = (int64_t)kmax;
+    }
     return HB_SUCCESS;
 }
 
@@ -48,7 +54,10 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
             HB_CL_LONG(nrec),    HB_CL_LONG(row0),   MEM(m->recslot),    MEM(m->rec),
             MEM(m->slist),       MEM(m->stime),      MEM(m->probe),      MEM(m->prbcell),
             HB_CL_INT(stage),    HB_CL_INT(pcr),     (hb_cl_arg){bytes, NULL}};
-        HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, HB_CLK_SIM_EPOCH, args,
+        HB_FORWARD(hb__cl_launch_groups(ctx, stream, p,
+                                        stage == HB_EPOCH_STAGE_NONE ? HB_CLK_SIM_EPOCH_UG
+                                                                     : HB_CLK_SIM_EPOCH,
+                                        args,
                                         (int)(sizeof args / sizeof *args), ngroups, group));
     }
     return HB_SUCCESS;

@@ -210,158 +210,176 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             HB_EPOCH_PROBE_ONE(ROW, q);                                                      \
     } while (0)
 
-/* u (= l) where the launch does not stage the schedule
- * (HB_CELL_SOLVE_STAGED): in sh where it stages u alone, else cached. */
-#define HB_EPOCH_UG(i) (ush ? sh[(i)] : ug[(i)])
+/* u (= l) read from global memory (cached) where the launch stages neither
+ * it nor the schedule. */
+#define HB_EPOCH_UG(i) ug[(i)]
 
-/* CUDA caps the kernel's registers per precision (backend_cuda/sim/epoch.cu);
- * nothing in OpenCL. */
-#ifndef HB_EPOCH_ATTR
-#define HB_EPOCH_ATTR
+/* The epoch's arguments, the same for both kernels below. */
+#define HB_EPOCH_PARAMS                                                                        \
+                                                                                               \
+    const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,         \
+    const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,        \
+    __global const hb_long *rows, __global const hb_long *soff, __global const hb_int *sched,  \
+    __global const hb_long *cellof, __global const hb_long *rowoff,                            \
+    __global const hb_long *ucopy, __global const real *u,                                     \
+    __global const real *l, const hb_long nrows_all, const real dt, const real threshold,      \
+    __global real *v, HB_MECH_ARGS, __global const real *d0, __global const hb_int *dmap,      \
+    __global const hb_long *crowof, __global const hb_long *cptr,                              \
+    __global const hb_long *con, __global const hb_long *coff, __global const real *camp,      \
+    const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,              \
+    __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,   \
+    __global const hb_long *recslot, __global real *rec, __global hb_long *slist,              \
+    __global real *stime, __global const hb_long *probe, __global const hb_long *prbcell,      \
+    const hb_int stage, const hb_int pcr HB_DYNAMIC_LOCAL_ARG(real, sh)
+
+/* The epoch's body: USH (a constant) 1 for launches that keep u in local
+ * memory (stage 1 or 2), 0 for those that read u and the schedule from
+ * global memory (stage 0). Two kernels, not one with both paths: in one,
+ * the three solves' code cost CUDA 26 more registers per work-item (140 in
+ * float, 164 in double), so fewer cells per SM. */
+#define HB_EPOCH_BODY(USH)                                                                     \
+    HB_DYNAMIC_LOCAL(real, sh);                                                                \
+    /* stage (HB_EPOCH_STAGE_* in api/sim/hb_sim_ops.h): 2 u and the                           \
+     * schedule in local memory, 1 u alone, 0 neither (the kernel with USH                     \
+     * 0). */                                                                                  \
+    const hb_int staged = (USH) && stage >= 2, ush = (USH);                                    \
+    /* pcr 0: no room for the trunk's PCR rows (48 KiB devices in double):                     \
+     * one work-item sweeps the trunk (the solver's way), the rows go. */                      \
+    const hb_int trunk = pcr ? HB_CELL_K_TRUNK_REALS : 0;                                      \
+    HB_CELL_GROUP(trunk, 1, ush);                                                              \
+    const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;                       \
+    /* u (which is l: the simulation's matrix is symmetric) where staged                       \
+     * (ush), d, rhs, the trunk's rows, the schedule where staged, then v:                     \
+     * three or four arrays of rows. Unstaged, u is read from global memory                    \
+     * at ucopy[c], the first row of the first cell with this cell's tree and                  \
+     * conductances: one cached copy serves every copy of a cell, as the                       \
+     * schedule's does. Each array of rows in sh lowers the cells resident                     \
+     * per SM (the membrane current stays in registers). */                                    \
+    __global const real *ug = u + (valid && !ush ? ucopy[c] : 0);                              \
+    const hb_int oV = (hb_int)(oT + trunk +                                                    \
+                               (staged ? (8 * ld + 16) * 4 / (hb_long)sizeof(real)             \
+                                       : 0)); /* HB_CELL_SCHED_WORDS(ld) int32 */              \
+    if (ush)                                                                                   \
+        HB_CELL_STAGE(u, l);                                                                   \
+    for (hb_int k = j; k < nr; k += P)                                                         \
+        sh[oV + k] = v[ro + k];                                                                \
+    /* The soma's work-item keeps the cell's spike bookkeeping. */                             \
+    const hb_int ks = valid ? (hb_int)(soma[c] - ro) : -1;                                     \
+    const int is_soma = valid && ks % P == j;                                                  \
+    real vp = is_soma ? vprev[c] : (real)0;                                                    \
+    hb_long cnt = is_soma ? nspk[c] : 0;                                                       \
+    const hb_long rslot = is_soma ? recslot[c] : -1;                                           \
+    /* Whether the cell has point processes (their row passes are skipped                      \
+     * otherwise). */                                                                          \
+    const int points = valid && pptr[ro + nr] != pptr[ro];                                     \
+    /* The cell's probes (none: an empty loop). */                                             \
+    const hb_long q0 = valid ? prbcell[2 * c] : 0, q1 = valid ? prbcell[2 * c + 1] : 0,        \
+                  q2 = valid ? prbcell[2 * c + 2] : 0;                                         \
+    /* The cell's density instances of each mechanism: mn of them from ma                      \
+     * (none for point processes), on its rows mlo .. mhi - 1 (the first                       \
+     * and the last instance's); where they are not every row of that                          \
+     * span, the mechanism's dmap column at the cell's first row. Read once:                   \
+     * every pass of every step starts from them. */                                           \
+    hb_long ma[HB_CAT_NMECH], mcol[HB_CAT_NMECH];                                              \
+    hb_int mn[HB_CAT_NMECH], mlo[HB_CAT_NMECH], mhi[HB_CAT_NMECH], mfl[HB_CAT_NMECH];          \
+    for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {                                                \
+        const int dens = valid && !(HB_MT_FLAGS(m) & HB_CAT_POINT);                            \
+        mfl[m] = (hb_int)HB_MT_FLAGS(m);                                                       \
+        ma[m] = dens ? HB_MT_FIRST(m, c) : 0;                                                  \
+        mn[m] = dens ? (hb_int)(HB_MT_FIRST(m, c + 1) - ma[m]) : 0;                            \
+        mlo[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m]) - ro) : 0;                           \
+        mhi[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m] + mn[m] - 1) - ro) + 1 : 0;           \
+        mcol[m] = HB_CAT_NMECH + (hb_long)(dmap[m] < 0 ? 0 : dmap[m]) * nrows_all + ro;        \
+    }                                                                                          \
+    /* The first and last of this work-item's rows with clamps (none: clo >                    \
+     * chi): the others skip the clamp table's load every step. */                             \
+    hb_int clo = nr, chi = -1;                                                                 \
+    for (hb_int k = j; k < nr; k += P)                                                         \
+        if (crowof[ro + k] >= 0) {                                                             \
+            clo = k < clo ? k : clo;                                                           \
+            chi = k;                                                                           \
+        }                                                                                      \
+    const int can_fuse = HB_EPOCH_CAN_FUSE;                                                    \
+    HB_CAT_MECHS(HB_EPOCH_TCONST)                                                              \
+    /* Ion currents to clear each step (none: the call is skipped). */                         \
+    const int zero_ion = HB_KERNEL(hb_mech_zero_any)(ionk);                                    \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+                                                                                               \
+    for (hb_long s = 0; s < nsteps; ++s) {                                                     \
+        const hb_long step = step0 + s;                                                        \
+        /* The step before's update (v = v + dv, dv from the solve, whose                      \
+         * last barrier made it visible: no barrier here), its states                          \
+         * (NEURON's order: right after its solve; the previous epoch, or                      \
+         * INITIAL, did them for step0 - 1) and this step's currents and                       \
+         * assembly, by each row's work-item: in one pass where the catalogue                  \
+         * allows and the cell has no probe that must see the states between                   \
+         * (a point process's state, an ion current); else the update and                      \
+         * the states in a pass of their own, the work-item's probes of the                    \
+         * step before, then the rows' pass. */                                                \
+        const int on = s > 0;                                                                  \
+        if (can_fuse && q2 == q1) {                                                            \
+            HB_EPOCH_ROW_PASS(on, on, 0);                                                      \
+        } else {                                                                               \
+            if (on) {                                                                          \
+                for (hb_int k = j; k < nr; k += P)                                             \
+                    sh[oV + k] = sh[oV + k] + sh[oR + k];                                      \
+                HB_EPOCH_STATES_ROWS();                                                        \
+                for (hb_long q = q1; q < q2; ++q)                                              \
+                    HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);                                   \
+            }                                                                                  \
+            HB_EPOCH_ROW_PASS(0, 0, 1);                                                        \
+        }                                                                                      \
+        /* Every row's v, d and rhs before the solve reads them. */                            \
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                   \
+        /* The step before, complete: its probes that any work-item records                    \
+         * (the rows' pass changed none of what they read but v, now the                       \
+         * step's start). */                                                                   \
+        if (on)                                                                                \
+            for (hb_long q = q0 + j; q < q1; q += P)                                           \
+                HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);                                       \
+        /* The axial currents join rhs inside the elimination (oV); dv in                      \
+         * rhs's array after it. */                                                            \
+        /* Each solve reads u and the schedule from one place. */                              \
+        if (ush) {                                                                             \
+            HB_CELL_SOLVE_STAGED(0, oV, pcr, HB_CELL_US, HB_CELL_US);                          \
+        } else {                                                                               \
+            HB_CELL_TABLES(S);                                                                 \
+            HB_CELL_SOLVE(S, 0, oV, pcr, HB_EPOCH_UG, HB_EPOCH_UG);                            \
+        }                                                                                      \
+        if (is_soma) {                                                                         \
+            const real vn = sh[oV + ks] + sh[oR + ks];                                         \
+            if (vp < threshold && vn >= threshold) {                                           \
+                const real ts = (real)step * dt + dt * ((threshold - vp) / (vn - vp));         \
+                tspk[c * max_spikes + cnt % max_spikes] = ts;                                  \
+                HB_KERNEL(hb_spike_push)(slist, stime, c, ts);                                 \
+                cnt = cnt + 1;                                                                 \
+            }                                                                                  \
+            vp = vn;                                                                           \
+            if (rslot >= 0)                                                                    \
+                rec[(rec_row0 + s) * nrec + rslot] = vn;                                       \
+        }                                                                                      \
+    }                                                                                          \
+                                                                                               \
+    /* And the last step's update and states, so the state is the one at the                   \
+     * epoch's end. */                                                                         \
+    if (nsteps > 0)                                                                            \
+        for (hb_int k = j; k < nr; k += P)                                                     \
+            sh[oV + k] = sh[oV + k] + sh[oR + k];                                              \
+    HB_EPOCH_STATES_ROWS();                                                                    \
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                       \
+    HB_EPOCH_PROBES(rec_row0 + nsteps - 1);                                                    \
+    for (hb_int k = j; k < nr; k += P)                                                         \
+        v[ro + k] = sh[oV + k];                                                                \
+    if (is_soma) {                                                                             \
+        vprev[c] = vp;                                                                         \
+        nspk[c] = cnt;                                                                         \
+    }
+
+/* CUDA caps the registers of the kernel for u in global memory per
+ * precision (backend_cuda/sim/epoch.cu): it runs where many cells share a
+ * compute unit. Nothing in OpenCL. */
+#ifndef HB_EPOCH_UG_ATTR
+#define HB_EPOCH_UG_ATTR
 #endif
-__kernel void HB_EPOCH_ATTR HB_KERNEL(hb_sim_epoch)(
-    const hb_long ngroups, const hb_long first, const hb_long ld, const hb_long step0,
-    const hb_long nsteps, __global const hb_long *cslots, __global const hb_long *base,
-    __global const hb_long *rows, __global const hb_long *soff, __global const hb_int *sched,
-    __global const hb_long *cellof, __global const hb_long *rowoff,
-    __global const hb_long *ucopy, __global const real *u,
-    __global const real *l, const hb_long nrows_all, const real dt, const real threshold,
-    __global real *v, HB_MECH_ARGS, __global const real *d0, __global const hb_int *dmap,
-    __global const hb_long *crowof, __global const hb_long *cptr,
-    __global const hb_long *con, __global const hb_long *coff, __global const real *camp,
-    const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,
-    __global hb_long *nspk, __global real *tspk, const hb_long nrec, const hb_long rec_row0,
-    __global const hb_long *recslot, __global real *rec, __global hb_long *slist,
-    __global real *stime, __global const hb_long *probe, __global const hb_long *prbcell,
-    const hb_int stage, const hb_int pcr HB_DYNAMIC_LOCAL_ARG(real, sh))
-{
-    HB_DYNAMIC_LOCAL(real, sh);
-    /* stage (HB_EPOCH_STAGE_* in api/sim/hb_sim_ops.h): 2 u and the
-     * schedule in local memory, 1 u alone, 0 neither. */
-    const hb_int staged = stage >= 2, ush = stage >= 1;
-    /* pcr 0: no room for the trunk's PCR rows (48 KiB devices in double):
-     * one work-item sweeps the trunk (the solver's way), the rows go. */
-    const hb_int trunk = pcr ? HB_CELL_K_TRUNK_REALS : 0;
-    HB_CELL_GROUP(trunk, 1, ush);
-    const hb_long c = valid ? cellof[t] : 0, ro = valid ? rowoff[c] : 0;
-    /* u (which is l: the simulation's matrix is symmetric) where staged
-     * (ush), d, rhs, the trunk's rows, the schedule where staged, then v:
-     * three or four arrays of rows. Unstaged, u is read from global memory
-     * at ucopy[c], the first row of the first cell with this cell's tree and
-     * conductances: one cached copy serves every copy of a cell, as the
-     * schedule's does. Each array of rows in sh lowers the cells resident
-     * per SM (the membrane current stays in registers). */
-    __global const real *ug = u + (valid && !ush ? ucopy[c] : 0);
-    const hb_int oV = (hb_int)(oT + trunk +
-                               (staged ? (8 * ld + 16) * 4 / (hb_long)sizeof(real)
-                                       : 0)); /* HB_CELL_SCHED_WORDS(ld) int32 */
-    if (ush)
-        HB_CELL_STAGE(u, l);
-    for (hb_int k = j; k < nr; k += P)
-        sh[oV + k] = v[ro + k];
-    /* The soma's work-item keeps the cell's spike bookkeeping. */
-    const hb_int ks = valid ? (hb_int)(soma[c] - ro) : -1;
-    const int is_soma = valid && ks % P == j;
-    real vp = is_soma ? vprev[c] : (real)0;
-    hb_long cnt = is_soma ? nspk[c] : 0;
-    const hb_long rslot = is_soma ? recslot[c] : -1;
-    /* Whether the cell has point processes (their row passes are skipped
-     * otherwise). */
-    const int points = valid && pptr[ro + nr] != pptr[ro];
-    /* The cell's probes (none: an empty loop). */
-    const hb_long q0 = valid ? prbcell[2 * c] : 0, q1 = valid ? prbcell[2 * c + 1] : 0,
-                  q2 = valid ? prbcell[2 * c + 2] : 0;
-    /* The cell's density instances of each mechanism: mn of them from ma
-     * (none for point processes), on its rows mlo .. mhi - 1 (the first
-     * and the last instance's); where they are not every row of that
-     * span, the mechanism's dmap column at the cell's first row. Read once:
-     * every pass of every step starts from them. */
-    hb_long ma[HB_CAT_NMECH], mcol[HB_CAT_NMECH];
-    hb_int mn[HB_CAT_NMECH], mlo[HB_CAT_NMECH], mhi[HB_CAT_NMECH], mfl[HB_CAT_NMECH];
-    for (hb_int m = 0; m < HB_CAT_NMECH; ++m) {
-        const int dens = valid && !(HB_MT_FLAGS(m) & HB_CAT_POINT);
-        mfl[m] = (hb_int)HB_MT_FLAGS(m);
-        ma[m] = dens ? HB_MT_FIRST(m, c) : 0;
-        mn[m] = dens ? (hb_int)(HB_MT_FIRST(m, c + 1) - ma[m]) : 0;
-        mlo[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m]) - ro) : 0;
-        mhi[m] = mn[m] > 0 ? (hb_int)(HB_MT_ROW(m, ma[m] + mn[m] - 1) - ro) + 1 : 0;
-        mcol[m] = HB_CAT_NMECH + (hb_long)(dmap[m] < 0 ? 0 : dmap[m]) * nrows_all + ro;
-    }
-    /* The first and last of this work-item's rows with clamps (none: clo >
-     * chi): the others skip the clamp table's load every step. */
-    hb_int clo = nr, chi = -1;
-    for (hb_int k = j; k < nr; k += P)
-        if (crowof[ro + k] >= 0) {
-            clo = k < clo ? k : clo;
-            chi = k;
-        }
-    const int can_fuse = HB_EPOCH_CAN_FUSE;
-    HB_CAT_MECHS(HB_EPOCH_TCONST)
-    /* Ion currents to clear each step (none: the call is skipped). */
-    const int zero_ion = HB_KERNEL(hb_mech_zero_any)(ionk);
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    for (hb_long s = 0; s < nsteps; ++s) {
-        const hb_long step = step0 + s;
-        /* The step before's update (v = v + dv, dv from the solve, whose
-         * last barrier made it visible: no barrier here), its states
-         * (NEURON's order: right after its solve; the previous epoch, or
-         * INITIAL, did them for step0 - 1) and this step's currents and
-         * assembly, by each row's work-item: in one pass where the catalogue
-         * allows and the cell has no probe that must see the states between
-         * (a point process's state, an ion current); else the update and
-         * the states in a pass of their own, the work-item's probes of the
-         * step before, then the rows' pass. */
-        const int on = s > 0;
-        if (can_fuse && q2 == q1) {
-            HB_EPOCH_ROW_PASS(on, on, 0);
-        } else {
-            if (on) {
-                for (hb_int k = j; k < nr; k += P)
-                    sh[oV + k] = sh[oV + k] + sh[oR + k];
-                HB_EPOCH_STATES_ROWS();
-                for (hb_long q = q1; q < q2; ++q)
-                    HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);
-            }
-            HB_EPOCH_ROW_PASS(0, 0, 1);
-        }
-        /* Every row's v, d and rhs before the solve reads them. */
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        /* The step before, complete: its probes that any work-item records
-         * (the rows' pass changed none of what they read but v, now the
-         * step's start). */
-        if (on)
-            for (hb_long q = q0 + j; q < q1; q += P)
-                HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);
-        /* The axial currents join rhs inside the elimination (oV); dv in
-         * rhs's array after it. */
-        HB_CELL_SOLVE_STAGED(0, oV, pcr, HB_EPOCH_UG, HB_EPOCH_UG);
-        if (is_soma) {
-            const real vn = sh[oV + ks] + sh[oR + ks];
-            if (vp < threshold && vn >= threshold) {
-                const real ts = (real)step * dt + dt * ((threshold - vp) / (vn - vp));
-                tspk[c * max_spikes + cnt % max_spikes] = ts;
-                HB_KERNEL(hb_spike_push)(slist, stime, c, ts);
-                cnt = cnt + 1;
-            }
-            vp = vn;
-            if (rslot >= 0)
-                rec[(rec_row0 + s) * nrec + rslot] = vn;
-        }
-    }
-
-    /* And the last step's update and states, so the state is the one at the
-     * epoch's end. */
-    if (nsteps > 0)
-        for (hb_int k = j; k < nr; k += P)
-            sh[oV + k] = sh[oV + k] + sh[oR + k];
-    HB_EPOCH_STATES_ROWS();
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    HB_EPOCH_PROBES(rec_row0 + nsteps - 1);
-    for (hb_int k = j; k < nr; k += P)
-        v[ro + k] = sh[oV + k];
-    if (is_soma) {
-        vprev[c] = vp;
-        nspk[c] = cnt;
-    }
-}
+__kernel void HB_KERNEL(hb_sim_epoch)(HB_EPOCH_PARAMS) { HB_EPOCH_BODY(1) }
+__kernel void HB_EPOCH_UG_ATTR HB_KERNEL(hb_sim_epoch_ug)(HB_EPOCH_PARAMS) { HB_EPOCH_BODY(0) }
