@@ -349,14 +349,23 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
          * 2.71e10 in float and 1.56e10 in double against 1.37e10 and
          * 1.17e10 with the default 192, as CUDA's query picks (2.68e10,
          * 1.62e10). At 200 cells (1.5 per SM) the default is CUDA's best;
-         * the threshold between is not measured. The stage stays: with u
-         * from global memory too, NVIDIA's OpenCL ran 2.11e10 in float and
-         * 1.53e10 in double (docs/benchmarks/h200-2026-11-25-ucopy). */
+         * the threshold between is not measured. There u is read from
+         * global memory too where that makes room for the trunk's PCR rows
+         * (which staging u leaves none for): the CA1 cell in double on
+         * NVIDIA's 48 KiB, 1.64e10 against 1.53e10 at 10,000 cells and
+         * 1.51e10 against 1.43e10 at 1,000; in float, where both fit, u
+         * stays (2.77e10 against 2.73e10;
+         * docs/benchmarks/h200-2026-11-25-ucopy). */
         int64_t g = hb__epoch_items(maxr, 16);
         g = g < 64 ? 64 : g;
         if (sim->ncells > HB_EPOCH_MANY_PER_UNIT * (int64_t)dev->compute_units && g < g0 &&
-            g <= limit)
+            g <= limit) {
             sim->epoch_group = (int32_t)g;
+            int p = 0;
+            if (!sim->epoch_pcr &&
+                epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_NONE, &p) != SIZE_MAX && p)
+                sim->epoch_stage = HB_EPOCH_STAGE_NONE, sim->epoch_pcr = 1;
+        }
         return;
     }
     int64_t r0 = 0;
