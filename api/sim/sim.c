@@ -319,10 +319,11 @@ static size_t epoch_bytes(const hb_device_traits *dev, int64_t max_rows, size_t 
  * float 1.58e10, 2.75e10 (96: 6 per SM), 2.69e10 (64: 8), 2.49e10 (128: 4).
  * At 200 cells (all resident at once) the default was best: 1.02e10
  * against 0.95e10 with 192 from global memory and 0.96e10 with 128. On an
- * H200 (docs/benchmarks/h200-2026-11-25-ucopy), float at 10,000 cells: 64
- * with u from global memory too (10 per SM) 2.91e10 against 2.69e10 (u
- * staged: 8); at 1,000 cells (one wave either way) 2.30e10 against
- * 2.58e10. */
+ * H200 (docs/benchmarks/h200-2026-11-25-ucopy), 10,000 cells with u from
+ * global memory too: double 96 (5 per SM) 1.77e10 against 1.63e10 with u
+ * staged (4), float 64 (10 per SM) 3.0e10 against 2.69e10 (8); at 1,000
+ * float cells (one wave either way) u from global memory cost 11% (2.30e10
+ * against 2.58e10, a build of one kernel for both stages). */
 enum { HB_EPOCH_MANY_PER_UNIT = 4 };
 static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, int cap)
 {

@@ -50,9 +50,10 @@
  * matrix is symmetric) and the schedule are staged in local memory once, or
  * u alone, or neither (stage); what is not is read from global memory, one
  * copy serving every copy of a cell (ucopy, the schedule's soff), and the
- * cell takes less local memory, so more cells share a compute unit. Mechanism state and per-row constants (d0, scale) are read from
- * global memory each step (cached: a cell's are small and only its group
- * touches them). Only v, mechanism state, the soma's last voltage, spike
+ * cell takes less local memory, so more cells share a compute unit.
+ * Mechanism state and per-row constants (d0, scale) are read from global
+ * memory each step (cached: a cell's are small and only its group touches
+ * them). Only v, mechanism state, the soma's last voltage, spike
  * counts and times, and recorded samples are written back. Local memory:
  * HB_EPOCH_LAUNCH_BYTES(ld, esize, stage, pcr) (d, rhs, v, the trunk's
  * rows where pcr, and u and the schedule as staged). */
@@ -338,8 +339,8 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             for (hb_long q = q0 + j; q < q1; q += P)                                           \
                 HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);                                       \
         /* The axial currents join rhs inside the elimination (oV); dv in                      \
-         * rhs's array after it. */                                                            \
-        /* Each solve reads u and the schedule from one place. */                              \
+         * rhs's array after it. Each solve reads u and the schedule from                      \
+         * one place (ush is a constant: one of the two is compiled). */                       \
         if (ush) {                                                                             \
             HB_CELL_SOLVE_STAGED(0, oV, pcr, HB_CELL_US, HB_CELL_US);                          \
         } else {                                                                               \
