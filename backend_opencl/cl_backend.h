@@ -91,6 +91,9 @@ hb_status hb__cl_devices(int32_t platform, int32_t index, int32_t *count, char *
  * work-group size; for queries only (kernel info): launches set arguments
  * through hb__cl_launch, under the context's lock. */
 hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k, size_t *local);
+/* The kernel's own work-group limit on the device (CL_KERNEL_WORK_GROUP_SIZE:
+ * its registers or private arrays can make it lower than the device's). */
+hb_status hb__cl_kernel_max(hb_context *ctx, hb_precision p, int which, size_t *kmax);
 void hb__cl_release_programs(hb_cl *cl);
 
 /* queue.c: the queue of a plan's stream (NULL = the context's queue). */

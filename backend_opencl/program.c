@@ -131,6 +131,18 @@ hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k
     return st;
 }
 
+hb_status hb__cl_kernel_max(hb_context *ctx, hb_precision p, int which, size_t *kmax)
+{
+    cl_kernel k = NULL;
+    size_t local = 0;
+    *kmax = 0;
+    HB_FORWARD(hb__cl_kernel(ctx, p, which, &k, &local));
+    HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                         sizeof *kmax, kmax, NULL),
+                "clGetKernelWorkGroupInfo", kernel_names[which]);
+    return HB_SUCCESS;
+}
+
 static void release_program(hb_cl *cl, int p)
 {
     for (int k = 0; k < HB_CLK_COUNT; ++k) {

@@ -8,18 +8,10 @@
  * lower than the device's). */
 hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items)
 {
-    const int which[2] = {HB_CLK_SIM_EPOCH, HB_CLK_SIM_EPOCH_UG};
-    *max_items = INT64_MAX;
-    for (int i = 0; i < 2; ++i) {
-        cl_kernel k = NULL;
-        size_t local = 0, kmax = 0;
-        HB_FORWARD(hb__cl_kernel(ctx, p, which[i], &k, &local));
-        HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                             sizeof kmax, &kmax, NULL),
-                    "clGetKernelWorkGroupInfo", i ? "hb_sim_epoch_ug" : "hb_sim_epoch");
-        if ((int64_t)kmax < *max_items)
-            *max_items = (int64_t)kmax;
-    }
+    size_t a = 0, b = 0;
+    HB_FORWARD(hb__cl_kernel_max(ctx, p, HB_CLK_SIM_EPOCH, &a));
+    HB_FORWARD(hb__cl_kernel_max(ctx, p, HB_CLK_SIM_EPOCH_UG, &b));
+    *max_items = (int64_t)(a < b ? a : b);
     return HB_SUCCESS;
 }
 

@@ -12,12 +12,8 @@ hb_status hb__cl_thomas_coop_local(hb_context *ctx, void *stream, hb_precision p
     (void)cw; /* no scratch: every row stays on chip */
     if (lay->nslots <= 0)
         return HB_SUCCESS;
-    cl_kernel k = NULL;
-    size_t local = 1, kmax = 0;
-    HB_FORWARD(hb__cl_kernel(ctx, p, HB_CLK_THOMAS_COOP_LOCAL, &k, &local));
-    HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                         sizeof kmax, &kmax, NULL),
-                "clGetKernelWorkGroupInfo", "hb_thomas_coop_local");
+    size_t kmax = 0;
+    HB_FORWARD(hb__cl_kernel_max(ctx, p, HB_CLK_THOMAS_COOP_LOCAL, &kmax));
     const size_t per = (size_t)lay->coop_group;
     size_t systems = (size_t)lay->coop_systems;
     if (per > kmax)

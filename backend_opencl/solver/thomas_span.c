@@ -10,12 +10,8 @@ static hb_status span_local(hb_context *ctx, hb_precision p, size_t want, size_t
     const int which[2] = {HB_CLK_THOMAS_SPAN_REDUCE, HB_CLK_THOMAS_SPAN_BACK};
     size_t g = want > 0 ? want : 1;
     for (int i = 0; i < 2; ++i) {
-        cl_kernel k = NULL;
-        size_t local = 0, kmax = 0;
-        HB_FORWARD(hb__cl_kernel(ctx, p, which[i], &k, &local));
-        HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                             sizeof kmax, &kmax, NULL),
-                    "clGetKernelWorkGroupInfo", i ? "hb_thomas_span_back" : "hb_thomas_span_reduce");
+        size_t kmax = 0;
+        HB_FORWARD(hb__cl_kernel_max(ctx, p, which[i], &kmax));
         if (kmax > 0 && kmax < g)
             g = kmax;
     }
