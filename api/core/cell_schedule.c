@@ -1,5 +1,6 @@
 /* cell_schedule.c: the cell-group strategy's plan-time schedule: each distinct tree's trunk (solved by PCR), elimination levels (by node height below it), back-substitution levels (by depth below it) and child lists, uploaded once. */
 #include "hb_plan.h"
+#include "hb_tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -172,11 +173,7 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
 /* FNV-1a of a tree, to find repeated trees of a mixed batch. */
 static uint64_t tree_hash(const int32_t *par, int64_t n)
 {
-    uint64_t x = 1469598103934665603ull ^ (uint64_t)n;
-    const unsigned char *b = (const unsigned char *)par;
-    for (size_t k = 0; k < (size_t)n * sizeof *par; ++k)
-        x = (x ^ b[k]) * 1099511628211ull;
-    return x;
+    return hb__fnv1a(1469598103934665603ull ^ (uint64_t)n, par, (size_t)n * sizeof *par);
 }
 
 /* Size classes of the cells (hb_layout_dev.cell_class): slots sorted by

@@ -4,9 +4,22 @@
 
 #include "hb_error.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* FNV-1a of n bytes, continuing from h: how tables of trees (the
+ * cell-group schedules, the epoch's shared couplings) find equal ones. */
+static inline uint64_t hb__fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ b[i]) * 1099511628211u;
+    return h;
+}
 
 /* Trees are parent arrays with parent[0] = -1 and parent[k] < k.
  *

@@ -1,5 +1,6 @@
 /* sim_run.c: time stepping of a simulation on its backend, recorded traces, spikes, state and timing. */
 #define _POSIX_C_SOURCE 200809L
+#include "hb_tree.h"
 #include "sim.h"
 
 #include <math.h>
@@ -27,15 +28,6 @@ static int cmp_clamp(const void *a, const void *b)
     return x->row != y->row ? (x->row > y->row) - (x->row < y->row) : (x->i > y->i) - (x->i < y->i);
 }
 
-/* FNV-1a of n bytes, continuing from h. */
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; ++i)
-        h = (h ^ b[i]) * 1099511628211u;
-    return h;
-}
-
 /* Per cell, the first row of the first cell with the same rows, local
  * parents and axial conductances (bit for bit): the same u, so an unstaged
  * epoch reads one cached copy for all of them (kernels_cl/sim/epoch.cl).
@@ -57,9 +49,9 @@ static int64_t *ucopy_table(const hb_sim *sim)
         table[k] = -1;
     for (int64_t c = 0; c < C; ++c) {
         const int64_t o = sim->offsets[c], n = sim->offsets[c + 1] - o;
-        uint64_t h = fnv1a(14695981039346656037u, &n, sizeof n);
-        h = fnv1a(h, sim->lparent + o, (size_t)n * sizeof *sim->lparent);
-        h = fnv1a(h, sim->gax + o, (size_t)n * sizeof *sim->gax);
+        uint64_t h = hb__fnv1a(14695981039346656037u, &n, sizeof n);
+        h = hb__fnv1a(h, sim->lparent + o, (size_t)n * sizeof *sim->lparent);
+        h = hb__fnv1a(h, sim->gax + o, (size_t)n * sizeof *sim->gax);
         int64_t k = (int64_t)(h & (uint64_t)(tsize - 1));
         for (; table[k] >= 0; k = (k + 1) & (tsize - 1)) {
             const int64_t e = table[k], oe = sim->offsets[e];
