@@ -352,6 +352,7 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
     INFO_IS(precision, p);
     INFO_IS(hines, parent != NULL);
     INFO_IS(shared_tree, shared);
+    INFO_IS(shared_couplings, o->shared_couplings);
     INFO_IS(nsys, nsys);
     INFO_IS(nrows, off[nsys]);
     INFO_IS(max_rows, max_rows);

@@ -27,6 +27,8 @@ typedef struct {
     int32_t    block_size; /* lanes per block for block layouts, else 0        */
     int32_t    mono;       /* 1: every slot shares parent table at offset 0    */
     int32_t    shared_rhs; /* HB_LAYOUT_BLOCK_SHARED: stage rhs on chip         */
+    int32_t    ul_shared;  /* Hines: u and l hold one system's rows in row order
+                              (row i at i), read by every slot                 */
     int32_t    coop_group; /* cooperative (flat layout): work-items per system,
                               0 otherwise                                       */
     int32_t    coop_systems; /* resident cooperative: systems per work-group;

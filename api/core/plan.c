@@ -38,6 +38,12 @@ static hb_status resolve_strategy(hb_kind kind, hb_strategy opt, hb_strategy *ou
     return HB_SUCCESS;
 }
 
+/* U or L of a plan with shared couplings: one system's rows, in row order. */
+static int coupling_array(const hb_plan *plan, hb_array which)
+{
+    return plan->dev.ul_shared && (which == HB_ARRAY_U || which == HB_ARRAY_L);
+}
+
 /* Backend bytes of a plan whose arrays hold length elements each: the
  * arrays (a, b, c, rhs and the scratch of tridiagonal plans; u, l, d, rhs of
  * Hines plans), staging of one flat array when a layout is not flat, four
@@ -258,12 +264,12 @@ static void describe(hb_plan *plan)
                  in.split ? " split" : "");
     }
     snprintf(plan->describe, sizeof plan->describe,
-             "%s %s: %lld systems, rows %s%lld, layout=%s padding=%s%s strategy=%s%s; %s%s%s",
+             "%s %s: %lld systems, rows %s%lld, layout=%s padding=%s%s strategy=%s%s%s; %s%s%s",
              in.hines ? "hines" : "tridiagonal", in.precision == HB_DOUBLE ? "double" : "float",
              (long long)in.nsys, in.variable ? "up to " : "", (long long)in.max_rows, layout, pad,
              in.sorted ? " (sorted by size)" : "", hb_strategy_name(in.strategy),
              in.hines ? (in.shared_tree ? " parents=shared" : " parents=per-system") : "",
-             plan->note, plan->note[0] ? "; " : "", plan->ctx->describe);
+             in.shared_couplings ? " couplings=shared" : "", plan->note, plan->note[0] ? "; " : "", plan->ctx->describe);
 }
 
 static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind kind, int64_t nsys,
@@ -316,6 +322,37 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                          (int)opts.block_size);
     hb_strategy strategy;
     HB_FORWARD(resolve_strategy(kind, opts.strategy, &strategy));
+    /* Shared couplings: one system's U and L for every system, so every
+     * system must have the same tree; the per-system solvers read them. */
+    int env_ignored = 0;
+    if (opts.shared_couplings != 0 && opts.shared_couplings != 1)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->shared_couplings = %d is not 0 or 1",
+                         fn, (int)opts.shared_couplings);
+    if (opts.shared_couplings) {
+        if (kind != HB_KIND_HINES)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "%s: opts->shared_couplings is for Hines plans (a tridiagonal plan "
+                             "has no couplings)",
+                             fn);
+        if (opts.strategy != HB_STRATEGY_AUTO && opts.strategy != HB_STRATEGY_PER_SYSTEM)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "%s: opts->shared_couplings with opts->strategy = %s: shared "
+                             "couplings run the per-system strategy (leave it auto or "
+                             "per-system)",
+                             fn, hb_strategy_name(opts.strategy));
+        for (int64_t s = 1; offsets && s < nsys; ++s) {
+            const int64_t n0 = offsets[1] - offsets[0], ns = offsets[s + 1] - offsets[s];
+            if (ns != n0 || memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent))
+                return hb__error(HB_ERR_INVALID_ARGUMENT,
+                                 "%s: opts->shared_couplings: system %lld has %s than system 0 "
+                                 "(shared couplings need one tree for every system)",
+                                 fn, (long long)s,
+                                 ns != n0 ? "another number of rows" : "other parents");
+        }
+        /* HINESBATCH_STRATEGY forces the others; it cannot force these. */
+        env_ignored = strategy != HB_STRATEGY_AUTO && strategy != HB_STRATEGY_PER_SYSTEM;
+        strategy = HB_STRATEGY_PER_SYSTEM;
+    }
     if (kind == HB_KIND_TRIDIAG && strategy != HB_STRATEGY_AUTO &&
         strategy != HB_STRATEGY_PER_SYSTEM && strategy != HB_STRATEGY_COOPERATIVE)
         return hb__error(HB_ERR_INVALID_ARGUMENT,
@@ -392,6 +429,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     plan->nrows = offsets ? offsets[nsys] : nrows;
     plan->stream = opts.stream;
     hb_status st = HB_SUCCESS;
+    if (env_ignored)
+        snprintf(plan->note, sizeof plan->note,
+                 "HINESBATCH_STRATEGY not applied: shared couplings run per-system");
     if (offsets) {
         plan->offsets = hb__malloc_n(nsys + 1, sizeof *plan->offsets);
         if (!plan->offsets) {
@@ -449,6 +489,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     dev->block_size = lay->block_size;
     dev->shared_rhs = lay->layout == HB_LAYOUT_BLOCK_SHARED;
     dev->mono = plan->mono;
+    dev->ul_shared = opts.shared_couplings;
     if (strategy == HB_STRATEGY_COOPERATIVE) {
         /* G groups per system (HINESBATCH_COOP_SPAN, else the rule); with one
          * group per system, whole systems in local memory where the longest
@@ -554,7 +595,11 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         goto fail;
     for (int w = 0; w < HB_NUM_ARRAYS; ++w)
         if (array_in_kind(kind, (hb_array)w) &&
-            (st = alloc_upload(plan, &plan->arrays[w], NULL, abytes, array_names[w])))
+            (st = alloc_upload(plan, &plan->arrays[w], NULL,
+                               coupling_array(plan, (hb_array)w)
+                                   ? (size_t)lay->max_rows * plan->esize
+                                   : abytes,
+                               array_names[w])))
             goto fail;
     /* The staged cooperative solver keeps two coefficients per row (a'', c'');
      * the resident one none (the array is still made: every tridiagonal
@@ -704,12 +749,17 @@ static hb_status plan_set(hb_plan *plan, hb_array which, const void *host)
                          array_names[which]);
     int zero_first = which == HB_ARRAY_A || which == HB_ARRAY_U || which == HB_ARRAY_L;
     int zero_last = which == HB_ARRAY_C;
-    HB_FORWARD(hb__check_finite(plan->precision, host, plan->nsys, plan->offsets, plan->n_uniform,
+    const int one = coupling_array(plan, which); /* one system's n rows, as they are */
+    HB_FORWARD(hb__check_finite(plan->precision, host, one ? 1 : plan->nsys,
+                                one ? NULL : plan->offsets, one ? plan->lay.max_rows : plan->n_uniform,
                                 zero_first, zero_last, array_names[which]));
     if (plan->nsys > 0) {
         hb_context *ctx = plan->ctx;
         size_t bytes = (size_t)plan->nrows * plan->esize;
-        if (plan->by_branch) {
+        if (one) {
+            HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->arrays[which], 0, host,
+                                       (size_t)plan->lay.max_rows * plan->esize));
+        } else if (plan->by_branch) {
             HB_FORWARD(ctx->ops->write(ctx, plan->stream, plan->staging, 0, host, bytes));
             if (plan->br.cmap_same && (which == HB_ARRAY_U || which == HB_ARRAY_L)) {
                 /* Re-rooted: couplings of turned edges land in the other array. */
@@ -994,6 +1044,7 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
     o.precision = plan->precision;
     o.hines = plan->kind == HB_KIND_HINES;
     o.shared_tree = o.hines && plan->mono;
+    o.shared_couplings = plan->dev.ul_shared;
     o.nsys = plan->nsys;
     o.nrows = plan->nrows;
     o.max_rows = lay->max_rows;

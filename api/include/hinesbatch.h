@@ -295,6 +295,16 @@ typedef struct {
                                 the matrix and solution are unchanged          */
     int32_t     split_branches; /* 1: cut branches longer than their level's
                                 average, so a level's threads do similar work  */
+    /* Hines plans of one tree (every system the same size and parents) only: */
+    int32_t     shared_couplings; /* 1: every system has the same couplings, so
+                                U and L hold one system's n rows (hb_plan_set
+                                reads n values, hb_plan_buffer's array has n)
+                                and a solve reads them once per group of
+                                systems instead of once per system: 2 of the 5
+                                values per row it must move (identical cells
+                                of a simulator). Per-system strategy, any
+                                layout; another strategy asked for, or systems
+                                of different trees, are HB_ERR_INVALID_ARGUMENT */
 } hb_plan_options;
 
 /* Fills options with the AUTO defaults. */
@@ -343,6 +353,8 @@ typedef struct {
     int32_t      hines;        /* 1: Hines plan, 0: tridiagonal                   */
     int32_t      shared_tree;  /* Hines: every system has the same tree (one
                                   parent array stored)                           */
+    int32_t      shared_couplings; /* Hines: U and L are one system's, used by
+                                  every system (hb_plan_options)                 */
     int64_t      nsys;
     int64_t      nrows;        /* rows of all systems (flat length)              */
     int64_t      max_rows;     /* rows of the largest system                     */
@@ -389,8 +401,10 @@ typedef enum {
 } hb_array;
 
 /* Copies a host array in flat layout (offsets[nsys] elements of the plan's
- * precision) into the plan, converting to its layout on the backend. Non-finite
- * values are HB_ERR_NUMERICAL naming system and row; the plan is unchanged. */
+ * precision) into the plan, converting to its layout on the backend; U and L
+ * of a plan with shared couplings are one system's n values, as they are.
+ * Non-finite values are HB_ERR_NUMERICAL naming system and row; the plan is
+ * unchanged. */
 HB_API hb_status hb_plan_set(hb_plan *plan, hb_array which, const void *host_flat);
 
 /* Solves in place. A solve overwrites the plan's RHS with the solution and,
@@ -429,7 +443,9 @@ HB_API hb_status hb_plan_index(const hb_plan *plan, int64_t s, int64_t i, int64_
 /* The backend's handle of a plan array, for simulators that update data on
  * the device without a host round trip: a cl_mem (OpenCL), a device pointer
  * (CUDA) or a host pointer (serial, openmp). Asking for D or RHS counts as
- * setting it for the next solve. The handle lives as long as the plan. */
+ * setting it for the next solve. The handle lives as long as the plan. U and
+ * L of a plan with shared couplings hold one system's n rows, in row order
+ * (not the layout's). */
 HB_API hb_status hb_plan_buffer(hb_plan *plan, hb_array which, void **handle);
 
 /* Median time in milliseconds of a device-to-device copy of bytes on the

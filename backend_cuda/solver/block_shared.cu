@@ -21,7 +21,8 @@ static hb_status shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, h
 }
 
 /* Both kernels take the layout tables, then four arrays: a, b, c, d
- * (Thomas) or, after the parent tables, u, l, d, rhs (Hines). */
+ * (Thomas) or, after the parent tables, u, l, d, rhs and whether u and l are
+ * shared (Hines). */
 static hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                         int hines, hb_buffer *x0, hb_buffer *x1, hb_buffer *x2, hb_buffer *x3,
                         int *ran)
@@ -43,7 +44,7 @@ static hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_
         return HB_CUDA_LAUNCH(p, hb_hines_shared, lay->nslots, g, bs, smem, s, lay->nslots,
                               lay->stride, hb__dev(lay->base), hb__dev(lay->rows),
                               hb__dev(lay->poff), hb__dev(lay->parent), hb__dev(x0), hb__dev(x1),
-                              hb__dev(x2), hb__dev(x3));
+                              hb__dev(x2), hb__dev(x3), (int)lay->ul_shared);
     return HB_CUDA_LAUNCH(p, hb_thomas_shared, lay->nslots, g, bs, smem, s, lay->nslots,
                           lay->stride, hb__dev(lay->base), hb__dev(lay->rows), hb__dev(x0),
                           hb__dev(x1), hb__dev(x2), hb__dev(x3));

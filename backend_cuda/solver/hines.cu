@@ -15,5 +15,6 @@ hb_status hb__cuda_hines(hb_context *ctx, void *stream, hb_precision p,
                           hb__cuda_blocks(lay->nslots, HB_CUDA_THREADS), HB_CUDA_THREADS, 0,
                           hb__cuda_stream(ctx, stream), lay->nslots, lay->stride,
                           hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->poff),
-                          hb__dev(lay->parent), hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs));
+                          hb__dev(lay->parent), hb__dev(u), hb__dev(l), hb__dev(d), hb__dev(rhs),
+                          (int)lay->ul_shared);
 }

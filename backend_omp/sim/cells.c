@@ -86,7 +86,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                              lay->stride);                                                 \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \
-            hines_##S(rows, base, lay->stride, par, u, l, d, r);                           \
+            hines_##S(rows, base, lay->stride, base, lay->stride, par, u, l, d, r);        \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                               \
             for (int64_t k = r0; k < r1; ++k)                                              \

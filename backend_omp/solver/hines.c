@@ -14,14 +14,16 @@
      * slower than one cell at a time at 512 rows). Same operations per cell as                \
      * hines_##SUFFIX, so the results are bit-identical. */                                   \
     static void block_##SUFFIX(int64_t w, int64_t n, const int64_t *base, int64_t st,      \
-                               const int32_t *par, const T *u, const T *l, T *d, T *r, T *s) \
+                               int ushared, const int32_t *par, const T *u, const T *l,    \
+                               T *d, T *r, T *s)                                           \
     {                                                                                      \
         enum { W = HB_HOST_LANES };                                                        \
         T *U = s, *L = s + n * W, *D = s + 2 * n * W, *R = s + 3 * n * W;                  \
         for (int64_t j = 0; j < w; ++j)                                                    \
             for (int64_t i = 0; i < n; ++i) {                                              \
                 const int64_t q = base[j] + i * st, x = i * W + j;                         \
-                U[x] = u[q], L[x] = l[q], D[x] = d[q], R[x] = r[q];                        \
+                const int64_t qu = ushared ? i : q;                                        \
+                U[x] = u[qu], L[x] = l[qu], D[x] = d[q], R[x] = r[q];                      \
             }                                                                              \
         tile_##SUFFIX(w, n, par, U, L, D, R);                                              \
         for (int64_t j = 0; j < w; ++j)                                                    \
@@ -36,13 +38,16 @@
         const int64_t *base = HB_I64(lay->base), *rows = HB_I64(lay->rows);                \
         const int64_t *poff = HB_I64(lay->poff);                                           \
         const int32_t *parent = (const int32_t *)lay->parent->ptr;                         \
-        const int64_t n = lay->max_rows;                                                   \
+        const int64_t n = lay->max_rows, st = lay->stride;                                 \
+        /* Shared couplings: one system's rows, row i at i (hb_layout_dev.ul_shared). */   \
+        const int us = lay->ul_shared;                                                     \
         /* One tile per thread; cells of one tree only, and only where a tile stays        \
          * in a core's cache (larger ones gain nothing over one cell at a time). */        \
         const int tiled = lay->mono;                                                       \
         if (!par) { /* the oracle: one cell after another */                               \
             for (int64_t t = 0; t < lay->nslots; ++t)                                      \
-                hines_##SUFFIX(rows[t], base[t], lay->stride, parent + poff[t], u, l, d, r); \
+                hines_##SUFFIX(rows[t], base[t], st, us ? 0 : base[t], us ? 1 : st,          \
+                               parent + poff[t], u, l, d, r);                              \
             return;                                                                        \
         }                                                                                  \
         _Pragma("omp parallel")                                                           \
@@ -55,11 +60,11 @@
                 const int64_t w = lay->nslots - t0 < HB_HOST_LANES ? lay->nslots - t0      \
                                                                    : HB_HOST_LANES;        \
                 if (s)                                                                     \
-                    block_##SUFFIX(w, n, base + t0, lay->stride, parent, u, l, d, r, s);   \
+                    block_##SUFFIX(w, n, base + t0, st, us, parent, u, l, d, r, s);        \
                 else                                                                       \
                     for (int64_t t = t0; t < t0 + w; ++t)                                  \
-                        hines_##SUFFIX(rows[t], base[t], lay->stride, parent + poff[t], u, l, \
-                                       d, r);                                              \
+                        hines_##SUFFIX(rows[t], base[t], st, us ? 0 : base[t], us ? 1 : st, \
+                                       parent + poff[t], u, l, d, r);                      \
             }                                                                              \
             free(s);                                                                       \
         }                                                                                  \

@@ -6,24 +6,27 @@
 
 #include <stdint.h>
 
-/* One system: rows at base + i*stride, parents at par[i]. Same operations,
- * in the same order, as kernels_cl/solver/hines.cl. */
+/* One system: rows of d and r at base + i*st, of u and l at ub + i*us
+ * (base and st, or 0 and 1 where every system reads one system's couplings),
+ * parents at par[i]. Same operations, in the same order, as
+ * kernels_cl/solver/hines.cl. */
 #define HB_DEFINE_HINES_SWEEP(T, SUFFIX)                                                   \
-    static inline void hines_##SUFFIX(int64_t n, int64_t base, int64_t st, const int32_t *par,    \
-                               const T *u, const T *l, T *d, T *r)                         \
+    static inline void hines_##SUFFIX(int64_t n, int64_t base, int64_t st, int64_t ub,     \
+                                      int64_t us, const int32_t *par, const T *u,          \
+                                      const T *l, T *d, T *r)                              \
     {                                                                                      \
-        const T *U = u + base, *L = l + base;                                              \
+        const T *U = u + ub, *L = l + ub;                                                  \
         T *D = d + base, *R = r + base;                                                    \
         for (int64_t i = n - 1; i >= 1; --i) {                                             \
-            int64_t k = i * st, kp = (int64_t)par[i] * st;                                 \
-            T f = U[k] / D[k];                                                             \
-            D[kp] -= f * L[k];                                                             \
+            int64_t k = i * st, kp = (int64_t)par[i] * st, ku = i * us;                    \
+            T f = U[ku] / D[k];                                                            \
+            D[kp] -= f * L[ku];                                                            \
             R[kp] -= f * R[k];                                                             \
         }                                                                                  \
         R[0] = R[0] / D[0];                                                                \
         for (int64_t i = 1; i < n; ++i) {                                                  \
             int64_t k = i * st, kp = (int64_t)par[i] * st;                                 \
-            R[k] = (R[k] - L[k] * R[kp]) / D[k];                                           \
+            R[k] = (R[k] - L[i * us] * R[kp]) / D[k];                                      \
         }                                                                                  \
     } \
     /* w cells of one tree (parents par) side by side in a tile: row i of cell j at   \

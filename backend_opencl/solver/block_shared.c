@@ -24,8 +24,8 @@ static hb_status shared_bytes(hb_context *ctx, hb_precision p, const hb_layout_d
 }
 
 /* Both kernels take the layout tables, then four arrays: a, b, c, d
- * (Thomas) or, after the parent tables, u, l, d, rhs (Hines); the local
- * array comes last. */
+ * (Thomas) or, after the parent tables, u, l, d, rhs and whether u and l are
+ * shared (Hines); the local array comes last. */
 static hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                         int hines, hb_buffer *x0, hb_buffer *x1, hb_buffer *x2, hb_buffer *x3,
                         int *ran)
@@ -37,7 +37,8 @@ static hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_
     if (!bytes)
         return HB_SUCCESS;
     cl_long nslots = lay->nslots, stride = lay->stride;
-    hb_cl_arg args[11] = {HB_CL_LONG(nslots), HB_CL_LONG(stride), HB_CL_MEM(lay->base),
+    cl_int ushared = lay->ul_shared;
+    hb_cl_arg args[12] = {HB_CL_LONG(nslots), HB_CL_LONG(stride), HB_CL_MEM(lay->base),
                           HB_CL_MEM(lay->rows)};
     int n = 4;
     if (hines) {
@@ -48,6 +49,8 @@ static hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_
     args[n++] = HB_CL_MEM(x1);
     args[n++] = HB_CL_MEM(x2);
     args[n++] = HB_CL_MEM(x3);
+    if (hines)
+        args[n++] = HB_CL_INT(ushared);
     args[n++] = (hb_cl_arg){bytes, NULL};
     const int64_t nblocks = (lay->nslots + lay->block_size - 1) / lay->block_size;
     HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, which, args, n, nblocks,

@@ -39,22 +39,24 @@
         }                                                                                   \
     } while (0)
 
-/* Hines: P local parents, U and L kept, D overwritten by the elimination,
+/* Hines: P local parents, U and L kept (rows us apart: st, or 1 where every
+ * system reads one system's couplings), D overwritten by the elimination,
  * R: right-hand side in, x out. Each row's parent is loaded once. */
-#define HB_HINES_SWEEP(n, st, P, U, L, D, R, rs)                                            \
+#define HB_HINES_SWEEP(n, st, P, U, L, us, D, R, rs)                                        \
     do {                                                                                    \
-        const hb_long hb_n = (n), hb_st = (st), hb_rs = (rs);                               \
+        const hb_long hb_n = (n), hb_st = (st), hb_us = (us), hb_rs = (rs);                 \
         for (hb_long hb_i = hb_n - 1; hb_i >= 1; --hb_i) {                                  \
             const hb_long hb_p = (hb_long)(P)[hb_i], hb_k = hb_i * hb_st;                   \
-            const hb_long hb_kp = hb_p * hb_st;                                             \
-            const real hb_f = (U)[hb_k] / (D)[hb_k];                                        \
-            (D)[hb_kp] -= hb_f * (L)[hb_k];                                                 \
+            const hb_long hb_kp = hb_p * hb_st, hb_ku = hb_i * hb_us;                       \
+            const real hb_f = (U)[hb_ku] / (D)[hb_k];                                       \
+            (D)[hb_kp] -= hb_f * (L)[hb_ku];                                                \
             (R)[hb_p * hb_rs] -= hb_f * (R)[hb_i * hb_rs];                                  \
         }                                                                                   \
         (R)[0] = (R)[0] / (D)[0];                                                           \
         for (hb_long hb_i = 1; hb_i < hb_n; ++hb_i) {                                       \
             const hb_long hb_p = (hb_long)(P)[hb_i], hb_k = hb_i * hb_st;                   \
-            (R)[hb_i * hb_rs] = ((R)[hb_i * hb_rs] - (L)[hb_k] * (R)[hb_p * hb_rs]) / (D)[hb_k]; \
+            (R)[hb_i * hb_rs] =                                                             \
+                ((R)[hb_i * hb_rs] - (L)[hb_i * hb_us] * (R)[hb_p * hb_rs]) / (D)[hb_k];    \
         }                                                                                   \
     } while (0)
 
