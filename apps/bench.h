@@ -61,6 +61,8 @@ typedef struct {
     const char *morph_dir;
     int64_t group_size;       /* hb_plan_options.group_size of every plan (0:
                                  the library's rule)                           */
+    int     shared_couplings; /* Hines points of one tree, strategy auto or
+                                 per-system: hb_plan_options.shared_couplings  */
 } bench_config;
 
 /* One open backend. */
@@ -87,6 +89,11 @@ void      bench_data_free(bench_data *data);
 size_t    bench_data_bytes(const bench_data *data); /* compulsory: 5 values per row */
 double    bench_data_residual(const bench_data *data, int set, hb_status *st);
 
+/* bench_run.c: 1 when the point's plans share their couplings (cfg and the
+ * batch allow it); its compulsory bytes are then 3 values per row and one
+ * system's couplings. */
+int       bench_shares_couplings(const bench_point *pt, const bench_data *data,
+                                 const bench_config *cfg);
 /* bench_run.c: times one point on one backend. Returns HB_SUCCESS, or the
  * failure; HB_ERR_BACKEND_UNAVAILABLE means "not offered here" (skipped). */
 hb_status bench_run_point(const bench_point *pt, const bench_data *data, const bench_config *cfg,

@@ -27,7 +27,8 @@ static int cmp_double(const void *a, const void *b)
  * for a forced strategy that ran another; the layout as
  * "<name>(bs=N)/pad-<padding>", "flat(span=G)" for cooperative plans whose
  * systems span G work-groups, or "by-branch" for branch strategies (their
- * counts vary per batch). */
+ * counts vary per batch); "+shared-couplings" after the strategy where the
+ * plan shares its couplings. */
 static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row)
 {
     hb_plan_info in;
@@ -45,6 +46,10 @@ static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row
     else
         snprintf(row->strategy, sizeof row->strategy, "%s%s",
                  pt->strategy == HB_STRATEGY_AUTO ? "auto:" : "", hb_strategy_name(in.strategy));
+    if (in.shared_couplings) {
+        const size_t n = strlen(row->strategy);
+        snprintf(row->strategy + n, sizeof row->strategy - n, "+shared-couplings");
+    }
     if (in.strategy == HB_STRATEGY_COOPERATIVE)
         snprintf(row->variant, sizeof row->variant,
                  in.resident ? "resident, %d systems x %d work-items per group, %lld B local"
@@ -80,12 +85,31 @@ static hb_status arm(hb_plan *plan, const bench_data *data, int *set)
     return st == HB_SUCCESS ? hb_plan_synchronize(plan) : st;
 }
 
+int bench_shares_couplings(const bench_point *pt, const bench_data *data,
+                           const bench_config *cfg)
+{
+    return cfg->shared_couplings && data->kind == BENCH_HINES && data->mono &&
+           (pt->strategy == HB_STRATEGY_AUTO || pt->strategy == HB_STRATEGY_PER_SYSTEM);
+}
+
+/* Bytes a solve must move: bench_data_bytes, less the couplings of all but
+ * one system where they are shared (d and rhs read, x written). */
+static size_t point_bytes(const bench_point *pt, const bench_data *data, const bench_config *cfg)
+{
+    if (!bench_shares_couplings(pt, data, cfg))
+        return bench_data_bytes(data);
+    return ((size_t)data->nrows * 3u + (size_t)data->n_uniform * 2u) * data->esize;
+}
+
 static hb_status create_plan(const bench_point *pt, const bench_data *data,
                              const bench_config *cfg, bench_backend *be, hb_plan **plan)
 {
     hb_plan_options o;
     hb_plan_options_init(&o);
     o.group_size = (int32_t)cfg->group_size;
+    /* U and L below are then read from the start: system 0's couplings, the
+     * same as every copy's (the residual check would catch any other). */
+    o.shared_couplings = bench_shares_couplings(pt, data, cfg);
     o.layout = pt->layout;
     o.block_size = pt->block_size;
     o.padding = pt->padding;
@@ -159,7 +183,7 @@ hb_status bench_copy_gbps(bench_backend *be, size_t bytes, const bench_config *c
 hb_status bench_run_point(const bench_point *pt, const bench_data *data, const bench_config *cfg,
                           bench_backend *be, int reps_cap, bench_row *row)
 {
-    size_t bytes = bench_data_bytes(data);
+    size_t bytes = point_bytes(pt, data, cfg);
     int ring = (int)((cfg->ring_bytes + bytes - 1) / bytes);
     ring = ring < 1 ? 1 : ring > cfg->max_ring ? cfg->max_ring : ring;
     int max_reps = reps_cap > 0 && reps_cap < cfg->max_reps ? reps_cap : cfg->max_reps;

@@ -26,7 +26,7 @@ static void usage(FILE *out)
         "         [--strategy LIST] [--morphology LIST] [--kind thomas|hines] [--seed S]\n"
         "         [--max-seconds S] [--serial-max-rows N] [--max-rows N] [--morph-dir DIR]\n"
         "         [--ring-mib M] [--max-reps N] [--target-s S] [--wall-cap S]\n"
-        "         [--group-size N]\n"
+        "         [--group-size N] [--shared-couplings]\n"
         "Suites: %s (all: every suite but simulate). --quick: a small version of every\n"
         "suite but simulate (or of --suite), a correctness smoke test. Without --suite,\n"
         "the selections give single points (thomas unless --morphology, --strategy or\n"
@@ -38,6 +38,9 @@ static void usage(FILE *out)
         "auto|per-system|cooperative (thomas; single thomas points need --kind thomas).\n"
         "--group-size N: every plan's group_size (cooperative: work-items per system;\n"
         "fine tree: per group; default 0, the library's rule).\n"
+        "--shared-couplings: Hines points of one tree (copies of one neuron) set U and L\n"
+        "once for every system (hb_plan_options.shared_couplings; strategy auto or\n"
+        "per-system): compulsory bytes 3 values per row; the strategy column says so.\n"
         "morphology: a shipped neuron (name in --morph-dir, default %s) or an .swc\n"
         "path (NEURON-style sections, d_lambda 0.1), levels:N:L, random:SEED,\n"
         "branchy:N:PERCENT:SEED, mix:real (every shipped neuron, cycled), mix:random\n"
@@ -190,7 +193,7 @@ enum {
     OPT_SUITE = 256, OPT_QUICK, OPT_CSV, OPT_BACKEND, OPT_SYSTEMS, OPT_ROWS, OPT_PRECISION,
     OPT_LAYOUT, OPT_STRATEGY, OPT_MORPH, OPT_KIND, OPT_SEED, OPT_MAX_SECONDS, OPT_SERIAL_MAX_ROWS,
     OPT_MAX_ROWS, OPT_MORPH_DIR, OPT_RING_MIB, OPT_MAX_REPS, OPT_TARGET_S, OPT_WALL_CAP,
-    OPT_GROUP_SIZE
+    OPT_GROUP_SIZE, OPT_SHARED_COUPLINGS
 };
 
 static const struct option opts[] = {
@@ -215,6 +218,7 @@ static const struct option opts[] = {
     {"target-s", required_argument, 0, OPT_TARGET_S},
     {"wall-cap", required_argument, 0, OPT_WALL_CAP},
     {"group-size", required_argument, 0, OPT_GROUP_SIZE},
+    {"shared-couplings", no_argument, 0, OPT_SHARED_COUPLINGS},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
@@ -280,6 +284,8 @@ static int take(int c, const cli_opts *a, bench_selection *sel, bench_config *cf
         return cli_real(CMD, f, v, 0, 1e6, CLI_LO_OPEN, &x->wall_cap);
     case OPT_GROUP_SIZE: /* 0: the library's rule */
         return cli_int(CMD, f, v, 0, INT32_MAX, &cfg->group_size);
+    case OPT_SHARED_COUPLINGS:
+        return cfg->shared_couplings = 1;
     default:
         return 0;
     }

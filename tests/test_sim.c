@@ -306,6 +306,10 @@ static void test_errors(hb_context *ctx)
     prm.celsius = -300;
     HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_ERR_INVALID_ARGUMENT);
     hb_sim_params_init(&prm);
+    prm.plan.shared_couplings = 1; /* the engine sets the couplings per cell */
+    HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK(strstr(hb_last_error(), "shared_couplings") != NULL, "message: %s", hb_last_error());
+    hb_sim_params_init(&prm);
     prm.max_spikes = 0;
     HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &sim), HB_ERR_INVALID_ARGUMENT);
     HB_CHECK(sim == (hb_sim *)&prm, "hb_sim_create wrote its output on failure");

@@ -142,6 +142,13 @@ static hb_status check_params(const hb_sim_params *p)
     if (p->precision != HB_DOUBLE && p->precision != HB_FLOAT)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: params->precision = %d is not an hb_precision",
                          fn, (int)p->precision);
+    /* The engine sets every cell's couplings itself (cells of one tree may
+     * still differ in axial conductances), one value per row. */
+    if (p->plan.shared_couplings)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: params->plan.shared_couplings = %d: a simulation sets its plan's "
+                         "couplings per cell (leave it 0)",
+                         fn, (int)p->plan.shared_couplings);
     return HB_SUCCESS;
 }
 

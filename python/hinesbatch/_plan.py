@@ -41,7 +41,8 @@ class Plan:
     strategy ("auto", "per-system", "branch-level", "fine-tree",
     "cooperative"; HINESBATCH_STRATEGY overrides "auto"), stream (a
     cudaStream_t or cl_command_queue as an integer), group_size, reroot,
-    split_branches.
+    split_branches, shared_couplings (Hines plans of one tree: ``u`` and
+    ``l`` are one system's n values, used by every system).
     """
 
     def __init__(self, core: Any, dtype: np.dtype, shape: Tuple[int, ...], ctx: Context):
@@ -122,7 +123,13 @@ class Plan:
             h = np.asarray(x)
             if h.dtype != self.dtype:
                 raise invalid(f"{name}: dtype {h.dtype}, the plan's is {self.dtype}")
-            if h.shape != self.shape and h.shape != (self.nrows,):
+            if name in ("u", "l") and self._p.shared_couplings:
+                # One system's couplings, used by every system.
+                n = int(self.info()["max_rows"])
+                if h.shape != (n,):
+                    raise invalid(f"{name}: shape {h.shape}, expected ({n},): the plan shares "
+                                  "one system's couplings")
+            elif h.shape != self.shape and h.shape != (self.nrows,):
                 raise invalid(f"{name}: shape {h.shape}, expected {self.shape}")
             self._p.set(name, np.ascontiguousarray(h))
         return self

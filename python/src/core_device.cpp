@@ -127,9 +127,11 @@ static void plan_copy(Plan &p, Context *c, const std::string &which, AnyArray ar
                     std::string("device arrays need a plan on the CUDA backend; this one is on ") +
                         hb_backend_name(info.backend)};
     require_flat(p, nullptr);
-    require_device(arr, into ? which.c_str() : "out", plan_dtype(p), (size_t)p.nrows, p.device);
-    if (p.nrows == 0) return;
-    size_t bytes = (size_t)p.nrows * (p.precision == HB_DOUBLE ? 8 : 4);
+    // Shared couplings: U and L hold one system's rows.
+    const int64_t count = into ? plan_count(p, array_of(which)) : p.nrows;
+    require_device(arr, into ? which.c_str() : "out", plan_dtype(p), (size_t)count, p.device);
+    if (count == 0) return;
+    size_t bytes = (size_t)count * (p.precision == HB_DOUBLE ? 8 : 4);
     void *h = nullptr;
     nb::gil_scoped_release nogil;
     cuda_check(cudaSetDevice(p.device), "cudaSetDevice");

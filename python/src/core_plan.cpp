@@ -21,9 +21,11 @@ void plan_options_from(const nb::dict &d, hb_plan_options *o) {
             else if (k == "group_size") o->group_size = nb::cast<int32_t>(v);
             else if (k == "reroot") o->reroot = nb::cast<bool>(v) ? 1 : 0;
             else if (k == "split_branches") o->split_branches = nb::cast<bool>(v) ? 1 : 0;
+            else if (k == "shared_couplings") o->shared_couplings = nb::cast<bool>(v) ? 1 : 0;
             else if (k == "stream") o->stream = (void *)nb::cast<uintptr_t>(v);
             else invalid("plan option " + k + ": unknown (layout, block_size, padding, strategy, "
-                                              "stream, group_size, reroot, split_branches)");
+                                              "stream, group_size, reroot, split_branches, "
+                                              "shared_couplings)");
         } catch (const std::bad_cast &) {
             invalid("plan option " + k + ": a value of the wrong type");
         }
@@ -50,6 +52,8 @@ void Plan::fill() {
     check(hb_plan_get_info(plan, &info));
     nsys = info.nsys;
     nrows = info.nrows;
+    max_rows = info.max_rows;
+    shared = info.shared_couplings != 0;
     hines = info.hines != 0;
     precision = info.precision;
 }
@@ -116,7 +120,7 @@ static Plan *create_hines_uniform(Context &c, const std::string &dt, int64_t nsy
 
 static void plan_set(Plan &p, const std::string &which, AnyArray x) {
     hb_array w = array_of(which);
-    require_host(x, which.c_str(), plan_dtype(p), (size_t)p.nrows);
+    require_host(x, which.c_str(), plan_dtype(p), (size_t)plan_count(p, w));
     hb_status st;
     {
         nb::gil_scoped_release nogil;
@@ -161,6 +165,7 @@ static nb::dict plan_info(const Plan &p) {
     d["dtype"] = i.precision == HB_DOUBLE ? "float64" : "float32";
     d["hines"] = (bool)i.hines;
     d["shared_tree"] = (bool)i.shared_tree;
+    d["shared_couplings"] = (bool)i.shared_couplings;
     d["nsys"] = i.nsys;
     d["nrows"] = i.nrows;
     d["max_rows"] = i.max_rows;
@@ -249,6 +254,7 @@ void bind_plan(nb::module_ &m) {
         .def_ro("nsys", &Plan::nsys)
         .def_ro("nrows", &Plan::nrows)
         .def_ro("is_hines", &Plan::hines)
+        .def_ro("shared_couplings", &Plan::shared)
         .def("set", &plan_set)
         .def("solve", &plan_solve)
         .def("synchronize", &plan_synchronize)

@@ -56,6 +56,31 @@ def test_hines_uniform_shared_tree(rng, backend):
                                rtol=1e-12)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_hines_shared_couplings(rng, backend, dtype, layout):
+    nsys, n = 23, 40
+    parent = random_parent(rng, n)
+    p = hb.Plan.hines(parent, nsys, dtype=dtype, backend=backend, layout=layout,
+                      shared_couplings=True)
+    info = p.info()
+    assert info["shared_couplings"] and info["strategy"] == "per-system"
+    assert "couplings=shared" in p.describe()
+    u, l, d, rhs = random_hines(rng, parent, dtype, nsys)
+    u1, l1 = u[0].copy(), l[0].copy()
+    u[:], l[:] = u1, l1  # every system with system 0's couplings (d stays dominant)
+    d = d + 2 * (np.abs(u) + np.abs(l)).astype(dtype)
+    with pytest.raises(hb.InvalidArgumentError):
+        p.set(u=u)  # a (nsys, n) array: the plan takes one system's
+    p.set(u=u1, l=l1)
+    for step in range(2):  # the couplings stay; d and rhs are set each step
+        d2 = (d * (1 + 0.1 * step)).astype(dtype)
+        x = p.set(d=d2, rhs=rhs).solve().solution()
+        ref = hb.solve_hines(parent, u, l, d2, rhs, backend="serial")
+        np.testing.assert_allclose(x, ref, rtol=tol(dtype) / 100, atol=tol(dtype) / 100)
+    with pytest.raises(hb.InvalidArgumentError):
+        hb.Plan.hines(parent, nsys, backend=backend, strategy="fine-tree", shared_couplings=True)
+
+
 def test_layout_index_and_bases(backend):
     p = hb.Plan.tridiagonal(10, 6, backend=backend, layout="block-interleaved", block_size=4)
     lay = p.layout()
