@@ -300,11 +300,12 @@ typedef struct {
                                 U and L hold one system's n rows (hb_plan_set
                                 reads n values, hb_plan_buffer's array has n)
                                 and a solve reads them once per group of
-                                systems instead of once per system: 2 of the 5
-                                values per row it must move (identical cells
-                                of a simulator). Per-system strategy, any
-                                layout; another strategy asked for, or systems
-                                of different trees, are HB_ERR_INVALID_ARGUMENT */
+                                systems instead of once per system: 3
+                                compulsory values per row (d, rhs, x) instead
+                                of 5 (identical cells of a simulator).
+                                Per-system strategy, any layout; another
+                                strategy asked for, or systems of different
+                                trees, are HB_ERR_INVALID_ARGUMENT             */
 } hb_plan_options;
 
 /* Fills options with the AUTO defaults. */
