@@ -278,6 +278,20 @@ tl 1 "hinesbatch network: --connections: cannot read '/nonexistent/c.csv'" netwo
 printf 'src,dst,weight,delay\n0,1,0.5,1\n0,9,0.5,1\n' >"$root/conn.csv"
 tl 1 "hinesbatch network: --connections $root/conn.csv:3: need src,dst in [0, 4)" network \
     --cells 4 --connections "$root/conn.csv"
+# Rows read whole: trailing text, an integer past int64 and the rest of a
+# line too long for the reader are refused, not taken as (extra) connections.
+printf 'src,dst,weight,delay\n0,1,0.5,1xyz\n' >"$root/trail.csv"
+t 1 "hinesbatch network: --connections $root/trail.csv:2: '0,1,0.5,1xyz' is not src,dst,weight,delay" \
+    network --cells 4 --connections "$root/trail.csv"
+printf 'src,dst,weight,delay\n99999999999999999999,1,0.5,1\n' >"$root/ovf.csv"
+t 1 "ovf.csv:2: '99999999999999999999,1,0.5,1' is not src,dst,weight,delay" network --cells 4 \
+    --connections "$root/ovf.csv"
+printf 'src,dst,weight,delay\n0,1,0.5,1%600s1,0,0.5,2\n' '' >"$root/long.csv"
+t 1 "long.csv:2: a line of more than 510 characters" network --cells 4 --connections "$root/long.csv"
+printf 'src,dst,weight,delay,note\n0,1,0.5,1\n' >"$root/hdr.csv"
+t 1 "hdr.csv: the header must be src,dst,weight,delay" network --cells 4 --connections "$root/hdr.csv"
+printf 'src,dst,weight,delay\r\n0, 1, 0.5, 1\r\n' >"$root/crlf.csv"
+t 0 "" network --cells 4 --tstop 2 --connections "$root/crlf.csv"
 t 0 "" network --cells 6 --tstop 8 --spikes spikes.csv
 check '[ "$(head -1 spikes.csv)" = gid,spike_ms ] && [ "$(wc -l <spikes.csv)" -ge 6 ]' \
     "network: a ring of 6 writes a spike of every cell"
