@@ -453,6 +453,12 @@ check 'grep -q "^nodes: *1619" seg.out' "--seg-length 40: 1619 compartments (NEU
 t 2 "--nseg, --d-lambda and --seg-length exclude each other" morph "$swc" --seg-length 40 --d-lambda 0.1
 t 2 "--seg-length needs --policy section" morph "$swc" --policy sample --seg-length 40
 t 1 "--model: cannot open 'nosuch.json'" simulate --model nosuch.json
+# A morphology path longer than the reader keeps is refused naming the key, not
+# cut to its first 8191 characters ("///...$swc") and opened as that.
+long_morph="$(printf '/%.0s' $(seq $((8191 - ${#swc}))))$swc.nope"
+mf longpath "{\"format\": \"hinesbatch-model\", \"version\": 1, \"morphology\": \"$long_morph\", \"mechanisms\": {\"pas\": \"pas.mod\", \"hh\": \"hh.mod\"}, $good_regions}"
+t 1 "longpath.json:1:60: morphology: a path of 8196 characters (with the file's folder), more than 8191" \
+    simulate --model "$root/longpath.json" --cells 1 --tstop 1
 mf trunc '{"format": "hinesbatch-model", "version": 1,'
 t 1 "trunc.json:1:45: expected a key (a string) in an object" simulate --model "$root/trunc.json"
 mf empty ''
