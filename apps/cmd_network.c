@@ -77,9 +77,14 @@ static void usage(void)
            "gid). --engine as simulate's. Backend: HINESBATCH_BACKEND.\n");
 }
 
+/* The longest row of --connections, in characters without the line end. */
+#define CONN_LINE_MAX 510
+#define HB_STR_(x) #x
+#define HB_STR(x) HB_STR_(x)
+
 /* One line of f into buf without its line end ("\n" or "\r\n"): 1, or 0 at
- * the end of the file, or -1 for a line that does not fit (its rest would
- * otherwise be read as a row of its own). */
+ * the end of the file, -1 for a line that does not fit (its rest would
+ * otherwise be read as a row of its own), -2 for a line with a NUL byte. */
 static int read_line(FILE *f, char *buf, size_t size)
 {
     if (!fgets(buf, (int)size, f))
@@ -88,7 +93,7 @@ static int read_line(FILE *f, char *buf, size_t size)
     if (n > 0 && buf[n - 1] == '\n')
         buf[--n] = '\0';
     else if (!feof(f))
-        return -1;
+        return n + 1 < size ? -2 : -1; /* fgets stops early only at a line end */
     if (n > 0 && buf[n - 1] == '\r')
         buf[--n] = '\0';
     return 1;
@@ -128,7 +133,7 @@ static int read_connections(net_options *o)
         fprintf(stderr, "hinesbatch " CMD ": --connections: cannot read '%s'\n", o->connections);
         return 0;
     }
-    char line[512];
+    char line[CONN_LINE_MAX + 2]; /* the characters, the line end, the NUL */
     int64_t cap = 0, lineno = 1;
     int ok = read_line(f, line, sizeof line) == 1 && !strcmp(line, "src,dst,weight,delay");
     if (!ok)
@@ -140,8 +145,10 @@ static int read_connections(net_options *o)
         long long a, b;
         double w, d;
         if (got < 0) {
-            fprintf(stderr, "hinesbatch " CMD ": --connections %s:%lld: a line of more than %zu "
-                            "characters\n", o->connections, (long long)lineno, sizeof line - 2);
+            fprintf(stderr, "hinesbatch " CMD ": --connections %s:%lld: %s\n", o->connections,
+                    (long long)lineno, got == -2 ? "a NUL byte in the line"
+                                                 : "a line of more than " HB_STR(CONN_LINE_MAX)
+                                                   " characters");
             ok = 0;
             break;
         }

@@ -288,6 +288,8 @@ t 1 "ovf.csv:2: '99999999999999999999,1,0.5,1' is not src,dst,weight,delay" netw
     --connections "$root/ovf.csv"
 printf 'src,dst,weight,delay\n0,1,0.5,1%600s1,0,0.5,2\n' '' >"$root/long.csv"
 t 1 "long.csv:2: a line of more than 510 characters" network --cells 4 --connections "$root/long.csv"
+printf 'src,dst,weight,delay\n0,1,0.5,1\0\n' >"$root/nul.csv"
+t 1 "nul.csv:2: a NUL byte in the line" network --cells 4 --connections "$root/nul.csv"
 printf 'src,dst,weight,delay,note\n0,1,0.5,1\n' >"$root/hdr.csv"
 t 1 "hdr.csv: the header must be src,dst,weight,delay" network --cells 4 --connections "$root/hdr.csv"
 printf 'src,dst,weight,delay\r\n0, 1, 0.5, 1\r\n' >"$root/crlf.csv"
