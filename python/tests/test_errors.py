@@ -84,6 +84,12 @@ def test_shapes(rng):
     with raises(hb.InvalidArgumentError, 1, "offsets: dtype"):
         hb.solve_tridiagonal(a.ravel(), b.ravel(), c.ravel(), d.ravel(), offsets=[0.0, 20.0],
                              backend="serial")
+    # Systems of no rows are named as such (not "offsets not strictly increasing").
+    z = np.ones((4, 0))
+    with raises(hb.InvalidArgumentError, 1, r"d: shape \(4, 0\): systems of 0 rows"):
+        hb.solve_tridiagonal(z, z, z, z, backend="serial")
+    with raises(hb.InvalidArgumentError, 1, r"rhs: shape \(0,\): systems of 0 rows"):
+        hb.solve_hines(np.zeros(0, np.int32), z[0], z[0], z[0], z[0], backend="serial")
 
 
 def test_bad_offsets_get_library_code(rng):
