@@ -1,5 +1,6 @@
 /* cmd_network.c: `hinesbatch network`: the standard network benchmarks (a ring, a random network) of shipped neurons with ExpSyn synapses, over parts (devices) and MPI ranks; spikes and speed. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,6 +77,52 @@ static void usage(void)
            "gid). --engine as simulate's. Backend: HINESBATCH_BACKEND.\n");
 }
 
+/* The longest row of --connections, in characters without the line end. */
+#define CONN_LINE_MAX 510
+#define HB_STR_(x) #x
+#define HB_STR(x) HB_STR_(x)
+
+/* One line of f into buf without its line end ("\n" or "\r\n"): 1, or 0 at
+ * the end of the file, -1 for a line that does not fit (its rest would
+ * otherwise be read as a row of its own), -2 for a line with a NUL byte. */
+static int read_line(FILE *f, char *buf, size_t size)
+{
+    if (!fgets(buf, (int)size, f))
+        return 0;
+    size_t n = strlen(buf);
+    if (n > 0 && buf[n - 1] == '\n')
+        buf[--n] = '\0';
+    else if (!feof(f))
+        return n + 1 < size ? -2 : -1; /* fgets stops early only at a line end */
+    if (n > 0 && buf[n - 1] == '\r')
+        buf[--n] = '\0';
+    return 1;
+}
+
+/* A row "src,dst,weight,delay": all of the text, each integer and number
+ * whole and in range (sscanf took "1xyz" as 1 and overflowed silently). */
+static int parse_row(const char *s, long long *a, long long *b, double *w, double *d)
+{
+    char *end;
+    errno = 0;
+    *a = strtoll(s, &end, 10);
+    if (end == s || *end != ',' || errno)
+        return 0;
+    s = end + 1;
+    *b = strtoll(s, &end, 10);
+    if (end == s || *end != ',' || errno)
+        return 0;
+    s = end + 1;
+    *w = strtod(s, &end);
+    if (end == s || *end != ',')
+        return 0;
+    s = end + 1;
+    *d = strtod(s, &end);
+    while (end != s && (*end == ' ' || *end == '\t'))
+        ++end;
+    return end != s && *end == '\0';
+}
+
 /* --connections: every row checked (gids in [0, cells), finite weight,
  * delay >= dt), then indexed by target for inputs() (a counting sort: each
  * target's rows in file order). */
@@ -86,18 +133,34 @@ static int read_connections(net_options *o)
         fprintf(stderr, "hinesbatch " CMD ": --connections: cannot read '%s'\n", o->connections);
         return 0;
     }
-    char line[512];
+    char line[CONN_LINE_MAX + 2]; /* the characters, the line end, the NUL */
     int64_t cap = 0, lineno = 1;
-    int ok = fgets(line, sizeof line, f) && !strncmp(line, "src,dst,weight,delay", 20);
+    int ok = read_line(f, line, sizeof line) == 1 && !strcmp(line, "src,dst,weight,delay");
     if (!ok)
         fprintf(stderr, "hinesbatch " CMD ": --connections %s: the header must be "
                         "src,dst,weight,delay\n", o->connections);
-    while (ok && fgets(line, sizeof line, f)) {
+    int got;
+    while (ok && (got = read_line(f, line, sizeof line)) != 0) {
         ++lineno;
         long long a, b;
         double w, d;
-        if (sscanf(line, "%lld,%lld,%lf,%lf", &a, &b, &w, &d) != 4 || a < 0 || b < 0 ||
-            a >= o->ncells || b >= o->ncells || !isfinite(w) || !isfinite(d) || d < o->dt) {
+        if (got < 0) {
+            fprintf(stderr, "hinesbatch " CMD ": --connections %s:%lld: %s\n", o->connections,
+                    (long long)lineno, got == -2 ? "a NUL byte in the line"
+                                                 : "a line of more than " HB_STR(CONN_LINE_MAX)
+                                                   " characters");
+            ok = 0;
+            break;
+        }
+        if (!parse_row(line, &a, &b, &w, &d)) {
+            fprintf(stderr, "hinesbatch " CMD ": --connections %s:%lld: '%s' is not "
+                            "src,dst,weight,delay (two integers, two numbers)\n",
+                    o->connections, (long long)lineno, line);
+            ok = 0;
+            break;
+        }
+        if (a < 0 || b < 0 || a >= o->ncells || b >= o->ncells || !isfinite(w) || !isfinite(d) ||
+            d < o->dt) {
             fprintf(stderr, "hinesbatch " CMD ": --connections %s:%lld: need src,dst in [0, %lld), "
                             "a finite weight and a delay >= dt\n",
                     o->connections, (long long)lineno, (long long)o->ncells);

@@ -91,12 +91,18 @@ static size_t put_utf8(char *o, unsigned u)
 
 /* A string at the opening quote; *out malloc'd. Escapes never lengthen the
  * text (\uXXXX: at most 4 bytes of UTF-8 from 6 of input), so the raw span
- * bounds the result. */
+ * to the closing quote bounds the result. Sized by that span, not by the rest
+ * of the input: a file of a million short strings would otherwise ask for a
+ * million times its own size. */
 static int string(parser *p, char **out)
 {
     advance(p); /* " */
-    size_t start = p->at;
-    char *o = malloc(p->len - start + 1);
+    size_t start = p->at, span = 0;
+    while (start + span < p->len && p->s[start + span] != '"')
+        span += p->s[start + span] == '\\' ? 2 : 1;
+    if (span > p->len - start)
+        span = p->len - start;
+    char *o = malloc(span + 1);
     if (!o)
         return fail(p, "out of memory");
     size_t n = 0;
@@ -225,6 +231,51 @@ static int grow(parser *p, json_value *v, size_t *cap)
     return 1;
 }
 
+/* The keys of one object, an open-addressing hash set of member indices
+ * (slot = index + 1, 0 = empty): a duplicate is found in constant time, where
+ * comparing each key with every earlier one took hours on an object of a
+ * million keys (the 16 MiB limit allows that many). */
+typedef struct {
+    size_t *slot, cap; /* cap: 0 or a power of two, at least twice the keys */
+} key_set;
+
+static size_t key_hash(const char *k)
+{
+    size_t h = (size_t)14695981039346656037ULL; /* FNV-1a (truncated where size_t is 32-bit) */
+    for (; *k; ++k)
+        h = (h ^ (unsigned char)*k) * (size_t)1099511628211ULL;
+    return h;
+}
+
+/* Adds member i of v (keys 0 .. i-1 already in); returns the index of an
+ * earlier member with the same key, i itself when none, or (size_t)-1 when
+ * out of memory. */
+static size_t key_set_add(key_set *ks, const json_value *v, size_t i)
+{
+    if (2 * (i + 1) > ks->cap) {
+        size_t nc = ks->cap ? 2 * ks->cap : 16;
+        size_t *ns = nc <= (size_t)-1 / sizeof *ns ? calloc(nc, sizeof *ns) : NULL;
+        if (!ns)
+            return (size_t)-1;
+        for (size_t j = 0; j < i; ++j) {
+            size_t h = key_hash(v->items[j].key) & (nc - 1);
+            while (ns[h])
+                h = (h + 1) & (nc - 1);
+            ns[h] = j + 1;
+        }
+        free(ks->slot);
+        ks->slot = ns, ks->cap = nc;
+    }
+    size_t h = key_hash(v->items[i].key) & (ks->cap - 1);
+    for (; ks->slot[h]; h = (h + 1) & (ks->cap - 1))
+        if (!strcmp(v->items[ks->slot[h] - 1].key, v->items[i].key))
+            return ks->slot[h] - 1;
+    ks->slot[h] = i + 1;
+    return i;
+}
+
+static int members(parser *p, json_value *v, int depth, key_set *keys);
+
 static int container(parser *p, json_value *v, int depth)
 {
     const int obj = peek(p) == '{';
@@ -238,6 +289,17 @@ static int container(parser *p, json_value *v, int depth)
         advance(p);
         return 1;
     }
+    key_set keys = {NULL, 0};
+    int ok = members(p, v, depth, &keys);
+    free(keys.slot);
+    return ok;
+}
+
+/* The members or elements of container v, after its first byte. */
+static int members(parser *p, json_value *v, int depth, key_set *keys)
+{
+    const int obj = v->type == JSON_OBJECT;
+    const int close = obj ? '}' : ']';
     size_t cap = 0;
     for (;;) {
         if (!grow(p, v, &cap))
@@ -254,10 +316,12 @@ static int container(parser *p, json_value *v, int depth)
                 return 0;
             it->key = k;
             v->n++; /* counted now so that json_free frees the key on error */
-            for (size_t i = 0; i + 1 < v->n; ++i)
-                if (!strcmp(v->items[i].key, k))
-                    return fail(p, "duplicate key \"%s\" (first at %d:%d)", k,
-                                v->items[i].key_line, v->items[i].key_col);
+            size_t first = key_set_add(keys, v, v->n - 1);
+            if (first == (size_t)-1)
+                return fail(p, "out of memory");
+            if (first != v->n - 1)
+                return fail(p, "duplicate key \"%s\" (first at %d:%d)", k,
+                            v->items[first].key_line, v->items[first].key_col);
             skip_space(p);
             if (peek(p) != ':')
                 return fail(p, "expected ':' after key \"%s\"", k);

@@ -356,13 +356,19 @@ int model_file_load(const char *cmd, const char *path, model_file *mf)
         bad(cmd, mf, morph ? morph : r, "morphology", "needs a path (a string)");
         goto fail;
     }
-    /* Relative to the file's folder. */
+    /* Relative to the file's folder. Too long a path is refused naming the
+     * key (cut short it was opened as another, shorter path). */
     const char *slash = strrchr(path, '/');
-    if (morph->str[0] == '/' || !slash)
-        snprintf(mf->morphology, sizeof mf->morphology, "%s", morph->str);
-    else
-        snprintf(mf->morphology, sizeof mf->morphology, "%.*s/%s", (int)(slash - path), path,
-                 morph->str);
+    int plen = morph->str[0] == '/' || !slash
+                   ? snprintf(mf->morphology, sizeof mf->morphology, "%s", morph->str)
+                   : snprintf(mf->morphology, sizeof mf->morphology, "%.*s/%s",
+                              (int)(slash - path), path, morph->str);
+    if (plen < 0 || (size_t)plen >= sizeof mf->morphology) {
+        bad(cmd, mf, morph, "morphology", "a path of %zu characters (with the file's folder), "
+            "more than %zu", plen < 0 ? strlen(morph->str) : (size_t)plen,
+            sizeof mf->morphology - 1);
+        goto fail;
+    }
     if (!num_in(cmd, mf, r, "celsius", "", 0, -273.15, 1000, &mf->celsius) ||
         !num_in(cmd, mf, r, "v_init", "", 0, -1000, 1000, &mf->v_init))
         goto fail;

@@ -1,6 +1,8 @@
-/* test_morph_hostile.c: hostile SWC input and options: overflowing values, compartment counts past the cap, deep trees; each refused with its code and a message naming the place, outputs untouched. */
+/* test_morph_hostile.c: hostile SWC input and options: overflowing values, binary streams, compartment counts past the cap, deep trees; each refused with its code and a message naming the place, outputs untouched. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -40,6 +42,72 @@ static hb_morph *read_text(const char *name, const char *text, const hb_swc_opti
     hb_morph *m = NULL;
     HB_CHECK_STATUS(hb_morph_read_swc(write_file(name, text), so, &m), HB_SUCCESS);
     return m;
+}
+
+/* ---- a stream of binary garbage: refused at its first block ------------ */
+typedef struct {
+    int fd;
+    int64_t written; /* bytes the reader took before it closed the pipe */
+} zero_writer;
+
+/* Writes up to 256 MiB of NUL bytes, stopping when the reader closes. */
+static void *write_zeros(void *arg)
+{
+    zero_writer *z = arg;
+    static const char block[65536];
+    while (z->written < ((int64_t)256 << 20)) {
+        ssize_t w = write(z->fd, block, sizeof block);
+        if (w <= 0)
+            break; /* EPIPE: the reader is done */
+        z->written += w;
+    }
+    close(z->fd);
+    return NULL;
+}
+
+/* Reading /dev/zero (or any binary stream) filled memory without end: 8 GB
+ * in 20 s, never a message. A NUL byte outside a comment now ends the
+ * reading, so the reader takes at most a block or two of this 256 MiB pipe. */
+static void test_binary_stream(void)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        fprintf(stderr, "cannot make a pipe\n");
+        exit(1);
+    }
+    signal(SIGPIPE, SIG_IGN);
+    zero_writer z = {fds[1], 0};
+    pthread_t th;
+    if (pthread_create(&th, NULL, write_zeros, &z) != 0) {
+        fprintf(stderr, "cannot start the writer\n");
+        exit(1);
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    hb_morph *sentinel = (hb_morph *)&z, *m = sentinel;
+    HB_CHECK_STATUS(hb_morph_read_swc(path, NULL, &m), HB_ERR_PARSE);
+    HB_CHECK(m == sentinel, "binary stream: output written on error");
+    check_message("binary stream", path, ":1: NUL byte in the line", NULL);
+    close(fds[0]);
+    pthread_join(th, NULL);
+    HB_CHECK(z.written < ((int64_t)4 << 20), "binary stream: %lld bytes taken before the refusal",
+             (long long)z.written);
+    /* A NUL inside a comment is no error: the lines after it are read. */
+    static const char text[] = "# a\0b\n1 1 0 0 0 5 -1\n# \0\n2 3 10 0 0 1 1\n";
+    const char *file = write_file("nulcomment.swc", "");
+    FILE *f = fopen(file, "wb");
+    if (!f || fwrite(text, 1, sizeof text - 1, f) != sizeof text - 1) {
+        fprintf(stderr, "cannot write %s\n", file);
+        exit(1);
+    }
+    fclose(f);
+    m = NULL;
+    HB_CHECK_STATUS(hb_morph_read_swc(file, NULL, &m), HB_SUCCESS);
+    hb_morph_info info;
+    if (m && hb_morph_get_info(m, &info) == HB_SUCCESS)
+        HB_CHECK(info.samples == 2, "NUL in comments: %lld samples, expected 2",
+                 (long long)info.samples);
+    hb_morph_destroy(m);
 }
 
 /* ---- values that are finite in the file but not once scaled or combined -- */
@@ -350,11 +418,12 @@ int main(void)
     }
     hb_context *ctx = hb_test_context();
     test_reader_values();
+    test_binary_stream();
     test_cell_values();
     test_cap();
     test_matrix_dt();
     test_deep(ctx);
-    const char *names[] = {"cell.swc", "two.swc", "m.swc"};
+    const char *names[] = {"cell.swc", "two.swc", "m.swc", "nulcomment.swc"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
         char p[600];
         snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);

@@ -362,6 +362,11 @@ static void bad_calls(hb_context *ctx)
     HB_CHECK_STATUS(hb_net_connect(net, 5, part, syn, 0.1, INFINITY), E);
     HB_CHECK_STATUS(hb_net_connect(net, 5, part, syn, 0.1, 1.0), HB_SUCCESS);
     HB_CHECK_STATUS(hb_net_run(net, NAN), E);
+    /* 1e30 ms is 4e31 steps: refused as hb_sim_run refuses it, not clamped
+     * to 2^62 steps and run. */
+    HB_CHECK_STATUS(hb_net_run(net, 1e30), E);
+    HB_CHECK(strstr(hb_last_error(), "tstop = 1e+30 ms") && strstr(hb_last_error(), "2^62"),
+             "hb_net_run 1e30: '%s'", hb_last_error());
     HB_CHECK_STATUS(hb_net_run(net, 2.0), HB_SUCCESS);
     double ms = 0;
     int64_t epochs = 0;
@@ -385,6 +390,20 @@ static void bad_calls(hb_context *ctx)
     HB_CHECK_STATUS(hb_net_add_part(net, s2, &g1, &part), HB_SUCCESS);
     HB_CHECK_STATUS(hb_net_add_part(net, s3, &g1, &part), HB_SUCCESS);
     HB_CHECK_STATUS(hb_net_run(net, 1.0), E);
+    hb_net_destroy(net);
+    /* A finite delay of 1e300 ms (4e301 steps): one epoch per run, its step
+     * count never converted from the double as it is (UBSan stopped here). */
+    hb_sim_destroy(s3);
+    s3 = NULL;
+    HB_CHECK_STATUS(hb_sim_create(ctx, cells, 1, &prm, &s3), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_sim_add_point(s3, "ExpSyn", 0, 0, &syn), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_net_create(NULL, HB_NET_STEP_END, &net), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_net_add_part(net, s3, &g1, &part), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_net_connect(net, 3, part, syn, 0.1, 1e300), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_net_run(net, 1.0), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_net_run(net, 2.0), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_net_epoch(net, &ms, &epochs), HB_SUCCESS);
+    HB_CHECK(epochs == 2, "delay 1e300: %lld epochs in two runs, expected 2", (long long)epochs);
     hb_net_destroy(net);
     hb_sim_destroy(sim), hb_sim_destroy(other), hb_sim_destroy(s2), hb_sim_destroy(s3);
 }

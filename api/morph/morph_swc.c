@@ -472,7 +472,12 @@ hb_status hb_morph_read_swc(const char *path, const hb_swc_options *opts, hb_mor
         return hb__error(HB_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     char *text = NULL;
     size_t len = 0, cap = 0;
-    for (;;) {
+    /* A NUL byte outside a comment makes its line an error whatever follows
+     * (hb_morph_parse_swc stops at the first bad line): reading ends there,
+     * so /dev/zero, a binary stream or a pipe of garbage is refused at its
+     * first block instead of filling memory. */
+    int in_comment = 0;
+    for (int stop = 0; !stop;) {
         if (len == cap) {
             char *nt = hb__mul_size(cap ? cap : 32768, 2, &cap) && cap <= (size_t)PTRDIFF_MAX
                            ? realloc(text, cap) : NULL;
@@ -483,6 +488,14 @@ hb_status hb_morph_read_swc(const char *path, const hb_swc_options *opts, hb_mor
             text = nt;
         }
         size_t got = fread(text + len, 1, cap - len, f);
+        for (size_t i = len; i < len + got && !stop; ++i) {
+            if (text[i] == '\n')
+                in_comment = 0;
+            else if (text[i] == '#')
+                in_comment = 1;
+            else if (text[i] == '\0' && !in_comment)
+                stop = 1, got = i + 1 - len; /* keep through the NUL: the parser names it */
+        }
         len += got;
         if (got == 0)
             break;

@@ -457,7 +457,10 @@ static hb_status start(hb_net *net)
     }
     /* Whole steps of at most the smallest delay: a spike of this epoch is
      * due in a later one. No connection anywhere: one epoch per run. */
-    net->epoch_steps = isfinite(dmin) ? (int64_t)floor(dmin / net->dt + 1e-9) : 0;
+    const double q = floor(dmin / net->dt + 1e-9);
+    /* A delay of more than 2^62 steps (1e300 ms is finite) is past any run
+     * (hb_net_run refuses longer ones): capped, never converted as it is. */
+    net->epoch_steps = !isfinite(dmin) ? 0 : q > 0x1p62 ? (int64_t)1 << 62 : (int64_t)q;
     if (isfinite(dmin) && net->epoch_steps < 1)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: the smallest delay %g ms is below dt", fn,
                          dmin);
@@ -471,14 +474,22 @@ static hb_status run(hb_net *net, double tstop)
 {
     if (!isfinite(tstop))
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_net_run: tstop = %g ms is not finite", tstop);
+    /* As hb_sim_run: steps are counted in int64, so a count past 2^62 is
+     * refused rather than clamped into a run that would never end. */
+    const double x = ceil(tstop / net->dt - 0.5 - 1e-9);
+    if (!(x <= 0x1p62))
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_net_run: tstop = %g ms at dt = %g ms is %g steps, more than 2^62",
+                         tstop, net->dt, x);
     if (!net->started)
         HB_FORWARD(start(net));
     const int64_t target = hb__sim_event_step(tstop, net->dt);
     /* Every rank runs the same epochs: each calls allgather once per epoch. */
     while (net->step < target) {
-        int64_t to = net->epoch_steps > 0 ? net->step + net->epoch_steps : target;
-        if (to > target)
-            to = target;
+        /* Compared before adding: step + epoch_steps may pass INT64_MAX. */
+        int64_t to = net->epoch_steps > 0 && net->epoch_steps < target - net->step
+                         ? net->step + net->epoch_steps
+                         : target;
         HB_FORWARD(run_parts(net, to));
         net->step = to;
         net->epochs++;

@@ -84,6 +84,9 @@ def batch_shape(rhs_shape: Tuple[int, ...], offsets: Optional[np.ndarray],
         else:
             raise invalid(f"{name}: shape {rhs_shape}; a uniform batch is 2-D (systems x rows), "
                           "a variable one 1-D with offsets")
+        if nsys > 0 and n == 0:  # else the library blames offsets the caller never gave
+            raise invalid(f"{name}: shape {rhs_shape}: systems of 0 rows (a system has at "
+                          "least 1)")
         return np.arange(nsys + 1, dtype=np.int64) * n, nsys, nsys * n
     if len(rhs_shape) != 1:
         raise invalid(f"{name}: shape {rhs_shape}; with offsets, arrays are 1-D (flat rows)")

@@ -77,7 +77,10 @@ class Simulation:
                  dtype: Any = "float64", plan: Optional[Dict[str, Any]] = None,
                  **params: Any):
         if isinstance(cells, Cell):
-            cells = [cells] * (1 if ncells is None else int(ncells))
+            n = 1 if ncells is None else int(ncells)
+            if n < 1:  # else an empty list, which the library reports as a NULL cells array
+                raise invalid(f"ncells = {n}, must be >= 1")
+            cells = [cells] * n
         elif ncells is not None:
             raise invalid("ncells: only with one cell")
         cells = list(cells)

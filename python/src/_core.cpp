@@ -18,6 +18,14 @@ void check(hb_status st) {
 
 void invalid(const std::string &msg) { throw Error{(int)HB_ERR_INVALID_ARGUMENT, msg}; }
 
+const char *c_arg(const std::string &s, const char *name) {
+    size_t nul = s.find('\0');
+    if (nul != std::string::npos)
+        invalid(std::string(name) + ": a NUL byte at character " + std::to_string(nul) + " of " +
+                std::to_string(s.size()) + " (C would read only '" + s.substr(0, nul) + "')");
+    return s.c_str();
+}
+
 Dtype dtype_of(const AnyArray &a) {
     if (a.dtype() == nb::dtype<double>()) return Dtype::f64;
     if (a.dtype() == nb::dtype<float>()) return Dtype::f32;
@@ -78,7 +86,7 @@ void *numpy_data(nb::handle arr) { return nb::cast<AnyArray>(arr).data(); }
 
 hb_backend backend_of_name(const std::string &name) {
     hb_backend b;
-    check(hb_backend_from_name(name.c_str(), &b));
+    check(hb_backend_from_name(c_arg(name, "backend"), &b));
     return b;
 }
 

@@ -31,6 +31,10 @@ struct Error {
 void check(hb_status st);
 // Throws Error(HB_ERR_INVALID_ARGUMENT, msg): a check of the binding's own.
 [[noreturn]] void invalid(const std::string &msg);
+// s as the C string a library call takes, or Error naming `name` when s holds
+// a NUL byte (C would read only the text before it: "hh\0x" as "hh", a path
+// "a.swc\0b" as "a.swc").
+const char *c_arg(const std::string &s, const char *name);
 
 // A host or device array, as nanobind sees any DLPack / buffer object.
 using AnyArray = nb::ndarray<>;

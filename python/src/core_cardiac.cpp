@@ -48,7 +48,7 @@ static nb::list cardiac_models() {
 static Cardiac *cardiac_create(Context &ctx, const std::string &model, int64_t ncells,
                                const std::string &dtype, double dt) {
     int32_t m = 0;
-    check(hb_cardiac_model_find(model.c_str(), &m));
+    check(hb_cardiac_model_find(c_arg(model, "model"), &m));
     hb_precision p = HB_DOUBLE;
     if (dtype == "float32") p = HB_FLOAT;
     else if (dtype != "float64") invalid("dtype: '" + dtype + "', expected float64 or float32");
@@ -59,24 +59,24 @@ static Cardiac *cardiac_create(Context &ctx, const std::string &model, int64_t n
 
 static void cardiac_set_param(Cardiac &c, const std::string &name, const AnyArray &values) {
     require_host(values, "values", Dtype::f64, (size_t)c.n);
-    check(hb_cardiac_set_param_cells(c.c, name.c_str(), (const double *)values.data()));
+    check(hb_cardiac_set_param_cells(c.c, c_arg(name, "name"), (const double *)values.data()));
 }
 
 static void cardiac_set_state(Cardiac &c, const std::string &name, const AnyArray &values) {
     require_host(values, "values", Dtype::f64, (size_t)c.n);
-    check(hb_cardiac_set_state(c.c, name.c_str(), (const double *)values.data()));
+    check(hb_cardiac_set_state(c.c, c_arg(name, "name"), (const double *)values.data()));
 }
 
 static nb::object cardiac_get_state(Cardiac &c, const std::string &name) {
     nb::object arr = new_numpy(Dtype::f64, {(size_t)c.n});
-    check(hb_cardiac_get_state(c.c, name.c_str(), (double *)numpy_data(arr)));
+    check(hb_cardiac_get_state(c.c, c_arg(name, "name"), (double *)numpy_data(arr)));
     return arr;
 }
 
 static void cardiac_record(Cardiac &c, std::vector<int64_t> cells, std::vector<std::string> states,
                            int64_t every) {
     std::vector<const char *> names;
-    for (const std::string &s : states) names.push_back(s.c_str());
+    for (const std::string &s : states) names.push_back(c_arg(s, "states"));
     check(hb_cardiac_record(c.c, (int64_t)cells.size(), cells.data(), (int32_t)names.size(),
                             names.data(), every));
 }
@@ -106,7 +106,7 @@ void bind_cardiac(nb::module_ &m) {
         .def_static("create", &cardiac_create, nb::rv_policy::take_ownership)
         .def("set_param", &cardiac_set_param)
         .def("set_param_all", [](Cardiac &c, const std::string &name, double v) {
-            check(hb_cardiac_set_param(c.c, name.c_str(), v));
+            check(hb_cardiac_set_param(c.c, c_arg(name, "name"), v));
         })
         .def("set_state", &cardiac_set_state)
         .def("get_state", &cardiac_get_state)

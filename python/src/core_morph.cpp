@@ -44,7 +44,7 @@ static Morph *read_swc(const std::string &path, double scale, bool repair) {
     o.scale = scale;
     o.repair_radii = repair ? 1 : 0;
     hb_morph *m = nullptr;
-    check(hb_morph_read_swc(path.c_str(), &o, &m));
+    check(hb_morph_read_swc(c_arg(path, "path"), &o, &m));
     return new Morph(m);
 }
 
@@ -54,7 +54,7 @@ static Morph *parse_swc(nb::bytes text, const std::string &name, double scale, b
     o.scale = scale;
     o.repair_radii = repair ? 1 : 0;
     hb_morph *m = nullptr;
-    check(hb_morph_parse_swc(text.c_str(), text.size(), name.c_str(), &o, &m));
+    check(hb_morph_parse_swc(text.c_str(), text.size(), c_arg(name, "name"), &o, &m));
     return new Morph(m);
 }
 
@@ -280,6 +280,7 @@ static nb::dict batch_mono(const Cell &c, int64_t nsys, double dt) {
 }
 
 static nb::dict batch_multi(std::vector<const Cell *> cells, double dt) {
+    if (cells.empty()) invalid("cells: an empty list"); // the library would see a NULL array
     std::vector<const hb_morph_cell *> cs;
     for (const Cell *c : cells) {
         if (!c) invalid("cells: None in the list");

@@ -12,11 +12,13 @@ void plan_options_from(const nb::dict &d, hb_plan_options *o) {
         try {
             nb::handle v = kv.second;
             if (v.is_none()) continue;
-            if (k == "layout") check(hb_layout_from_name(nb::cast<std::string>(v).c_str(), &o->layout));
+            if (k == "layout")
+                check(hb_layout_from_name(c_arg(nb::cast<std::string>(v), "layout"), &o->layout));
             else if (k == "padding")
-                check(hb_padding_from_name(nb::cast<std::string>(v).c_str(), &o->padding));
+                check(hb_padding_from_name(c_arg(nb::cast<std::string>(v), "padding"), &o->padding));
             else if (k == "strategy")
-                check(hb_strategy_from_name(nb::cast<std::string>(v).c_str(), &o->strategy));
+                check(hb_strategy_from_name(c_arg(nb::cast<std::string>(v), "strategy"),
+                                            &o->strategy));
             else if (k == "block_size") o->block_size = nb::cast<int32_t>(v);
             else if (k == "group_size") o->group_size = nb::cast<int32_t>(v);
             else if (k == "reroot") o->reroot = nb::cast<bool>(v) ? 1 : 0;

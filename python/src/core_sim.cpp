@@ -59,6 +59,7 @@ static void params_from(const nb::dict &d, hb_sim_params *p) {
 static Sim *sim_create(Context &c, std::vector<const Cell *> cells, nb::dict params) {
     hb_sim_params p;
     params_from(params, &p);
+    if (cells.empty()) invalid("cells: an empty list"); // the library would see a NULL array
     std::vector<const hb_morph_cell *> cs;
     for (const Cell *x : cells) {
         if (!x) invalid("cells: None in the list");
@@ -145,10 +146,11 @@ static nb::object sim_mech_state(Sim &s, const std::string &mech, const std::str
     check(hb_sim_rows(s.sim, &rows));
     // Enough for every compartment or every point process of the mechanism.
     std::vector<double> buf((size_t)rows + 1);
-    hb_status st = hb_sim_get_mech_state(s.sim, mech.c_str(), var.c_str(), buf.data(), &n);
+    hb_status st =
+        hb_sim_get_mech_state(s.sim, c_arg(mech, "mech"), c_arg(var, "var"), buf.data(), &n);
     if (st == HB_SUCCESS && n > rows) {
         buf.resize((size_t)n);
-        st = hb_sim_get_mech_state(s.sim, mech.c_str(), var.c_str(), buf.data(), &n);
+        st = hb_sim_get_mech_state(s.sim, c_arg(mech, "mech"), c_arg(var, "var"), buf.data(), &n);
     }
     check(st);
     nb::object arr = new_numpy(Dtype::f64, {(size_t)n});
@@ -204,13 +206,13 @@ void bind_sim(nb::module_ &m) {
         .def("probe",
              [](Sim &s, int64_t cell, int64_t comp, const std::string &what) {
                  int64_t id = -1;
-                 check(hb_sim_probe(s.sim, cell, comp, what.c_str(), &id));
+                 check(hb_sim_probe(s.sim, cell, comp, c_arg(what, "what"), &id));
                  return id;
              })
         .def("probe_point",
              [](Sim &s, int64_t point, const std::string &var) {
                  int64_t id = -1;
-                 check(hb_sim_probe_point(s.sim, point, var.c_str(), &id));
+                 check(hb_sim_probe_point(s.sim, point, c_arg(var, "var"), &id));
                  return id;
              })
         .def("trace_count",
@@ -249,34 +251,35 @@ void bind_sim(nb::module_ &m) {
              [](Sim &s, const std::string &mech, int64_t cell, uint32_t types, double lo,
                 double hi) {
                  hb_sim_region r = region_of(cell, types, lo, hi);
-                 check(hb_sim_insert(s.sim, mech.c_str(), &r));
+                 check(hb_sim_insert(s.sim, c_arg(mech, "mech"), &r));
              })
         .def("set_param",
              [](Sim &s, const std::string &mech, const std::string &param, double a, double b,
                 double c, double k, int64_t cell, uint32_t types, double lo, double hi) {
                  hb_sim_region r = region_of(cell, types, lo, hi);
                  hb_sim_profile f = {a, b, c, k};
-                 check(hb_sim_set_param_profile(s.sim, mech.c_str(), param.c_str(), &r, &f));
+                 check(hb_sim_set_param_profile(s.sim, c_arg(mech, "mech"), c_arg(param, "param"),
+                                                &r, &f));
              })
         .def("set_ion",
              [](Sim &s, const std::string &ion, double e, double ci, double co, int64_t cell,
                 uint32_t types, double lo, double hi) {
                  hb_sim_region r = region_of(cell, types, lo, hi);
-                 check(hb_sim_set_ion(s.sim, ion.c_str(), &r, e, ci, co));
+                 check(hb_sim_set_ion(s.sim, c_arg(ion, "ion"), &r, e, ci, co));
              })
         .def("set_ion_nernst",
              [](Sim &s, const std::string &ion, bool on) {
-                 check(hb_sim_set_ion_nernst(s.sim, ion.c_str(), on ? 1 : 0));
+                 check(hb_sim_set_ion_nernst(s.sim, c_arg(ion, "ion"), on ? 1 : 0));
              })
         .def("add_point",
              [](Sim &s, const std::string &mech, int64_t cell, int64_t comp) {
                  int64_t id = -1;
-                 check(hb_sim_add_point(s.sim, mech.c_str(), cell, comp, &id));
+                 check(hb_sim_add_point(s.sim, c_arg(mech, "mech"), cell, comp, &id));
                  return id;
              })
         .def("set_point_param",
              [](Sim &s, int64_t id, const std::string &param, double v) {
-                 check(hb_sim_set_point_param(s.sim, id, param.c_str(), v));
+                 check(hb_sim_set_point_param(s.sim, id, c_arg(param, "param"), v));
              })
         .def("add_events",
              [](Sim &s, int64_t id, std::vector<double> times, double w) {

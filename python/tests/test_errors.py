@@ -84,6 +84,12 @@ def test_shapes(rng):
     with raises(hb.InvalidArgumentError, 1, "offsets: dtype"):
         hb.solve_tridiagonal(a.ravel(), b.ravel(), c.ravel(), d.ravel(), offsets=[0.0, 20.0],
                              backend="serial")
+    # Systems of no rows are named as such (not "offsets not strictly increasing").
+    z = np.ones((4, 0))
+    with raises(hb.InvalidArgumentError, 1, r"d: shape \(4, 0\): systems of 0 rows"):
+        hb.solve_tridiagonal(z, z, z, z, backend="serial")
+    with raises(hb.InvalidArgumentError, 1, r"rhs: shape \(0,\): systems of 0 rows"):
+        hb.solve_hines(np.zeros(0, np.int32), z[0], z[0], z[0], z[0], backend="serial")
 
 
 def test_bad_offsets_get_library_code(rng):
@@ -229,6 +235,15 @@ def test_morph_errors(tmp_path):
         hb.batch(m.discretise())
     with raises(hb.InvalidArgumentError, 1):
         hb.Cell.synth_levels(3, 40)
+    # A NUL byte in a string for the library is refused, naming the argument:
+    # C reads only the text before it (another file, a shorter name).
+    (tmp_path / "a.swc").write_text("1 1 0 0 0 5 -1\n")
+    with raises(hb.InvalidArgumentError, 1, "path: a NUL byte at character"):
+        hb.load_swc(str(tmp_path / "a.swc") + "\0.bak")
+    with raises(hb.InvalidArgumentError, 1, "name: a NUL byte"):
+        hb.Morphology.parse("1 1 0 0 0 5 -1\n", name="a.swc\0b")
+    with raises(hb.InvalidArgumentError, 1, "cells: an empty list"):
+        hb.batch([])
 
 
 def test_sim_errors():
@@ -243,7 +258,19 @@ def test_sim_errors():
         hb.Simulation(cell, 2, backend="serial", dt=-1)
     with raises(hb.InvalidArgumentError, 1):
         hb.Simulation(hb.Cell.synth_levels(64, 3, gm=1e-4), 2, backend="serial")
+    for n in (0, -3):  # not "cells is NULL": the argument given is named
+        with raises(hb.InvalidArgumentError, 1, f"ncells = {n}, must be >= 1"):
+            hb.Simulation(cell, n, backend="serial")
+    with raises(hb.InvalidArgumentError, 1, "cells: an empty list"):
+        hb.Simulation([], backend="serial")
     s = hb.Simulation(cell, 2, backend="serial")
+    # "hh\0x" would be inserted as hh, "pas\0" probed as pas.
+    with raises(hb.InvalidArgumentError, 1, "mech: a NUL byte at character 2"):
+        s.insert("hh\0x")
+    with raises(hb.InvalidArgumentError, 1, "what: a NUL byte"):
+        s.probe(0, -1, "v\0")
+    with raises(hb.InvalidArgumentError, 1, "layout: a NUL byte"):
+        hb.Simulation(cell, 1, backend="serial", plan={"layout": "flat\0"})
     with raises(hb.InvalidArgumentError, 1):
         s.record(5)
     with raises(hb.InvalidArgumentError, 1):

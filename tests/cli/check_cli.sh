@@ -278,6 +278,22 @@ tl 1 "hinesbatch network: --connections: cannot read '/nonexistent/c.csv'" netwo
 printf 'src,dst,weight,delay\n0,1,0.5,1\n0,9,0.5,1\n' >"$root/conn.csv"
 tl 1 "hinesbatch network: --connections $root/conn.csv:3: need src,dst in [0, 4)" network \
     --cells 4 --connections "$root/conn.csv"
+# Rows read whole: trailing text, an integer past int64 and the rest of a
+# line too long for the reader are refused, not taken as (extra) connections.
+printf 'src,dst,weight,delay\n0,1,0.5,1xyz\n' >"$root/trail.csv"
+t 1 "hinesbatch network: --connections $root/trail.csv:2: '0,1,0.5,1xyz' is not src,dst,weight,delay" \
+    network --cells 4 --connections "$root/trail.csv"
+printf 'src,dst,weight,delay\n99999999999999999999,1,0.5,1\n' >"$root/ovf.csv"
+t 1 "ovf.csv:2: '99999999999999999999,1,0.5,1' is not src,dst,weight,delay" network --cells 4 \
+    --connections "$root/ovf.csv"
+printf 'src,dst,weight,delay\n0,1,0.5,1%600s1,0,0.5,2\n' '' >"$root/long.csv"
+t 1 "long.csv:2: a line of more than 510 characters" network --cells 4 --connections "$root/long.csv"
+printf 'src,dst,weight,delay\n0,1,0.5,1\0\n' >"$root/nul.csv"
+t 1 "nul.csv:2: a NUL byte in the line" network --cells 4 --connections "$root/nul.csv"
+printf 'src,dst,weight,delay,note\n0,1,0.5,1\n' >"$root/hdr.csv"
+t 1 "hdr.csv: the header must be src,dst,weight,delay" network --cells 4 --connections "$root/hdr.csv"
+printf 'src,dst,weight,delay\r\n0, 1, 0.5, 1\r\n' >"$root/crlf.csv"
+t 0 "" network --cells 4 --tstop 2 --connections "$root/crlf.csv"
 t 0 "" network --cells 6 --tstop 8 --spikes spikes.csv
 check '[ "$(head -1 spikes.csv)" = gid,spike_ms ] && [ "$(wc -l <spikes.csv)" -ge 6 ]' \
     "network: a ring of 6 writes a spike of every cell"
@@ -439,6 +455,12 @@ check 'grep -q "^nodes: *1619" seg.out' "--seg-length 40: 1619 compartments (NEU
 t 2 "--nseg, --d-lambda and --seg-length exclude each other" morph "$swc" --seg-length 40 --d-lambda 0.1
 t 2 "--seg-length needs --policy section" morph "$swc" --policy sample --seg-length 40
 t 1 "--model: cannot open 'nosuch.json'" simulate --model nosuch.json
+# A morphology path longer than the reader keeps is refused naming the key, not
+# cut to its first 8191 characters ("///...$swc") and opened as that.
+long_morph="$(printf '/%.0s' $(seq $((8191 - ${#swc}))))$swc.nope"
+mf longpath "{\"format\": \"hinesbatch-model\", \"version\": 1, \"morphology\": \"$long_morph\", \"mechanisms\": {\"pas\": \"pas.mod\", \"hh\": \"hh.mod\"}, $good_regions}"
+t 1 "longpath.json:1:60: morphology: a path of 8196 characters (with the file's folder), more than 8191" \
+    simulate --model "$root/longpath.json" --cells 1 --tstop 1
 mf trunc '{"format": "hinesbatch-model", "version": 1,'
 t 1 "trunc.json:1:45: expected a key (a string) in an object" simulate --model "$root/trunc.json"
 mf empty ''
