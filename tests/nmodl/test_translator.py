@@ -91,6 +91,23 @@ def test_refusals():
             "BREAKPOINT assigns k, which is kept", 6, 3)
 
 
+def test_unit_constants():
+    """A UNITS constant `NAME = (unit) (unit)` is the first unit in the second's: the values
+    NEURON 9.0.2's nocmodl wrote for the same lines (kilocoulombs was read as coulombs once,
+    a GHK current 1000 times off)."""
+    nocmodl = {("faraday", "coulomb"): 96485.33212331001, ("faraday", "coulombs"): 96485.33212331001,
+               ("faraday", "coul"): 96485.33212331001, ("faraday", "kilocoulombs"): 96.48533212331002,
+               ("faraday", "millicoulomb"): 96485332.12331001, ("k-mole", "joule/degC"): 8.31446261815324,
+               ("R", "joule/degC"): 8.31446261815324, ("k-mole", "millijoule/degC"): 8314.462618153239,
+               ("e", "coulomb"): 1.602176634e-19, ("k", "joule/degC"): 1.380649e-23}
+    for (a, b), want in nocmodl.items():
+        mech = loads(MINIMAL + "UNITS { K = (%s) (%s) }\n" % (a, b), "u.mod")
+        got = float(mech.constants["K"])
+        assert abs(got - want) <= 5e-16 * abs(want), (a, b, got, want)  # an ulp or two
+    refusal(MINIMAL + "UNITS {\n  K = (furlong) (coulomb)\n}\n", "unsupported unit constant (furlong)",
+            5, 7)
+
+
 def test_cli_exit_codes():
     with tempfile.TemporaryDirectory() as d:
         bad = os.path.join(d, "bad.mod")

@@ -2,6 +2,7 @@
 from . import ast
 from .errors import NmodlError, Unsupported
 from .lexer import tokenize
+from .units import constant as unit_constant
 
 # Top-level blocks of NMODL that the subset refuses, with what the message calls them.
 _UNSUPPORTED_BLOCKS = {
@@ -24,9 +25,6 @@ _UNSUPPORTED_STMTS = {
     "COMPARTMENT": "COMPARTMENT statement", "LONGITUDINAL_DIFFUSION": "LONGITUDINAL_DIFFUSION",
     "MUTEXLOCK": "MUTEXLOCK", "MUTEXUNLOCK": "MUTEXUNLOCK", "PROTECT": "PROTECT statement",
 }
-# Physical constants a UNITS block may name, in NEURON 9's (2019 SI) values.
-_UNIT_CONSTANTS = {"faraday": "96485.33212331001", "k-mole": "8.31446261815324",
-                   "R": "8.31446261815324"}
 
 
 class Parser:
@@ -255,10 +253,10 @@ class Parser:
                 ut = self.peek()
                 if self.at("("):
                     first = self.units()
-                    self.units()
-                    if first not in _UNIT_CONSTANTS:
-                        raise self.unsupported("unit constant (%s)" % first, ut)
-                    value = _UNIT_CONSTANTS[first]
+                    second = self.units()
+                    value = unit_constant(first, second or "1")
+                    if value is None:
+                        raise self.unsupported("unit constant (%s) (%s)" % (first, second), ut)
                 else:
                     value = self.signed_number()
                     self.units()
