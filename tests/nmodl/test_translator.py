@@ -118,6 +118,27 @@ def test_unit_constants():
             5, 7)
 
 
+def test_branch_of_celsius_alone_and_crlf():
+    """An if/else whose last branch is a value of celsius alone (`else { tau = 1/q10 }`)
+    translates (the Q10 hoisting once took the branch's (value, condition) pair for a
+    value: an internal error); CRLF line ends, `5.e-3`, `1E+0`, a FUNCTION's TABLE and a
+    PROCEDURE without arguments are read as NEURON reads them."""
+    src = ("NEURON { SUFFIX q RANGE a }\r\nPARAMETER { a = 5.e-3  b = 1E+0 }\r\n"
+           "ASSIGNED { v (mV) celsius (degC) tau (ms) }\r\nSTATE { x }\r\n"
+           "BREAKPOINT { SOLVE s METHOD cnexp }\r\nINITIAL { x = f(v) }\r\n"
+           "DERIVATIVE s { LOCAL q\r\n  q = 3^((celsius - 6.3)/10)\r\n"
+           "  if (v < -50) { tau = 5 } else { tau = 1/q }\r\n  r()\r\n"
+           "  x' = (f(v) - x)/tau\r\n}\r\nPROCEDURE r() { }\r\n"
+           "FUNCTION f(u (mV)) {\r\n  TABLE DEPEND a FROM -100 TO 100 WITH 200\r\n"
+           "  f = b/(1 + exp(-(u + 40)*a))\r\n}\r\n")
+    mech = loads(src, "q.mod")
+    assert mech.param_names == ["a", "b"] and mech.constants == {}
+    assert [float(sympy.Rational(p.default)) for p in mech.params] == [0.005, 1.0]
+    text = generate(mech, "q.mod")
+    assert "hb_mech_q_tconst" in text and "tc[0]" in text
+    generate(load(os.path.join(TEST_MODS, "mix.mod")), "mix.mod")
+
+
 def test_cli_exit_codes():
     with tempfile.TemporaryDirectory() as d:
         bad = os.path.join(d, "bad.mod")
