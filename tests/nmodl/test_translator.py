@@ -74,7 +74,7 @@ def test_refusals():
     refusal(MINIMAL + "STATE { c o }\nINITIAL {\n SOLVE k STEADYSTATE sparse\n}\n"
             "BREAKPOINT { SOLVE k METHOD sparse }\nKINETIC k {\n ~ c + c <-> o (1, 1)\n}\n",
             "unsupported STEADYSTATE of a nonlinear KINETIC scheme", 6, 2)
-    for method in ("euler", "sparse", "runge"):
+    for method in ("adrunge", "sparse", "runge"):
         e = refusal(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD %s\n}\n"
                     "DERIVATIVE s { x' = -x }\n" % method,
                     "unsupported METHOD %s" % method, 6, 18)
@@ -139,15 +139,34 @@ def test_branch_of_celsius_alone_and_crlf():
     generate(load(os.path.join(TEST_MODS, "mix.mod")), "mix.mod")
 
 
+def test_euler_state_discontinuity_flag():
+    """METHOD euler is NEURON's forward Euler (every derivative at the old states);
+    NET_RECEIVE's state_discontinuity(x, value) is x = value and its flag is 0."""
+    from hb_nmodl.model import DT, WEIGHT
+    from hb_nmodl.numerics import build
+    fns = build(load(os.path.join(TEST_MODS, "eul.mod")))
+    g, s = sympy.Symbol("s_g", real=True), sympy.Symbol("s_s", real=True)
+    tau, kd = sympy.Symbol("p_tau", real=True), sympy.Symbol("p_kd", real=True)
+    vals = {g: sympy.Rational(1, 50), s: sympy.Rational(3, 10), DT: sympy.Rational(1, 40), tau: 3,
+            kd: sympy.Rational(1, 2)}
+    got = _run_function(fns["state"], vals)
+    dt = vals[DT]
+    assert abs(got["st[0]"] - (vals[g] - dt * vals[g] / 3)) < 1e-25
+    ds = (1 - vals[s]) * sympy.Rational(5, 100) - vals[s] ** 2 * vals[kd] / 10
+    assert abs(got["st[1]"] - (vals[s] + dt * ds)) < 1e-25
+    ev = _run_function(fns["net_receive"], {g: vals[g], WEIGHT: sympy.Rational(1, 100)})
+    assert abs(ev["st[0]"] - sympy.Rational(3, 100)) < 1e-25
+
+
 def test_cli_exit_codes():
     with tempfile.TemporaryDirectory() as d:
         bad = os.path.join(d, "bad.mod")
         with open(bad, "w") as f:
-            f.write(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD euler\n}\n"
+            f.write(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD runge\n}\n"
                     "DERIVATIVE s { x' = -x }\n")
         cmd = [sys.executable, os.path.join(ROOT, "apps", "nmodl", "hb_nmodl.py"), "-o", d]
         r = subprocess.run(cmd + [bad], capture_output=True, text=True)
-        assert r.returncode == 2 and "bad.mod:6:18: unsupported METHOD euler" in r.stderr
+        assert r.returncode == 2 and "bad.mod:6:18: unsupported METHOD runge" in r.stderr
         with open(bad, "w") as f:
             f.write(MINIMAL + "INITIAL { a2 = }\n")
         r = subprocess.run(cmd + [bad], capture_output=True, text=True)

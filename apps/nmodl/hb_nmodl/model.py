@@ -16,9 +16,7 @@ WEIGHT = sympy.Symbol("weight", real=True)
 _SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT}
 _BUILTIN_CONSTANTS = {"PI": sympy.pi, "FARADAY": sympy.Rational("96485.33212331001"),
                       "R": sympy.Rational("8.31446261815324")}
-METHODS = ("cnexp", "derivimplicit")
-_REFUSED_METHODS = ("euler", "sparse", "runge", "adrunge", "adeuler", "heun", "newton",
-                    "clsoda", "after_cvode", "cvode_t", "cvode_t_v")
+METHODS = ("cnexp", "derivimplicit", "euler")
 
 
 def _num(text):
@@ -208,7 +206,7 @@ class Mechanism:
                 raise self._unsup("SOLVE of a DERIVATIVE block without METHOD", s.tok)
             m = s.method.text
             if m not in METHODS:
-                raise self._unsup("METHOD %s (cnexp and derivimplicit are translated)" % m,
+                raise self._unsup("METHOD %s (cnexp, derivimplicit and euler are translated)" % m,
                                   s.method)
             self.method = m
         elif s.name in self.mod.functions and self.mod.functions[s.name].kind == "PROCEDURE":
@@ -324,6 +322,10 @@ class Mechanism:
             return _SPECIAL[name] if name in _SPECIAL else sympy.Symbol(name, real=True)
         if name in _BUILTIN_CONSTANTS:
             return _BUILTIN_CONSTANTS[name]
+        if name == "flag" and self._fn == "net_receive":
+            # NET_RECEIVE's flag: 0 for an event from a NetCon, the only
+            # kind there is here (net_send, which sets others, is refused).
+            return sympy.Integer(0)
         if name == "t":
             raise self._unsup("use of t (the simulation time)", tok)
         if name in ("area", "diam"):
@@ -391,6 +393,14 @@ class Mechanism:
             self._exec(s.then, a)
             self._exec(s.orelse, b)
             self._merge(frame, c, a, b)
+        elif isinstance(s, ast.CallStmt) and s.name == "state_discontinuity":
+            # The old form of an assignment in NET_RECEIVE (NEURON: the same
+            # as `x = value` under the fixed step): state_discontinuity(x, value).
+            if len(s.args) != 2 or not isinstance(s.args[0], ast.Name):
+                raise self._err("state_discontinuity takes a variable and a value", s.tok)
+            val = self._guard(_arith(self._eval(s.args[1], frame)), "%s: %s" % (
+                self._inner, s.args[0].name))
+            self._write(s.args[0].name, val, frame, s.args[0].tok)
         elif isinstance(s, ast.CallStmt):
             self._call(s.name, [self._eval(x, frame) for x in s.args], frame, s.tok, stmt=True)
         elif isinstance(s, ast.Reaction):

@@ -83,6 +83,10 @@ def _state(mech, fix):
     fs = {n: fix(frame.derivs[n], mech.solve.name) for n in xs}
     kept = _kept_writes(mech, frame, fix, skip=set(xs))
     new = {}
+    if mech.method == "euler":  # NEURON's euler: x += dt f(x), every f at the old states
+        w = [("st[%d]" % slots.index(n), state_symbol(n) + DT * fs[n]) for n in xs]
+        w += [("st[%d]" % k, e) for k, e in kept]
+        return Function("state", [], w)
     if mech.method == "cnexp":
         linear = True
         coef = {}
