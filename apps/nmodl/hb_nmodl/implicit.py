@@ -1,6 +1,8 @@
 """implicit.py: one Newton step of backward Euler as straight-line stages, with CONSERVE rows; shared by derivimplicit, KINETIC (sparse) and STEADYSTATE."""
 import sympy
 
+from .symfuncs import unfreeze
+
 
 def is_zero(e):
     """e is identically 0: structurally, else not at two random points, else by simplify."""
@@ -25,7 +27,7 @@ def is_zero(e):
 def newton_step(syms, fs, dt, conserve=(), prefix="", iterations=1, tol=None, clamp=False):
     """Backward Euler from x = syms over dt by Newton's method: (I - dt J) d = dt f(x) - (x - x0).
 
-    fs: f_r(x) per state (sympy, in syms); conserve: (lhs, total) pairs, lhs
+    fs: f_r(x) per state (sympy, in syms; a Frozen term is left out of J); conserve: (lhs, total) pairs, lhs
     linear in syms (CONSERVE a + b + c = 1): each replaces the equation of
     its last state not yet replaced by sum(dlhs/dx_c d_c) = total - lhs(x),
     as NEURON's sparse solver does (for a scheme that conserves the sum
@@ -48,7 +50,7 @@ def newton_step(syms, fs, dt, conserve=(), prefix="", iterations=1, tol=None, cl
                 break
     sset = set(syms)
     if all(not (sympy.diff(f, x).free_symbols & sset) for f in fs for x in syms):
-        iterations = 1
+        iterations, clamp = 1, False  # sparse clamps nonlinear schemes only
     stages = []
     x, go = list(syms), None
     for k in range(iterations):
@@ -65,7 +67,7 @@ def newton_step(syms, fs, dt, conserve=(), prefix="", iterations=1, tol=None, cl
                     if is_zero(entry):
                         continue
                 else:
-                    d = sympy.diff(fs[r], syms[c]).xreplace(at)
+                    d = unfreeze(sympy.diff(fs[r], syms[c]).xreplace(at))
                     if r != c and is_zero(d):
                         continue
                     entry = (1 if r == c else 0) - dt * d
@@ -73,6 +75,7 @@ def newton_step(syms, fs, dt, conserve=(), prefix="", iterations=1, tol=None, cl
                 jac_stage.append((s, entry))
                 jp[r, c] = s
             s = sympy.Symbol("%sr%d" % (pk, r), real=True)
+            fr = unfreeze(fr)
             if r in replaced:
                 rhs_stage.append((s, replaced[r][1] - replaced[r][0].xreplace(at)))
             elif k == 0:

@@ -7,7 +7,7 @@ from . import ast
 from .errors import NmodlError, Unsupported
 from .implicit import newton_step
 from .singular import remove_singularities
-from .symfuncs import Exprelr, Expm1
+from .symfuncs import Exprelr, Expm1, Frozen
 
 V = sympy.Symbol("v", real=True)
 CELSIUS = sympy.Symbol("celsius", real=True)
@@ -437,7 +437,11 @@ class Mechanism:
             coef, tok = s.lhs[0]
             if len(s.lhs) != 1 or tok.text not in self.states:
                 raise self._err("'<<' takes one STATE on its left", tok)
-            frame.derivs[tok.text] = frame.derivs.get(tok.text, sympy.Integer(0)) + kf
+            # NEURON's sparse solver puts such a flux in the right-hand side
+            # only, not in its matrix: where it depends on the states (a pump,
+            # -k cai) it enters at the iterate, and a scheme of otherwise
+            # linear reactions takes one step.
+            frame.derivs[tok.text] = frame.derivs.get(tok.text, sympy.Integer(0)) + Frozen(kf)
             return
         net = kf * side(s.lhs) - self._guard(_arith(self._eval(s.kb, frame)), where) * side(s.rhs)
         for sign, terms in ((-1, s.lhs), (1, s.rhs)):
