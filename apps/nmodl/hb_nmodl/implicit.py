@@ -1,4 +1,4 @@
-"""implicit.py: one Newton step of backward Euler as straight-line stages, with CONSERVE rows; shared by derivimplicit, KINETIC (sparse) and STEADYSTATE."""
+"""implicit.py: backward Euler by Newton steps as straight-line stages, with CONSERVE rows; shared by derivimplicit, KINETIC (sparse) and STEADYSTATE."""
 import sympy
 
 from .symfuncs import unfreeze

@@ -95,8 +95,8 @@ def _state(mech, fix):
             a = sympy.diff(fs[n], x)
             if not _zero(sympy.diff(a, x)):
                 linear = False
-                mech.warnings.append("%s' is not linear in %s: backward Euler with one Newton "
-                                     "step instead of cnexp" % (n, n))
+                mech.warnings.append("%s' is not linear in %s: backward Euler (derivimplicit, "
+                                     "as NEURON) instead of cnexp" % (n, n))
                 break
             coef[n] = (a, fs[n].subs(x, 0))
         if linear:
