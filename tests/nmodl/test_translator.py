@@ -63,8 +63,18 @@ def test_shapes():
 
 def test_refusals():
     refusal(MINIMAL + "VERBATIM\n int x; \nENDVERBATIM\n", "unsupported VERBATIM", 4, 1)
-    refusal(MINIMAL + "STATE { c o }\nKINETIC k {\n ~ c <-> o (1, 1)\n}\n", "unsupported KINETIC", 5, 1)
-    for method in ("euler", "sparse", "runge"):
+    refusal(MINIMAL + "STATE { c o }\nKINETIC k {\n COMPARTMENT 2 { c o }\n ~ c <-> o (1, 1)\n}\n",
+            "unsupported COMPARTMENT", 6, 2)
+    refusal(MINIMAL + "STATE { c o }\nBREAKPOINT { SOLVE k METHOD cnexp }\nKINETIC k {\n"
+            " ~ c <-> o (1, 1)\n}\n", "unsupported SOLVE of a KINETIC block with METHOD cnexp", 5, 29)
+    refusal(MINIMAL + "STATE { c o }\nKINETIC k {\n ~ c -> o (1)\n}\n", "expected '<->' or '<<'", 6, 6,
+            NmodlError)
+    refusal(MINIMAL + "STATE { c o }\nDERIVATIVE k {\n ~ c <-> o (1, 1)\n}\n",
+            "unsupported reaction statement '~' outside a KINETIC block", 6, 2)
+    refusal(MINIMAL + "STATE { c o }\nINITIAL {\n SOLVE k STEADYSTATE sparse\n}\n"
+            "BREAKPOINT { SOLVE k METHOD sparse }\nKINETIC k {\n ~ c + c <-> o (1, 1)\n}\n",
+            "unsupported STEADYSTATE of a nonlinear KINETIC scheme", 6, 2)
+    for method in ("adrunge", "sparse", "runge"):
         e = refusal(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD %s\n}\n"
                     "DERIVATIVE s { x' = -x }\n" % method,
                     "unsupported METHOD %s" % method, 6, 18)
@@ -91,15 +101,97 @@ def test_refusals():
             "BREAKPOINT assigns k, which is kept", 6, 3)
 
 
+def test_kinetic_flux_is_explicit():
+    """`~ cai << (flux)` is in the right-hand side only, as NEURON's sparse solver has it:
+    a flux that depends on the states (a pump) enters at the step's start, and the
+    otherwise linear scheme takes one step, unclamped (fully implicit differs by 1e-6)."""
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    mech = load(os.path.join(TEST_MODS, "kpump.mod"))
+    fn = build(mech)["state"]
+    c0, b0, dt, ica = sympy.Rational(1, 10**4), sympy.Rational(2, 10**4), sympy.Rational(1, 40), \
+        sympy.Rational(-1, 1000)
+    kp, kf, kb = sympy.Rational(3, 10), sympy.Rational(1, 5), sympy.Rational(1, 10)
+    vals = {sympy.Symbol("s_cai", real=True): c0, sympy.Symbol("s_bca", real=True): b0, DT: dt,
+            sympy.Symbol("ica", real=True): ica, sympy.Symbol("p_kp", real=True): kp,
+            sympy.Symbol("p_kf", real=True): kf, sympy.Symbol("p_kb", real=True): kb}
+    got = _run_function(fn, vals)
+    flux = -kp * (c0 - sympy.Rational(5, 10**5)) - ica * 50
+    A = sympy.Matrix([[-kf, kb], [kf, -kb]])
+    want = (sympy.eye(2) - dt * A).LUsolve(sympy.Matrix([c0 + dt * flux, b0]))
+    implicit = (sympy.eye(2) - dt * (A - sympy.Matrix([[kp, 0], [0, 0]]))).LUsolve(
+        sympy.Matrix([c0 + dt * (flux + kp * c0), b0]))
+    assert abs(implicit[0] - want[0]) > 1e-8
+    for r in range(2):
+        assert abs(got["st[%d]" % r] - want[r]) < 1e-25, (r, got, want)
+
+
+def test_unit_constants():
+    """A UNITS constant `NAME = (unit) (unit)` is the first unit in the second's: the values
+    NEURON 9.0.2's nocmodl wrote for the same lines (kilocoulombs was read as coulombs once,
+    a GHK current 1000 times off)."""
+    nocmodl = {("faraday", "coulomb"): 96485.33212331001, ("faraday", "coulombs"): 96485.33212331001,
+               ("faraday", "coul"): 96485.33212331001, ("faraday", "kilocoulombs"): 96.48533212331002,
+               ("faraday", "millicoulomb"): 96485332.12331001, ("k-mole", "joule/degC"): 8.31446261815324,
+               ("R", "joule/degC"): 8.31446261815324, ("k-mole", "millijoule/degC"): 8314.462618153239,
+               ("e", "coulomb"): 1.602176634e-19, ("k", "joule/degC"): 1.380649e-23}
+    for (a, b), want in nocmodl.items():
+        mech = loads(MINIMAL + "UNITS { K = (%s) (%s) }\n" % (a, b), "u.mod")
+        got = float(mech.constants["K"])
+        assert abs(got - want) <= 5e-16 * abs(want), (a, b, got, want)  # an ulp or two
+    refusal(MINIMAL + "UNITS {\n  K = (furlong) (coulomb)\n}\n", "unsupported unit constant (furlong)",
+            5, 7)
+
+
+def test_branch_of_celsius_alone_and_crlf():
+    """An if/else whose last branch is a value of celsius alone (`else { tau = 1/q10 }`)
+    translates (the Q10 hoisting once took the branch's (value, condition) pair for a
+    value: an internal error); CRLF line ends, `5.e-3`, `1E+0`, a FUNCTION's TABLE and a
+    PROCEDURE without arguments are read as NEURON reads them."""
+    src = ("NEURON { SUFFIX q RANGE a }\r\nPARAMETER { a = 5.e-3  b = 1E+0 }\r\n"
+           "ASSIGNED { v (mV) celsius (degC) tau (ms) }\r\nSTATE { x }\r\n"
+           "BREAKPOINT { SOLVE s METHOD cnexp }\r\nINITIAL { x = f(v) }\r\n"
+           "DERIVATIVE s { LOCAL q\r\n  q = 3^((celsius - 6.3)/10)\r\n"
+           "  if (v < -50) { tau = 5 } else { tau = 1/q }\r\n  r()\r\n"
+           "  x' = (f(v) - x)/tau\r\n}\r\nPROCEDURE r() { }\r\n"
+           "FUNCTION f(u (mV)) {\r\n  TABLE DEPEND a FROM -100 TO 100 WITH 200\r\n"
+           "  f = b/(1 + exp(-(u + 40)*a))\r\n}\r\n")
+    mech = loads(src, "q.mod")
+    assert mech.param_names == ["a", "b"] and mech.constants == {}
+    assert [float(sympy.Rational(p.default)) for p in mech.params] == [0.005, 1.0]
+    text = generate(mech, "q.mod")
+    assert "hb_mech_q_tconst" in text and "tc[0]" in text
+    generate(load(os.path.join(TEST_MODS, "mix.mod")), "mix.mod")
+
+
+def test_euler_state_discontinuity_flag():
+    """METHOD euler is NEURON's forward Euler (every derivative at the old states);
+    NET_RECEIVE's state_discontinuity(x, value) is x = value and its flag is 0."""
+    from hb_nmodl.model import DT, WEIGHT
+    from hb_nmodl.numerics import build
+    fns = build(load(os.path.join(TEST_MODS, "eul.mod")))
+    g, s = sympy.Symbol("s_g", real=True), sympy.Symbol("s_s", real=True)
+    tau, kd = sympy.Symbol("p_tau", real=True), sympy.Symbol("p_kd", real=True)
+    vals = {g: sympy.Rational(1, 50), s: sympy.Rational(3, 10), DT: sympy.Rational(1, 40), tau: 3,
+            kd: sympy.Rational(1, 2)}
+    got = _run_function(fns["state"], vals)
+    dt = vals[DT]
+    assert abs(got["st[0]"] - (vals[g] - dt * vals[g] / 3)) < 1e-25
+    ds = (1 - vals[s]) * sympy.Rational(5, 100) - vals[s] ** 2 * vals[kd] / 10
+    assert abs(got["st[1]"] - (vals[s] + dt * ds)) < 1e-25
+    ev = _run_function(fns["net_receive"], {g: vals[g], WEIGHT: sympy.Rational(1, 100)})
+    assert abs(ev["st[0]"] - sympy.Rational(3, 100)) < 1e-25
+
+
 def test_cli_exit_codes():
     with tempfile.TemporaryDirectory() as d:
         bad = os.path.join(d, "bad.mod")
         with open(bad, "w") as f:
-            f.write(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD euler\n}\n"
+            f.write(MINIMAL + "STATE { x }\nBREAKPOINT {\n  SOLVE s METHOD runge\n}\n"
                     "DERIVATIVE s { x' = -x }\n")
         cmd = [sys.executable, os.path.join(ROOT, "apps", "nmodl", "hb_nmodl.py"), "-o", d]
         r = subprocess.run(cmd + [bad], capture_output=True, text=True)
-        assert r.returncode == 2 and "bad.mod:6:18: unsupported METHOD euler" in r.stderr
+        assert r.returncode == 2 and "bad.mod:6:18: unsupported METHOD runge" in r.stderr
         with open(bad, "w") as f:
             f.write(MINIMAL + "INITIAL { a2 = }\n")
         r = subprocess.run(cmd + [bad], capture_output=True, text=True)
@@ -410,7 +502,10 @@ def _run_function(fn, values):
     env = dict(values)
     for stage in fn.stages:
         for sym, expr in stage:
-            env[sym] = sympy.sympify(expr).xreplace(env).evalf(30)
+            e = sympy.sympify(expr).xreplace(env)
+            # a condition (a Newton iteration's "still moving") is true or false already
+            env[sym] = e if isinstance(e, sympy.logic.boolalg.Boolean) and not e.is_Symbol \
+                else e.evalf(30)
     return {lv: sympy.sympify(e).xreplace(env).evalf(30) for lv, e in fn.writes}
 
 
@@ -439,7 +534,9 @@ DERIVATIVE s {
     assert abs(got["st[0]"] - want[0]) < 1e-25 and abs(got["st[1]"] - want[1]) < 1e-25, (got, want)
 
 
-def test_newton_step_nonlinear():
+def test_newton_nonlinear_converges():
+    """derivimplicit on a nonlinear equation: backward Euler solved (NEURON iterates Newton
+    to convergence; one step, as once here, is off by the step's own error: 1e-4 below)."""
     from hb_nmodl.model import DT
     from hb_nmodl.numerics import build
     src = MINIMAL + "STATE { x }\nBREAKPOINT { SOLVE s METHOD derivimplicit }\n" \
@@ -448,8 +545,84 @@ def test_newton_step_nonlinear():
     sx = sympy.Symbol("s_x", real=True)
     x0, dt, v = sympy.Rational(1, 2), sympy.Rational(1, 10), 5
     got = _run_function(fn, {sx: x0, DT: dt, V: v})["st[0]"]
-    f, df = -x0**3 + sympy.Rational(v, 10), -3 * x0**2
-    assert abs(got - (x0 + dt * f / (1 - dt * df))) < 1e-25
+    x = sympy.Symbol("x")
+    root = sympy.nsolve(x - x0 - dt * (-x**3 + sympy.Rational(v, 10)), x, x0, prec=30)
+    one = x0 + dt * (-x0**3 + sympy.Rational(v, 10)) / (1 + 3 * dt * x0**2)
+    assert abs(one - root) > 1e-4 and abs(got - root) < 1e-15, (got, root)
+
+
+KIN3 = MINIMAL + """STATE { c1 c2 o }
+ASSIGNED { ik (mA/cm2) }
+INITIAL { SOLVE kin STEADYSTATE sparse }
+BREAKPOINT { SOLVE kin METHOD sparse }
+KINETIC kin {
+  LOCAL k
+  k = exp(v/20)
+  ~ c1 <-> c2 (0.2*k, 0.1/k)
+  ~ c2 <-> o (0.5*a, 0.3)
+  CONSERVE c1 + c2 + o = 1
+}
+"""
+
+
+def test_kinetic_linear_scheme():
+    """A linear KINETIC scheme: state() is backward Euler exactly (NEURON's sparse), INITIAL's
+    STEADYSTATE its steady state with the CONSERVE total, even from states that sum to 0."""
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    mech = loads(KIN3, "k.mod")
+    assert mech.method == "sparse" and mech.states == ["c1", "c2", "o"]
+    fns = build(mech)
+    v, dt, pa = -20, sympy.Rational(1, 40), sympy.Rational(3, 2)
+    pav = sympy.Symbol("p_a", real=True)
+    k = sympy.exp(sympy.Rational(v, 20))
+    A = sympy.Matrix([[-0.2 * k, 0.1 / k, 0], [0.2 * k, -0.1 / k - 0.5 * pa, 0.3],
+                      [0, 0.5 * pa, -0.3]]).applyfunc(sympy.nsimplify)
+    init = _run_function(fns["init"], {V: v, pav: pa})
+    ss = [init["st[%d]" % r] for r in range(3)]
+    assert abs(sum(ss) - 1) < 1e-20
+    assert max(abs(x) for x in A * sympy.Matrix(ss)) < 1e-9, ss
+    x0 = sympy.Matrix([sympy.Rational(1, 2), sympy.Rational(3, 10), sympy.Rational(1, 5)])
+    syms = {sympy.Symbol("s_" + n, real=True): x0[r] for r, n in enumerate(mech.states)}
+    syms.update({V: v, DT: dt, pav: pa})
+    got = _run_function(fns["state"], syms)
+    want = (sympy.eye(3) - dt * A).LUsolve(x0)
+    for r in range(3):
+        assert abs(got["st[%d]" % r] - want[r].evalf(30)) < 1e-25, (r, got, want)
+
+
+def test_kinetic_nonlinear_scheme():
+    """A binding reaction (nonlinear): Newton as NEURON's sparse, to its 1e-6 stop; the
+    influx through '<<' and the CONSERVE row."""
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    src = """NEURON { SUFFIX t USEION ca READ ica RANGE a }
+PARAMETER { a = 1 }
+STATE { ca b cb }
+ASSIGNED { ica }
+BREAKPOINT { SOLVE kin METHOD sparse }
+KINETIC kin {
+  ~ ca << (-ica*a)
+  ~ ca + b <-> cb (100, 0.1)
+  CONSERVE b + cb = 0.05
+}
+"""
+    mech = loads(src, "b.mod")
+    fn = build(mech)["state"]
+    x0 = [sympy.Rational(1, 1000), sympy.Rational(4, 100), sympy.Rational(1, 100)]
+    dt, ica, pa = sympy.Rational(1, 40), sympy.Rational(-1, 100), 2
+    vals = {sympy.Symbol("s_" + n, real=True): x0[r] for r, n in enumerate(mech.states)}
+    vals.update({DT: dt, sympy.Symbol("ica", real=True): ica, sympy.Symbol("p_a", real=True): pa})
+    got = _run_function(fn, vals)
+    c, b, cb = sympy.symbols("c b cb")
+    flux = 100 * c * b - sympy.Rational(1, 10) * cb
+    eqs = [c - x0[0] - dt * (-ica * pa - flux), b - x0[1] + dt * flux, b + cb - sympy.Rational(5, 100)]
+    root = sympy.nsolve(eqs, [c, b, cb], x0, prec=30)
+    assert abs(got["st[1]"] + got["st[2]"] - sympy.Rational(5, 100)) < 1e-25
+    # NEURON stops once a step moves the states by under 1e-6 in sum: the last
+    # step's own error is of order its square (one step alone: 1e-7 here).
+    for r in range(3):
+        assert abs(got["st[%d]" % r] - root[r]) < 1e-12, (r, got, root)
 
 
 def test_cnexp_is_exact_for_linear():

@@ -53,7 +53,15 @@ class Local(Node):    # names
     pass
 
 
-class Solve(Node):    # name, method (str or None)
+class Solve(Node):    # name, method (name token or None), steady (STEADYSTATE method token or None)
+    pass
+
+
+class Reaction(Node):  # lhs, rhs: [(coef, name token)]; kind '<->', '->' or '<<'; kf, kb
+    pass
+
+
+class Conserve(Node):  # lhs, total (expressions)
     pass
 
 

@@ -89,7 +89,11 @@ def hoist_celsius(fn):
     def walk(e):
         if not isinstance(e, sympy.Basic) or e.is_Atom:
             return e
-        if e.free_symbols == {CELSIUS} and not _is_bool(e) and _costly(e):
+        # A Piecewise's (value, condition) pair is its structure, not a value:
+        # `else { tau = 1/q10 }` gives the pair (1/q10, True), of celsius alone;
+        # its value is hoisted below, the pair kept.
+        if e.free_symbols == {CELSIUS} and not _is_bool(e) and _costly(e) and \
+                not isinstance(e, sympy.functions.elementary.piecewise.ExprCondPair):
             if e not in table:
                 table[e] = sympy.Symbol("tc%d_" % len(table), real=True)
             return table[e]

@@ -5,8 +5,9 @@ import sympy
 
 from . import ast
 from .errors import NmodlError, Unsupported
+from .implicit import newton_step
 from .singular import remove_singularities
-from .symfuncs import Exprelr, Expm1
+from .symfuncs import Exprelr, Expm1, Frozen
 
 V = sympy.Symbol("v", real=True)
 CELSIUS = sympy.Symbol("celsius", real=True)
@@ -15,9 +16,7 @@ WEIGHT = sympy.Symbol("weight", real=True)
 _SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT}
 _BUILTIN_CONSTANTS = {"PI": sympy.pi, "FARADAY": sympy.Rational("96485.33212331001"),
                       "R": sympy.Rational("8.31446261815324")}
-METHODS = ("cnexp", "derivimplicit")
-_REFUSED_METHODS = ("euler", "sparse", "runge", "adrunge", "adeuler", "heun", "newton",
-                    "clsoda", "after_cvode", "cvode_t", "cvode_t_v")
+METHODS = ("cnexp", "derivimplicit", "euler")
 
 
 def _num(text):
@@ -75,13 +74,14 @@ class IonUse:
 class _Frame:
     """Values during symbolic execution: locals, module variables, derivatives."""
 
-    def __init__(self, local, glob, derivs):
+    def __init__(self, local, glob, derivs, conserve=None):
         self.local = local
         self.glob = glob
         self.derivs = derivs
+        self.conserve = [] if conserve is None else conserve  # KINETIC: (lhs, total)
 
     def copy(self):
-        return _Frame(dict(self.local), dict(self.glob), dict(self.derivs))
+        return _Frame(dict(self.local), dict(self.glob), dict(self.derivs), self.conserve)
 
 
 class Mechanism:
@@ -192,12 +192,21 @@ class Mechanism:
         if self.solve is None:
             return
         s = self.solve
-        if s.name in self.mod.derivatives:
+        if s.steady is not None:
+            raise self._unsup("SOLVE ... STEADYSTATE in BREAKPOINT (INITIAL's is translated)",
+                              s.tok)
+        if s.name in self.mod.derivatives and self.mod.derivatives[s.name].kind == "KINETIC":
+            if s.method is None or s.method.text != "sparse":
+                raise self._unsup("SOLVE of a KINETIC block with METHOD %s (sparse is translated)"
+                                  % (s.method.text if s.method else "none"),
+                                  s.method or s.tok)
+            self.method = "sparse"
+        elif s.name in self.mod.derivatives:
             if s.method is None:
                 raise self._unsup("SOLVE of a DERIVATIVE block without METHOD", s.tok)
             m = s.method.text
             if m not in METHODS:
-                raise self._unsup("METHOD %s (cnexp and derivimplicit are translated)" % m,
+                raise self._unsup("METHOD %s (cnexp, derivimplicit and euler are translated)" % m,
                                   s.method)
             self.method = m
         elif s.name in self.mod.functions and self.mod.functions[s.name].kind == "PROCEDURE":
@@ -213,6 +222,7 @@ class Mechanism:
 
     def _execute_all(self, record):
         self._record = record
+        self.init_stages = []  # INITIAL's STEADYSTATE solves: stages before its writes
         init_frame = self._run("INITIAL", self.mod.initial or [], {}, init=True, fn="init")
         self.init_out = self._outputs(init_frame, init=True)
         bp = [s for s in (self.mod.breakpoint or []) if not isinstance(s, ast.Solve)]
@@ -312,6 +322,10 @@ class Mechanism:
             return _SPECIAL[name] if name in _SPECIAL else sympy.Symbol(name, real=True)
         if name in _BUILTIN_CONSTANTS:
             return _BUILTIN_CONSTANTS[name]
+        if name == "flag" and self._fn == "net_receive":
+            # NET_RECEIVE's flag: 0 for an event from a NetCon, the only
+            # kind there is here (net_send, which sets others, is refused).
+            return sympy.Integer(0)
         if name == "t":
             raise self._unsup("use of t (the simulation time)", tok)
         if name in ("area", "diam"):
@@ -379,12 +393,98 @@ class Mechanism:
             self._exec(s.then, a)
             self._exec(s.orelse, b)
             self._merge(frame, c, a, b)
+        elif isinstance(s, ast.CallStmt) and s.name == "state_discontinuity":
+            # The old form of an assignment in NET_RECEIVE (NEURON: the same
+            # as `x = value` under the fixed step): state_discontinuity(x, value).
+            if len(s.args) != 2 or not isinstance(s.args[0], ast.Name):
+                raise self._err("state_discontinuity takes a variable and a value", s.tok)
+            val = self._guard(_arith(self._eval(s.args[1], frame)), "%s: %s" % (
+                self._inner, s.args[0].name))
+            self._write(s.args[0].name, val, frame, s.args[0].tok)
         elif isinstance(s, ast.CallStmt):
             self._call(s.name, [self._eval(x, frame) for x in s.args], frame, s.tok, stmt=True)
+        elif isinstance(s, ast.Reaction):
+            self._reaction(s, frame)
+        elif isinstance(s, ast.Conserve):
+            if not self._deriv:
+                raise self._err("CONSERVE outside the SOLVEd KINETIC block", s.tok)
+            frame.conserve.append((_arith(self._eval(s.lhs, frame)),
+                                   _arith(self._eval(s.total, frame))))
         elif isinstance(s, ast.Solve):
+            if s.steady is not None and self._init and self._inner == "INITIAL":
+                self._steady_state(s, frame)
+                return
             raise self._unsup("SOLVE outside BREAKPOINT", s.tok)
         else:
             raise self._err("unexpected statement", s.tok)
+
+    def _reaction(self, s, frame):
+        """A KINETIC reaction's fluxes added to its states' derivatives (law of mass action)."""
+        if not self._deriv:
+            raise self._err("reaction outside the SOLVEd KINETIC block", s.tok)
+
+        def side(terms):
+            prod = sympy.Integer(1)
+            for coef, tok in terms:
+                if tok.text not in self.states:
+                    raise self._err("%s in a reaction is not a STATE" % tok.text, tok)
+                prod = prod * self._read(tok.text, frame, tok) ** coef
+            return prod
+
+        where = "%s: reaction" % self._inner
+        kf = self._guard(_arith(self._eval(s.kf, frame)), where)
+        if s.kind == "<<":  # ~ A << (flux): flux into A
+            coef, tok = s.lhs[0]
+            if len(s.lhs) != 1 or tok.text not in self.states:
+                raise self._err("'<<' takes one STATE on its left", tok)
+            # NEURON's sparse solver puts such a flux in the right-hand side
+            # only, not in its matrix: where it depends on the states (a pump,
+            # -k cai) it enters at the iterate, and a scheme of otherwise
+            # linear reactions takes one step.
+            frame.derivs[tok.text] = frame.derivs.get(tok.text, sympy.Integer(0)) + Frozen(kf)
+            return
+        net = kf * side(s.lhs) - self._guard(_arith(self._eval(s.kb, frame)), where) * side(s.rhs)
+        for sign, terms in ((-1, s.lhs), (1, s.rhs)):
+            for coef, tok in terms:
+                frame.derivs[tok.text] = frame.derivs.get(tok.text, sympy.Integer(0)) + \
+                    sign * coef * net
+
+    def _steady_state(self, s, frame):
+        """INITIAL's `SOLVE k STEADYSTATE sparse`: as NEURON, one backward Euler step of
+        1e9 ms from the states as they are, CONSERVE rows in place (exact for a linear
+        scheme: its steady state with the conserved total)."""
+        target = self.mod.derivatives.get(s.name)
+        if target is None or target.kind != "KINETIC":
+            raise self._unsup("STEADYSTATE of %s (of a KINETIC block is translated)" % s.name,
+                              s.tok)
+        if s.steady.text != "sparse":
+            raise self._unsup("STEADYSTATE %s (sparse is translated)" % s.steady.text, s.steady)
+        ph = {n: sympy.Symbol("ssx_" + n, real=True) for n in self.states}
+        sub = _Frame({}, dict(frame.glob), {})
+        sub.glob.update(ph)
+        saved = (self._deriv, self._inner, self._block)
+        self._deriv, self._inner, self._block = True, s.name, "%s (INITIAL)" % s.name
+        self._exec(target.body, sub)
+        self._deriv, self._inner, self._block = saved
+        xs = [n for n in self.states if n in sub.derivs]
+        syms = [ph[n] for n in xs]
+        fs = [sub.derivs[n] for n in xs]
+        for f in fs:
+            for x in syms:
+                if sympy.diff(f, x).free_symbols & set(syms):
+                    raise self._unsup("STEADYSTATE of a nonlinear KINETIC scheme (%s)" % s.name,
+                                      s.tok)
+        x0 = {ph[n]: _arith(self._read(n, frame, s.tok)) for n in xs}
+        stages, new = newton_step(syms, fs, sympy.Integer(10) ** 9, sub.conserve,
+                                  prefix="ss%d_" % len(self.init_stages))
+        for stage in stages:
+            self.init_stages.append([(sym, e.xreplace(x0)) for sym, e in stage])
+        for k, v in sub.glob.items():
+            if k not in ph and k in self.assigned_names + self.currents:
+                frame.glob[k] = v.xreplace(x0) if isinstance(v, sympy.Basic) else v
+        for n, val in zip(xs, new):
+            frame.glob[n] = val.xreplace(x0)
+            self._assign_tok.setdefault(n, s.tok)
 
     def _merge(self, frame, c, a, b):
         for attr in ("local", "glob", "derivs"):
@@ -418,7 +518,7 @@ class Mechanism:
         local = {a: _arith(x) for a, x in zip(f.args, args)}
         if f.kind == "FUNCTION":
             local[name] = sympy.Integer(0)
-        sub = _Frame(local, frame.glob, frame.derivs)
+        sub = _Frame(local, frame.glob, frame.derivs, frame.conserve)
         saved = self._block, self._inner
         self._block, self._inner = "%s (%s)" % (name, saved[0]), name
         self._exec(f.body, sub)

@@ -1,7 +1,9 @@
-"""numerics.py: each interface function as straight-line assignments: cnexp as Rush-Larsen, derivimplicit (and nonlinear cnexp) as backward Euler with one Newton step, g = di/dv."""
+"""numerics.py: each interface function as straight-line assignments: cnexp as Rush-Larsen, derivimplicit, nonlinear cnexp and KINETIC as backward Euler by Newton steps, g = di/dv."""
 import sympy
 
 from .model import DT, V
+from .implicit import is_zero as _zero
+from .implicit import newton_step
 from .singular import remove_singularities
 from .symfuncs import Expm1
 
@@ -15,26 +17,6 @@ class Function:
         self.writes = writes  # list of (C lvalue, expr)
 
 
-def _zero(e):
-    """e is identically 0: structurally, else not at two random points, else by simplify."""
-    if e == 0:
-        return True
-    import random
-    rng = random.Random(1)  # the same decision on every run
-    for _ in range(2):
-        pt = {s: sympy.Rational(rng.randint(1, 97), rng.randint(1, 13)) for s in e.free_symbols}
-        try:
-            val = complex(e.xreplace(pt).evalf(30))
-        except (TypeError, ValueError, ZeroDivisionError):
-            continue  # not a number there (a pole, a branch): decide below
-        if abs(val) > 1e-20:
-            return False  # a nonzero value: a cheap no, where simplify can take minutes
-    try:
-        return sympy.simplify(e) == 0
-    except Exception:
-        return False
-
-
 def state_symbol(name):
     return sympy.Symbol("s_" + name, real=True)
 
@@ -44,8 +26,11 @@ def build(mech):
     fix = lambda e, where: remove_singularities(e, V, where, mech.singularities)  # noqa: E731
     slots = mech.slot_names()
     funcs = {}
-    funcs["init"] = Function("init", [], [("st[%d]" % k, fix(mech.init_out[n], "INITIAL"))
-                                          for k, n in enumerate(slots)])
+    # INITIAL's STEADYSTATE solves (KINETIC) are stages its writes read.
+    funcs["init"] = Function("init", [[(s, fix(e, "INITIAL")) for s, e in stage]
+                                      for stage in mech.init_stages],
+                             [("st[%d]" % k, fix(mech.init_out[n], "INITIAL"))
+                              for k, n in enumerate(slots)])
     total = sympy.Integer(0)
     writes = []
     per_ion = []
@@ -98,6 +83,10 @@ def _state(mech, fix):
     fs = {n: fix(frame.derivs[n], mech.solve.name) for n in xs}
     kept = _kept_writes(mech, frame, fix, skip=set(xs))
     new = {}
+    if mech.method == "euler":  # NEURON's euler: x += dt f(x), every f at the old states
+        w = [("st[%d]" % slots.index(n), state_symbol(n) + DT * fs[n]) for n in xs]
+        w += [("st[%d]" % k, e) for k, e in kept]
+        return Function("state", [], w)
     if mech.method == "cnexp":
         linear = True
         coef = {}
@@ -106,8 +95,8 @@ def _state(mech, fix):
             a = sympy.diff(fs[n], x)
             if not _zero(sympy.diff(a, x)):
                 linear = False
-                mech.warnings.append("%s' is not linear in %s: backward Euler with one Newton "
-                                     "step instead of cnexp" % (n, n))
+                mech.warnings.append("%s' is not linear in %s: backward Euler (derivimplicit, "
+                                     "as NEURON) instead of cnexp" % (n, n))
                 break
             coef[n] = (a, fs[n].subs(x, 0))
         if linear:
@@ -127,28 +116,16 @@ def _state(mech, fix):
             w += [("st[%d]" % k, e) for k, e in kept]
             return Function("state", [], w)
         mech.state_method = "derivimplicit (cnexp nonlinear)"
-    # Backward Euler, one Newton step from x: (I - dt J) d = dt f(x), x += d,
-    # J = df/dx exact (symbolic); the small system solved by elimination here.
-    n = len(xs)
+    # Backward Euler by Newton's method from x: (I - dt J) d = dt f(x) - (x - x0),
+    # J = df/dx exact (symbolic); the small system solved by elimination here
+    # (implicit.py). A linear system takes one step, exact; a nonlinear one
+    # iterates as NEURON does. KINETIC (METHOD sparse): its CONSERVE rows.
     syms = [state_symbol(s) for s in xs]
-    jac_stage, rhs_stage = [], []
-    jp = sympy.zeros(n, n)
-    for r in range(n):
-        for c in range(n):
-            d = sympy.diff(fs[xs[r]], syms[c])
-            entry = (1 if r == c else 0) - DT * d
-            if r != c and _zero(d):
-                continue
-            s = sympy.Symbol("j%d_%d" % (r, c), real=True)
-            jac_stage.append((s, entry))
-            jp[r, c] = s
-    rp = []
-    for r in range(n):
-        s = sympy.Symbol("r%d" % r, real=True)
-        rhs_stage.append((s, DT * fs[xs[r]]))
-        rp.append(s)
-    delta = jp.LUsolve(sympy.Matrix(rp))
-    dstage = [(sympy.Symbol("d%d" % r, real=True), delta[r]) for r in range(n)]
-    w = [("st[%d]" % slots.index(xs[r]), syms[r] + dstage[r][0]) for r in range(n)]
+    if mech.method == "sparse":  # NEURON's sparse: while the states move by > 1e-6, at most 4 here
+        stages, new = newton_step(syms, [fs[x] for x in xs], DT, frame.conserve, iterations=4,
+                                  tol=sympy.Rational(1, 10**6), clamp=True)
+    else:  # NEURON's derivimplicit iterates to a relative change of 1e-6: 3 steps converge
+        stages, new = newton_step(syms, [fs[x] for x in xs], DT, frame.conserve, iterations=3)
+    w = [("st[%d]" % slots.index(xs[r]), new[r]) for r in range(len(xs))]
     w += [("st[%d]" % k, e) for k, e in kept]
-    return Function("state", [jac_stage + rhs_stage, dstage], w)
+    return Function("state", stages, w)

@@ -2,10 +2,10 @@
 from . import ast
 from .errors import NmodlError, Unsupported
 from .lexer import tokenize
+from .units import constant as unit_constant
 
 # Top-level blocks of NMODL that the subset refuses, with what the message calls them.
 _UNSUPPORTED_BLOCKS = {
-    "KINETIC": "KINETIC block (reaction schemes)",
     "LINEAR": "LINEAR block", "NONLINEAR": "NONLINEAR block", "DISCRETE": "DISCRETE block",
     "PARTIAL": "PARTIAL block", "FUNCTION_TABLE": "FUNCTION_TABLE",
     "CONSTRUCTOR": "CONSTRUCTOR block", "DESTRUCTOR": "DESTRUCTOR block",
@@ -20,13 +20,10 @@ _UNSUPPORTED_NEURON = {
 }
 _UNSUPPORTED_STMTS = {
     "WHILE": "WHILE loop", "FROM": "FROM loop", "FOR_NETCONS": "FOR_NETCONS",
-    "WATCH": "WATCH statement", "CONSERVE": "CONSERVE statement",
+    "WATCH": "WATCH statement",
     "COMPARTMENT": "COMPARTMENT statement", "LONGITUDINAL_DIFFUSION": "LONGITUDINAL_DIFFUSION",
     "MUTEXLOCK": "MUTEXLOCK", "MUTEXUNLOCK": "MUTEXUNLOCK", "PROTECT": "PROTECT statement",
 }
-# Physical constants a UNITS block may name, in NEURON 9's (2019 SI) values.
-_UNIT_CONSTANTS = {"faraday": "96485.33212331001", "k-mole": "8.31446261815324",
-                   "R": "8.31446261815324"}
 
 
 class Parser:
@@ -36,6 +33,7 @@ class Parser:
         self.toks = tokenize(src, file)
         self.i = 0
         self.mod = ast.Module(file)
+        self._kinetic = False  # inside a KINETIC block: reactions and CONSERVE allowed
 
     # Token helpers
     def peek(self, k=0):
@@ -135,11 +133,15 @@ class Parser:
                 if getattr(self.mod, w.lower()) is not None:
                     raise self.error("second %s block" % w, t)
                 setattr(self.mod, w.lower(), self.block())
-            elif w == "DERIVATIVE":
+            elif w in ("DERIVATIVE", "KINETIC"):
                 self.next()
                 n = self.name()
+                if n.text in self.mod.derivatives:
+                    raise self.error("%s %s defined twice" % (w, n.text), n)
+                self._kinetic = w == "KINETIC"
                 self.mod.derivatives[n.text] = ast.Func(n, kind=w, name=n.text, args=[],
                                                         body=self.block())
+                self._kinetic = False
             elif w in ("FUNCTION", "PROCEDURE"):
                 self.next()
                 n = self.name()
@@ -255,10 +257,10 @@ class Parser:
                 ut = self.peek()
                 if self.at("("):
                     first = self.units()
-                    self.units()
-                    if first not in _UNIT_CONSTANTS:
-                        raise self.unsupported("unit constant (%s)" % first, ut)
-                    value = _UNIT_CONSTANTS[first]
+                    second = self.units()
+                    value = unit_constant(first, second or "1")
+                    if value is None:
+                        raise self.unsupported("unit constant (%s) (%s)" % (first, second), ut)
                 else:
                     value = self.signed_number()
                     self.units()
@@ -319,7 +321,9 @@ class Parser:
         if t.kind == "OP" and t.text == "{":
             return ast.If(t, cond=None, then=self.block(), orelse=[])  # a plain nested block
         if t.kind == "OP" and t.text == "~":
-            raise self.unsupported("reaction statement '~' (KINETIC)", t)
+            if not self._kinetic:
+                raise self.unsupported("reaction statement '~' outside a KINETIC block", t)
+            return self.reaction()
         if t.kind != "NAME":
             raise self.error("expected a statement, found %s" % _describe(t), t)
         w = t.text
@@ -336,6 +340,11 @@ class Parser:
             return ast.Local(t, names=names)
         if w == "if":
             return self.if_statement()
+        if w == "CONSERVE" and self._kinetic:
+            self.next()
+            lhs = self.expression()
+            self.expect("=")
+            return ast.Conserve(t, lhs=lhs, total=self.expression())
         if w == "SOLVE":
             self.next()
             n = self.name()
@@ -343,9 +352,11 @@ class Parser:
             if self.at("METHOD"):
                 self.next()
                 method = self.name()
+            steady = None
             if self.at("STEADYSTATE"):
-                raise self.unsupported("SOLVE ... STEADYSTATE")
-            return ast.Solve(t, name=n.text, method=method)
+                self.next()
+                steady = self.name()
+            return ast.Solve(t, name=n.text, method=method, steady=steady)
         if w == "TABLE":  # accepted; the values are computed directly
             self.next()
             if not self.at("DEPEND") and not self.at("FROM"):
@@ -380,6 +391,49 @@ class Parser:
         if self.at("["):
             raise self.unsupported("array variable %s" % w)
         raise self.error("expected '=' or '(' after %s, found %s" % (w, _describe(self.peek())))
+
+    def reaction(self):
+        """`~ A + 2 B <-> C (kf, kb)` or `~ A << (flux)`."""
+        t = self.next()
+        lhs = self.reactants()
+        if self.at("<") and self.at("<", 1):
+            self.next()
+            self.next()
+            self.expect("(")
+            flux = self.expression()
+            self.expect(")")
+            return ast.Reaction(t, lhs=lhs, rhs=[], kind="<<", kf=flux, kb=None)
+        if not (self.at("<") and self.at("-", 1) and self.at(">", 2)):
+            # NEURON 9's nocmodl has no one-way '->'.
+            raise self.error("expected '<->' or '<<' in a reaction, found %s" %
+                             _describe(self.peek()))
+        for _ in range(3):
+            self.next()
+        rhs = self.reactants()
+        self.expect("(")
+        kf = self.expression()
+        self.expect(",")
+        kb = self.expression()
+        self.expect(")")
+        return ast.Reaction(t, lhs=lhs, rhs=rhs, kind="<->", kf=kf, kb=kb)
+
+    def reactants(self):
+        """[(stoichiometric coefficient, name token)] of one side of a reaction."""
+        out = []
+        while True:
+            coef = 1
+            if self.peek().kind == "NUMBER":
+                nt = self.next()
+                if not nt.text.isdigit() or int(nt.text) < 1:
+                    raise self.error("a reaction's coefficient must be a whole number", nt)
+                coef = int(nt.text)
+            n = self.name()
+            if self.at("["):
+                raise self.unsupported("array variable %s" % n.text)
+            out.append((coef, n))
+            if not self.at("+"):
+                return out
+            self.next()
 
     def if_statement(self):
         t = self.next()

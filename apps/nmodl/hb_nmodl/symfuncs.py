@@ -1,4 +1,4 @@
-"""symfuncs.py: the sympy functions the generated code calls by name: guarded x/(exp(x)-1), its derivative, expm1."""
+"""symfuncs.py: the sympy functions the generated code calls by name: guarded x/(exp(x)-1), its derivative, expm1; and Frozen, a term kept out of Newton matrices."""
 import sympy
 
 
@@ -50,3 +50,18 @@ class Expm1(sympy.Function):
         if not x.is_number:
             return None
         return (sympy.exp(x) - 1).evalf(prec)
+
+
+class Frozen(sympy.Function):
+    """A term the Newton matrix leaves out (d/dx 0): a KINETIC `~ A << (flux)`, which
+    NEURON's sparse solver puts in the right-hand side only; removed (unfreeze) before
+    code is printed."""
+
+    nargs = 1
+
+    def fdiff(self, argindex=1):
+        return sympy.Integer(0)
+
+
+def unfreeze(e):
+    return e.replace(Frozen, lambda a: a) if isinstance(e, sympy.Basic) else e
