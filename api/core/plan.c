@@ -269,7 +269,8 @@ static void describe(hb_plan *plan)
              (long long)in.nsys, in.variable ? "up to " : "", (long long)in.max_rows, layout, pad,
              in.sorted ? " (sorted by size)" : "", hb_strategy_name(in.strategy),
              in.hines ? (in.shared_tree ? " parents=shared" : " parents=per-system") : "",
-             in.shared_couplings ? " couplings=shared" : "", plan->note, plan->note[0] ? "; " : "", plan->ctx->describe);
+             in.shared_couplings ? " couplings=shared" : "", plan->note,
+             plan->note[0] ? "; " : "", plan->ctx->describe);
 }
 
 static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind kind, int64_t nsys,
@@ -751,8 +752,9 @@ static hb_status plan_set(hb_plan *plan, hb_array which, const void *host)
     int zero_last = which == HB_ARRAY_C;
     const int one = coupling_array(plan, which); /* one system's n rows, as they are */
     HB_FORWARD(hb__check_finite(plan->precision, host, one ? 1 : plan->nsys,
-                                one ? NULL : plan->offsets, one ? plan->lay.max_rows : plan->n_uniform,
-                                zero_first, zero_last, array_names[which]));
+                                one ? NULL : plan->offsets,
+                                one ? plan->lay.max_rows : plan->n_uniform, zero_first, zero_last,
+                                array_names[which]));
     if (plan->nsys > 0) {
         hb_context *ctx = plan->ctx;
         size_t bytes = (size_t)plan->nrows * plan->esize;
