@@ -38,6 +38,19 @@ static hb_status resolve_strategy(hb_kind kind, hb_strategy opt, hb_strategy *ou
     return HB_SUCCESS;
 }
 
+/* The first system whose size or parents differ from system 0's; nsys where
+ * every system has one tree (always so for a uniform plan: offsets NULL). */
+static int64_t first_other_tree(int64_t nsys, const int64_t *offsets, const int32_t *parent)
+{
+    for (int64_t s = 1; offsets && s < nsys; ++s) {
+        const int64_t n0 = offsets[1] - offsets[0];
+        if (offsets[s + 1] - offsets[s] != n0 ||
+            memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent) != 0)
+            return s;
+    }
+    return nsys;
+}
+
 /* U or L of a plan with shared couplings: one system's rows, in row order. */
 static int coupling_array(const hb_plan *plan, hb_array which)
 {
@@ -326,6 +339,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     /* Shared couplings: one system's U and L for every system, so every
      * system must have the same tree; the per-system solvers read them. */
     int env_ignored = 0;
+    const int64_t other = kind == HB_KIND_HINES ? first_other_tree(nsys, offsets, parent) : nsys;
     if (opts.shared_couplings != 0 && opts.shared_couplings != 1)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->shared_couplings = %d is not 0 or 1",
                          fn, (int)opts.shared_couplings);
@@ -341,15 +355,14 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                              "couplings run the per-system strategy (leave it auto or "
                              "per-system)",
                              fn, hb_strategy_name(opts.strategy));
-        for (int64_t s = 1; offsets && s < nsys; ++s) {
-            const int64_t n0 = offsets[1] - offsets[0], ns = offsets[s + 1] - offsets[s];
-            if (ns != n0 || memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent))
-                return hb__error(HB_ERR_INVALID_ARGUMENT,
-                                 "%s: opts->shared_couplings: system %lld has %s than system 0 "
-                                 "(shared couplings need one tree for every system)",
-                                 fn, (long long)s,
-                                 ns != n0 ? "another number of rows" : "other parents");
-        }
+        if (other < nsys)
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "%s: opts->shared_couplings: system %lld has %s than system 0 "
+                             "(shared couplings need one tree for every system)",
+                             fn, (long long)other,
+                             offsets[other + 1] - offsets[other] != offsets[1] - offsets[0]
+                                 ? "another number of rows"
+                                 : "other parents");
         /* HINESBATCH_STRATEGY forces the others; it cannot force these. */
         env_ignored = strategy != HB_STRATEGY_AUTO && strategy != HB_STRATEGY_PER_SYSTEM;
         strategy = HB_STRATEGY_PER_SYSTEM;
@@ -441,15 +454,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         }
         memcpy(plan->offsets, offsets, (size_t)(nsys + 1) * sizeof *offsets);
     }
-    if (kind == HB_KIND_HINES) {
-        plan->mono = 1;
-        if (offsets) {
-            int64_t n0 = nsys > 0 ? offsets[1] : 0;
-            for (int64_t s = 1; s < nsys && plan->mono; ++s)
-                plan->mono = offsets[s + 1] - offsets[s] == n0 &&
-                             memcmp(parent + offsets[s], parent, (size_t)n0 * sizeof *parent) == 0;
-        }
-    }
+    if (kind == HB_KIND_HINES)
+        plan->mono = other >= nsys;
     /* Cell-group can run the batch: the backend has it and the largest cell
      * fits the device's local memory. */
     const int cell_ok = kind == HB_KIND_HINES && ctx->ops->hines_cell &&
