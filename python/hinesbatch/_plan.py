@@ -125,7 +125,7 @@ class Plan:
                 raise invalid(f"{name}: dtype {h.dtype}, the plan's is {self.dtype}")
             if name in ("u", "l") and self._p.shared_couplings:
                 # One system's couplings, used by every system.
-                n = int(self.info()["max_rows"])
+                n = self._p.max_rows
                 if h.shape != (n,):
                     raise invalid(f"{name}: shape {h.shape}, expected ({n},): the plan shares "
                                   "one system's couplings")

@@ -256,6 +256,7 @@ void bind_plan(nb::module_ &m) {
         .def_ro("nsys", &Plan::nsys)
         .def_ro("nrows", &Plan::nrows)
         .def_ro("is_hines", &Plan::hines)
+        .def_ro("max_rows", &Plan::max_rows)
         .def_ro("shared_couplings", &Plan::shared)
         .def("set", &plan_set)
         .def("solve", &plan_solve)
