@@ -108,8 +108,9 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
      * (later, in row order: a child entry), which is HB_SIM_AXIAL's sum in its order, bit \
      * for bit (an edge's two table entries hold one conductance). Lanes past w hold       \
      * zeros. The plan's D and RHS are not used: the tile holds them. */                   \
-    static void group_##S(const hb_sim_dev *sd, const hb_sim_cells *job, int64_t cg,       \
-                          int64_t w, int64_t n, int64_t *j, T *s, double *acc)             \
+    HB_HOST_CLONES static void group_##S(const hb_sim_dev *sd, const hb_sim_cells *job,     \
+                                         int64_t cg, int64_t w, int64_t n, int64_t *j, T *s, \
+                                         double *acc)                                      \
     {                                                                                      \
         enum { W = HB_HOST_LANES };                                                        \
         const hb_layout_dev *lay = job->lay;                                               \
@@ -148,13 +149,17 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                 R[x] = (T)0;                                                               \
             for (int64_t i = 1; i < n; ++i) {                                              \
                 const int64_t k = i * W, kp = (int64_t)par[i] * W;                         \
-                T t[W];                                                                    \
-                for (int64_t x = 0; x < W; ++x)                                            \
+                /* The parent's R read before row i's is stored (par[i] < i: they never   \
+                 * overlap), so each loop is a vector loop with no runtime overlap check. */ \
+                T t[W], rp[W];                                                             \
+                for (int64_t x = 0; x < W; ++x) {                                          \
                     t[x] = G[k + x] * (V[kp + x] - V[k + x]);                              \
+                    rp[x] = R[kp + x];                                                     \
+                }                                                                          \
                 for (int64_t x = 0; x < W; ++x)                                            \
                     R[k + x] = (T)0 + t[x];                                                \
                 for (int64_t x = 0; x < W; ++x)                                            \
-                    R[kp + x] = R[kp + x] - t[x];                                          \
+                    R[kp + x] = rp[x] - t[x];                                              \
             }                                                                              \
             /* Rows a block at a time across the lanes: a block's tile lines are filled    \
              * while in L1, not once per lane (a lane's rows are W apart). */              \

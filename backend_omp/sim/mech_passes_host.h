@@ -26,6 +26,13 @@
 #define HB_HOST_PASS_NAME hb_host_mech_pass_serial
 #define HB_HOST_ADVANCE_NAME hb_host_mech_advance_serial
 #endif
+/* The fused loop's passes (one cell's rows, _serial) get an AVX2 copy too
+ * (HB_HOST_CLONES, host_backend.h); the OpenMP ones' outlined loops would not. */
+#if HB_HOST_PAR
+#define HB_HOST_PASS_CLONES
+#else
+#define HB_HOST_PASS_CLONES HB_HOST_CLONES
+#endif
 
 /* The tables of sd under the names HB_MECH_PASS uses. */
 #define HB_HOST_MECH_TABLES(sd)                                                             \
@@ -71,7 +78,7 @@ HB_FN void HB_KERNEL(hb_host_mech_init)(const hb_sim_dev *sd, int par)
 /* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1): every mechanism's states over
  * one step at the new v (NEURON's nrn_state), density mechanisms in
  * catalogue order, then the rows' point processes. */
-HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev *sd, int64_t c0, int64_t c1,
+HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev *sd, int64_t c0, int64_t c1,
                                            int64_t r0, int64_t r1, int par)
 {
     HB_HOST_MECH_TABLES(sd);
@@ -106,7 +113,7 @@ HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev *sd, int64_t c0, int
 /* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1) at step `step`: gmem and imem of
  * their rows get the mechanisms' g and I, in the engine's order (events,
  * currents by mechanism, point currents). */
-HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int64_t c0,
+HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int64_t c0,
                                         int64_t c1, int64_t r0, int64_t r1, int par)
 {
     HB_HOST_MECH_TABLES(sd);
@@ -181,3 +188,4 @@ HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int6
 #undef HB_HOST_SIMD
 #undef HB_HOST_PASS_NAME
 #undef HB_HOST_ADVANCE_NAME
+#undef HB_HOST_PASS_CLONES

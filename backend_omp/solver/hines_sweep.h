@@ -33,10 +33,49 @@
      * i * HB_HOST_LANES + j, so w independent chains are in flight (a sweep alone is  \
      * a chain of dependent divisions). The same operations per cell as              \
      * hines_##SUFFIX, so the results are bit-identical. */                           \
+    /* Every lane of a full tile (w = HB_HOST_LANES): each row's operands go to local \
+     * arrays before any store, so the compiler needs no runtime check that row i and \
+     * its parent overlap (they never do: par[i] < i) and keeps every loop a vector   \
+     * loop. The same operations as the loop over w below, bit for bit. */           \
+    static inline void tile_full_##SUFFIX(int64_t n, const int32_t *par,              \
+                                          const T *restrict U, const T *restrict L,   \
+                                          T *restrict D, T *restrict R)               \
+    {                                                                                  \
+        enum { W = HB_HOST_LANES };                                                    \
+        for (int64_t i = n - 1; i >= 1; --i) {                                         \
+            const T *u = U + i * W, *l = L + i * W, *d = D + i * W, *r = R + i * W;    \
+            T *dp = D + (int64_t)par[i] * W, *rp = R + (int64_t)par[i] * W;            \
+            T f[W], nd[W], nr[W];                                                      \
+            for (int j = 0; j < W; ++j)                                                \
+                f[j] = u[j] / d[j];                                                    \
+            for (int j = 0; j < W; ++j) {                                              \
+                nd[j] = dp[j] - f[j] * l[j];                                           \
+                nr[j] = rp[j] - f[j] * r[j];                                           \
+            }                                                                          \
+            for (int j = 0; j < W; ++j) {                                              \
+                dp[j] = nd[j];                                                         \
+                rp[j] = nr[j];                                                         \
+            }                                                                          \
+        }                                                                              \
+        for (int j = 0; j < W; ++j)                                                    \
+            R[j] = R[j] / D[j];                                                        \
+        for (int64_t i = 1; i < n; ++i) {                                              \
+            const T *l = L + i * W, *d = D + i * W, *xp = R + (int64_t)par[i] * W;     \
+            T *r = R + i * W, x[W];                                                    \
+            for (int j = 0; j < W; ++j)                                                \
+                x[j] = (r[j] - l[j] * xp[j]) / d[j];                                   \
+            for (int j = 0; j < W; ++j)                                                \
+                r[j] = x[j];                                                           \
+        }                                                                              \
+    }                                                                                  \
     static inline void tile_##SUFFIX(int64_t w, int64_t n, const int32_t *par, const T *U,   \
                                      const T *L, T *D, T *R)                           \
     {                                                                                  \
         enum { W = HB_HOST_LANES };                                                    \
+        if (w == W) {                                                                  \
+            tile_full_##SUFFIX(n, par, U, L, D, R);                                    \
+            return;                                                                    \
+        }                                                                              \
         for (int64_t i = n - 1; i >= 1; --i) {                                         \
             const int64_t k = i * W, kp = (int64_t)par[i] * W;                         \
             for (int64_t j = 0; j < w; ++j) {                                          \
