@@ -33,6 +33,8 @@ swc="$src/data/morphologies/jaxley__morph_ca1_n120_250.swc"
 fails=0 cases=0 n=0
 stdout_to=/dev/null # where the next case's standard output goes
 case_env=()         # VAR=value words for the next case's environment
+case_vm=            # the next case's address-space limit (KiB, ulimit -v); empty: none
+case_timeout=60     # the next case's time limit (s)
 
 # run LEAKCHECK RC WANT ARGS...: one case in its own directory $dir.
 run() {
@@ -40,7 +42,7 @@ run() {
     shift 3
     n=$((n + 1))
     if [ "$mode" = --valgrind ] && [ "$leak" = 0 ]; then
-        stdout_to=/dev/null case_env=()
+        stdout_to=/dev/null case_env=() case_vm= case_timeout=60
         return 0
     fi
     dir="$root/case$n"
@@ -51,7 +53,8 @@ run() {
              --show-leak-kinds=definite,indirect --error-exitcode=99)
     fi
     cases=$((cases + 1))
-    (cd "$dir" && timeout 60 env "${case_env[@]}" "${pre[@]}" "$exe" "$@" >"$stdout_to" 2>"$dir/stderr")
+    (cd "$dir" && { [ -z "$case_vm" ] || ulimit -v "$case_vm"; } &&
+        timeout "$case_timeout" env "${case_env[@]}" "${pre[@]}" "$exe" "$@" >"$stdout_to" 2>"$dir/stderr")
     rc=$?
     out=$(cat "$dir/stderr")
     if [ "$rc" -eq "$want_rc" ] && [[ "$out" == *"$want"* ]]; then
@@ -64,6 +67,7 @@ run() {
     fi
     stdout_to=/dev/null
     case_env=()
+    case_vm= case_timeout=60
 }
 t() { run 0 "$@"; }  # a case
 tl() { run 1 "$@"; } # a case whose error path also runs under valgrind
@@ -154,6 +158,48 @@ t 2 "--serial-max-rows: '-1' is not an integer" bench --quick --serial-max-rows 
 t 2 "--ring-mib: '2000000' is not an integer in [1, 1048576]" bench --quick --ring-mib 2000000
 t 2 "--max-reps: '1e3' is not an integer" bench --quick --max-reps 1e3
 t 2 "--seed: '1.5' is not an integer" bench --quick --seed 1.5
+
+echo "== counts past this machine's memory: refused before anything that size is made"
+# tq: a case that must end within 10 s in 1 GiB of address space (ulimit -v;
+# not under a sanitizer, whose shadow memory needs terabytes of it): the
+# refusal is arithmetic, never an allocation that happens to fail.
+tq() {
+    [ "${HB_CLI_SANITIZED:-0}" = 1 ] || case_vm=1048576
+    case_timeout=10
+    t "$@"
+}
+mem="of memory, more than this machine's"
+tq 1 "hinesbatch simulate: --cells 2147483647 (536870911750 compartments in all): needs at least" \
+    simulate --swc "$swc" --cells 2147483647
+check "grep -q \"$mem\" stderr" "the limit is named"
+tq 1 "hinesbatch simulate: --cells 100000000 (6400000000 compartments in all): needs" \
+    simulate --synthetic 64 --cells 100000000
+tq 1 "hinesbatch simulate: --cells 2147483647 (2147483647 compartments in all): needs" \
+    simulate --synthetic 64 --mix --cells 2147483647
+tq 2 "hinesbatch simulate: --synthetic 2147483647: more than --max-compartments 1000000" \
+    simulate --synthetic 2147483647 --cells 1
+tq 2 "--synthetic 5000: more than --max-compartments 4000 compartments per cell (as given)" \
+    simulate --synthetic 5000 --max-compartments 4000
+tq 1 "hinesbatch solve: --systems 100000000000 x --rows 1000: needs at least" \
+    solve --systems 100000000000 --rows 1000
+tq 1 "hinesbatch solve: --systems 1000000000 x --rows 1000000: needs" \
+    solve --systems 1000000000 --rows 1000000 --multi
+# bench: a point over --max-rows is skipped before its tables are made; one
+# allowed by --max-rows but past the machine fails by name.
+tq 0 "8796093022208 rows > --max-rows 268435456" bench --backend serial --systems 1099511627776 --rows 8
+tq 0 "9223372036854775807 rows > --max-rows" bench --backend serial --systems 1099511627776 \
+    --rows 1-2147483647 --max-rows 4611686018427387904
+tq 0 "70368744177664 rows > --max-rows" bench --backend serial --kind hines \
+    --morphology levels:64:2 --systems 1099511627776
+tq 1 "hinesbatch bench: --systems 1099511627776 (8796093022208 rows in all): needs" \
+    bench --backend serial --systems 1099511627776 --rows 8 --max-rows 4611686018427387904
+tq 1 "hinesbatch bench: --systems 1099511627776 (70368744177664 rows in all): needs" \
+    bench --backend serial --kind hines --morphology levels:64:2 --systems 1099511627776 \
+    --max-rows 4611686018427387904
+tq 1 "hinesbatch bench: --systems 1099511627776 (" bench --suite simulate --backend serial \
+    --precision double --morphology jaxley__morph_ca1_n120_250 --systems 1099511627776
+tq 1 "hinesbatch bench: --systems 2147483647 (" bench --suite simulate --backend serial \
+    --precision double --morphology jaxley__morph_ca1_n120_250 --systems 2147483647
 
 echo "== reals: empty, garbage, nan, inf, overflow, range"
 t 2 "--tstop: 'inf' is not a finite number >= 0" simulate --tstop inf
