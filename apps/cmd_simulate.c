@@ -314,6 +314,9 @@ static int check_combination(const sim_options *o)
         return conflict("--seg-length, --d-lambda and --nseg N (N > 0) exclude each other");
     if ((o->csv || o->plot) && o->record == 0)
         return conflict("--csv and --plot need --record K with K >= 1");
+    if (o->prm.epoch_steps > 0 && o->prm.engine == HB_SIM_ENGINE_STAGES)
+        return conflict("--epoch applies to the cells engine (--engine cells or auto), not to "
+                        "--engine stages");
     /* The cap SWC cells have holds for synthetic ones too: a count near 2^31
      * would build a cell of tens of gigabytes before anything else failed. */
     int64_t cap = o->max_compartments > 0 ? o->max_compartments : HB_DEFAULT_MAX_COMPARTMENTS;

@@ -275,6 +275,21 @@ t 2 "--suite simulate takes --systems (cells)" bench --suite simulate --rows 5
 t 2 "--suite simulate takes --systems (cells)" bench --suite simulate --layout flat
 t 2 "--suite simulate takes --systems (cells)" bench --suite simulate --quick --strategy per-system
 t 2 "'mix:real': the simulate suite takes a shipped neuron" bench --suite simulate --morphology mix:real
+# Options a run would ignore: --shared-couplings on thomas points or
+# simulations, --group-size on simulations, --epoch with the stages engine.
+t 2 "--shared-couplings applies to hines points" bench --kind thomas --shared-couplings
+t 2 "--shared-couplings applies to hines points" bench --suite thomas --shared-couplings
+t 2 "--group-size and --shared-couplings do not apply" bench --suite simulate --shared-couplings
+t 2 "--group-size and --shared-couplings do not apply" bench --suite simulate --group-size 64
+t 2 "--epoch applies to the cells engine" simulate --engine stages --epoch 10
+t 2 "--epoch: '-1' is not an integer in [0, 9223372036854775807]" simulate --epoch -1
+t 2 "--epoch: '9223372036854775808' is not an integer" simulate --epoch 9223372036854775808
+t 2 "--group-size: '1025' is not an integer in [0, 1024]" simulate --group-size 1025
+t 2 "--group-size: '2147483648' is not an integer in [0, 2147483647]" bench --quick --group-size 2147483648
+t 0 "" bench --backend serial --kind hines --morphology levels:64:2 --systems 3 --shared-couplings \
+    --group-size 2147483647 --max-reps 3 --target-s 0.01
+t 0 "" simulate --synthetic 64 --cells 2 --tstop 0.1 --engine auto --epoch 9223372036854775807 \
+    --group-size 1024
 tl 1 "FAILED simulate double 1 x no-such-neuron" bench --suite simulate --quick --systems 1 \
     --precision double --backend serial --morphology no-such-neuron
 
