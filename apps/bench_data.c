@@ -1,5 +1,6 @@
 /* bench_data.c: host inputs of a benchmark point (random tridiagonal batches; Hines cells of bench_morph.c tiled) and their residual check. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,21 @@ static void store(hb_precision p, void *dst, int64_t at, const double *src, int6
             ((float *)dst)[at + k] = (float)src[k];
 }
 
+/* 1 when a batch of nsys systems and `rows` rows fits this machine: the
+ * values (3 matrix arrays, x and the right-hand-side sets), a parent per
+ * row for Hines points, an offset per system; else 0 after a message naming
+ * --systems. Checked before any of it is allocated or written. */
+static int inputs_fit(const bench_point *pt, size_t esize, uint64_t rows)
+{
+    char what[96];
+    snprintf(what, sizeof what, "--systems %lld (%llu rows in all)", (long long)pt->systems,
+             (unsigned long long)rows);
+    uint64_t per_row = (4 + BENCH_RHS_SETS) * (uint64_t)esize + (pt->kind == BENCH_HINES ? 4 : 0);
+    return cli_memory_fits("bench", what,
+                           cli_add_sat(cli_mul_sat(rows, per_row),
+                                       cli_mul_sat((uint64_t)pt->systems + 1, sizeof(int64_t))));
+}
+
 /* Hines systems: the cells of the point's morphology (bench_morph.c), system
  * s being cell s % ncells, so a mix cycles through its cells. */
 static hb_status make_hines(const bench_point *pt, const bench_config *cfg, bench_data *data)
@@ -139,6 +155,23 @@ static hb_status make_hines(const bench_point *pt, const bench_config *cfg, benc
     bench_cells cells;
     hb_status st = bench_cells_make(pt->morph, cfg->morph_dir, cfg->seed, pt->systems, &cells);
     int64_t nsys = pt->systems;
+    /* The rows from the distinct cells, before a table of nsys entries is
+     * made: a point over --max-rows is skipped without allocating. */
+    uint64_t round = 0, rest = 0;
+    for (int i = 0; st == HB_SUCCESS && i < cells.n; ++i) {
+        round = cli_add_sat(round, (uint64_t)cells.view[i].n);
+        if (i < nsys % cells.n)
+            rest = cli_add_sat(rest, (uint64_t)cells.view[i].n);
+    }
+    uint64_t rows = cli_add_sat(cli_mul_sat((uint64_t)(nsys / (cells.n > 0 ? cells.n : 1)), round),
+                                rest);
+    if (st == HB_SUCCESS && rows > (uint64_t)cfg->max_rows) {
+        data->nrows = rows > INT64_MAX ? INT64_MAX : (int64_t)rows;
+        bench_cells_free(&cells);
+        return HB_SUCCESS; /* no values: the caller skips the point */
+    }
+    if (st == HB_SUCCESS && !inputs_fit(pt, data->esize, rows))
+        st = HB_ERR_OUT_OF_MEMORY;
     if (st == HB_SUCCESS && !(data->offsets = malloc((size_t)(nsys + 1) * sizeof *data->offsets)))
         st = HB_ERR_OUT_OF_MEMORY;
     if (st == HB_SUCCESS) {
@@ -180,6 +213,18 @@ static hb_status make_thomas(const bench_point *pt, int64_t max_rows, bench_data
                              uint64_t *rng)
 {
     int64_t nsys = pt->systems;
+    /* Every system has rows_lo rows or more: a point over --max-rows is
+     * skipped before its table of nsys sizes is made, and sizes whose sum
+     * could pass 2^63 are never added up. */
+    int64_t lo = pt->rows_hi > 0 ? pt->rows_lo : pt->rows;
+    int64_t hi = pt->rows_hi > 0 ? pt->rows_hi : pt->rows;
+    uint64_t least = cli_mul_sat((uint64_t)nsys, (uint64_t)lo);
+    if (least > (uint64_t)max_rows || cli_mul_sat((uint64_t)nsys, (uint64_t)hi) > INT64_MAX) {
+        data->nrows = least > (uint64_t)max_rows && least <= INT64_MAX ? (int64_t)least : INT64_MAX;
+        return HB_SUCCESS; /* no values: the caller skips the point */
+    }
+    if (!inputs_fit(pt, data->esize, least))
+        return HB_ERR_OUT_OF_MEMORY;
     if (!(data->offsets = malloc((size_t)(nsys + 1) * sizeof *data->offsets)))
         return HB_ERR_OUT_OF_MEMORY;
     for (int64_t s = 0; s < nsys; ++s) {

@@ -239,6 +239,21 @@ int bench_sim_suite(const bench_point *points, int64_t npoints, const bench_conf
             }
             loaded = pt->morph;
         }
+        /* The batch meets the machine before a pointer per cell is written
+         * (a lower bound, as simulate's: 100 bytes per row, 40 per cell). */
+        hb_morph_cell_view cv;
+        char what[96];
+        uint64_t rows = cli_mul_sat((uint64_t)pt->systems,
+                                    hb_morph_cell_get_view(cell, &cv) == HB_SUCCESS ? (uint64_t)cv.n : 0);
+        snprintf(what, sizeof what, "--systems %lld (%llu compartments in all)",
+                 (long long)pt->systems, (unsigned long long)rows);
+        if (!cli_memory_fits("bench", what,
+                             cli_add_sat(cli_mul_sat(rows, 100),
+                                         cli_mul_sat((uint64_t)pt->systems, 40)))) {
+            fprintf(stderr, "hinesbatch bench: FAILED %s: out of memory\n", name);
+            ++*failures;
+            continue;
+        }
         /* Every cell the same pointer: one tree for the batch, as simulate's. */
         const hb_morph_cell **c = (uint64_t)pt->systems <= SIZE_MAX / sizeof *c
                                       ? realloc(cells, (size_t)pt->systems * sizeof *c)

@@ -30,6 +30,26 @@ const char *cli_layout_name(hb_layout layout);
 /* Seconds on a monotonic clock, for timing. */
 double cli_now_s(void);
 
+/* Saturating sizes: a count from the command line times a size, and sums of
+ * them, that cannot wrap (UINT64_MAX stands for "more than 2^64"). */
+static inline uint64_t cli_mul_sat(uint64_t a, uint64_t b)
+{
+    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+static inline uint64_t cli_add_sat(uint64_t a, uint64_t b)
+{
+    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+/* 1 when `bytes` (a lower bound of what a command line asks for) fits in this
+ * machine's physical memory; else 0 after one line naming the command, what
+ * asked for it (the options and their values), the need and the limit:
+ *   hinesbatch simulate: --cells 2147483647: ... needs at least N bytes
+ *   (... GB) of memory, more than this machine's M bytes (... GB)
+ * Called before anything of that size is allocated or written: an
+ * overcommitting kernel grants such an allocation, and filling it swaps or
+ * gets the process killed. */
+int cli_memory_fits(const char *cmd, const char *what, uint64_t bytes);
+
 /* splitmix64: fast and seedable; random inputs only need to be well
  * conditioned, and the same seed must give the same inputs everywhere (the
  * CUDA benchmark included, hence inline here rather than in cli.c). */

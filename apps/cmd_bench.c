@@ -309,7 +309,7 @@ static int hines_only_strategy(const char *list)
     return 0;
 }
 
-static int check_combination(const bench_selection *sel)
+static int check_combination(const bench_selection *sel, const bench_config *cfg)
 {
     const char *why = NULL;
     const char *s = sel->suite;
@@ -321,9 +321,11 @@ static int check_combination(const bench_selection *sel)
     if (sel->kind && !single)
         why = "--kind chooses single points; it does not apply with --suite or --quick";
     else if (sim_suite)
-        why = sel->rows || sel->layout || sel->strategy
+        why = sel->rows || sel->layout || sel->strategy || cfg->group_size ||
+                      cfg->shared_couplings
                   ? "--suite simulate takes --systems (cells), --precision and --morphology; "
-                    "--rows, --layout and --strategy do not apply"
+                    "--rows, --layout, --strategy, --group-size and --shared-couplings do not "
+                    "apply (a simulation sets every cell's couplings)"
                   : NULL;
     else if ((single && hines) || hines_suite)
         why = sel->rows ? "--rows applies to thomas points (Hines cells set their rows)" : NULL;
@@ -332,6 +334,8 @@ static int check_combination(const bench_selection *sel)
               : hines_only_strategy(sel->strategy)
                   ? "--strategy applies to hines points, except auto, per-system and "
                     "cooperative"
+              : cfg->shared_couplings
+                  ? "--shared-couplings applies to hines points (copies of one tree)"
                   : NULL;
     if (why)
         fprintf(stderr, "hinesbatch bench: %s\n", why);
@@ -364,7 +368,7 @@ int hb_cmd_bench(int argc, char **argv)
     }
     char **rest;
     if (cli_opts_operands(&a, &rest, 0) < 0 || !bench_selection_check(&sel) ||
-        !check_combination(&sel))
+        !check_combination(&sel, &cfg))
         return CLI_EXIT_USAGE;
     if (!sel.suite && !sel.quick && !sel.systems && !sel.rows && !sel.precision && !sel.layout &&
         !sel.strategy && !sel.morph && !sel.kind) {

@@ -314,6 +314,19 @@ static int check_combination(const sim_options *o)
         return conflict("--seg-length, --d-lambda and --nseg N (N > 0) exclude each other");
     if ((o->csv || o->plot) && o->record == 0)
         return conflict("--csv and --plot need --record K with K >= 1");
+    if (o->prm.epoch_steps > 0 && o->prm.engine == HB_SIM_ENGINE_STAGES)
+        return conflict("--epoch applies to the cells engine (--engine cells or auto), not to "
+                        "--engine stages");
+    /* The cap SWC cells have holds for synthetic ones too: a count near 2^31
+     * would build a cell of tens of gigabytes before anything else failed. */
+    int64_t cap = o->max_compartments > 0 ? o->max_compartments : HB_DEFAULT_MAX_COMPARTMENTS;
+    if (o->synthetic > cap) {
+        fprintf(stderr, "hinesbatch " CMD ": --synthetic %lld: more than --max-compartments %lld "
+                        "compartments per cell (%s)\n",
+                (long long)o->synthetic, (long long)cap,
+                o->max_compartments > 0 ? "as given" : "the default");
+        return CLI_EXIT_USAGE;
+    }
     return CLI_EXIT_OK;
 }
 
@@ -328,9 +341,28 @@ static int check_outputs(const sim_options *o)
     return 1;
 }
 
-/* The distinct cells of the batch; cells[c] points into them. */
-static hb_status make_cells(const sim_options *o, hb_morph_cell **uniq, int64_t *nuniq,
-                            const hb_morph_cell **cells)
+/* A lower bound of what a simulation costs besides its cells (the library's
+ * batch, tables and arrays; hb_sim_create makes its own check): per row 5
+ * doubles and a parent of the batch, v and a position, 8 values and a
+ * position on the backend; per cell this program's pointer and the
+ * library's offset, soma and plan entries. */
+#define SIM_ROW_BYTES 100
+#define SIM_CELL_BYTES 40
+
+/* 0 after a message when o->ncells cells of `rows` compartments in all
+ * cannot fit in this machine's memory. */
+static int cells_fit(const sim_options *o, uint64_t rows)
+{
+    char what[128];
+    snprintf(what, sizeof what, "--cells %lld (%llu compartments in all)", (long long)o->ncells,
+             (unsigned long long)rows);
+    return cli_memory_fits(CMD, what,
+                           cli_add_sat(cli_mul_sat((uint64_t)o->ncells, SIM_CELL_BYTES),
+                                       cli_mul_sat(rows, SIM_ROW_BYTES)));
+}
+
+/* The distinct cells of the batch (*nuniq of them). */
+static hb_status make_cells(const sim_options *o, hb_morph_cell **uniq, int64_t *nuniq)
 {
     hb_synth_geometry geo;
     hb_synth_geometry_init(&geo);
@@ -368,9 +400,21 @@ static hb_status make_cells(const sim_options *o, hb_morph_cell **uniq, int64_t 
         }
         *nuniq = u + 1;
     }
-    for (int64_t c = 0; c < o->ncells && st == HB_SUCCESS; ++c)
-        cells[c] = uniq[c % nu];
     return st;
+}
+
+/* Compartments of the batch, cell c being uniq[c % nu] (saturated). */
+static uint64_t batch_rows(const sim_options *o, hb_morph_cell *const *uniq, int64_t nu)
+{
+    uint64_t round = 0, rest = 0;
+    for (int64_t u = 0; u < nu; ++u) {
+        hb_morph_cell_view v;
+        uint64_t n = hb_morph_cell_get_view(uniq[u], &v) == HB_SUCCESS ? (uint64_t)v.n : 0;
+        round = cli_add_sat(round, n);
+        if (u < o->ncells % nu)
+            rest = cli_add_sat(rest, n);
+    }
+    return cli_add_sat(cli_mul_sat((uint64_t)(o->ncells / nu), round), rest);
 }
 
 static void print_performance(const sim_options *o, hb_sim *sim)
@@ -513,14 +557,28 @@ int hb_cmd_simulate(int argc, char **argv)
     hb_context *ctx = NULL;
     hb_sim *sim = NULL;
     int64_t nuniq = 0, nu_max = o.synthetic > 0 && o.mix ? o.ncells : (o.nswc > 0 ? o.nswc : 1);
-    hb_morph_cell **uniq = calloc((size_t)nu_max, sizeof *uniq);
-    const hb_morph_cell **cells = calloc((size_t)o.ncells, sizeof *cells);
+    hb_morph_cell **uniq = NULL;
+    const hb_morph_cell **cells = NULL;
     hb_status st = HB_SUCCESS;
-    if (!uniq || !cells) {
+    /* Counts meet the machine before anything is sized from them: a random
+     * cell per cell (--mix) is at least a compartment each; other batches
+     * are copies of a few cells, whose sizes are known once they are made. */
+    if (nu_max == o.ncells && !cells_fit(&o, (uint64_t)o.ncells))
+        goto done;
+    if (!(uniq = calloc((size_t)nu_max, sizeof *uniq))) {
         fprintf(stderr, "hinesbatch " CMD ": out of memory for %lld cells\n", (long long)o.ncells);
         goto done;
     }
-    st = make_cells(&o, uniq, &nuniq, cells);
+    if ((st = make_cells(&o, uniq, &nuniq)) != HB_SUCCESS)
+        goto done;
+    if (!cells_fit(&o, batch_rows(&o, uniq, nuniq)))
+        goto done;
+    if (!(cells = calloc((size_t)o.ncells, sizeof *cells))) {
+        fprintf(stderr, "hinesbatch " CMD ": out of memory for %lld cells\n", (long long)o.ncells);
+        goto done;
+    }
+    for (int64_t c = 0; c < o.ncells; ++c)
+        cells[c] = uniq[c % nuniq];
     if (st == HB_SUCCESS)
         st = hb_context_create(HB_BACKEND_AUTO, &ctx);
     if (st == HB_SUCCESS)

@@ -92,6 +92,16 @@ int hb_cmd_solve(int argc, char **argv)
                 (long long)nsys, (long long)n);
         return CLI_EXIT_USAGE;
     }
+    /* The inputs (5 values, a parent and its copy per row, an offset per
+     * system) meet the machine before they are allocated and written; the
+     * plan needs as much again, which the library checks itself. */
+    char what[96];
+    snprintf(what, sizeof what, "--systems %lld x --rows %lld", (long long)nsys, (long long)n);
+    size_t row_bytes = 5 * (prec == HB_DOUBLE ? sizeof(double) : sizeof(float)) + 8;
+    if (!cli_memory_fits("solve", what,
+                         cli_add_sat(cli_mul_sat((uint64_t)(nsys * n), row_bytes),
+                                     cli_mul_sat((uint64_t)nsys + 1, sizeof(int64_t)))))
+        return CLI_EXIT_FAIL;
     int reps = (int)reps64;
     hb_context *ctx = NULL;
     hb_plan *plan = NULL;

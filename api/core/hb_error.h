@@ -73,6 +73,12 @@ static inline void *hb__realloc_n(void *p, int64_t n, size_t size)
     return hb__bytes_n(n, size, &bytes) ? realloc(p, bytes ? bytes : 1) : NULL;
 }
 
+/* HB_ERR_OUT_OF_MEMORY naming fn and both sizes when `bytes` (saturated
+ * sums welcome) is more than the machine's physical memory (memory.c): code
+ * without a context (morphologies, batches) refuses what could only swap or
+ * be killed before it allocates and fills it. */
+hb_status hb__host_check(uint64_t bytes, const char *fn);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,17 @@ static const char *bytes_text(uint64_t b, char *buf, size_t size)
  * is refused before anything is allocated or filled: it would fail after
  * minutes of work, or swap until it does. The exact allocations still report
  * their own failures. */
+hb_status hb__host_check(uint64_t bytes, const char *fn)
+{
+    uint64_t host = hb__host_memory();
+    char need[64], have[64];
+    if (bytes > host)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: needs %s of host memory; this machine has %s",
+                         fn, bytes_text(bytes, need, sizeof need),
+                         bytes_text(host, have, sizeof have));
+    return HB_SUCCESS;
+}
+
 hb_status hb__memory_check(const hb_context *ctx, uint64_t host_bytes, uint64_t dev_bytes,
                            const char *fn)
 {

@@ -20,8 +20,25 @@ void hb_morph_batch_destroy(hb_morph_batch *b)
     free(b->area), free(b);
 }
 
+/* Bytes of a batch: 5 doubles and a parent per row, an offset per system
+ * (saturated: the counts come from the caller). */
+static uint64_t batch_bytes(int64_t nsys, int64_t rows)
+{
+    const uint64_t per_row = 5 * sizeof(double) + sizeof(int32_t);
+    uint64_t r = (uint64_t)rows, s = (uint64_t)nsys + 1;
+    if (r > UINT64_MAX / per_row / 2 || s > UINT64_MAX / sizeof(int64_t) / 2)
+        return UINT64_MAX;
+    return r * per_row + s * sizeof(int64_t);
+}
+
 static hb_status batch_alloc(int64_t nsys, int64_t rows, const char *fn, hb_morph_batch **out)
 {
+    /* Refused before calloc: an overcommitting kernel grants a batch past
+     * physical memory, and filling it swaps or gets the process killed. */
+    hb_status st = hb__host_check(batch_bytes(nsys, rows), fn);
+    if (st != HB_SUCCESS)
+        return hb__error(st, "%s (%lld systems, %lld rows)", hb_last_error(), (long long)nsys,
+                         (long long)rows);
     hb_morph_batch *b = calloc(1, sizeof *b);
     if (b) {
         b->nsys = nsys, b->rows = rows;

@@ -41,6 +41,11 @@ static hb_status cell_from_branches(int64_t nb, const int64_t *bparent, const in
     if (n > INT32_MAX)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %lld nodes, more than 2^31-1", fn,
                          (long long)n);
+    /* A lower bound of the cell (parent, area, axial conductance, distance,
+     * type per node), refused before the nodes are written. */
+    hb_status mst = hb__host_check((uint64_t)n * 32, fn);
+    if (mst != HB_SUCCESS)
+        return hb__error(mst, "%s (a cell of %lld nodes)", hb_last_error(), (long long)n);
     int32_t *parent = hb__calloc_n(n, sizeof *parent);
     int64_t *last = hb__calloc_n(nb, sizeof *last);
     if (!parent || !last) {
@@ -189,6 +194,12 @@ hb_status hb_morph_synth_branchy(int64_t n, double percent, uint64_t seed,
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: %lld branch points need 2*%lld+1 = %lld "
                          "branches, more than n = %lld nodes (percent <= ~50)", fn, (long long)B,
                          (long long)B, (long long)nb, (long long)n);
+    /* The branch tables (7 per branch) and the cell (32 bytes a node at
+     * least), refused before they are filled. */
+    hb_status mst = hb__host_check((uint64_t)nb * 7 * sizeof(int64_t) + (uint64_t)n * 32, fn);
+    if (mst != HB_SUCCESS)
+        return hb__error(mst, "%s (a cell of %lld nodes, %lld branches)", hb_last_error(),
+                         (long long)n, (long long)nb);
     uint64_t rng = seed;
     /* Random binary branch tree: B times split a random leaf branch in two. */
     int64_t *tparent = hb__calloc_n(nb, sizeof *tparent); /* in creation order */

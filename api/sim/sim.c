@@ -608,11 +608,13 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
         hb_sim_params_init(&prm);
     HB_FORWARD(check_params(&prm));
     int mono = 1;
+    uint64_t rows = 0; /* saturates */
     for (int64_t c = 0; c < ncells; ++c) {
         if (!cells[c])
             return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cells[%lld] is NULL", fn, (long long)c);
         hb_morph_cell_view cv;
         HB_FORWARD(hb_morph_cell_get_view(cells[c], &cv));
+        rows = hb__add_sat(rows, (uint64_t)cv.n);
         if (cv.cable.gm != 0)
             return hb__error(HB_ERR_INVALID_ARGUMENT,
                              "%s: cells[%lld] has cable.gm = %g S/cm^2; leaks are mechanisms "
@@ -623,6 +625,18 @@ hb_status hb_sim_create(hb_context *ctx, const hb_morph_cell *const *cells, int6
     }
     const hb_sim_ops *ops = NULL;
     HB_FORWARD(find_ops(ctx, &ops));
+    /* Fail fast, before the batch is made and filled: a lower bound of the
+     * host tables (the batch's 5 doubles and a parent per row, build_rows'
+     * v and positions; offsets and soma per cell) and of the backend's
+     * arrays (the plan's 4 and the engine's 4 values per row, positions). */
+    size_t es = prm.precision == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    hb_status mst = hb__memory_check(
+        ctx, hb__add_sat(hb__mul_sat(rows, 5 * sizeof(double) + 4 + 16),
+                         hb__mul_sat((uint64_t)ncells, 3 * sizeof(int64_t))),
+        hb__mul_sat(rows, 8 * es + sizeof(int64_t)), fn);
+    if (mst != HB_SUCCESS)
+        return hb__error(mst, "%s (ncells = %lld, %llu rows in all)", hb_last_error(),
+                         (long long)ncells, (unsigned long long)rows);
 
     hb_sim *sim = calloc(1, sizeof *sim);
     if (!sim)

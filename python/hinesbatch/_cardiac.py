@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _core
 from ._context import Context, get_context
+from ._args import integer, real
 from ._errors import invalid
 
 __all__ = ["Cardiac", "cardiac_models"]
@@ -35,15 +36,16 @@ class Cardiac:
         if name not in ("float64", "float32"):
             raise invalid(f"dtype: {name}, expected float64 or float32")
         self._ctx = get_context(context, backend)
-        self._c = _core.Cardiac.create(self._ctx._c, str(model), int(ncells), name, float(dt))
-        self.model, self.ncells, self.dt, self.dtype = str(model), int(ncells), float(dt), name
+        ncells, dt = integer(ncells, "ncells"), real(dt, "dt")
+        self._c = _core.Cardiac.create(self._ctx._c, str(model), ncells, name, dt)
+        self.model, self.ncells, self.dt, self.dtype = str(model), ncells, dt, name
         self._states: List[str] = []
         self._every = 1
 
     def set_param(self, name: str, value: Union[float, Sequence[float]]) -> None:
         """Parameter `name` of every cell (a number) or per cell (ncells values)."""
         if np.ndim(value) == 0:
-            self._c.set_param_all(name, float(value))
+            self._c.set_param_all(name, real(value, "value"))
         else:
             self._c.set_param(name, np.ascontiguousarray(value, dtype=np.float64))
 
@@ -57,13 +59,15 @@ class Cardiac:
     def set_protocol(self, start: float, duration: float, period: float = 0.0,
                      level: float = 1.0) -> None:
         """Myokit's periodic pace (ms; period 0: once); times are whole numbers of steps."""
-        self._c.set_protocol(float(level), float(start), float(duration), float(period))
+        self._c.set_protocol(real(level, "level"), real(start, "start"),
+                             real(duration, "duration"), real(period, "period"))
 
     def set_fiber(self, nnodes: int, sigma: float = 1.2, chi: float = 1400.0, cm: float = 1.0,
                   dx: float = 0.01) -> None:
         """Couples the cells into fibers of nnodes nodes dx cm apart (the monodomain cable
         equation; sigma mS/cm, chi 1/cm, cm uF/cm2)."""
-        self._c.set_fiber(int(nnodes), float(sigma), float(chi), float(cm), float(dx))
+        self._c.set_fiber(integer(nnodes, "nnodes"), real(sigma, "sigma"), real(chi, "chi"),
+                          real(cm, "cm"), real(dx, "dx"))
 
     def record(self, cells: Sequence[int], states: Optional[Sequence[str]] = None,
                every: int = 1) -> None:
@@ -71,12 +75,13 @@ class Cardiac:
         steps from now on."""
         if states is None:
             states = [cardiac_models_by_name()[self.model]["states"][0][0]]
-        self._states = list(states)
-        self._every = int(every)
-        self._c.record([int(c) for c in cells], self._states, self._every)
+        every = integer(every, "every")
+        ids = [integer(c, "cells") for c in cells]
+        self._c.record(ids, list(states), every)
+        self._states, self._every = list(states), every
 
     def run(self, nsteps: int) -> None:
-        self._c.run(int(nsteps))
+        self._c.run(integer(nsteps, "nsteps"))
 
     @property
     def steps(self) -> int:

@@ -5,6 +5,7 @@ import threading
 from typing import Dict, List, Optional, Union
 
 from . import _core
+from ._args import INT32, integer
 
 __all__ = ["Context", "backends", "devices", "get_context"]
 
@@ -30,9 +31,11 @@ class Context:
 
     def __init__(self, backend: str = "auto", device: Optional[int] = None,
                  platform: Optional[int] = None, cuda_stream: Optional[int] = None):
-        self._c = _core.Context(str(backend), -1 if device is None else int(device),
-                                -1 if platform is None else int(platform),
-                                0 if cuda_stream is None else int(cuda_stream))
+        self._c = _core.Context(str(backend),
+                                -1 if device is None else integer(device, "device", *INT32),
+                                -1 if platform is None else integer(platform, "platform", *INT32),
+                                0 if cuda_stream is None
+                                else integer(cuda_stream, "cuda_stream", 0, 2 ** 64 - 1))
 
     @property
     def backend(self) -> str:
@@ -50,7 +53,8 @@ class Context:
 
     def copy_time(self, nbytes: int, reps: int = 10) -> float:
         """Median milliseconds of a device-to-device copy of nbytes."""
-        return self._c.copy_time(int(nbytes), int(reps))
+        return self._c.copy_time(integer(nbytes, "nbytes", 0, 2 ** 63 - 1),
+                                 integer(reps, "reps", *INT32))
 
     def __repr__(self) -> str:
         return f"hinesbatch.Context({self.describe()!r})"
@@ -63,7 +67,8 @@ def backends() -> List[str]:
 
 def devices(backend: str, platform: Optional[int] = None) -> List[str]:
     """Names of the devices a backend can open, numbered as Context(device=) numbers them."""
-    return _core.device_names(str(backend), -1 if platform is None else int(platform))
+    return _core.device_names(str(backend),
+                              -1 if platform is None else integer(platform, "platform", *INT32))
 
 
 _defaults: Dict[str, Context] = {}

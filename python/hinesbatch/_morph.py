@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import host_index
+from ._args import INT32, UINT64, flag, integer, real
 from ._errors import invalid
 
 __all__ = ["Morphology", "Cell", "load_swc", "tree_stats", "tree_level_counts", "tree_order",
@@ -17,7 +18,7 @@ __all__ = ["Morphology", "Cell", "load_swc", "tree_stats", "tree_level_counts", 
 
 
 def _cable(ra: Optional[float], cm: Optional[float], gm: Optional[float]) -> Dict[str, float]:
-    return {k: float(v) for k, v in (("ra", ra), ("cm", cm), ("gm", gm)) if v is not None}
+    return {k: real(v, k) for k, v in (("ra", ra), ("cm", cm), ("gm", gm)) if v is not None}
 
 
 class Morphology:
@@ -36,7 +37,8 @@ class Morphology:
         """Read an SWC file (scale multiplies coordinates and radii, e.g.
         1e-3 for nm; repair_radii gives a radius <= 0 its parent's).
         Raises FileError or ParseError (the message names file and line)."""
-        return cls(_core.Morph.read_swc(os.fspath(path), float(scale), bool(repair_radii)))
+        return cls(_core.Morph.read_swc(os.fspath(path), real(scale, "scale"),
+                                        flag(repair_radii, "repair_radii")))
 
     @classmethod
     def parse(cls, text: Union[str, bytes], name: str = "<string>", *, scale: float = 1.0,
@@ -44,7 +46,8 @@ class Morphology:
         """Parse SWC text (str or bytes)."""
         if isinstance(text, str):
             text = text.encode()
-        return cls(_core.Morph.parse_swc(bytes(text), name, float(scale), bool(repair_radii)))
+        return cls(_core.Morph.parse_swc(bytes(text), name, real(scale, "scale"),
+                                         flag(repair_radii, "repair_radii")))
 
     def info(self) -> Dict[str, Union[int, float, str]]:
         """samples, repaired, soma ("none", "single-point", "three-point",
@@ -67,9 +70,11 @@ class Morphology:
         al.'s rule). ra (ohm*cm, 35.4), cm (uF/cm^2, 1), gm (S/cm^2, 0).
         conventions="neuron" (with "section"): the cell NEURON's Import3d
         builds from the same file (docs/morphology.md)."""
-        return Cell(_core.Cell.create(self._m, policy, int(nseg), float(d_lambda), bool(reroot),
-                                      int(max_compartments), _cable(ra, cm, gm), conventions,
-                                      float(seg_length)))
+        return Cell(_core.Cell.create(self._m, policy, integer(nseg, "nseg", *INT32),
+                                      real(d_lambda, "d_lambda"), flag(reroot, "reroot"),
+                                      integer(max_compartments, "max_compartments"),
+                                      _cable(ra, cm, gm), conventions,
+                                      real(seg_length, "seg_length")))
 
     discretize = discretise
 
@@ -96,15 +101,16 @@ class Cell:
                     gm: Optional[float] = None) -> "Cell":
         """A cell of any tree (parent[k] < k, parent[0] = -1) of cylinders
         (um), renumbered into Hines order."""
-        return cls(_core.Cell.from_parent(host_index(parent, "parent"), float(length),
-                                          float(diam), _cable(ra, cm, gm)))
+        return cls(_core.Cell.from_parent(host_index(parent, "parent"), real(length, "length"),
+                                          real(diam, "diam"), _cable(ra, cm, gm)))
 
     @classmethod
     def synth_levels(cls, n: int, levels: int, *, length: float = 10.0, diam: float = 1.0,
                      ra: Optional[float] = None, cm: Optional[float] = None,
                      gm: Optional[float] = None) -> "Cell":
         """The multi-morphology paper's synthetic cell of n nodes and branch levels."""
-        return cls(_core.Cell.synth_levels(int(n), int(levels), float(length), float(diam),
+        return cls(_core.Cell.synth_levels(integer(n, "n"), integer(levels, "levels", *INT32),
+                                           real(length, "length"), real(diam, "diam"),
                                            _cable(ra, cm, gm)))
 
     @classmethod
@@ -113,17 +119,20 @@ class Cell:
                      diam: float = 1.0, ra: Optional[float] = None, cm: Optional[float] = None,
                      gm: Optional[float] = None) -> "Cell":
         """Arbor's random-branching cell (branch probabilities and lengths per level)."""
-        return cls(_core.Cell.synth_random(int(levels), float(p_start), float(p_end),
-                                           float(len_start), float(len_end), int(seed),
-                                           float(length), float(diam), _cable(ra, cm, gm)))
+        return cls(_core.Cell.synth_random(integer(levels, "levels", *INT32),
+                                           real(p_start, "p_start"), real(p_end, "p_end"),
+                                           real(len_start, "len_start"), real(len_end, "len_end"),
+                                           integer(seed, "seed", *UINT64), real(length, "length"),
+                                           real(diam, "diam"), _cable(ra, cm, gm)))
 
     @classmethod
     def synth_branchy(cls, n: int, percent: float, seed: int = 0, *, length: float = 10.0,
                       diam: float = 1.0, ra: Optional[float] = None, cm: Optional[float] = None,
                       gm: Optional[float] = None) -> "Cell":
         """n nodes of which percent% are branch points."""
-        return cls(_core.Cell.synth_branchy(int(n), float(percent), int(seed), float(length),
-                                            float(diam), _cable(ra, cm, gm)))
+        return cls(_core.Cell.synth_branchy(integer(n, "n"), real(percent, "percent"),
+                                            integer(seed, "seed", *UINT64), real(length, "length"),
+                                            real(diam, "diam"), _cable(ra, cm, gm)))
 
     @property
     def n(self) -> int:
@@ -147,11 +156,11 @@ class Cell:
     def matrix(self, dt: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(d, u, l) of the implicit Euler step of the passive cable for dt ms
         (inf: steady state), ready for solve_hines(cell.parent, u, l, d, rhs)."""
-        return self._c.matrix(float(dt))
+        return self._c.matrix(real(dt, "dt"))
 
     def cdt(self, dt: float) -> np.ndarray:
         """C/dt per compartment, uS (rhs = cdt * V + I)."""
-        return self._c.cdt(float(dt))
+        return self._c.cdt(real(dt, "dt"))
 
     def reroot(self) -> "Cell":
         """Re-root at the compartment that minimises the depth in branches."""
@@ -190,7 +199,7 @@ def batch(cells: Union[Cell, Sequence[Cell]], nsys: Optional[int] = None,
     if isinstance(cells, Cell):
         if nsys is None:
             raise invalid("nsys: needed with one cell")
-        return _core.batch_mono(cells._c, int(nsys), float(dt))
+        return _core.batch_mono(cells._c, integer(nsys, "nsys"), real(dt, "dt"))
     if nsys is not None:
         raise invalid("nsys: only with one cell")
-    return _core.batch_multi([c._c for c in cells], float(dt))
+    return _core.batch_multi([c._c for c in cells], real(dt, "dt"))

@@ -8,6 +8,7 @@ import numpy as np
 from . import _core
 from ._arrays import FLOATS, for_core, is_device, offsets_array, to_host_index
 from ._context import Context, get_context
+from ._args import integer, plan_options
 from ._errors import invalid
 
 __all__ = ["Plan"]
@@ -64,12 +65,13 @@ class Plan:
             if nsys is not None or n is not None:
                 raise invalid("give nsys and n, or offsets")
             off = offsets_array(offsets)
-            core = _core.Plan.tridiag(ctx._c, dt.name, off, options)
+            core = _core.Plan.tridiag(ctx._c, dt.name, off, plan_options(options))
             return cls(core, dt, (core.nrows,), ctx)
         if nsys is None or n is None:
             raise invalid("give nsys and n, or offsets")
-        core = _core.Plan.tridiag_uniform(ctx._c, dt.name, int(nsys), int(n), options)
-        return cls(core, dt, (int(nsys), int(n)), ctx)
+        nsys, n = integer(nsys, "nsys"), integer(n, "n")
+        core = _core.Plan.tridiag_uniform(ctx._c, dt.name, nsys, n, plan_options(options))
+        return cls(core, dt, (nsys, n), ctx)
 
     @classmethod
     def hines(cls, parent: Any, nsys: Optional[int] = None, *, offsets: Any = None,
@@ -83,14 +85,16 @@ class Plan:
         if offsets is not None:
             if nsys is not None:
                 raise invalid("give nsys or offsets")
-            core = _core.Plan.hines(ctx._c, dt.name, offsets_array(offsets), p, options)
+            core = _core.Plan.hines(ctx._c, dt.name, offsets_array(offsets), p,
+                                    plan_options(options))
             return cls(core, dt, (core.nrows,), ctx)
         if nsys is None:
             raise invalid("give nsys (copies of the tree) or offsets")
         if p.ndim != 1:
             raise invalid(f"parent: shape {p.shape}, expected one tree (1-D)")
-        core = _core.Plan.hines_uniform(ctx._c, dt.name, int(nsys), p, options)
-        return cls(core, dt, (int(nsys), p.shape[0]), ctx)
+        nsys = integer(nsys, "nsys")
+        core = _core.Plan.hines_uniform(ctx._c, dt.name, nsys, p, plan_options(options))
+        return cls(core, dt, (nsys, p.shape[0]), ctx)
 
     @property
     def nsys(self) -> int:
@@ -178,7 +182,7 @@ class Plan:
 
     def index(self, s: int, i: int) -> int:
         """Layout index of row i of system s."""
-        return self._p.index(int(s), int(i))
+        return self._p.index(integer(s, "s"), integer(i, "i"))
 
     def buffer(self, which: str) -> Any:
         """The plan's own array (no copy) in its layout: a numpy array on the

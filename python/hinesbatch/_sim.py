@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _core
 from ._context import Context, get_context
+from ._args import INT32, _show, flag, integer, plan_options, real, sim_params
 from ._errors import invalid
 from ._morph import Cell
 
@@ -28,20 +29,33 @@ def mechanisms() -> list:
 def _where(where: Optional[Dict[str, Any]]) -> Tuple[int, int, float, float]:
     """A region dict (cell, types: SWC type numbers or names, dist: (lo, hi)
     um) as the binding's (cell, type bits, lo, hi)."""
+    if where is not None and not isinstance(where, dict):
+        raise invalid(f"where: a dict of cell, types, dist, got {type(where).__name__}")
     w = dict(where or {})
-    cell = int(w.pop("cell", -1))
+    cell = integer(w.pop("cell", -1), "where cell")
     types = w.pop("types", None)
-    lo, hi = w.pop("dist", (0.0, float("inf")))
+    dist = w.pop("dist", (0.0, float("inf")))
+    if isinstance(dist, (str, bytes)) or np.ndim(dist) != 1 or len(dist) != 2:
+        raise invalid(f"where dist: {_show(dist)}, expected (lo, hi) um")
+    lo, hi = real(dist[0], "where dist lo"), real(dist[1], "where dist hi")
     if w:
         raise invalid(f"where: unknown keys {sorted(w)} (cell, types, dist)")
     bits = 0
     if types is not None:
-        for t in [types] if isinstance(types, (str, int)) else types:
-            k = _TYPES.get(t) if isinstance(t, str) else int(t)
+        for t in [types] if isinstance(types, (str, bytes)) or np.ndim(types) == 0 else types:
+            k = _TYPES.get(t) if isinstance(t, str) else _type_number(t)
             if k is None or not 0 <= k < 32:
-                raise invalid(f"where: SWC type {t!r} (a number 0..31 or one of {sorted(_TYPES)})")
+                raise invalid(f"where: SWC type {_show(t)} (a number 0..31 or one of {sorted(_TYPES)})")
             bits |= 1 << k
-    return cell, bits, float(lo), float(hi)
+    return cell, bits, lo, hi
+
+
+def _type_number(t: Any) -> Optional[int]:
+    """An SWC type given as a number: an integer (1.5 is none), else None."""
+    try:
+        return integer(t, "where types", *INT32)
+    except ValueError:
+        return None
 
 
 class Simulation:
@@ -77,7 +91,7 @@ class Simulation:
                  dtype: Any = "float64", plan: Optional[Dict[str, Any]] = None,
                  **params: Any):
         if isinstance(cells, Cell):
-            n = 1 if ncells is None else int(ncells)
+            n = 1 if ncells is None else integer(ncells, "ncells")
             if n < 1:  # else an empty list, which the library reports as a NULL cells array
                 raise invalid(f"ncells = {n}, must be >= 1")
             cells = [cells] * n
@@ -88,10 +102,12 @@ class Simulation:
             if not isinstance(c, Cell):
                 raise invalid(f"cells[{i}]: expected a hinesbatch.Cell, got {type(c).__name__}")
         self._ctx = get_context(context, backend)
-        p = dict(params)
+        p = sim_params(params)
         p["dtype"] = np.dtype(dtype).name
-        p["plan"] = dict(plan or {})
-        self.dt: float = float(p.get("dt", 0.025))
+        if plan is not None and not isinstance(plan, dict):
+            raise invalid(f"plan: a dict of plan options, got {type(plan).__name__}")
+        p["plan"] = plan_options(plan or {})
+        self.dt: float = p["dt"] if p.get("dt") is not None else 0.025
         self.ncells: int = len(cells)
         self._s = _core.Sim.create(self._ctx._c, [c._c for c in cells], p)
         self._recorded: list = []
@@ -107,18 +123,19 @@ class Simulation:
 
     def cell_rows(self, cell: int) -> Tuple[int, int]:
         """(offset, n): the flat rows of a cell."""
-        return self._s.cell_rows(int(cell))
+        return self._s.cell_rows(integer(cell, "cell"))
 
     def soma(self, cell: int) -> int:
         """The soma compartment of a cell (local index)."""
-        return self._s.soma(int(cell))
+        return self._s.soma(integer(cell, "cell"))
 
     def add_iclamp(self, cell: Union[int, Iterable[int]], amp: float, onset: float = 0.0,
                    dur: float = 1e9, compartment: int = -1) -> "Simulation":
         """A current clamp of amp nA from onset for dur ms on a compartment
         (-1: the soma) of a cell, or of each cell of a list."""
         for c in _cells(cell):
-            self._s.add_iclamp(c, int(compartment), float(onset), float(dur), float(amp))
+            self._s.add_iclamp(c, integer(compartment, "compartment"), real(onset, "onset"),
+                               real(dur, "dur"), real(amp, "amp"))
         return self
 
     def record(self, cell: Union[int, Iterable[int]]) -> "Simulation":
@@ -138,13 +155,13 @@ class Simulation:
         INITIAL), as NEURON records it; a mechanism's current must be probed
         before the first run or state read. Returns its trace's row in
         traces() (recordings and probes in call order)."""
-        return self._s.probe(int(cell), int(compartment), str(what))
+        return self._s.probe(integer(cell, "cell"), integer(compartment, "compartment"), str(what))
 
     def probe_point(self, point: int, var: str) -> int:
         """Record a point process's state or PARAMETER (e.g. ExpSyn's "g",
         uS) or current (ExpSyn's "i", nA) every step; returns its trace's row
         in traces()."""
-        return self._s.probe_point(int(point), str(var))
+        return self._s.probe_point(integer(point, "point"), str(var))
 
     def trace_info(self) -> List[Dict[str, Any]]:
         """What each row of traces() holds: cell, compartment, point (-1:
@@ -155,7 +172,7 @@ class Simulation:
 
     def run(self, tstop: float) -> "Simulation":
         """Advance until t >= tstop - dt/2 (t starts at 0; runs continue)."""
-        self._s.run(float(tstop))
+        self._s.run(real(tstop, "tstop"))
         return self
 
     @property
@@ -180,7 +197,7 @@ class Simulation:
 
     def spikes(self, cell: int) -> np.ndarray:
         """Spike times of a cell (ms; every spike so far)."""
-        return self._s.spikes(int(cell))[0]
+        return self._s.spikes(integer(cell, "cell"))[0]
 
     def spike_counts(self) -> np.ndarray:
         """Spikes of every cell so far."""
@@ -203,9 +220,9 @@ class Simulation:
         if isinstance(value, (tuple, list)):
             if len(value) != 4:
                 raise invalid("value: a number or a profile (a, b, c, k)")
-            a, b, c, k = (float(x) for x in value)
+            a, b, c, k = (real(x, "value") for x in value)
         else:
-            a, b, c, k = float(value), 0.0, 0.0, 0.0
+            a, b, c, k = real(value, "value"), 0.0, 0.0, 0.0
         self._s.set_param(mech, param, a, b, c, k, *_where(where))
         return self
 
@@ -216,23 +233,24 @@ class Simulation:
         in the region (None: unchanged); nernst: e from the concentrations
         every step, everywhere."""
         nan = float("nan")
-        self._s.set_ion(ion, nan if e is None else float(e), nan if ci is None else float(ci),
-                        nan if co is None else float(co), *_where(where))
+        self._s.set_ion(ion, nan if e is None else real(e, "e"), nan if ci is None else real(ci, "ci"),
+                        nan if co is None else real(co, "co"), *_where(where))
         if nernst is not None:
-            self._s.set_ion_nernst(ion, bool(nernst))
+            self._s.set_ion_nernst(ion, flag(nernst, "nernst"))
         return self
 
     def add_point(self, mech: str, cell: int, compartment: int = -1, **params: float) -> int:
         """A point process (ExpSyn, Exp2Syn, ...) on a compartment (-1: the
         soma) of a cell, with parameters; returns its id."""
-        pid = self._s.add_point(mech, int(cell), int(compartment))
+        pid = self._s.add_point(mech, integer(cell, "cell"), integer(compartment, "compartment"))
         for k, v in params.items():
-            self._s.set_point_param(pid, k, float(v))
+            self._s.set_point_param(pid, k, real(v, k))
         return pid
 
     def add_events(self, point: int, times: Iterable[float], weight: float) -> "Simulation":
         """Events of the given weight to a point process at times (ms)."""
-        self._s.add_events(int(point), [float(t) for t in times], float(weight))
+        self._s.add_events(integer(point, "point"), [real(t, "times") for t in times],
+                           real(weight, "weight"))
         return self
 
     def add_spike_train(self, point: int, weight: float, start: float = 0.0,
@@ -242,15 +260,17 @@ class Simulation:
         events into a point process over [start, stop) ms."""
         if (interval is None) == (rate is None):
             raise invalid("add_spike_train: give interval (regular) or rate (Poisson)")
-        self._s.add_spike_train(int(point), rate is not None, float(start), float(stop),
-                                float(interval or 0.0), float(rate or 0.0), int(seed),
-                                float(weight))
+        self._s.add_spike_train(integer(point, "point"), rate is not None, real(start, "start"),
+                                real(stop, "stop"),
+                                0.0 if interval is None else real(interval, "interval"),
+                                0.0 if rate is None else real(rate, "rate"),
+                                integer(seed, "seed", 0, 2 ** 64 - 1), real(weight, "weight"))
         return self
 
     def set_cm(self, cm: float, where: Optional[Dict[str, Any]] = None) -> "Simulation":
         """Specific membrane capacitance (uF/cm^2) of the region's
         compartments, in place of the cells' cable cm."""
-        self._s.set_cm(float(cm), *_where(where))
+        self._s.set_cm(real(cm, "cm"), *_where(where))
         return self
 
     def mech_state(self, mech: str, var: str) -> np.ndarray:
@@ -309,6 +329,6 @@ class Simulation:
 
 
 def _cells(cell: Union[int, Iterable[int]]) -> Iterable[int]:
-    if isinstance(cell, (int, np.integer)):
-        return [int(cell)]
-    return [int(c) for c in cell]
+    if isinstance(cell, (int, float, np.integer, np.floating)):
+        return [integer(cell, "cell")]
+    return [integer(c, "cell") for c in cell]

@@ -33,6 +33,8 @@ swc="$src/data/morphologies/jaxley__morph_ca1_n120_250.swc"
 fails=0 cases=0 n=0
 stdout_to=/dev/null # where the next case's standard output goes
 case_env=()         # VAR=value words for the next case's environment
+case_vm=            # the next case's address-space limit (KiB, ulimit -v); empty: none
+case_timeout=60     # the next case's time limit (s)
 
 # run LEAKCHECK RC WANT ARGS...: one case in its own directory $dir.
 run() {
@@ -40,7 +42,7 @@ run() {
     shift 3
     n=$((n + 1))
     if [ "$mode" = --valgrind ] && [ "$leak" = 0 ]; then
-        stdout_to=/dev/null case_env=()
+        stdout_to=/dev/null case_env=() case_vm= case_timeout=60
         return 0
     fi
     dir="$root/case$n"
@@ -51,7 +53,8 @@ run() {
              --show-leak-kinds=definite,indirect --error-exitcode=99)
     fi
     cases=$((cases + 1))
-    (cd "$dir" && timeout 60 env "${case_env[@]}" "${pre[@]}" "$exe" "$@" >"$stdout_to" 2>"$dir/stderr")
+    (cd "$dir" && { [ -z "$case_vm" ] || ulimit -v "$case_vm"; } &&
+        timeout "$case_timeout" env "${case_env[@]}" "${pre[@]}" "$exe" "$@" >"$stdout_to" 2>"$dir/stderr")
     rc=$?
     out=$(cat "$dir/stderr")
     if [ "$rc" -eq "$want_rc" ] && [[ "$out" == *"$want"* ]]; then
@@ -64,6 +67,7 @@ run() {
     fi
     stdout_to=/dev/null
     case_env=()
+    case_vm= case_timeout=60
 }
 t() { run 0 "$@"; }  # a case
 tl() { run 1 "$@"; } # a case whose error path also runs under valgrind
@@ -155,6 +159,48 @@ t 2 "--ring-mib: '2000000' is not an integer in [1, 1048576]" bench --quick --ri
 t 2 "--max-reps: '1e3' is not an integer" bench --quick --max-reps 1e3
 t 2 "--seed: '1.5' is not an integer" bench --quick --seed 1.5
 
+echo "== counts past this machine's memory: refused before anything that size is made"
+# tq: a case that must end within 10 s in 1 GiB of address space (ulimit -v;
+# not under a sanitizer, whose shadow memory needs terabytes of it): the
+# refusal is arithmetic, never an allocation that happens to fail.
+tq() {
+    [ "${HB_CLI_SANITIZED:-0}" = 1 ] || case_vm=1048576
+    case_timeout=10
+    t "$@"
+}
+mem="of memory, more than this machine's"
+tq 1 "hinesbatch simulate: --cells 2147483647 (536870911750 compartments in all): needs at least" \
+    simulate --swc "$swc" --cells 2147483647
+check "grep -q \"$mem\" stderr" "the limit is named"
+tq 1 "hinesbatch simulate: --cells 100000000 (6400000000 compartments in all): needs" \
+    simulate --synthetic 64 --cells 100000000
+tq 1 "hinesbatch simulate: --cells 2147483647 (2147483647 compartments in all): needs" \
+    simulate --synthetic 64 --mix --cells 2147483647
+tq 2 "hinesbatch simulate: --synthetic 2147483647: more than --max-compartments 1000000" \
+    simulate --synthetic 2147483647 --cells 1
+tq 2 "--synthetic 5000: more than --max-compartments 4000 compartments per cell (as given)" \
+    simulate --synthetic 5000 --max-compartments 4000
+tq 1 "hinesbatch solve: --systems 100000000000 x --rows 1000: needs at least" \
+    solve --systems 100000000000 --rows 1000
+tq 1 "hinesbatch solve: --systems 1000000000 x --rows 1000000: needs" \
+    solve --systems 1000000000 --rows 1000000 --multi
+# bench: a point over --max-rows is skipped before its tables are made; one
+# allowed by --max-rows but past the machine fails by name.
+tq 0 "8796093022208 rows > --max-rows 268435456" bench --backend serial --systems 1099511627776 --rows 8
+tq 0 "9223372036854775807 rows > --max-rows" bench --backend serial --systems 1099511627776 \
+    --rows 1-2147483647 --max-rows 4611686018427387904
+tq 0 "70368744177664 rows > --max-rows" bench --backend serial --kind hines \
+    --morphology levels:64:2 --systems 1099511627776
+tq 1 "hinesbatch bench: --systems 1099511627776 (8796093022208 rows in all): needs" \
+    bench --backend serial --systems 1099511627776 --rows 8 --max-rows 4611686018427387904
+tq 1 "hinesbatch bench: --systems 1099511627776 (70368744177664 rows in all): needs" \
+    bench --backend serial --kind hines --morphology levels:64:2 --systems 1099511627776 \
+    --max-rows 4611686018427387904
+tq 1 "hinesbatch bench: --systems 1099511627776 (" bench --suite simulate --backend serial \
+    --precision double --morphology jaxley__morph_ca1_n120_250 --systems 1099511627776
+tq 1 "hinesbatch bench: --systems 2147483647 (" bench --suite simulate --backend serial \
+    --precision double --morphology jaxley__morph_ca1_n120_250 --systems 2147483647
+
 echo "== reals: empty, garbage, nan, inf, overflow, range"
 t 2 "--tstop: 'inf' is not a finite number >= 0" simulate --tstop inf
 t 2 "--tstop: 'nan' is not a finite number" simulate --tstop nan
@@ -229,6 +275,21 @@ t 2 "--suite simulate takes --systems (cells)" bench --suite simulate --rows 5
 t 2 "--suite simulate takes --systems (cells)" bench --suite simulate --layout flat
 t 2 "--suite simulate takes --systems (cells)" bench --suite simulate --quick --strategy per-system
 t 2 "'mix:real': the simulate suite takes a shipped neuron" bench --suite simulate --morphology mix:real
+# Options a run would ignore: --shared-couplings on thomas points or
+# simulations, --group-size on simulations, --epoch with the stages engine.
+t 2 "--shared-couplings applies to hines points" bench --kind thomas --shared-couplings
+t 2 "--shared-couplings applies to hines points" bench --suite thomas --shared-couplings
+t 2 "--group-size and --shared-couplings do not apply" bench --suite simulate --shared-couplings
+t 2 "--group-size and --shared-couplings do not apply" bench --suite simulate --group-size 64
+t 2 "--epoch applies to the cells engine" simulate --engine stages --epoch 10
+t 2 "--epoch: '-1' is not an integer in [0, 9223372036854775807]" simulate --epoch -1
+t 2 "--epoch: '9223372036854775808' is not an integer" simulate --epoch 9223372036854775808
+t 2 "--group-size: '1025' is not an integer in [0, 1024]" simulate --group-size 1025
+t 2 "--group-size: '2147483648' is not an integer in [0, 2147483647]" bench --quick --group-size 2147483648
+t 0 "" bench --backend serial --kind hines --morphology levels:64:2 --systems 3 --shared-couplings \
+    --group-size 2147483647 --max-reps 3 --target-s 0.01
+t 0 "" simulate --synthetic 64 --cells 2 --tstop 0.1 --engine auto --epoch 9223372036854775807 \
+    --group-size 1024
 tl 1 "FAILED simulate double 1 x no-such-neuron" bench --suite simulate --quick --systems 1 \
     --precision double --backend serial --morphology no-such-neuron
 
