@@ -40,6 +40,13 @@ static inline uint64_t cli_add_sat(uint64_t a, uint64_t b)
 {
     return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
+/* A lower bound of what a simulation costs besides its cells (the library's
+ * batch, tables and arrays; hb_sim_create makes its own check): per row 5
+ * doubles and a parent of the batch, v and a position, 8 values and a
+ * position on the backend; per cell the program's pointer and the library's
+ * offset, soma and plan entries (simulate and network). */
+#define CLI_SIM_ROW_BYTES 100
+#define CLI_SIM_CELL_BYTES 40
 /* 1 when `bytes` (a lower bound of what a command line asks for) fits in this
  * machine's physical memory; else 0 after one line naming the command, what
  * asked for it (the options and their values), the need and the limit:

@@ -518,6 +518,18 @@ static int run(net_options *o, int rank, int size, const hb_net_comm *comm)
     int64_t mine = 0;
     for (int64_t g = rank; g < o->ncells; g += size)
         ++mine;
+    /* Refused before anything is sized from --cells: this rank's cells, their
+     * compartments and their incoming connections (a source, a weight and a
+     * delay each), as simulate counts them. */
+    char what[160];
+    snprintf(what, sizeof what, "--cells %lld (%lld compartments each, --fanin %lld)",
+             (long long)o->ncells, (long long)view.n, (long long)o->fanin);
+    const uint64_t per_cell = CLI_SIM_CELL_BYTES + 24 * (uint64_t)o->fanin +
+                              cli_mul_sat((uint64_t)view.n, CLI_SIM_ROW_BYTES);
+    if (!cli_memory_fits(CMD, what, cli_mul_sat((uint64_t)mine, per_cell))) {
+        hb_morph_cell_destroy(cell);
+        return CLI_EXIT_FAIL;
+    }
     /* 1 <= P <= 64 (--parts), at most one part per cell. */
     int64_t parts = o->parts < mine ? o->parts : mine;
     if (parts < 1 || parts > 64)

@@ -341,14 +341,6 @@ static int check_outputs(const sim_options *o)
     return 1;
 }
 
-/* A lower bound of what a simulation costs besides its cells (the library's
- * batch, tables and arrays; hb_sim_create makes its own check): per row 5
- * doubles and a parent of the batch, v and a position, 8 values and a
- * position on the backend; per cell this program's pointer and the
- * library's offset, soma and plan entries. */
-#define SIM_ROW_BYTES 100
-#define SIM_CELL_BYTES 40
-
 /* 0 after a message when o->ncells cells of `rows` compartments in all
  * cannot fit in this machine's memory. */
 static int cells_fit(const sim_options *o, uint64_t rows)
@@ -357,8 +349,8 @@ static int cells_fit(const sim_options *o, uint64_t rows)
     snprintf(what, sizeof what, "--cells %lld (%llu compartments in all)", (long long)o->ncells,
              (unsigned long long)rows);
     return cli_memory_fits(CMD, what,
-                           cli_add_sat(cli_mul_sat((uint64_t)o->ncells, SIM_CELL_BYTES),
-                                       cli_mul_sat(rows, SIM_ROW_BYTES)));
+                           cli_add_sat(cli_mul_sat((uint64_t)o->ncells, CLI_SIM_CELL_BYTES),
+                                       cli_mul_sat(rows, CLI_SIM_ROW_BYTES)));
 }
 
 /* The distinct cells of the batch (*nuniq of them). */

@@ -180,6 +180,8 @@ tq 2 "hinesbatch simulate: --synthetic 2147483647: more than --max-compartments 
     simulate --synthetic 2147483647 --cells 1
 tq 2 "--synthetic 5000: more than --max-compartments 4000 compartments per cell (as given)" \
     simulate --synthetic 5000 --max-compartments 4000
+tq 1 "hinesbatch network: --cells 100000000 (" network --swc "$swc" --cells 100000000 --tstop 1
+check "grep -q \"$mem\" stderr" "the limit is named"
 tq 1 "hinesbatch solve: --systems 100000000000 x --rows 1000: needs at least" \
     solve --systems 100000000000 --rows 1000
 tq 1 "hinesbatch solve: --systems 1000000000 x --rows 1000000: needs" \
