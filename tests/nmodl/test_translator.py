@@ -286,8 +286,9 @@ def test_time_t():
             sympy.Symbol("s_b", real=True): 0, DT: sympy.Rational(1, 40),
             TIME: sympy.Rational(7, 10)}
     decay = 1 - sympy.exp(-sympy.Rational(1, 80))
-    want_a = decay * (sympy.Rational(1, 2) + sympy.cos(2 * sympy.pi * sympy.Rational(7, 10) / 5) / 2)
-    want_b = decay * sympy.sin(2 * sympy.pi * (sympy.Rational(7, 10) - sympy.Rational(1, 80)) / 5)
+    twopi = sympy.Rational("6.283185307179586")  # the file's CONSTANT
+    want_a = decay * (sympy.Rational(1, 2) + sympy.cos(twopi * sympy.Rational(7, 10) / 5) / 2)
+    want_b = decay * sympy.sin(twopi * (sympy.Rational(7, 10) - sympy.Rational(1, 80)) / 5)
     assert abs(sympy.N(a.subs(vals) - want_a, 30)) < 1e-25
     assert abs(sympy.N(b.subs(vals) - want_b, 30)) < 1e-25
     cur = dict(fns["current"].writes)
