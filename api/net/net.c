@@ -289,8 +289,9 @@ static hb_status run_parts(hb_net *net, int64_t to)
     return HB_SUCCESS;
 }
 
-/* The step the event of a spike at t over a connection of `delay` is due at. */
-static int64_t due_step(const hb_net *net, double t, double delay)
+/* The time (ms) the event of a spike at t over a connection of `delay` is
+ * delivered at (NET_RECEIVE's t); its step is hb__sim_event_step of it. */
+static double due_time(const hb_net *net, double t, double delay)
 {
     double base = t;
     if (net->delivery == HB_NET_STEP_END) {
@@ -298,7 +299,7 @@ static int64_t due_step(const hb_net *net, double t, double delay)
         double s = ceil(t / net->dt - 1e-9) - 1;
         base = (s + 1) * net->dt;
     }
-    return hb__sim_event_step(base + delay, net->dt);
+    return base + delay;
 }
 
 static uint64_t mix64(uint64_t z)
@@ -390,8 +391,9 @@ static hb_status exchange(hb_net *net)
             continue;
         for (int64_t j = net->src_first[i]; st == HB_SUCCESS && j < net->src_first[i + 1]; ++j) {
             const net_conn *c = &net->conns[j];
+            const double te = due_time(net, all[k].t, c->delay);
             st = hb__sim_add_event(net->parts[c->part].sim, c->point,
-                                   due_step(net, all[k].t, c->delay), c->weight);
+                                   hb__sim_event_step(te, net->dt), te, c->weight);
         }
     }
     free(got);

@@ -60,6 +60,7 @@ typedef struct {
     hb_buffer *evcur;         /* int64[npoints]: its next event                  */
     hb_buffer *evstep;        /* int64[nev]: the step an event arrives at         */
     hb_buffer *evw;           /* real[nev]: its weight                           */
+    hb_buffer *evt;           /* real[nev]: its delivery time, ms (NET_RECEIVE's t) */
     hb_buffer *d0;            /* real[nrows] the matrix diagonal C/dt + axial, uS */
     /* Row k's axial neighbours (its parent, then its children in row order):
      * entries nbptr[k] .. nbptr[k + 1] of nboff (the neighbour's row minus
@@ -177,9 +178,11 @@ typedef struct {
  *   `step`, then gmem = dI/dV and imem = I(v) summed mechanism by mechanism
  *   in catalogue order, then point processes; then subtract the clamps
  *   that are on at this step from imem of their rows.
- * mech_state: after the update, every mechanism's states over the step at
- *   the new v (density mechanisms in catalogue order, then point
- *   processes): NEURON's nrn_state.
+ * mech_state: after the update, every mechanism's states over step `step`
+ *   at the new v (density mechanisms in catalogue order, then point
+ *   processes): NEURON's nrn_state, at t = (step + 1) dt. membrane's
+ *   currents are at t = (step + 1/2) dt, mech_init's INITIAL at t = 0 (each
+ *   time computed in double, then rounded to the precision).
  * assemble: the step solves for dv = v' - v (NEURON's form):
  *   d[pos[k]] = d0 + gmem,
  *   rhs[pos[k]] = -imem + sum over k's neighbours j of nbg (v_j - v_k), the
@@ -192,7 +195,7 @@ typedef struct {
 typedef struct {
     hb_status (*mech_init)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim);
     hb_status (*mech_state)(hb_context *ctx, void *stream, hb_precision p,
-                            const hb_sim_dev *sim);
+                            const hb_sim_dev *sim, int64_t step);
     hb_status (*membrane)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,
                           int64_t step);
     hb_status (*assemble)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim,

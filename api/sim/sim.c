@@ -698,7 +698,7 @@ void hb_sim_destroy(hb_sim *sim)
     hb_buffer *bufs[] = {d->pos,    d->v,     d->mtab,   d->inode,  d->mcell, d->pptr,
                          d->pmech,  d->pidx,
                          d->mprm,   d->mst,   d->ion,    d->ionk,   d->scale, d->evptr,
-                         d->evcur,  d->evstep, d->evw,   d->d0,    d->gmem,
+                         d->evcur,  d->evstep, d->evw,   d->evt,   d->d0,    d->gmem,
                          d->imem,   d->crow,  d->cptr,   d->con,    d->coff,  d->camp,
                          d->soma,   d->vprev, d->nspk,   d->tspk,   d->recslot, d->rec,
                          d->slist,  d->stime,

@@ -28,6 +28,7 @@ typedef struct {
 typedef struct {
     int64_t point, step, seq;
     double  weight;
+    double  time;     /* ms: the delivery time NET_RECEIVE reads as t (within the step) */
 } hb_sim_event;
 typedef struct {
     hb_sim_density dens[HB_CAT_INFO_NMECH];
@@ -116,7 +117,7 @@ struct hb_sim {
     int           started;     /* first run made the device tables          */
     int64_t       steps;
     int64_t       rec_rows;    /* samples waiting in dev.rec                */
-    int64_t       ev_cap;      /* events dev.evstep and dev.evw hold        */
+    int64_t       ev_cap;      /* events dev.evstep, dev.evw and dev.evt hold */
     hb_sim_spikes spk;
     int           defer_finite; /* a network's part: hb_net_run checks at its end */
     hb_sim_timing timing;
@@ -195,7 +196,8 @@ void hb__sim_region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0,
  * due before step_end, made as a run starts, and those taken off the list. */
 /* The first step whose midpoint n dt + dt/2 is at or after t (sim_model.c). */
 int64_t hb__sim_event_step(double t, double dt);
-hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double weight);
+hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double time,
+                            double weight);
 hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end);
 /* After a run: every voltage finite, or HB_ERR_NUMERICAL naming the first
  * failing cell and compartment (sim_run.c). */

@@ -8,7 +8,7 @@
  * of point processes). */
 typedef struct {
     int64_t q, step, seq;
-    double  weight;
+    double  weight, time;
 } due_event;
 /* Entry, step, then the order the events were added: a point's events
  * arrive in time order and, within a step, in the order they came (the sums
@@ -61,8 +61,9 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
     int64_t *evptr = hb__calloc_n(P + 1, sizeof *evptr);
     int64_t *evstep = hb__malloc_n(due, sizeof *evstep);
     double *evw = hb__malloc_n(due, sizeof *evw);
+    double *evt = hb__malloc_n(due, sizeof *evt);
     hb_status st = HB_SUCCESS;
-    if (!now || !evptr || !evstep || !evw)
+    if (!now || !evptr || !evstep || !evw || !evt)
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: a table of %lld events",
                        (long long)due);
     if (st == HB_SUCCESS) {
@@ -84,7 +85,7 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
             if (md->events[e].step < step_end) {
                 const hb_sim_event *ev = &md->events[e];
                 const int64_t q = md->entry[ev->point];
-                now[at[q]++] = (due_event){q, ev->step, ev->seq, ev->weight};
+                now[at[q]++] = (due_event){q, ev->step, ev->seq, ev->weight, ev->time};
             }
         free(at);
         for (int64_t q = 0; st == HB_SUCCESS && q < P; ++q) {
@@ -103,6 +104,7 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
         for (int64_t e = 0; st == HB_SUCCESS && e < due; ++e) {
             evstep[e] = now[e].step;
             evw[e] = now[e].weight;
+            evt[e] = now[e].time;
         }
     }
     /* The event buffers grow to the largest batch of due events. */
@@ -110,9 +112,11 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
         hb_context *ctx = sim->ctx;
         ctx->ops->release(ctx, d->evstep), d->evstep = NULL;
         ctx->ops->release(ctx, d->evw), d->evw = NULL;
+        ctx->ops->release(ctx, d->evt), d->evt = NULL;
         sim->ev_cap = 0;
         if ((st = hb__sim_alloc(sim, &d->evstep, sizeof(int64_t), due, NULL)) == HB_SUCCESS &&
-            (st = hb__sim_alloc(sim, &d->evw, sim->esize, due, NULL)) == HB_SUCCESS)
+            (st = hb__sim_alloc(sim, &d->evw, sim->esize, due, NULL)) == HB_SUCCESS &&
+            (st = hb__sim_alloc(sim, &d->evt, sim->esize, due, NULL)) == HB_SUCCESS)
             sim->ev_cap = due;
     }
     hb_context *ctx = sim->ctx;
@@ -127,6 +131,8 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
     if (st == HB_SUCCESS)
         st = write_real(sim, d->evw, due, evw);
     if (st == HB_SUCCESS)
+        st = write_real(sim, d->evt, due, evt);
+    if (st == HB_SUCCESS)
         st = ctx->ops->finish(ctx, stream);
     if (st == HB_SUCCESS) {
         /* The rest stay pending, in the order they came. */
@@ -136,15 +142,16 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
                 md->events[k++] = md->events[e];
         md->nev = k;
     }
-    free(now), free(evptr), free(evstep), free(evw);
+    free(now), free(evptr), free(evstep), free(evw), free(evt);
     return st;
 }
 
-hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double weight)
+hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double time,
+                            double weight)
 {
     hb_sim_model *md = &sim->model;
     HB_FORWARD(hb__sim_grow((void **)&md->events, &md->ev_cap, md->nev + 1, 64,
                             sizeof *md->events, "pending events", "hb_net_run"));
-    md->events[md->nev++] = (hb_sim_event){point, step, md->ev_seq++, weight};
+    md->events[md->nev++] = (hb_sim_event){point, step, md->ev_seq++, weight, time};
     return HB_SUCCESS;
 }

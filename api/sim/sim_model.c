@@ -503,7 +503,7 @@ static hb_status add_events(hb_sim *sim, int64_t id, int64_t n, const double *ti
                     "events", fn));
     for (int64_t i = 0; i < n; ++i)
         md->events[md->nev + i] = (hb_sim_event){id, hb__sim_event_step(times[i], sim->prm.dt),
-                                                 md->ev_seq + i, weight};
+                                                 md->ev_seq + i, weight, times[i]};
     md->nev += n;
     md->ev_seq += n;
     return HB_SUCCESS;
@@ -867,7 +867,8 @@ static hb_status build(hb_sim *sim, const char *fn)
         (st = hb__sim_alloc(sim, &d->evptr, sizeof(int64_t), P + 1, t.evptr)) ||
         (st = hb__sim_alloc(sim, &d->evcur, sizeof(int64_t), P, t.evptr)) ||
         (st = hb__sim_alloc(sim, &d->evstep, sizeof(int64_t), 1, NULL)) ||
-        (st = hb__sim_alloc(sim, &d->evw, sim->esize, 1, NULL))) {
+        (st = hb__sim_alloc(sim, &d->evw, sim->esize, 1, NULL)) ||
+        (st = hb__sim_alloc(sim, &d->evt, sim->esize, 1, NULL))) {
         free_tables(&t);
         return st;
     }

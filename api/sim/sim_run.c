@@ -395,7 +395,7 @@ static hb_status run(hb_sim *sim, double tstop)
                                sim->rec_rows));
         HB_FORWARD(stage(sim, &t, &tm->update_ms));
         /* The states move over the step at the new voltage (nrn_state). */
-        HB_FORWARD(ops->mech_state(ctx, stream, p, d));
+        HB_FORWARD(ops->mech_state(ctx, stream, p, d, sim->steps));
         /* Probes: the step's values, states included. */
         if (d->nprobe > 0)
             HB_FORWARD(ops->probe(ctx, stream, p, d, sim->rec_rows));

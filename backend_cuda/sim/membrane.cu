@@ -28,31 +28,35 @@ static hb_status cuda_mech_init(hb_context *ctx, void *stream, hb_precision p,
     return HB_SUCCESS;
 }
 
-/* The states of every mechanism over the step at the new v: one launch per
- * density mechanism with states, then the rows' point processes. */
+/* The states of every mechanism over step `step` at the new v, at the time
+ * it ends: one launch per density mechanism with states, then the rows'
+ * point processes. */
 static hb_status cuda_mech_state(hb_context *ctx, void *stream, hb_precision p,
-                                 const hb_sim_dev *m)
+                                 const hb_sim_dev *m, int64_t step)
 {
+    const double t = (double)(step + 1) * m->dt;
     HB_FORWARD(hb__cuda_use(ctx));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     for (int k = 0; k < (int)m->nmech; ++k) {
         const int64_t n = m->mtab_host[5 * k], fl = m->mtab_host[5 * k + 4];
         if (!(fl & 1) && (fl & 2) && n > 0)
             HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_state, n, grid(n), HB_SIM_THREADS, 0, s, k,
-                                      m->nrows, hb__real(m->dt), hb__dev(m->v),
+                                      m->nrows, hb__real(m->dt), hb__real(t), hb__dev(m->v),
                                       HB_CUDA_MECH_ARGS(m)));
     }
     if (m->npoints == 0 || m->nrows <= 0)
         return HB_SUCCESS;
     return HB_CUDA_LAUNCH(p, hb_sim_mech_points_advance, m->nrows, grid(m->nrows),
-                          HB_SIM_THREADS, 0, s, m->nrows, hb__real(m->dt), hb__dev(m->v),
-                          HB_CUDA_MECH_ARGS(m));
+                          HB_SIM_THREADS, 0, s, m->nrows, hb__real(m->dt), hb__real(t),
+                          hb__dev(m->v), HB_CUDA_MECH_ARGS(m));
 }
 
 /* The membrane passes of membrane.cl, then the clamps. */
 static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
                                const hb_sim_dev *m, int64_t step)
 {
+    /* The currents at the step's middle (NEURON's nrn_cur). */
+    const double t = ((double)step + 0.5) * m->dt;
     HB_FORWARD(hb__cuda_use(ctx));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     if (m->nrows > 0)
@@ -63,12 +67,12 @@ static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
         const int64_t n = m->mtab_host[5 * k];
         if (!(m->mtab_host[5 * k + 4] & 1) && n > 0)
             HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_current, n, grid(n), HB_SIM_THREADS, 0, s, k,
-                                      m->nrows, hb__dev(m->v), HB_CUDA_MECH_ARGS(m),
+                                      m->nrows, hb__real(t), hb__dev(m->v), HB_CUDA_MECH_ARGS(m),
                                       hb__dev(m->gmem), hb__dev(m->imem)));
     }
     if (m->npoints > 0 && m->nrows > 0)
         HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_rows_post, m->nrows, grid(m->nrows),
-                                  HB_SIM_THREADS, 0, s, m->nrows, hb__dev(m->v),
+                                  HB_SIM_THREADS, 0, s, m->nrows, hb__real(t), hb__dev(m->v),
                                   HB_CUDA_MECH_ARGS(m), hb__dev(m->gmem), hb__dev(m->imem)));
     if (m->nclamp_rows <= 0)
         return HB_SUCCESS;

@@ -91,7 +91,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                 t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                               \
             for (int64_t k = r0; k < r1; ++k)                                              \
                 v[k] = v[k] + r[base + (k - r0) * lay->stride];                            \
-            hb_host_mech_advance_serial_##S(sd, c, c + 1, r0, r1, 0);                      \
+            hb_host_mech_advance_serial_##S(sd, step, c, c + 1, r0, r1, 0);                      \
             spike_cell_##S(sd, c, step_time_##S(sd, step), job->rec_row0 + q);             \
             if (pc)                                                                        \
                 probes_##S(sd, pc[2 * c], pc[2 * c + 2], job->rec_row0 + q);               \
@@ -183,7 +183,8 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                         v[r0[x] + i] = V[i * W + x];                                       \
             }                                                                              \
             for (int64_t x = 0; x < w; ++x) {                                              \
-                hb_host_mech_advance_serial_##S(sd, cg + x, cg + x + 1, r0[x], r0[x] + n, 0); \
+                hb_host_mech_advance_serial_##S(sd, step, cg + x, cg + x + 1, r0[x],       \
+                                                r0[x] + n, 0);                             \
                 spike_cell_##S(sd, cg + x, step_time_##S(sd, step), job->rec_row0 + q);    \
                 if (pc)                                                                    \
                     probes_##S(sd, pc[2 * (cg + x)], pc[2 * (cg + x) + 2], job->rec_row0 + q); \

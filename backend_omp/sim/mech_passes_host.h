@@ -51,13 +51,15 @@
     hb_long *evcur = (hb_long *)(sd)->evcur->ptr;                                           \
     const hb_long *evstep = (const hb_long *)(sd)->evstep->ptr;                             \
     const real *evw = (const real *)(sd)->evw->ptr;                                         \
+    const real *evt = (const real *)(sd)->evt->ptr;                                         \
     const real celsius = (real)(sd)->celsius;                                               \
     (void)mtab, (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)mprm;   \
     (void)mst, (void)ion, (void)ionk, (void)scale, (void)evptr, (void)evcur, (void)evstep;  \
-    (void)evw, (void)celsius
+    (void)evw, (void)evt, (void)celsius
 
 #if HB_HOST_PAR
-/* Every instance's INITIAL at its row's v, mechanism after mechanism. */
+/* Every instance's INITIAL at its row's v and t = 0, mechanism after
+ * mechanism. */
 HB_FN void HB_KERNEL(hb_host_mech_init)(const hb_sim_dev *sd, int par)
 {
     HB_HOST_MECH_TABLES(sd);
@@ -69,21 +71,23 @@ HB_FN void HB_KERNEL(hb_host_mech_init)(const hb_sim_dev *sd, int par)
         _Pragma("omp parallel for schedule(static) if (par)")
         for (hb_long i = 0; i < n; ++i) {
             const hb_long r = HB_MT_ROW(m, i);
-            HB_KERNEL(hb_mech_inst_init)(m, i, r, v[r], nrows, HB_MECH_PASS);
+            HB_KERNEL(hb_mech_inst_init)(m, i, r, v[r], (real)0, nrows, HB_MECH_PASS);
         }
     }
 }
 #endif
 
 /* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1): every mechanism's states over
- * one step at the new v (NEURON's nrn_state), density mechanisms in
- * catalogue order, then the rows' point processes. */
-HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev *sd, int64_t c0, int64_t c1,
-                                           int64_t r0, int64_t r1, int par)
+ * step `step` at the new v (NEURON's nrn_state, at the time the step ends),
+ * density mechanisms in catalogue order, then the rows' point processes. */
+HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev *sd, int64_t step,
+                                           int64_t c0, int64_t c1, int64_t r0, int64_t r1,
+                                           int par)
 {
     HB_HOST_MECH_TABLES(sd);
     const real *v = (const real *)sd->v->ptr;
     const real dt = (real)sd->dt;
+    const real t = (real)((double)(step + 1) * sd->dt); /* as the on-chip engine's ts_ */
     const hb_long nrows = sd->nrows, NM = HB_CAT_NMECH;
     (void)par;
     /* Each mechanism's factors of celsius alone (its Q10s) once per call, not
@@ -98,15 +102,15 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev 
         HB_KERNEL(hb_cat_##name##_tconst)(celsius, tc);                                    \
         HB_HOST_FOR                                                                        \
         for (hb_long i = a; i < b; ++i)                                                    \
-            HB_KERNEL(hb_cat_##name##_state_tc)(i, n, pm, sm, v[nd[i]], dt, celsius, ion,  \
-                                                ionk, nrows, nd[i], tc);                   \
+            HB_KERNEL(hb_cat_##name##_state_tc)(i, n, pm, sm, v[nd[i]], dt, celsius, t,    \
+                                                ion, ionk, nrows, nd[i], tc);              \
     }
     HB_CAT_MECHS(HB_HOST_STATE)
 #undef HB_HOST_STATE
     if (pptr[r0] != pptr[r1]) {
         HB_HOST_FOR
         for (hb_long r = r0; r < r1; ++r)
-            HB_KERNEL(hb_mech_points_advance)(r, v[r], dt, nrows, HB_MECH_PASS);
+            HB_KERNEL(hb_mech_points_advance)(r, v[r], dt, t, nrows, HB_MECH_PASS);
     }
 }
 
@@ -120,6 +124,9 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd
     const real *v = (const real *)sd->v->ptr;
     real *gs = (real *)sd->gmem->ptr, *is = (real *)sd->imem->ptr;
     const hb_long nrows = sd->nrows, NM = HB_CAT_NMECH;
+    /* The currents at the step's middle (NEURON's nrn_cur), as the on-chip
+     * engine's tm_. */
+    const real t = (real)(((double)step + 0.5) * sd->dt);
     (void)par;
     /* The rows' events (no point processes: the loop is skipped), the
      * ion currents others read, g and I cleared. */
@@ -143,10 +150,10 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd
 #define HB_HOST_CURRENT_ONE(name, r)                                                       \
     {                                                                                      \
         real g, c;                                                                         \
-        HB_KERNEL(hb_cat_##name##_current)(i, n, pm, sm, v[r], celsius, ion, ionk, nrows,  \
-                                           r, scale[r], &g, &c);                           \
+        HB_KERNEL(hb_cat_##name##_current)(i, n, pm, sm, v[r], celsius, t, ion, ionk,      \
+                                           nrows, r, scale[r], &g, &c);                    \
         if (keep) /* a probe records one of its currents */                                \
-            HB_KERNEL(hb_cat_##name##_keep)(i, n, pm, sm, i, v[r], celsius, ion, ionk,     \
+            HB_KERNEL(hb_cat_##name##_keep)(i, n, pm, sm, i, v[r], celsius, t, ion, ionk,  \
                                             nrows, r);                                     \
         gs[r] = gs[r] + g * scale[r];                                                        \
         is[r] = is[r] + c * scale[r];                                                        \
@@ -179,7 +186,8 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd
         HB_HOST_FOR
         for (hb_long r = r0; r < r1; ++r)
             if (pptr[r] != pptr[r + 1])
-                HB_KERNEL(hb_mech_points_current)(r, v[r], nrows, HB_MECH_PASS, &gs[r], &is[r]);
+                HB_KERNEL(hb_mech_points_current)(r, v[r], t, nrows, HB_MECH_PASS, &gs[r],
+                                                  &is[r]);
     }
 }
 #undef HB_HOST_FOR

@@ -8,9 +8,9 @@
     {                                                                                      \
         hb_host_mech_init_##S(sd, par);                                                    \
     }                                                                                      \
-    static void mech_state_##S(const hb_sim_dev *sd, int par)                              \
+    static void mech_state_##S(const hb_sim_dev *sd, int64_t step, int par)                \
     {                                                                                      \
-        hb_host_mech_advance_##S(sd, 0, sd->ncells, 0, sd->nrows, par);                    \
+        hb_host_mech_advance_##S(sd, step, 0, sd->ncells, 0, sd->nrows, par);              \
     }                                                                                      \
     static void membrane_##S(const hb_sim_dev *sd, int64_t step, int par)                  \
     {                                                                                      \
@@ -57,10 +57,10 @@ static hb_status host_mech_init(hb_context *ctx, void *stream, hb_precision p,
 }
 
 static hb_status host_mech_state(hb_context *ctx, void *stream, hb_precision p,
-                                const hb_sim_dev *sim)
+                                const hb_sim_dev *sim, int64_t step)
 {
     (void)stream;
-    HB_HOST_RUN(p, mech_state, sim, hb__host_parallel(ctx));
+    HB_HOST_RUN(p, mech_state, sim, step, hb__host_parallel(ctx));
     return HB_SUCCESS;
 }
 

@@ -21,24 +21,26 @@ static hb_status cl_sim_mech_init(hb_context *ctx, void *stream, hb_precision p,
     return HB_SUCCESS;
 }
 
-/* The states of every mechanism over the step at the new v: one launch per
- * density mechanism with states, then the rows' point processes. */
+/* The states of every mechanism over step `step` at the new v, at the time
+ * it ends: one launch per density mechanism with states, then the rows'
+ * point processes. */
 static hb_status cl_sim_mech_state(hb_context *ctx, void *stream, hb_precision p,
-                                  const hb_sim_dev *sim)
+                                  const hb_sim_dev *sim, int64_t step)
 {
     cl_long nrows = sim->nrows;
     real_arg dt = real_of(sim->dt), cel = real_of(sim->celsius);
+    real_arg t = real_of((double)(step + 1) * sim->dt);
     for (cl_int m = 0; m < sim->nmech; ++m) {
         const cl_long n = HB_SIM_MT_N(sim, m), fl = HB_SIM_MT_FLAGS(sim, m);
         if (!(fl & 1) && (fl & 2) && n > 0) {
-            const hb_cl_arg a[] = {HB_CL_INT(m), HB_CL_LONG(nrows), REAL(p, dt), MEM(sim->v),
-                                   HB_CL_MECH_ARGS(p, sim, cel)};
+            const hb_cl_arg a[] = {HB_CL_INT(m), HB_CL_LONG(nrows), REAL(p, dt), REAL(p, t),
+                                   MEM(sim->v), HB_CL_MECH_ARGS(p, sim, cel)};
             HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_STATE, a, NARGS(a), n));
         }
     }
     if (sim->npoints == 0)
         return HB_SUCCESS;
-    const hb_cl_arg a[] = {HB_CL_LONG(nrows), REAL(p, dt), MEM(sim->v),
+    const hb_cl_arg a[] = {HB_CL_LONG(nrows), REAL(p, dt), REAL(p, t), MEM(sim->v),
                            HB_CL_MECH_ARGS(p, sim, cel)};
     return hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_POINTS_ADVANCE, a, NARGS(a), nrows);
 }
@@ -49,19 +51,22 @@ static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
 {
     cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step;
     real_arg cel = real_of(sim->celsius);
+    /* The currents at the step's middle (NEURON's nrn_cur). */
+    real_arg t = real_of(((double)step + 0.5) * sim->dt);
     const hb_cl_arg pre[] = {HB_CL_LONG(nrows), HB_CL_LONG(st), HB_CL_MECH_ARGS(p, sim, cel),
                              MEM(sim->gmem), MEM(sim->imem)};
     HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_ROWS_PRE, pre, NARGS(pre), nrows));
     for (cl_int m = 0; m < sim->nmech; ++m) {
         const cl_long n = HB_SIM_MT_N(sim, m);
-        const hb_cl_arg a[] = {HB_CL_INT(m), HB_CL_LONG(nrows), MEM(sim->v),
+        const hb_cl_arg a[] = {HB_CL_INT(m), HB_CL_LONG(nrows), REAL(p, t), MEM(sim->v),
                                HB_CL_MECH_ARGS(p, sim, cel), MEM(sim->gmem), MEM(sim->imem)};
         if (!(HB_SIM_MT_FLAGS(sim, m) & 1) && n > 0)
             HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_CURRENT, a, NARGS(a), n));
     }
     if (sim->npoints > 0) {
-        const hb_cl_arg post[] = {HB_CL_LONG(nrows), MEM(sim->v), HB_CL_MECH_ARGS(p, sim, cel),
-                                  MEM(sim->gmem), MEM(sim->imem)};
+        const hb_cl_arg post[] = {HB_CL_LONG(nrows), REAL(p, t), MEM(sim->v),
+                                  HB_CL_MECH_ARGS(p, sim, cel), MEM(sim->gmem),
+                                  MEM(sim->imem)};
         HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_ROWS_POST, post, NARGS(post),
                                  nrows));
     }

@@ -88,7 +88,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
         const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
         if (i_ >= 0)                                                                        \
             HB_KERNEL(hb_cat_##NAME##_state_tc)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), \
-                                                vk, dt, celsius, ion, ionk, nrows_all,      \
+                                                vk, dt, celsius, ts_, ion, ionk, nrows_all, \
                                                 ro + k, tc_##NAME);                         \
     }
 /* Every density mechanism through hb_cat_NAME_state_current: with SC set, a
@@ -105,11 +105,11 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             HB_KERNEL(hb_cat_##NAME##_state_current)(                                       \
                 i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID),                               \
                 (mfl[ID] & HB_MT_UNIFORM) ? 0 : i_, ((FLAGS) & HB_CAT_STATE) && sc, vk, dt, \
-                celsius, ion, ionk, nrows_all, kk, scl, &g_, &c_, tc_##NAME);               \
+                celsius, ts_, tm_, ion, ionk, nrows_all, kk, scl, &g_, &c_, tc_##NAME);     \
             if (keep && (mfl[ID] & HB_MT_KEEPI))                                            \
                 HB_KERNEL(hb_cat_##NAME##_keep)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), \
                                                 (mfl[ID] & HB_MT_UNIFORM) ? 0 : i_, vk,     \
-                                                celsius, ion, ionk, nrows_all, kk);         \
+                                                celsius, tm_, ion, ionk, nrows_all, kk);    \
             gk_ = gk_ + g_ * scl;                                                           \
             ik = ik + c_ * scl;                                                             \
         }                                                                                   \
@@ -132,14 +132,15 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
 
 /* The states of every mechanism of the cell over one step at the voltage in
  * v's local array (NEURON's nrn_state), row by row by the rows' work-items,
- * with no barrier. */
+ * with no barrier; ts_ in scope: the time the step ends at. */
 #define HB_EPOCH_STATES_ROWS()                                                              \
     do {                                                                                    \
         for (hb_int k = j; k < nr; k += P) {                                                \
             const real vk = sh[oV + k];                                                     \
             HB_CAT_MECHS(HB_EPOCH_STATE_ONE)                                                \
             if (points)                                                                     \
-                HB_KERNEL(hb_mech_points_advance)(ro + k, vk, dt, nrows_all, HB_MECH_PASS); \
+                HB_KERNEL(hb_mech_points_advance)(ro + k, vk, dt, ts_, nrows_all,           \
+                                                  HB_MECH_PASS);                            \
         }                                                                                   \
     } while (0)
 
@@ -153,7 +154,8 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
  * currents cleared; its density mechanisms' conductances and currents
  * (scaled to the row), its point processes', its clamps on at this step (in
  * their fixed order); the step for dv: d = d0 + g, rhs = -I (membrane.cl's
- * hb_sim_assemble). */
+ * hb_sim_assemble). ts_ and tm_ in scope: the times the step before ended
+ * at (its states) and this step's middle (the currents). */
 #define HB_EPOCH_ROW_PASS(SC, UPD, KEEP)                                                    \
     do {                                                                                    \
         const int sc = can_fuse && (SC), upd = (UPD), keep = (KEEP);                        \
@@ -163,7 +165,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             if (upd)                                                                        \
                 sh[oV + k] = vk;                                                            \
             if (sc && points)                                                               \
-                HB_KERNEL(hb_mech_points_advance)(kk, vk, dt, nrows_all, HB_MECH_PASS);     \
+                HB_KERNEL(hb_mech_points_advance)(kk, vk, dt, ts_, nrows_all, HB_MECH_PASS); \
             if (points)                                                                     \
                 HB_KERNEL(hb_mech_points_events)(kk, step, HB_MECH_PASS);                   \
             if (zero_ion)                                                                   \
@@ -172,8 +174,8 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             real gk_ = (real)0, ik = (real)0;                                               \
             HB_CAT_MECHS(HB_EPOCH_CURRENT_ONE)                                              \
             if (points)                                                                     \
-                HB_KERNEL(hb_mech_points_current)(kk, vk, nrows_all, HB_MECH_PASS, &gk_,    \
-                                                  &ik);                                     \
+                HB_KERNEL(hb_mech_points_current)(kk, vk, tm_, nrows_all, HB_MECH_PASS,     \
+                                                  &gk_, &ik);                               \
             const hb_long q = k >= clo && k <= chi ? crowof[kk] : -1;                       \
             if (q >= 0) {                                                                   \
                 real sum = (real)0;                                                         \
@@ -308,6 +310,10 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
                                                                                                \
     for (hb_long s = 0; s < nsteps; ++s) {                                                     \
         const hb_long step = step0 + s;                                                        \
+        /* NEURON's times (hb_mech_passes.cl): the step before's states end at                 \
+         * step dt, this step's currents are at its middle; in real (the same                  \
+         * bits as the host's double in double). */                                            \
+        const real ts_ = (real)step * dt, tm_ = ((real)step + (real)0.5) * dt;                 \
         /* The step before's update (v = v + dv, dv from the solve, whose                      \
          * last barrier made it visible: no barrier here), its states                          \
          * (NEURON's order: right after its solve; the previous epoch, or                      \
@@ -366,7 +372,10 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
     if (nsteps > 0)                                                                            \
         for (hb_int k = j; k < nr; k += P)                                                     \
             sh[oV + k] = sh[oV + k] + sh[oR + k];                                              \
-    HB_EPOCH_STATES_ROWS();                                                                    \
+    {                                                                                          \
+        const real ts_ = (real)(step0 + nsteps) * dt;                                          \
+        HB_EPOCH_STATES_ROWS();                                                                \
+    }                                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                       \
     HB_EPOCH_PROBES(rec_row0 + nsteps - 1);                                                    \
     for (hb_int k = j; k < nr; k += P)                                                         \

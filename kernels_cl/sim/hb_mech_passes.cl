@@ -13,7 +13,12 @@
  * [mcell[c0 N + m], mcell[c1 N + m]) (N = HB_CAT_NMECH). Row r's point
  * processes are [pptr[r], pptr[r + 1]), each instance pidx[q] of mechanism
  * pmech[q], its events [evptr[q], evptr[q + 1]) at steps evstep with
- * weights evw, the next one evcur[q]. Ions: slots per row (the catalogue's
+ * weights evw and delivery times evt (ms: NET_RECEIVE's t), the next one
+ * evcur[q]. The simulation time t each mechanism function gets is NEURON's
+ * (docs/mechanisms.md, The simulation time t): 0 for INITIAL, the step's
+ * middle (step + 1/2) dt for the currents, its end (step + 1) dt for the
+ * states, each computed as (that multiple of dt) * dt in double (the
+ * stages engine's host) or in real (the on-chip engine). Ions: slots per row (the catalogue's
  * comment), Nernst factors ionk; scale per row: area um2 x 1e-2 (mA/cm2 to
  * nA, S/cm2 to uS). */
 #define HB_MECH_ARGS                                                                        \
@@ -23,10 +28,11 @@
         __global const real *mprm, __global real *mst, __global real *ion,                  \
         __global const real *ionk, __global const real *scale,                              \
         __global const hb_long *evptr, __global hb_long *evcur,                             \
-        __global const hb_long *evstep, __global const real *evw, const real celsius
+        __global const hb_long *evstep, __global const real *evw, __global const real *evt, \
+        const real celsius
 #define HB_MECH_PASS                                                                   \
     mtab, inode, mcell, pptr, pmech, pidx, mprm, mst, ion, ionk, scale, evptr, evcur,  \
-        evstep, evw, celsius
+        evstep, evw, evt, celsius
 #define HB_MT_N(m) mtab[5 * (m)]
 #define HB_MT_PRM(m) (mprm + mtab[5 * (m) + 1])
 #define HB_MT_ST(m) (mst + mtab[5 * (m) + 2])
@@ -68,42 +74,44 @@ HB_FN void HB_KERNEL(hb_spike_push)(__global hb_long *slist, __global real *stim
     }
 }
 
-/* Instance i of mechanism m on row r at voltage v: INITIAL. */
+/* Instance i of mechanism m on row r at voltage v and time t: INITIAL. */
 HB_FN void HB_KERNEL(hb_mech_inst_init)(const hb_int m, const hb_long i, const hb_long r,
-                                        const real v, const hb_long nrows, HB_MECH_ARGS)
+                                        const real v, const real t, const hb_long nrows,
+                                        HB_MECH_ARGS)
 {
     (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)scale;
-    (void)evptr, (void)evcur, (void)evstep, (void)evw;
-    HB_KERNEL(hb_cat_init)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, ion, ionk,
-                           nrows, r);
+    (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt;
+    HB_KERNEL(hb_cat_init)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, t, ion,
+                           ionk, nrows, r);
 }
 
-/* Its states over one step of dt at v. */
+/* Its states over one step of dt at v, ending at time t. */
 HB_FN void HB_KERNEL(hb_mech_inst_state)(const hb_int m, const hb_long i, const hb_long r,
-                                         const real v, const real dt, const hb_long nrows,
-                                         HB_MECH_ARGS)
+                                         const real v, const real dt, const real t,
+                                         const hb_long nrows, HB_MECH_ARGS)
 {
     (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)scale;
-    (void)evptr, (void)evcur, (void)evstep, (void)evw;
-    HB_KERNEL(hb_cat_state)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, dt, celsius, ion,
+    (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt;
+    HB_KERNEL(hb_cat_state)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, dt, celsius, t, ion,
                             ionk, nrows, r);
 }
 
-/* Its conductance *g (uS) and current *i (nA) at v: a density mechanism's
- * densities times the row's scale; its currents kept where probed. */
+/* Its conductance *g (uS) and current *i (nA) at v and time t: a density
+ * mechanism's densities times the row's scale; its currents kept where
+ * probed. */
 HB_FN void HB_KERNEL(hb_mech_inst_current)(const hb_int m, const hb_long i, const hb_long r,
-                                           const real v, const hb_long nrows, HB_MECH_ARGS,
-                                           real *g, real *cur)
+                                           const real v, const real t, const hb_long nrows,
+                                           HB_MECH_ARGS, real *g, real *cur)
 {
     (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx;
-    (void)evptr, (void)evcur, (void)evstep, (void)evw;
+    (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt;
     const real sc = scale[r];
     real gi = (real)0, ii = (real)0;
-    HB_KERNEL(hb_cat_current)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, ion,
+    HB_KERNEL(hb_cat_current)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, t, ion,
                               ionk, nrows, r, sc, &gi, &ii);
     if (HB_MT_FLAGS(m) & HB_MT_KEEPI)
-        HB_KERNEL(hb_cat_keep)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), i, v, celsius, ion,
-                               ionk, nrows, r);
+        HB_KERNEL(hb_cat_keep)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), i, v, celsius, t,
+                               ion, ionk, nrows, r);
     if (HB_MT_FLAGS(m) & HB_CAT_POINT) {
         *g = gi;
         *cur = ii;
@@ -113,16 +121,17 @@ HB_FN void HB_KERNEL(hb_mech_inst_current)(const hb_int m, const hb_long i, cons
     }
 }
 
-/* Row r's point processes: their states over one step of dt at v. */
+/* Row r's point processes: their states over one step of dt at v, ending
+ * at time t. */
 HB_FN void HB_KERNEL(hb_mech_points_advance)(const hb_long r, const real v, const real dt,
-                                             const hb_long nrows, HB_MECH_ARGS)
+                                             const real t, const hb_long nrows, HB_MECH_ARGS)
 {
     for (hb_long q = pptr[r]; q < pptr[r + 1]; ++q)
-        HB_KERNEL(hb_mech_inst_state)(pmech[q], pidx[q], r, v, dt, nrows, HB_MECH_PASS);
+        HB_KERNEL(hb_mech_inst_state)(pmech[q], pidx[q], r, v, dt, t, nrows, HB_MECH_PASS);
 }
 
 /* Row r's point processes at step `step`: the events due (NET_RECEIVE, in
- * their order). */
+ * their order, each at its own delivery time, as NEURON's). */
 HB_FN void HB_KERNEL(hb_mech_points_events)(const hb_long r, const hb_long step, HB_MECH_ARGS)
 {
     (void)inode, (void)mcell, (void)ion, (void)ionk, (void)scale, (void)celsius;
@@ -133,7 +142,7 @@ HB_FN void HB_KERNEL(hb_mech_points_events)(const hb_long r, const hb_long step,
         if (e < e1 && evstep[e] <= step) {
             for (; e < e1 && evstep[e] <= step; ++e)
                 HB_KERNEL(hb_cat_net_receive)(m, pidx[q], HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m),
-                                              evw[e]);
+                                              evw[e], evt[e]);
             evcur[q] = e;
         }
     }
@@ -185,14 +194,17 @@ HB_FN int HB_KERNEL(hb_mech_zero_any)(__global const real *ionk)
     return z;
 }
 
-/* Row r's point processes' conductances and currents added to *g, *cur. */
-HB_FN void HB_KERNEL(hb_mech_points_current)(const hb_long r, const real v, const hb_long nrows,
-                                             HB_MECH_ARGS, real *g, real *cur)
+/* Row r's point processes' conductances and currents at time t added to
+ * *g, *cur. */
+HB_FN void HB_KERNEL(hb_mech_points_current)(const hb_long r, const real v, const real t,
+                                             const hb_long nrows, HB_MECH_ARGS, real *g,
+                                             real *cur)
 {
     real gs = *g, is = *cur;
     for (hb_long q = pptr[r]; q < pptr[r + 1]; ++q) {
         real gq, iq;
-        HB_KERNEL(hb_mech_inst_current)(pmech[q], pidx[q], r, v, nrows, HB_MECH_PASS, &gq, &iq);
+        HB_KERNEL(hb_mech_inst_current)(pmech[q], pidx[q], r, v, t, nrows, HB_MECH_PASS, &gq,
+                                        &iq);
         gs = gs + gq;
         is = is + iq;
     }

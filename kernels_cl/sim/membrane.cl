@@ -17,9 +17,12 @@
  * g and I (one launch per mechanism, in catalogue order), then the point
  * processes' currents; after the solve and the voltage update, the states
  * of each density mechanism (one launch per mechanism) and of the point
- * processes move over the step at the new v (NEURON's nrn_state). */
+ * processes move over the step at the new v (NEURON's nrn_state). The
+ * times t the launchers pass (hb_mech_passes.cl): the step's middle for the
+ * currents, its end for the states, computed on the host in double. */
 
-/* One work-item per instance of mechanism m: INITIAL at its row's v. */
+/* One work-item per instance of mechanism m: INITIAL at its row's v (t = 0:
+ * the engine starts there). */
 __kernel void HB_KERNEL(hb_sim_mech_init)(const hb_int m, const hb_long nrows,
                                           __global const real *v, HB_MECH_ARGS)
 {
@@ -27,29 +30,30 @@ __kernel void HB_KERNEL(hb_sim_mech_init)(const hb_int m, const hb_long nrows,
     if (i >= HB_MT_N(m))
         return;
     const hb_long r = HB_MT_ROW(m, i);
-    HB_KERNEL(hb_mech_inst_init)(m, i, r, v[r], nrows, HB_MECH_PASS);
+    HB_KERNEL(hb_mech_inst_init)(m, i, r, v[r], (real)0, nrows, HB_MECH_PASS);
 }
 
 /* One work-item per instance of density mechanism m: its states over the
  * step just solved, at the new v. */
 __kernel void HB_KERNEL(hb_sim_mech_state)(const hb_int m, const hb_long nrows, const real dt,
-                                           __global const real *v, HB_MECH_ARGS)
+                                           const real t, __global const real *v, HB_MECH_ARGS)
 {
     const hb_long i = (hb_long)get_global_id(0);
     if (i >= HB_MT_N(m))
         return;
     const hb_long r = HB_MT_ROW(m, i);
-    HB_KERNEL(hb_mech_inst_state)(m, i, r, v[r], dt, nrows, HB_MECH_PASS);
+    HB_KERNEL(hb_mech_inst_state)(m, i, r, v[r], dt, t, nrows, HB_MECH_PASS);
 }
 
 /* One work-item per row: its point processes' states over the step just
  * solved, at the new v. */
 __kernel void HB_KERNEL(hb_sim_mech_points_advance)(const hb_long nrows, const real dt,
-                                                    __global const real *v, HB_MECH_ARGS)
+                                                    const real t, __global const real *v,
+                                                    HB_MECH_ARGS)
 {
     const hb_long r = (hb_long)get_global_id(0);
     if (r < nrows && pptr[r] != pptr[r + 1])
-        HB_KERNEL(hb_mech_points_advance)(r, v[r], dt, nrows, HB_MECH_PASS);
+        HB_KERNEL(hb_mech_points_advance)(r, v[r], dt, t, nrows, HB_MECH_PASS);
 }
 
 /* One work-item per row: its point processes' events due at step, its read
@@ -70,7 +74,7 @@ __kernel void HB_KERNEL(hb_sim_mech_rows_pre)(const hb_long nrows, const hb_long
 /* One work-item per instance of density mechanism m: its conductance and
  * current added to its row's (one instance per row: no conflict). */
 __kernel void HB_KERNEL(hb_sim_mech_current)(const hb_int m, const hb_long nrows,
-                                             __global const real *v, HB_MECH_ARGS,
+                                             const real t, __global const real *v, HB_MECH_ARGS,
                                              __global real *gmem, __global real *imem)
 {
     const hb_long i = (hb_long)get_global_id(0);
@@ -78,21 +82,22 @@ __kernel void HB_KERNEL(hb_sim_mech_current)(const hb_int m, const hb_long nrows
         return;
     const hb_long r = HB_MT_ROW(m, i);
     real g, c;
-    HB_KERNEL(hb_mech_inst_current)(m, i, r, v[r], nrows, HB_MECH_PASS, &g, &c);
+    HB_KERNEL(hb_mech_inst_current)(m, i, r, v[r], t, nrows, HB_MECH_PASS, &g, &c);
     gmem[r] = gmem[r] + g;
     imem[r] = imem[r] + c;
 }
 
 /* One work-item per row: its point processes' conductances and currents. */
-__kernel void HB_KERNEL(hb_sim_mech_rows_post)(const hb_long nrows, __global const real *v,
-                                               HB_MECH_ARGS, __global real *gmem,
+__kernel void HB_KERNEL(hb_sim_mech_rows_post)(const hb_long nrows, const real t,
+                                               __global const real *v, HB_MECH_ARGS,
+                                               __global real *gmem,
                                                __global real *imem)
 {
     const hb_long r = (hb_long)get_global_id(0);
     if (r >= nrows || pptr[r] == pptr[r + 1])
         return;
     real g = gmem[r], c = imem[r];
-    HB_KERNEL(hb_mech_points_current)(r, v[r], nrows, HB_MECH_PASS, &g, &c);
+    HB_KERNEL(hb_mech_points_current)(r, v[r], t, nrows, HB_MECH_PASS, &g, &c);
     gmem[r] = g;
     imem[r] = c;
 }

@@ -14,6 +14,10 @@ ROOT, WORK, NMODL_PY = sys.argv[1], sys.argv[2], sys.argv[3]
 MODS = sys.argv[4:]
 PREFIX = "hbx_"  # NEURON has its own hh, pas, ExpSyn, Exp2Syn: the copies are renamed
 DT = 0.025
+# The time after INITIAL at which the currents, the step and the event are
+# compared: mechanisms that read t see it (BREAKPOINT at T0 by fcurrent and
+# T0 + dt/2 in the step, the SOLVE T0 + dt, NET_RECEIVE the event's time).
+T0 = 3.7
 BOUND = 1e-12  # relative to max(|NEURON|, floor): the same formulas in double (seen: 3e-15)
 
 
@@ -27,13 +31,13 @@ class Entry(ctypes.Structure):
          ("ion_in_names", ctypes.POINTER(ctypes.c_char_p)),
          ("ion_out_names", ctypes.POINTER(ctypes.c_char_p)),
          ("init", ctypes.c_void_p), ("current", ctypes.c_void_p), ("state", ctypes.c_void_p),
-         ("net_receive", ctypes.c_void_p)]
+         ("net_receive", ctypes.c_void_p), ("uses_t", ctypes.c_int)]
 
 
 D = ctypes.POINTER(ctypes.c_double)
 F3 = ctypes.CFUNCTYPE(None, D, D, D)
 F4 = ctypes.CFUNCTYPE(None, D, D, D, D)
-FN = ctypes.CFUNCTYPE(None, ctypes.c_double, D, D)
+FN = ctypes.CFUNCTYPE(None, ctypes.c_double, ctypes.c_double, D, D)
 
 
 def arr(values, n=64):
@@ -211,9 +215,11 @@ for e in table:
         h.finitialize(v0)
         if cai_in:
             assert seg.cai == cai
-        ins = [v0, DT, celsius] + [getattr(seg, n) for n in ion_in]
+        ins = [v0, DT, celsius] + [getattr(seg, n) for n in ion_in] + [h.t]
         st = arr([])
         init(arr(ins), prm, st)
+        h.t = T0
+        ins[-1] = T0
         for k, s in enumerate(states):
             compare("%s init %s at v %g, %g degC, cai %s" % (name, s, v0, celsius, cai), st[k],
                     nrn_state(mech, seg, s), 1e-6)
@@ -252,7 +258,7 @@ for e in table:
         before = [st[k] for k in range(e.nstate)]
         h.fadvance()
         vnow = seg.v if seg.v == seg.v else v1  # NaN: NEURON's own 0/0 again
-        ins1 = arr([vnow, DT, celsius] + [getattr(seg, n) for n in ion_in])
+        ins1 = arr([vnow, DT, celsius] + [getattr(seg, n) for n in ion_in] + [h.t])
         st1 = arr(before)
         near = any(abs(vnow - r) < NEAR for r in roots[name])
         state(ins1, prm, st1)
@@ -269,17 +275,22 @@ for e in table:
             # of the next step, before the currents and the states.
             net = FN(e.net_receive)
             h.finitialize(v0)
-            ins2 = arr([v0, DT, celsius] + [getattr(seg, n) for n in ion_in])
+            ins2 = arr([v0, DT, celsius] + [getattr(seg, n) for n in ion_in] + [h.t])
             st2 = arr([])
             init(ins2, prm, st2)
+            h.t = T0
             nc = h.NetCon(None, pp)
             nc.weight[0] = 0.02
-            nc.event(h.t)
+            # two events within the step's first half (its start delivers both, each
+            # at its own time), the second facilitated by the first where t is read
+            nc.event(T0 + 0.004)
+            nc.event(T0 + 0.011)
             seg.v = v1
             h.fadvance()
-            net(0.02, prm, st2)
+            net(0.02, T0 + 0.004, prm, st2)
+            net(0.02, T0 + 0.011, prm, st2)
             vnow = seg.v if seg.v == seg.v else v1
-            state(arr([vnow, DT, celsius] + [getattr(seg, n) for n in ion_in]), prm, st2)
+            state(arr([vnow, DT, celsius] + [getattr(seg, n) for n in ion_in] + [h.t]), prm, st2)
             for k, s in enumerate(states):
                 compare("%s event then step %s at v %g" % (name, s, v1), st2[k],
                         nrn_state(mech, seg, s), 1e-6)

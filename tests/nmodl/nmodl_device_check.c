@@ -24,7 +24,7 @@ double hb_nmodl_ion_input(const char *name)
 hb_nmodl_dev_sizes hb_nmodl_dev_sizes_of(const hb_mech_entry *m, int npts)
 {
     hb_nmodl_dev_sizes z;
-    z.nin = 3 + m->nion_in;
+    z.nin = 4 + m->nion_in; /* v, dt, celsius, ion inputs, t */
     z.ns = m->nstate > 0 ? m->nstate : 1;
     z.no = 2 + m->nion_out;
     z.in = (size_t)npts * (size_t)z.nin;
@@ -70,8 +70,9 @@ void hb_nmodl_dev_inputs(int dbl, const hb_mech_entry *m, int npts, void *in, vo
         put(dbl, in, r, v);
         put(dbl, in, r + 1, 0.025);
         put(dbl, in, r + 2, 6.3 + 30 * hb_test_unit());
-        for (int j = 3; j < z.nin; ++j)
+        for (int j = 3; j < z.nin - 1; ++j)
             put(dbl, in, r + (size_t)j, hb_nmodl_ion_input(m->ion_in_names[j - 3]));
+        put(dbl, in, r + (size_t)z.nin - 1, 1000 * hb_test_unit());
         for (int j = 0; j < z.ns; ++j)
             put(dbl, st0, (size_t)k * (size_t)z.ns + (size_t)j, hb_test_unit());
         /* values kept between calls (exp2syn's factor and tau1) come from init */

@@ -34,7 +34,7 @@ hb_nmodl_dev_sizes hb_nmodl_dev_sizes_of(const hb_mech_entry *m, int npts);
 const hb_mech_entry *hb_nmodl_host_entry(int dbl, const char *name);
 
 /* Fills in (v over -100..60 mV, HH's 0/0 voltages first; dt; celsius; ion
- * inputs), prm (defaults) and st0 (random states; kept values from init),
+ * inputs; t in [0, 1000] ms), prm (defaults) and st0 (random states; kept values from init),
  * in the precision dbl; poisons st_init, out and st_step with NaN. */
 void hb_nmodl_dev_inputs(int dbl, const hb_mech_entry *m, int npts, void *in, void *prm, void *st0,
                          void *st_init, void *out, void *st_step);

@@ -83,7 +83,12 @@ def test_refusals():
     refusal(MINIMAL + "FUNCTION_TABLE tab(v)\n", "unsupported FUNCTION_TABLE", 4, 1)
     refusal("NEURON { SUFFIX t\n  POINTER p }\n", "unsupported POINTER", 2, 3)
     refusal(MINIMAL + "INITIAL {\n  a2 = 3\n}\n", "assignment to undeclared a2", 5, 3, NmodlError)
-    refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = t\n}\n", "unsupported use of t", 6, 7)
+    refusal(MINIMAL + "INITIAL {\n  t = 3\n}\n", "unsupported assignment to t (the simulation "
+            "time is read-only", 5, 3)
+    refusal(MINIMAL + "ASSIGNED { k }\nNET_RECEIVE(w) {\n  k = w\n  t = k\n}\n",
+            "unsupported assignment to t", 7, 3)
+    refusal(MINIMAL + "PROCEDURE p() {\n  t = 0\n}\nINITIAL { p() }\n",
+            "unsupported assignment to t", 5, 3)
     refusal(MINIMAL + "INITIAL {\n  celsius = 3\n}\n", "unsupported assignment to celsius", 5, 3)
     refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = 1 +\n}\n", "expected an expression", 7, 1,
             NmodlError)
@@ -259,6 +264,57 @@ DERIVATIVE states {
     fn = build(mech)["state"]
     cai = dict(fn.writes)["st[1]"]
     assert cai.has(sympy.Symbol("p_pbar", real=True)) and cai.has(V)
+
+
+def test_time_t():
+    """t is read in every block, at NEURON's times (docs/mechanisms.md, The simulation time t):
+    each function receives it; BREAKPOINT's assignments that the SOLVE reads see t - dt/2
+    (nrn_cur at the step's middle, nrn_state at its end); NET_RECEIVE's is the event's time;
+    a mechanism without t keeps its signatures."""
+    from hb_nmodl.model import DT, TIME
+    from hb_nmodl.numerics import build
+    mech = load(os.path.join(TEST_MODS, "tdrive.mod"))
+    assert mech.uses_t and mech.store == [] and mech.state_method == "cnexp"
+    fns = build(mech)
+    init = dict(fns["init"].writes)["st[0]"]
+    assert init.has(TIME)
+    st = dict(fns["state"].writes)
+    a, b = st["st[0]"], st["st[1]"]
+    # a' = (wave(t) - a)/tau at the step's end; b' = (ph - b)/tau with ph from BREAKPOINT
+    vals = {sympy.Symbol("p_period", real=True): 5, sympy.Symbol("p_tau", real=True): 2,
+            sympy.Symbol("p_amp", real=True): 1, sympy.Symbol("s_a", real=True): 0,
+            sympy.Symbol("s_b", real=True): 0, DT: sympy.Rational(1, 40),
+            TIME: sympy.Rational(7, 10)}
+    decay = 1 - sympy.exp(-sympy.Rational(1, 80))
+    twopi = sympy.Rational("6.283185307179586")  # the file's CONSTANT
+    want_a = decay * (sympy.Rational(1, 2) + sympy.cos(twopi * sympy.Rational(7, 10) / 5) / 2)
+    want_b = decay * sympy.sin(twopi * (sympy.Rational(7, 10) - sympy.Rational(1, 80)) / 5)
+    assert abs(sympy.N(a.subs(vals) - want_a, 30)) < 1e-25
+    assert abs(sympy.N(b.subs(vals) - want_b, 30)) < 1e-25
+    cur = dict(fns["current"].writes)
+    assert any(isinstance(e, sympy.Basic) and e.has(TIME) for e in cur.values())
+    text = generate(mech, "tdrive.mod")
+    for f in ("init", "current", "currents"):
+        assert "hb_mech_tdrive_%s)(const real v, const real celsius, const real t," % f in text
+    assert "hb_mech_tdrive_state)(const real v, const real dt, const real celsius, " \
+        "const real t," in text
+    assert describe(mech, "tdrive.mod")["reads_t"] is True
+    fac = load(os.path.join(TEST_MODS, "tfac.mod"))
+    assert fac.uses_t and fac.store == ["f", "tlast"]
+    nr = dict(build(fac)["net_receive"].writes)
+    assert nr["st[2]"] == TIME  # tlast = t: the event's delivery time
+    assert "hb_mech_TFac_net_receive)(const real weight, const real t, const real *prm" in \
+        generate(fac, "tfac.mod")
+    # t in a FUNCTION reached from NET_RECEIVE, and a LOCAL named t shadows it
+    src = ("NEURON { POINT_PROCESS P }\nASSIGNED { k }\nSTATE { g }\n"
+           "FUNCTION age(x) { age = t - x }\nNET_RECEIVE(w) {\n  g = g + w * age(k)\n  k = t\n}\n")
+    assert loads(src, "p.mod").uses_t
+    src = MINIMAL + "ASSIGNED { k }\nINITIAL {\n  LOCAL t\n  t = 2\n  k = t\n}\n"
+    m = loads(src, "x.mod")
+    assert not m.uses_t
+    hh = load(os.path.join(MECHS, "hh.mod"))
+    assert not hh.uses_t and "const real t," not in generate(hh, "hh.mod")
+    assert "reads_t" not in describe(hh, "hh.mod")
 
 
 def test_v_nudged_off_a_singularity():

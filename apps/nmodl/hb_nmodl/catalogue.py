@@ -186,13 +186,20 @@ def _dispatch(mechs, ions, descs, texts):
     def unused(names):
         return ["    (void)%s;" % n for n in names]
 
+    def targ(m, name="t"):
+        """The time argument of m's own functions: only where it reads t."""
+        return ", " + name if m.uses_t else ""
+
+    def t_unused(m, names=("t",)):
+        return [] if m.uses_t else unused(names)
+
     def current_body(m, ionargs):
         """The current function's call and its stores (ionargs: the ion arguments)."""
         nout = len(m.ion_currents)
         s = ["    real g_ = (real)0, i_ = (real)0%s;" % (", o_[%d]" % nout if nout else "")]
         outs = "".join(", &o_[%d]" % q for q in range(nout))
-        s.append("    HB_KERNEL(hb_mech_%s_current)(v, celsius%s, p_, s_, &g_, &i_%s);" %
-                 (cname(m), ionargs, outs))
+        s.append("    HB_KERNEL(hb_mech_%s_current)(v, celsius%s%s, p_, s_, &g_, &i_%s);" %
+                 (cname(m), targ(m), ionargs, outs))
         s.append("    *g = g_;")
         s.append("    *i = i_;")
         for q, var in enumerate(m.ion_currents):
@@ -211,12 +218,13 @@ def _dispatch(mechs, ions, descs, texts):
         out.append("")
         out.append("/* %s (%s) */" % (m.name, "point process: nA, uS" if point else
                                        "density: mA/cm2, S/cm2"))
-        out.append("HB_FN void HB_KERNEL(hb_cat_%s_init)(%s, const real v, const real celsius, %s)"
-                   % (n, inst, row))
+        out.append("HB_FN void HB_KERNEL(hb_cat_%s_init)(%s, const real v, const real celsius, "
+                   "const real t, %s)" % (n, inst, row))
         out.append("{")
-        out += unused(["ion", "ionk", "nrows", "row"])
+        out += unused(["ion", "ionk", "nrows", "row"]) + t_unused(m)
         out += load(m, with_state=False)
-        out.append("    HB_KERNEL(hb_mech_%s_init)(v, celsius%s, p_, s_);" % (n, ion_args(m)))
+        out.append("    HB_KERNEL(hb_mech_%s_init)(v, celsius%s%s, p_, s_);" %
+                   (n, targ(m), ion_args(m)))
         out += store(m)
         out.append("}")
         # _state, and _state_tc given the factors of celsius alone that
@@ -227,26 +235,26 @@ def _dispatch(mechs, ions, descs, texts):
         out.append("}")
         for suffix, extra, call in (("", "", "state"), ("_tc", ", const real *tc", "state_tc")):
             out.append("HB_FN void HB_KERNEL(hb_cat_%s_state%s)(%s, const real v, const real dt, "
-                       "const real celsius, %s%s)" % (n, suffix, inst, row, extra))
+                       "const real celsius, const real t, %s%s)" % (n, suffix, inst, row, extra))
             out.append("{")
             if descs[k]["method"]:
-                out += unused(["ion", "ionk", "nrows", "row"])
+                out += unused(["ion", "ionk", "nrows", "row"]) + t_unused(m)
                 out += load(m)
-                out.append("    HB_KERNEL(hb_mech_%s_%s)(v, dt, celsius%s, p_, s_%s);" %
-                           (n, call, ion_args(m), ", tc" if extra else ""))
+                out.append("    HB_KERNEL(hb_mech_%s_%s)(v, dt, celsius%s%s, p_, s_%s);" %
+                           (n, call, targ(m), ion_args(m), ", tc" if extra else ""))
                 out += store(m)
             else:
-                out += unused(["idx", "n", "prm", "st", "v", "dt", "celsius", "ion", "ionk",
+                out += unused(["idx", "n", "prm", "st", "v", "dt", "celsius", "t", "ion", "ionk",
                                "nrows", "row"] + (["tc"] if extra else []))
             out.append("}")
         out.append("/* Its conductance *g and current *i; the ion currents others read go to the")
         out.append(" * row's current slots as densities (a point process's divided by scale, the")
         out.append(" * row's area in um2 x 1e-2). */")
         out.append("HB_FN void HB_KERNEL(hb_cat_%s_current)(%s, const real v, const real celsius, "
-                   "%s, const real scale, real *g, real *i)" %
+                   "const real t, %s, const real scale, real *g, real *i)" %
                    (n, inst.replace("__global real *st", "__global const real *st"), row))
         out.append("{")
-        out += unused(["ion", "ionk", "nrows", "row", "scale"])
+        out += unused(["ion", "ionk", "nrows", "row", "scale"]) + t_unused(m)
         out += load(m)
         out += current_body(m, ion_args(m))
         out.append("}")
@@ -260,10 +268,12 @@ def _dispatch(mechs, ions, descs, texts):
         out.append(" * are the same: one address a whole warp reads). For the on-chip engine's")
         out.append(" * row pass: state, parameters and ion variables loaded once. */")
         out.append("HB_FN void HB_KERNEL(hb_cat_%s_state_current)(%s, const hb_long pidx, "
-                   "const int advance, const real v, const real dt, const real celsius, %s, "
-                   "const real scale, real *g, real *i, const real *tc)" % (n, inst, row))
+                   "const int advance, const real v, const real dt, const real celsius, "
+                   "const real ts, const real t, %s, const real scale, real *g, real *i, "
+                   "const real *tc)" % (n, inst, row))
         out.append("{")
         out += unused(["advance", "dt", "ion", "ionk", "nrows", "row", "scale", "tc"])
+        out += t_unused(m, ("ts", "t")) if descs[k]["method"] else unused(["ts"]) + t_unused(m)
         out += load(m, pidx="pidx")
         writes_conc = any(ion.concentrations for ion in m.ions)
         if descs[k]["method"]:
@@ -274,7 +284,8 @@ def _dispatch(mechs, ions, descs, texts):
                     out.append("    const real %s = %s;" % (nm, e))
                 args = "".join(", " + nm for nm in names)
             out.append("    if (advance) {")
-            out.append("        HB_KERNEL(hb_mech_%s_state_tc)(v, dt, celsius%s, p_, s_, tc);" % (n, args))
+            out.append("        HB_KERNEL(hb_mech_%s_state_tc)(v, dt, celsius%s%s, p_, s_, tc);" %
+                       (n, targ(m, "ts"), args))
             out += ["    " + line for line in store(m)]
             out.append("    }")
             out += current_body(m, ion_args(m) if writes_conc else args)
@@ -287,26 +298,27 @@ def _dispatch(mechs, ions, descs, texts):
         out.append(" * mA/cm2, a point process's in nA) at v into st slots %s_NSTATE .. (the" % macro(m))
         out.append(" * engine allocates them, and calls this, only where a probe records one). */")
         out.append("HB_FN void HB_KERNEL(hb_cat_%s_keep)(%s, const hb_long pidx, const real v, "
-                   "const real celsius, %s)" % (n, inst, row))
+                   "const real celsius, const real t, %s)" % (n, inst, row))
         out.append("{")
         if m.currents:
-            out += unused(["ion", "ionk", "nrows", "row"])
+            out += unused(["ion", "ionk", "nrows", "row"]) + t_unused(m)
             out += load(m, pidx="pidx")
             out.append("    real c_[%d];" % len(m.currents))
-            out.append("    HB_KERNEL(hb_mech_%s_currents)(v, celsius%s, p_, s_, c_);" %
-                       (n, ion_args(m)))
+            out.append("    HB_KERNEL(hb_mech_%s_currents)(v, celsius%s%s, p_, s_, c_);" %
+                       (n, targ(m), ion_args(m)))
             out.append("    for (int q = 0; q < %d; ++q)" % len(m.currents))
             out.append("        st[(%s_NSTATE + q) * n + idx] = c_[q];" % macro(m))
         else:
-            out += unused(["idx", "n", "prm", "st", "pidx", "v", "celsius", "ion", "ionk",
+            out += unused(["idx", "n", "prm", "st", "pidx", "v", "celsius", "t", "ion", "ionk",
                            "nrows", "row"])
         out.append("}")
         if m.net_frame is not None:
-            out.append("HB_FN void HB_KERNEL(hb_cat_%s_net_receive)(%s, const real weight)" %
-                       (n, inst))
+            out.append("HB_FN void HB_KERNEL(hb_cat_%s_net_receive)(%s, const real weight, "
+                       "const real t)" % (n, inst))
             out.append("{")
+            out += t_unused(m)
             out += load(m)
-            out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight, p_, s_);" % n)
+            out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight%s, p_, s_);" % (n, targ(m)))
             out.append("    for (int q = 0; q < %s_NSTATE; ++q)" % macro(m))
             out.append("        st[q * n + idx] = s_[q];")
             out.append("}")
@@ -314,17 +326,18 @@ def _dispatch(mechs, ions, descs, texts):
     out.append("/* ---- by id (a switch; uniform where a loop runs one mechanism) ---- */")
     common = "const hb_int id, " + inst
     sigs = {
-        "init": ("%s, const real v, const real celsius, %s" % (common, row),
-                 "idx, n, prm, st, v, celsius, ion, ionk, nrows, row"),
-        "state": ("%s, const real v, const real dt, const real celsius, %s" % (common, row),
-                  "idx, n, prm, st, v, dt, celsius, ion, ionk, nrows, row"),
-        "current": ("%s, const real v, const real celsius, %s, const real scale, real *g, "
-                    "real *i" % (common.replace("__global real *st", "__global const real *st"),
-                                 row),
-                    "idx, n, prm, st, v, celsius, ion, ionk, nrows, row, scale, g, i"),
-        "keep": ("%s, const hb_long pidx, const real v, const real celsius, %s" % (common, row),
-                 "idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row"),
-        "net_receive": ("%s, const real weight" % common, "idx, n, prm, st, weight"),
+        "init": ("%s, const real v, const real celsius, const real t, %s" % (common, row),
+                 "idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row"),
+        "state": ("%s, const real v, const real dt, const real celsius, const real t, %s" %
+                  (common, row), "idx, n, prm, st, v, dt, celsius, t, ion, ionk, nrows, row"),
+        "current": ("%s, const real v, const real celsius, const real t, %s, const real scale, "
+                    "real *g, real *i" %
+                    (common.replace("__global real *st", "__global const real *st"), row),
+                    "idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, scale, g, i"),
+        "keep": ("%s, const hb_long pidx, const real v, const real celsius, const real t, %s" %
+                 (common, row), "idx, n, prm, st, pidx, v, celsius, t, ion, ionk, nrows, row"),
+        "net_receive": ("%s, const real weight, const real t" % common,
+                        "idx, n, prm, st, weight, t"),
     }
     for fn in ("init", "state", "current", "keep", "net_receive"):
         decl, call = sigs[fn]

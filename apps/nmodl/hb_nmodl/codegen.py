@@ -6,7 +6,7 @@ import sympy
 
 from .cprint import CPrinter
 from .errors import NmodlError
-from .model import CELSIUS, DT, V, WEIGHT, _is_bool
+from .model import CELSIUS, DT, TIME, V, WEIGHT, _is_bool
 from .numerics import Function, build
 
 _HELPERS = """\
@@ -119,21 +119,24 @@ def signatures(mech):
     """Parameter lists (C text) of each function, and the symbol -> C name map of the inputs."""
     ions = ["const real %s" % n for n in mech.ion_inputs]
     outs = ["real *%s" % c for c in mech.ion_currents]
+    # The time only where a block reads it: a mechanism that does not keeps
+    # the text it had before t was translated.
+    t = ["const real t"] if mech.uses_t else []
     return {
-        "init": ["const real v", "const real celsius"] + ions + ["const real *prm", "real *st"],
-        "current": ["const real v", "const real celsius"] + ions +
+        "init": ["const real v", "const real celsius"] + t + ions + ["const real *prm", "real *st"],
+        "current": ["const real v", "const real celsius"] + t + ions +
                    ["const real *prm", "const real *st", "real *g", "real *i"] + outs,
-        "currents": ["const real v", "const real celsius"] + ions +
+        "currents": ["const real v", "const real celsius"] + t + ions +
                     ["const real *prm", "const real *st", "real *out"],
-        "state": ["const real v", "const real dt", "const real celsius"] + ions +
+        "state": ["const real v", "const real dt", "const real celsius"] + t + ions +
                  ["const real *prm", "real *st"],
-        "net_receive": ["const real weight", "const real *prm", "real *st"],
+        "net_receive": ["const real weight"] + t + ["const real *prm", "real *st"],
     }
 
 
 def _emit(mech, kind, fn, params, extra_names=None):
     slots = mech.slot_names()
-    names = {V: "v", CELSIUS: "celsius", DT: "dt", WEIGHT: "weight"}
+    names = {V: "v", CELSIUS: "celsius", DT: "dt", WEIGHT: "weight", TIME: "t"}
     names.update(extra_names or {})
     for n in mech.ion_inputs:
         names[sympy.Symbol(n, real=True)] = n
@@ -299,7 +302,7 @@ def describe(mech, source_name):
     def num(x):
         return None if x is None else float(sympy.Rational(x))
 
-    return {
+    d = {
         "name": mech.name,
         "c_name": cname(mech),
         "kind": mech.kind,
@@ -326,6 +329,9 @@ def describe(mech, source_name):
                       if k != "net_receive" or mech.net_frame is not None},
         "warnings": mech.warnings,
     }
+    if mech.uses_t:  # only then: the descriptions of mechanisms without t stay as they were
+        d["reads_t"] = True
+    return d
 
 
 def dumps_json(mech, source_name):

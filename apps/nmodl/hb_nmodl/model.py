@@ -13,7 +13,10 @@ V = sympy.Symbol("v", real=True)
 CELSIUS = sympy.Symbol("celsius", real=True)
 DT = sympy.Symbol("dt", positive=True)
 WEIGHT = sympy.Symbol("weight", real=True)
-_SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT}
+# The simulation time (ms) the block runs at, as NEURON's fixed step gives it
+# (docs/mechanisms.md, The simulation time t): read-only, an input like dt.
+TIME = sympy.Symbol("t", real=True)
+_SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT, "t": TIME}
 _BUILTIN_CONSTANTS = {"PI": sympy.pi, "FARADAY": sympy.Rational("96485.33212331001"),
                       "R": sympy.Rational("8.31446261815324")}
 METHODS = ("cnexp", "derivimplicit", "euler")
@@ -98,6 +101,8 @@ class Mechanism:
             raise NmodlError("no SUFFIX or POINT_PROCESS in the NEURON block", self.file, 1, 1)
         self.singularities = []
         self.warnings = []
+        self.uses_t = False  # some block reads t: its functions take it (codegen.signatures)
+        self._t_shift = False
         self._declare()
         self._solve_stmt()
         # Pass 1 finds the ASSIGNED variables some function reads before it
@@ -241,8 +246,11 @@ class Mechanism:
             # step, so the SOLVE may read what BREAKPOINT assigned (a channel
             # integrating its own ica): state() evaluates those first, at its
             # v. What the SOLVE does not read costs nothing (never emitted).
-            self.state_frame = self._run(self.solve.name, bp + list(body), {}, fn="state",
-                                         deriv=self.method != "procedure")
+            # NEURON's nrn_cur runs BREAKPOINT at t + dt/2 and nrn_state the
+            # SOLVE at t + dt: state() receives the latter, so BREAKPOINT's
+            # assignments evaluated here read t as t - dt/2.
+            self.state_frame = self._run(self.solve.name, list(body), {}, fn="state",
+                                         deriv=self.method != "procedure", pre=bp)
         self.net_frame = None
         nr = self.mod.net_receive
         if nr is not None:
@@ -292,10 +300,15 @@ class Mechanism:
             return sympy.Integer(0)
         raise KeyError(name)
 
-    def _run(self, block, body, args, fn, init=False, deriv=False):
+    def _run(self, block, body, args, fn, init=False, deriv=False, pre=()):
         self._block, self._init, self._deriv, self._depth = block, init, deriv, 0
         self._fn, self._assign_tok, self._inner = fn, {}, block
         frame = _Frame(dict(args), {}, {})
+        self._t_shift = True
+        try:
+            self._exec(pre, frame)
+        finally:
+            self._t_shift = False
         self._exec(body, frame)
         return frame
 
@@ -314,6 +327,11 @@ class Mechanism:
             return sympy.Symbol("p_" + name, real=True)
         if name in self.constants:
             return self.constants[name]
+        if name == "t":
+            # Every function receives the time it runs at (NET_RECEIVE: the
+            # event's delivery time).
+            self.uses_t = True
+            return TIME - DT / 2 if self._t_shift else TIME
         if name in _SPECIAL or name in self.ion_inputs:
             # What each generated function receives (docs/mechanisms.md).
             if (name == "dt" and self._fn != "state") or self._fn == "net_receive":
@@ -326,8 +344,6 @@ class Mechanism:
             # NET_RECEIVE's flag: 0 for an event from a NetCon, the only
             # kind there is here (net_send, which sets others, is refused).
             return sympy.Integer(0)
-        if name == "t":
-            raise self._unsup("use of t (the simulation time)", tok)
         if name in ("area", "diam"):
             raise self._unsup("use of %s (the compartment's geometry)" % name, tok)
         raise self._err("unknown name %s" % name, tok)
@@ -343,6 +359,9 @@ class Mechanism:
             # channels nudge v off a 0/0 point, `if (v == -38) { v = v + 1e-4 }`)
             # holds for the rest of this function's evaluation only.
             frame.glob[name] = value
+        elif name == "t":
+            raise self._unsup("assignment to t (the simulation time is read-only: the engine "
+                              "advances it)", tok)
         elif name in _SPECIAL or name in self.ion_inputs:
             raise self._unsup("assignment to %s" % name, tok)
         elif name in self.param_names or name in self.constants:

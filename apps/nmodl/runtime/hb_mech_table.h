@@ -5,7 +5,8 @@
 #include <stddef.h> /* NULL: a mechanism without NET_RECEIVE */
 
 /* One entry per .mod file. Arrays in, in this order:
- *   in:  v, dt, celsius, then the ion inputs (ion_in_names);
+ *   in:  v, dt, celsius, then the ion inputs (ion_in_names), then t (ms: read only
+ *        where uses_t);
  *   out: g, i, then the ion currents (ion_out_names);
  * prm and st as in the mechanism's own functions (docs/mechanisms.md). The
  * wrappers round to the table's precision, call the generated function and
@@ -26,7 +27,9 @@ typedef struct {
     void (*init)(const double *in, const double *prm, double *st);
     void (*current)(const double *in, const double *prm, const double *st, double *out);
     void (*state)(const double *in, const double *prm, double *st);
-    void (*net_receive)(double weight, const double *prm, double *st); /* NULL: none */
+    /* NULL: none; t the event's delivery time (ms) */
+    void (*net_receive)(double weight, double t, const double *prm, double *st);
+    int uses_t;     /* 1: some block reads the simulation time t (in[3 + nion_in]) */
 } hb_mech_entry;
 
 #define HB_MECH_MAX_SLOTS 64 /* the wrappers' buffers; hb_nmodl refuses larger tables */

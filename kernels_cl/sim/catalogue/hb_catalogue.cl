@@ -587,12 +587,13 @@ HB_FN void HB_KERNEL(hb_mech_Exp2Syn_net_receive)(const real weight, const real 
  * its current is summed for a probe (HB_CAT_PROBE_CURRENTS). */
 
 /* pas (density: mA/cm2, S/cm2) */
-HB_FN void HB_KERNEL(hb_cat_pas_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_pas_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_PAS_NPARAM + 1], s_[HB_MECH_PAS_NSTATE + 1];
     for (int q = 0; q < HB_MECH_PAS_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -605,7 +606,7 @@ HB_FN void HB_KERNEL(hb_cat_pas_tconst)(const real celsius, real *tc)
 {
     HB_KERNEL(hb_mech_pas_tconst)(celsius, tc);
 }
-HB_FN void HB_KERNEL(hb_cat_pas_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_pas_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)idx;
     (void)n;
@@ -614,12 +615,13 @@ HB_FN void HB_KERNEL(hb_cat_pas_state)(const hb_long idx, const hb_long n, __glo
     (void)v;
     (void)dt;
     (void)celsius;
+    (void)t;
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
 }
-HB_FN void HB_KERNEL(hb_cat_pas_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
+HB_FN void HB_KERNEL(hb_cat_pas_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
 {
     (void)idx;
     (void)n;
@@ -628,6 +630,7 @@ HB_FN void HB_KERNEL(hb_cat_pas_state_tc)(const hb_long idx, const hb_long n, __
     (void)v;
     (void)dt;
     (void)celsius;
+    (void)t;
     (void)ion;
     (void)ionk;
     (void)nrows;
@@ -637,13 +640,14 @@ HB_FN void HB_KERNEL(hb_cat_pas_state_tc)(const hb_long idx, const hb_long n, __
 /* Its conductance *g and current *i; the ion currents others read go to the
  * row's current slots as densities (a point process's divided by scale, the
  * row's area in um2 x 1e-2). */
-HB_FN void HB_KERNEL(hb_cat_pas_current)(const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
+HB_FN void HB_KERNEL(hb_cat_pas_current)(const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
     (void)scale;
+    (void)t;
     real p_[HB_MECH_PAS_NPARAM + 1], s_[HB_MECH_PAS_NSTATE + 1];
     for (int q = 0; q < HB_MECH_PAS_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -659,7 +663,7 @@ HB_FN void HB_KERNEL(hb_cat_pas_current)(const hb_long idx, const hb_long n, __g
  * those of instance pidx (the engine passes one instance for all where they
  * are the same: one address a whole warp reads). For the on-chip engine's
  * row pass: state, parameters and ion variables loaded once. */
-HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
+HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, const real ts, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
     (void)advance;
     (void)dt;
@@ -669,6 +673,8 @@ HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long 
     (void)row;
     (void)scale;
     (void)tc;
+    (void)ts;
+    (void)t;
     real p_[HB_MECH_PAS_NPARAM + 1], s_[HB_MECH_PAS_NSTATE + 1];
     for (int q = 0; q < HB_MECH_PAS_NPARAM; ++q)
         p_[q] = prm[q * n + pidx];
@@ -682,12 +688,13 @@ HB_FN void HB_KERNEL(hb_cat_pas_state_current)(const hb_long idx, const hb_long 
 /* Each of its currents (ion currents, then nonspecific; a density's in
  * mA/cm2, a point process's in nA) at v into st slots HB_MECH_PAS_NSTATE .. (the
  * engine allocates them, and calls this, only where a probe records one). */
-HB_FN void HB_KERNEL(hb_cat_pas_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_pas_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_PAS_NPARAM + 1], s_[HB_MECH_PAS_NSTATE + 1];
     for (int q = 0; q < HB_MECH_PAS_NPARAM; ++q)
         p_[q] = prm[q * n + pidx];
@@ -700,12 +707,13 @@ HB_FN void HB_KERNEL(hb_cat_pas_keep)(const hb_long idx, const hb_long n, __glob
 }
 
 /* hh (density: mA/cm2, S/cm2) */
-HB_FN void HB_KERNEL(hb_cat_hh_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_hh_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
     for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -718,12 +726,13 @@ HB_FN void HB_KERNEL(hb_cat_hh_tconst)(const real celsius, real *tc)
 {
     HB_KERNEL(hb_mech_hh_tconst)(celsius, tc);
 }
-HB_FN void HB_KERNEL(hb_cat_hh_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_hh_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
     for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -733,12 +742,13 @@ HB_FN void HB_KERNEL(hb_cat_hh_state)(const hb_long idx, const hb_long n, __glob
     for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
-HB_FN void HB_KERNEL(hb_cat_hh_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
+HB_FN void HB_KERNEL(hb_cat_hh_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
     for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -751,13 +761,14 @@ HB_FN void HB_KERNEL(hb_cat_hh_state_tc)(const hb_long idx, const hb_long n, __g
 /* Its conductance *g and current *i; the ion currents others read go to the
  * row's current slots as densities (a point process's divided by scale, the
  * row's area in um2 x 1e-2). */
-HB_FN void HB_KERNEL(hb_cat_hh_current)(const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
+HB_FN void HB_KERNEL(hb_cat_hh_current)(const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
     (void)scale;
+    (void)t;
     real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
     for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -777,7 +788,7 @@ HB_FN void HB_KERNEL(hb_cat_hh_current)(const hb_long idx, const hb_long n, __gl
  * those of instance pidx (the engine passes one instance for all where they
  * are the same: one address a whole warp reads). For the on-chip engine's
  * row pass: state, parameters and ion variables loaded once. */
-HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
+HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, const real ts, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
     (void)advance;
     (void)dt;
@@ -787,6 +798,8 @@ HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n
     (void)row;
     (void)scale;
     (void)tc;
+    (void)ts;
+    (void)t;
     real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
     for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
         p_[q] = prm[q * n + pidx];
@@ -811,12 +824,13 @@ HB_FN void HB_KERNEL(hb_cat_hh_state_current)(const hb_long idx, const hb_long n
 /* Each of its currents (ion currents, then nonspecific; a density's in
  * mA/cm2, a point process's in nA) at v into st slots HB_MECH_HH_NSTATE .. (the
  * engine allocates them, and calls this, only where a probe records one). */
-HB_FN void HB_KERNEL(hb_cat_hh_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_hh_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
     for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
         p_[q] = prm[q * n + pidx];
@@ -829,12 +843,13 @@ HB_FN void HB_KERNEL(hb_cat_hh_keep)(const hb_long idx, const hb_long n, __globa
 }
 
 /* ExpSyn (point process: nA, uS) */
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -847,12 +862,13 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_tconst)(const real celsius, real *tc)
 {
     HB_KERNEL(hb_mech_ExpSyn_tconst)(celsius, tc);
 }
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -862,12 +878,13 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_state)(const hb_long idx, const hb_long n, __
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -880,13 +897,14 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_tc)(const hb_long idx, const hb_long n,
 /* Its conductance *g and current *i; the ion currents others read go to the
  * row's current slots as densities (a point process's divided by scale, the
  * row's area in um2 x 1e-2). */
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_current)(const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_current)(const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
     (void)scale;
+    (void)t;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -902,7 +920,7 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_current)(const hb_long idx, const hb_long n, 
  * those of instance pidx (the engine passes one instance for all where they
  * are the same: one address a whole warp reads). For the on-chip engine's
  * row pass: state, parameters and ion variables loaded once. */
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, const real ts, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
     (void)advance;
     (void)dt;
@@ -912,6 +930,8 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_lo
     (void)row;
     (void)scale;
     (void)tc;
+    (void)ts;
+    (void)t;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
         p_[q] = prm[q * n + pidx];
@@ -930,12 +950,13 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_state_current)(const hb_long idx, const hb_lo
 /* Each of its currents (ion currents, then nonspecific; a density's in
  * mA/cm2, a point process's in nA) at v into st slots HB_MECH_EXPSYN_NSTATE .. (the
  * engine allocates them, and calls this, only where a probe records one). */
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
         p_[q] = prm[q * n + pidx];
@@ -946,8 +967,9 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_keep)(const hb_long idx, const hb_long n, __g
     for (int q = 0; q < 1; ++q)
         st[(HB_MECH_EXPSYN_NSTATE + q) * n + idx] = c_[q];
 }
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight)
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t)
 {
+    (void)t;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -959,12 +981,13 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long
 }
 
 /* Exp2Syn (point process: nA, uS) */
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -977,12 +1000,13 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_tconst)(const real celsius, real *tc)
 {
     HB_KERNEL(hb_mech_Exp2Syn_tconst)(celsius, tc);
 }
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -992,12 +1016,13 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state)(const hb_long idx, const hb_long n, _
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
 }
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_tc)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real *tc)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -1010,13 +1035,14 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_tc)(const hb_long idx, const hb_long n
 /* Its conductance *g and current *i; the ion currents others read go to the
  * row's current slots as densities (a point process's divided by scale, the
  * row's area in um2 x 1e-2). */
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_current)(const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_current)(const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
     (void)scale;
+    (void)t;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -1032,7 +1058,7 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_current)(const hb_long idx, const hb_long n,
  * those of instance pidx (the engine passes one instance for all where they
  * are the same: one address a whole warp reads). For the on-chip engine's
  * row pass: state, parameters and ion variables loaded once. */
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const int advance, const real v, const real dt, const real celsius, const real ts, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i, const real *tc)
 {
     (void)advance;
     (void)dt;
@@ -1042,6 +1068,8 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_l
     (void)row;
     (void)scale;
     (void)tc;
+    (void)ts;
+    (void)t;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
         p_[q] = prm[q * n + pidx];
@@ -1060,12 +1088,13 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_state_current)(const hb_long idx, const hb_l
 /* Each of its currents (ion currents, then nonspecific; a density's in
  * mA/cm2, a point process's in nA) at v into st slots HB_MECH_EXP2SYN_NSTATE .. (the
  * engine allocates them, and calls this, only where a probe records one). */
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_keep)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
+    (void)t;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
         p_[q] = prm[q * n + pidx];
@@ -1076,8 +1105,9 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_keep)(const hb_long idx, const hb_long n, __
     for (int q = 0; q < 1; ++q)
         st[(HB_MECH_EXP2SYN_NSTATE + q) * n + idx] = c_[q];
 }
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight)
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t)
 {
+    (void)t;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -1089,13 +1119,13 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_lon
 }
 
 /* ---- by id (a switch; uniform where a loop runs one mechanism) ---- */
-HB_FN void HB_KERNEL(hb_cat_init)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_init)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     switch (id) {
-    case 0: HB_KERNEL(hb_cat_pas_init)(idx, n, prm, st, v, celsius, ion, ionk, nrows, row); break;
-    case 1: HB_KERNEL(hb_cat_hh_init)(idx, n, prm, st, v, celsius, ion, ionk, nrows, row); break;
-    case 2: HB_KERNEL(hb_cat_ExpSyn_init)(idx, n, prm, st, v, celsius, ion, ionk, nrows, row); break;
-    case 3: HB_KERNEL(hb_cat_Exp2Syn_init)(idx, n, prm, st, v, celsius, ion, ionk, nrows, row); break;
+    case 0: HB_KERNEL(hb_cat_pas_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row); break;
+    case 1: HB_KERNEL(hb_cat_hh_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row); break;
+    case 2: HB_KERNEL(hb_cat_ExpSyn_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row); break;
+    case 3: HB_KERNEL(hb_cat_Exp2Syn_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row); break;
     default:
         (void)idx;
         (void)n;
@@ -1103,6 +1133,7 @@ HB_FN void HB_KERNEL(hb_cat_init)(const hb_int id, const hb_long idx, const hb_l
         (void)st;
         (void)v;
         (void)celsius;
+        (void)t;
         (void)ion;
         (void)ionk;
         (void)nrows;
@@ -1110,13 +1141,13 @@ HB_FN void HB_KERNEL(hb_cat_init)(const hb_int id, const hb_long idx, const hb_l
         break;
     }
 }
-HB_FN void HB_KERNEL(hb_cat_state)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_state)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     switch (id) {
-    case 0: HB_KERNEL(hb_cat_pas_state)(idx, n, prm, st, v, dt, celsius, ion, ionk, nrows, row); break;
-    case 1: HB_KERNEL(hb_cat_hh_state)(idx, n, prm, st, v, dt, celsius, ion, ionk, nrows, row); break;
-    case 2: HB_KERNEL(hb_cat_ExpSyn_state)(idx, n, prm, st, v, dt, celsius, ion, ionk, nrows, row); break;
-    case 3: HB_KERNEL(hb_cat_Exp2Syn_state)(idx, n, prm, st, v, dt, celsius, ion, ionk, nrows, row); break;
+    case 0: HB_KERNEL(hb_cat_pas_state)(idx, n, prm, st, v, dt, celsius, t, ion, ionk, nrows, row); break;
+    case 1: HB_KERNEL(hb_cat_hh_state)(idx, n, prm, st, v, dt, celsius, t, ion, ionk, nrows, row); break;
+    case 2: HB_KERNEL(hb_cat_ExpSyn_state)(idx, n, prm, st, v, dt, celsius, t, ion, ionk, nrows, row); break;
+    case 3: HB_KERNEL(hb_cat_Exp2Syn_state)(idx, n, prm, st, v, dt, celsius, t, ion, ionk, nrows, row); break;
     default:
         (void)idx;
         (void)n;
@@ -1125,6 +1156,7 @@ HB_FN void HB_KERNEL(hb_cat_state)(const hb_int id, const hb_long idx, const hb_
         (void)v;
         (void)dt;
         (void)celsius;
+        (void)t;
         (void)ion;
         (void)ionk;
         (void)nrows;
@@ -1132,13 +1164,13 @@ HB_FN void HB_KERNEL(hb_cat_state)(const hb_int id, const hb_long idx, const hb_
         break;
     }
 }
-HB_FN void HB_KERNEL(hb_cat_current)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
+HB_FN void HB_KERNEL(hb_cat_current)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global const real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, const real scale, real *g, real *i)
 {
     switch (id) {
-    case 0: HB_KERNEL(hb_cat_pas_current)(idx, n, prm, st, v, celsius, ion, ionk, nrows, row, scale, g, i); break;
-    case 1: HB_KERNEL(hb_cat_hh_current)(idx, n, prm, st, v, celsius, ion, ionk, nrows, row, scale, g, i); break;
-    case 2: HB_KERNEL(hb_cat_ExpSyn_current)(idx, n, prm, st, v, celsius, ion, ionk, nrows, row, scale, g, i); break;
-    case 3: HB_KERNEL(hb_cat_Exp2Syn_current)(idx, n, prm, st, v, celsius, ion, ionk, nrows, row, scale, g, i); break;
+    case 0: HB_KERNEL(hb_cat_pas_current)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, scale, g, i); break;
+    case 1: HB_KERNEL(hb_cat_hh_current)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, scale, g, i); break;
+    case 2: HB_KERNEL(hb_cat_ExpSyn_current)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, scale, g, i); break;
+    case 3: HB_KERNEL(hb_cat_Exp2Syn_current)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, scale, g, i); break;
     default:
         (void)idx;
         (void)n;
@@ -1146,6 +1178,7 @@ HB_FN void HB_KERNEL(hb_cat_current)(const hb_int id, const hb_long idx, const h
         (void)st;
         (void)v;
         (void)celsius;
+        (void)t;
         (void)ion;
         (void)ionk;
         (void)nrows;
@@ -1156,13 +1189,13 @@ HB_FN void HB_KERNEL(hb_cat_current)(const hb_int id, const hb_long idx, const h
         break;
     }
 }
-HB_FN void HB_KERNEL(hb_cat_keep)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN void HB_KERNEL(hb_cat_keep)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const hb_long pidx, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {
     switch (id) {
-    case 0: HB_KERNEL(hb_cat_pas_keep)(idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row); break;
-    case 1: HB_KERNEL(hb_cat_hh_keep)(idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row); break;
-    case 2: HB_KERNEL(hb_cat_ExpSyn_keep)(idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row); break;
-    case 3: HB_KERNEL(hb_cat_Exp2Syn_keep)(idx, n, prm, st, pidx, v, celsius, ion, ionk, nrows, row); break;
+    case 0: HB_KERNEL(hb_cat_pas_keep)(idx, n, prm, st, pidx, v, celsius, t, ion, ionk, nrows, row); break;
+    case 1: HB_KERNEL(hb_cat_hh_keep)(idx, n, prm, st, pidx, v, celsius, t, ion, ionk, nrows, row); break;
+    case 2: HB_KERNEL(hb_cat_ExpSyn_keep)(idx, n, prm, st, pidx, v, celsius, t, ion, ionk, nrows, row); break;
+    case 3: HB_KERNEL(hb_cat_Exp2Syn_keep)(idx, n, prm, st, pidx, v, celsius, t, ion, ionk, nrows, row); break;
     default:
         (void)idx;
         (void)n;
@@ -1171,6 +1204,7 @@ HB_FN void HB_KERNEL(hb_cat_keep)(const hb_int id, const hb_long idx, const hb_l
         (void)pidx;
         (void)v;
         (void)celsius;
+        (void)t;
         (void)ion;
         (void)ionk;
         (void)nrows;
@@ -1178,17 +1212,18 @@ HB_FN void HB_KERNEL(hb_cat_keep)(const hb_int id, const hb_long idx, const hb_l
         break;
     }
 }
-HB_FN void HB_KERNEL(hb_cat_net_receive)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight)
+HB_FN void HB_KERNEL(hb_cat_net_receive)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t)
 {
     switch (id) {
-    case 2: HB_KERNEL(hb_cat_ExpSyn_net_receive)(idx, n, prm, st, weight); break;
-    case 3: HB_KERNEL(hb_cat_Exp2Syn_net_receive)(idx, n, prm, st, weight); break;
+    case 2: HB_KERNEL(hb_cat_ExpSyn_net_receive)(idx, n, prm, st, weight, t); break;
+    case 3: HB_KERNEL(hb_cat_Exp2Syn_net_receive)(idx, n, prm, st, weight, t); break;
     default:
         (void)idx;
         (void)n;
         (void)prm;
         (void)st;
         (void)weight;
+        (void)t;
         break;
     }
 }
