@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, the Python package (ci/python.sh), the L5PC against NEURON (ci/l5pc-compare.sh), the cardiac models against Myokit (ci/myokit-compare.sh), the installed package (CI only), the clang and minimal builds (ci/build-matrix.sh), then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
+# test.sh: CI entry point: dependencies, configure and build (ci/setup.sh), every CTest test, the Python package (ci/python.sh), the L5PC against NEURON (ci/l5pc-compare.sh), NMODL's t against NEURON (ci/t-compare.sh), the cardiac models against Myokit (ci/myokit-compare.sh), the installed package (CI only), the clang and minimal builds (ci/build-matrix.sh), then the sanitizer and fuzz runs (ci/sanitize.sh); non-zero on any failure.
 # Usage: bash ci/test.sh   (from the repository root or anywhere; BUILD_DIR overrides build/,
 # HB_CMAKE_ARGS adds CMake arguments, as for ci/setup.sh). The GPU machine's suites: ci/gpu.sh.
 set -euo pipefail
@@ -14,6 +14,10 @@ bash "$HB_ROOT/ci/python.sh"
 # a build of its own) against NEURON's committed reference, serial and
 # OpenMP, double and float: spike times within 0.05 ms, voltage within 1 mV.
 BUILD="$HB_BUILD-l5pc" bash "$HB_ROOT/ci/l5pc-compare.sh" serial openmp
+# NMODL's t in a whole simulation (tdrive.mod, which that build's catalogue
+# also holds) against NEURON's committed run, every engine of serial, OpenMP
+# and OpenCL (PoCL), double and float.
+bash "$HB_ROOT/ci/t-compare.sh" "$HB_BUILD-l5pc" serial openmp opencl
 # The cardiac models of the installed Myokit package (a venv with PyPI myokit,
 # a build of its own) against Myokit's CVODE (rest, peak 1 mV; APD90 1%) and
 # its OpenCL fibers (CV 2%) on serial, OpenMP and OpenCL: about 5 minutes.

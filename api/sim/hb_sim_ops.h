@@ -181,8 +181,9 @@ typedef struct {
  * mech_state: after the update, every mechanism's states over step `step`
  *   at the new v (density mechanisms in catalogue order, then point
  *   processes): NEURON's nrn_state, at t = (step + 1) dt. membrane's
- *   currents are at t = (step + 1/2) dt, mech_init's INITIAL at t = 0 (each
- *   time computed in double, then rounded to the precision).
+ *   currents are at t = (step + 1/2) dt (hb__sim_current_time), mech_init's
+ *   INITIAL at t = 0 (each time computed in double, then rounded to the
+ *   precision).
  * assemble: the step solves for dv = v' - v (NEURON's form):
  *   d[pos[k]] = d0 + gmem,
  *   rhs[pos[k]] = -imem + sum over k's neighbours j of nbg (v_j - v_k), the
@@ -192,6 +193,15 @@ typedef struct {
  *   into row rec_row of rec.
  * The fused loop and the epoch write the probes of a cell after its states,
  * as `probe` does after mech_state. */
+/* The time membrane's currents see at `step`: the step's middle (NEURON's
+ * nrn_cur during fadvance), and t = 0 for step -1, the pass that gives the
+ * probes their currents at t = 0 after INITIAL (NEURON's finitialize
+ * evaluates its BREAKPOINT at t = 0). */
+static inline double hb__sim_current_time(int64_t step, double dt)
+{
+    return step < 0 ? 0.0 : ((double)step + 0.5) * dt;
+}
+
 typedef struct {
     hb_status (*mech_init)(hb_context *ctx, void *stream, hb_precision p, const hb_sim_dev *sim);
     hb_status (*mech_state)(hb_context *ctx, void *stream, hb_precision p,

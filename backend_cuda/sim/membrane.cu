@@ -55,8 +55,8 @@ static hb_status cuda_mech_state(hb_context *ctx, void *stream, hb_precision p,
 static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
                                const hb_sim_dev *m, int64_t step)
 {
-    /* The currents at the step's middle (NEURON's nrn_cur). */
-    const double t = ((double)step + 0.5) * m->dt;
+    /* The currents at the step's middle (NEURON's nrn_cur; t = 0 at step -1). */
+    const double t = hb__sim_current_time(step, m->dt);
     HB_FORWARD(hb__cuda_use(ctx));
     cudaStream_t s = hb__cuda_stream(ctx, stream);
     if (m->nrows > 0)

@@ -117,16 +117,17 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev 
 /* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1) at step `step`: gmem and imem of
  * their rows get the mechanisms' g and I, in the engine's order (events,
  * currents by mechanism, point currents). */
-HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step, int64_t c0,
-                                        int64_t c1, int64_t r0, int64_t r1, int par)
+HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step,
+                                                            int64_t c0, int64_t c1, int64_t r0,
+                                                            int64_t r1, int par)
 {
     HB_HOST_MECH_TABLES(sd);
     const real *v = (const real *)sd->v->ptr;
     real *gs = (real *)sd->gmem->ptr, *is = (real *)sd->imem->ptr;
     const hb_long nrows = sd->nrows, NM = HB_CAT_NMECH;
     /* The currents at the step's middle (NEURON's nrn_cur), as the on-chip
-     * engine's tm_. */
-    const real t = (real)(((double)step + 0.5) * sd->dt);
+     * engine's tm_; t = 0 for the probes' pass at t = 0. */
+    const real t = (real)hb__sim_current_time(step, sd->dt);
     (void)par;
     /* The rows' events (no point processes: the loop is skipped), the
      * ion currents others read, g and I cleared. */
