@@ -18,9 +18,9 @@
  * (docs/mechanisms.md, The simulation time t): 0 for INITIAL, the step's
  * middle (step + 1/2) dt for the currents, its end (step + 1) dt for the
  * states, each computed as (that multiple of dt) * dt in double (the
- * stages engine's host) or in real (the on-chip engine). Ions: slots per row (the catalogue's
- * comment), Nernst factors ionk; scale per row: area um2 x 1e-2 (mA/cm2 to
- * nA, S/cm2 to uS). */
+ * stages engine's host) or in real (the on-chip engine). Ions: slots per
+ * row (the catalogue's comment), Nernst factors ionk; scale per row: area
+ * um2 x 1e-2 (mA/cm2 to nA, S/cm2 to uS). */
 #define HB_MECH_ARGS                                                                        \
     __global const hb_long *mtab, __global const hb_long *inode,                            \
         __global const hb_long *mcell, __global const hb_long *pptr,                        \
