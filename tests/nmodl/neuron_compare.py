@@ -70,8 +70,9 @@ for path in MODS:
     src = open(path).read()
     src = re.sub(r"\b(SUFFIX|POINT_PROCESS)\s+(\w+)", lambda m: "%s %s%s" % (m.group(1), PREFIX,
                  m.group(2)), src, count=1)
-    src = re.sub(r"NONSPECIFIC_CURRENT\s+([\w, ]+)", lambda m: "NONSPECIFIC_CURRENT %s\n RANGE %s"
-                 % (m.group(1).strip(), m.group(1).strip()), src)
+    src = re.sub(r"(NONSPECIFIC_CURRENT|ELECTRODE_CURRENT)\s+([\w, ]+)",
+                 lambda m: "%s %s\n RANGE %s" % (m.group(1), m.group(2).strip(),
+                                                m.group(2).strip()), src)
     with open(os.path.join(nrn, os.path.basename(path)), "w") as f:
         f.write(src)
 subprocess.run(["nrnivmodl"], cwd=nrn, check=True, stdout=subprocess.DEVNULL)
@@ -122,9 +123,16 @@ def nrn_total(e, name, mech, seg, pp, ion_out, v):
     seg.v = v
     h.fcurrent()
     if e.point:
-        return pp.i
+        return outward(name, pp.i)
     return sum(getattr(seg, c) for c in ion_out) + \
-        sum(getattr(mech, c) for c in info[name]["nonspecific_currents"])
+        sum(getattr(mech, c) for c in info[name]["nonspecific_currents"]) - \
+        sum(getattr(mech, c) for c in info[name].get("electrode_currents", []))
+
+
+def outward(name, i):
+    """A point process's i as the membrane counts it: an ELECTRODE_CURRENT's
+    (positive inward, NEURON's electrode convention) negated."""
+    return -i if info[name].get("electrode_currents") else i
 
 
 def compare_g(what, got, want):
@@ -234,9 +242,11 @@ for e in table:
         if not e.point:
             for c in info[name]["nonspecific_currents"]:
                 total += getattr(mech, c)
+            for c in info[name].get("electrode_currents", []):
+                total -= getattr(mech, c)
             compare("%s i at v %g" % (name, v0), out[1], total, 1e-9)
         else:
-            compare("%s i at v %g" % (name, v0), out[1], pp.i, 1e-9)
+            compare("%s i at v %g" % (name, v0), out[1], outward(name, pp.i), 1e-9)
         # g = di/dv (symbolic here) against NEURON's currents at v0 +- GD_DV
         # (NEURON keeps its own g, a forward difference, internal).
         ip, im = [nrn_total(e, name, mech, seg, pp, ion_out, v0 + sgn * GD_DV) for sgn in (1, -1)]

@@ -317,6 +317,33 @@ def test_time_t():
     assert "reads_t" not in describe(hh, "hh.mod")
 
 
+def test_electrode_current():
+    """ELECTRODE_CURRENT (positive inward, as NEURON's electrodes): the membrane's total
+    current and conductance take it negated, as nrn_cur adds it to the right-hand side and
+    takes its conductance off the diagonal; its probe value is the file's, as written."""
+    from hb_nmodl.model import TIME, V
+    from hb_nmodl.numerics import build
+    mech = load(os.path.join(TEST_MODS, "tpulse.mod"))
+    assert mech.electrode == ["i"] and mech.currents == ["i"] and mech.uses_t
+    fns = build(mech)
+    cur = dict(fns["current"].writes)
+    vals = {sympy.Symbol("p_del", real=True): 3, sympy.Symbol("p_dur", real=True): 2,
+            sympy.Symbol("p_amp", real=True): sympy.Rational(3, 10),
+            sympy.Symbol("p_gs", real=True): sympy.Rational(1, 1000),
+            sympy.Symbol("p_es", real=True): -70, V: -60, TIME: 4}
+    inside = sympy.Rational(3, 10) * (1 + sympy.sin(4) / 2) - sympy.Rational(1, 100)
+    assert abs(sympy.N(cur["*i"].subs(vals) + inside, 30)) < 1e-25      # outward: negated
+    assert abs(sympy.N(cur["*g"].subs(vals) - sympy.Rational(1, 1000), 30)) < 1e-25
+    probe = dict(fns["currents"].writes)["out[0]"]
+    assert abs(sympy.N(probe.subs(vals) - inside, 30)) < 1e-25          # as written
+    assert describe(mech, "tpulse.mod")["electrode_currents"] == ["i"]
+    # a density mechanism's electrode current and a nonspecific one together
+    src = ("NEURON { SUFFIX e\n  ELECTRODE_CURRENT ie\n  NONSPECIFIC_CURRENT il }\n"
+           "ASSIGNED { v ie il }\nBREAKPOINT {\n  ie = 2 * v\n  il = 3 * v\n}\n")
+    both = dict(build(loads(src, "e.mod"))["current"].writes)
+    assert sympy.simplify(both["*i"] - V) == 0 and both["*g"] == 1
+
+
 def test_v_nudged_off_a_singularity():
     """Published channels assign v (NEURON's own copy) to step off 0/0: that holds for the
     rest of the function, and the quotients after it are still guarded."""

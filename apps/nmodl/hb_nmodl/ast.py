@@ -87,6 +87,7 @@ class Module:
         self.point_process = None  # (name, tok)
         self.ions = []
         self.nonspecific = []      # names
+        self.electrode = []        # names: currents into the cell (positive inward)
         self.range = []
         self.global_ = []
         self.parameters = []       # Var

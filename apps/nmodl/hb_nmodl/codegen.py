@@ -320,6 +320,7 @@ def describe(mech, source_name):
         "ion_inputs": mech.ion_inputs,
         "ion_currents": mech.ion_currents,
         "nonspecific_currents": list(mech.mod.nonspecific),
+        "electrode_currents": list(mech.mod.electrode),
         "method": mech.state_method if mech.solve else None,
         "net_receive": mech.net_frame is not None,
         "singularities": [{"where": s.where, "v": s.roots_text()}

@@ -150,7 +150,10 @@ class Mechanism:
             self.ion_inputs.extend(i for i in inputs if i not in self.ion_inputs)
             ion_currents.extend(currents)
         self.ion_currents = ion_currents
-        self.currents = ion_currents + list(mod.nonspecific)
+        # ELECTRODE_CURRENT: current injected into the cell (positive inward,
+        # NEURON's convention for electrodes); the membrane sums it negated.
+        self.electrode = list(mod.electrode)
+        self.currents = ion_currents + list(mod.nonspecific) + self.electrode
         special = set(_SPECIAL) | set(self.ion_inputs) | set(self.currents)
         self.params = [p for p in mod.parameters if p.name not in special]
         self.param_names = [p.name for p in self.params]

@@ -40,14 +40,18 @@ def build(mech):
     for ion in mech.ions:
         for c in ion.currents:
             per_ion.append(("*" + c, cur[c]))
+    # The outward total: an electrode current (positive inward) counts
+    # negated, as NEURON's nrn_cur adds it to the right-hand side and takes
+    # its conductance off the diagonal.
     for c in mech.currents:
-        total = total + cur[c]
+        total = total - cur[c] if c in mech.electrode else total + cur[c]
     # g = di/dv at fixed states (NEURON's conductance; exact, not a difference quotient).
     writes.append(("*g", sympy.diff(total, V)))
     writes.append(("*i", total))
     writes.extend(per_ion)
     funcs["current"] = Function("current", [], writes)
-    # Every current on its own (ion currents, then nonspecific), for probes.
+    # Every current on its own (ion currents, nonspecific, then electrode ones as
+    # written, positive inward), for probes.
     funcs["currents"] = Function("currents", [], [("out[%d]" % q, cur[c])
                                                   for q, c in enumerate(mech.currents)])
     funcs["state"] = None

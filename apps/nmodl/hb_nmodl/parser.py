@@ -15,7 +15,7 @@ _UNSUPPORTED_BLOCKS = {
 }
 _UNSUPPORTED_NEURON = {
     "POINTER": "POINTER variables", "BBCOREPOINTER": "BBCOREPOINTER variables",
-    "ELECTRODE_CURRENT": "ELECTRODE_CURRENT", "ARTIFICIAL_CELL": "ARTIFICIAL_CELL",
+    "ARTIFICIAL_CELL": "ARTIFICIAL_CELL",
     "EXTERNAL": "EXTERNAL variables",
 }
 _UNSUPPORTED_STMTS = {
@@ -222,6 +222,8 @@ class Parser:
                 m.ions.append(ion)
             elif w == "NONSPECIFIC_CURRENT":
                 m.nonspecific.extend(x.text for x in self.name_list())
+            elif w == "ELECTRODE_CURRENT":
+                m.electrode.extend(x.text for x in self.name_list())
             elif w == "RANGE":
                 m.range.extend(x.text for x in self.name_list())
             elif w == "GLOBAL":

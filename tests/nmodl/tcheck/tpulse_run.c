@@ -1,0 +1,69 @@
+/* tpulse_run.c: the point-process half of ci/t-compare.sh: one compartment (soma.swc) with pas and tests/nmodl/mod/tpulse.mod's TPulse (ELECTRODE_CURRENT, read t), 10 ms, its v and TPulse.i printed as CSV; the CLI has no point processes, so this small program drives the library. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hinesbatch.h"
+#include "hinesbatch_sim.h"
+
+#define CHECK(x)                                                                            \
+    do {                                                                                    \
+        hb_status s_ = (x);                                                                 \
+        if (s_ != HB_SUCCESS) {                                                             \
+            fprintf(stderr, "tpulse_run: %s: %s: %s\n", #x, hb_status_string(s_),           \
+                    hb_last_error());                                                       \
+            return 1;                                                                       \
+        }                                                                                   \
+    } while (0)
+
+/* Usage: tpulse_run SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float) */
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: tpulse_run SOMA.SWC ENGINE PRECISION\n");
+        return 2;
+    }
+    hb_swc_options so;
+    hb_swc_options_init(&so);
+    hb_morph *m = NULL;
+    CHECK(hb_morph_read_swc(argv[1], &so, &m));
+    hb_discretize_options d;
+    hb_discretize_options_init(&d);
+    hb_cable cab;
+    hb_cable_init(&cab);
+    hb_morph_cell *cell = NULL;
+    CHECK(hb_morph_cell_create(m, &d, &cab, &cell));
+    hb_morph_destroy(m);
+    hb_context *ctx = NULL;
+    CHECK(hb_context_create(HB_BACKEND_AUTO, &ctx));
+    hb_sim_params p;
+    hb_sim_params_init(&p);
+    p.engine = (hb_sim_engine)atoi(argv[2]);
+    p.precision = atoi(argv[3]) ? HB_FLOAT : HB_DOUBLE;
+    p.v_init = -65;
+    const hb_morph_cell *cells[1] = {cell};
+    hb_sim *sim = NULL;
+    CHECK(hb_sim_create(ctx, cells, 1, &p, &sim));
+    CHECK(hb_sim_insert(sim, "pas", NULL));
+    CHECK(hb_sim_set_param(sim, "pas", "g", NULL, 1e-4));
+    CHECK(hb_sim_set_param(sim, "pas", "e", NULL, -65));
+    int64_t pp, rv, ri;
+    CHECK(hb_sim_add_point(sim, "TPulse", 0, -1, &pp));
+    CHECK(hb_sim_probe(sim, 0, 0, "v", &rv));
+    CHECK(hb_sim_probe_point(sim, pp, "i", &ri));
+    CHECK(hb_sim_run(sim, 10));
+    int64_t nrec, ns, c;
+    CHECK(hb_sim_trace_count(sim, &nrec, &ns));
+    double *v = malloc((size_t)ns * sizeof *v), *i = malloc((size_t)ns * sizeof *i);
+    if (!v || !i)
+        return 1;
+    CHECK(hb_sim_get_trace(sim, rv, &c, v));
+    CHECK(hb_sim_get_trace(sim, ri, &c, i));
+    printf("t_ms,v_mV,TPulse.i\n");
+    for (int64_t k = 0; k < ns; ++k)
+        printf("%.6f,%.17g,%.17g\n", (double)k * p.dt, v[k], i[k]);
+    free(v), free(i);
+    hb_sim_destroy(sim);
+    hb_context_destroy(ctx);
+    hb_morph_cell_destroy(cell);
+    return 0;
+}
