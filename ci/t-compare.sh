@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # t-compare.sh: NMODL's simulation time t in a whole simulation: tests/nmodl/tcheck/tdrive.json (one compartment, tdrive.mod alone, whose conductance follows t) run by `hinesbatch simulate --model` on each backend and engine, double and float, against NEURON 9.0.2's committed run of the same .mod (tests/nmodl/tcheck/reference.csv).
 #
+# Every recorded sample (801, t = 0 included) is compared: v, the states a and
+# b, and the current i. Bounds: double 1e-6 mV, 1e-8 (a, b), 1e-9 mA/cm2 (i;
+# the CSV keeps 9 significant digits: 5e-8 mV, 5e-10 and 5e-12 measured);
+# float 1e-3 mV, 1e-5, 1e-7 (8e-5 mV, 8e-7 measured). NEURON's values:
+# BREAKPOINT at t + dt/2, the states at t + dt, t = 0 for the currents after
+# INITIAL (docs/mechanisms.md).
+#
 # Then the point-process half: tests/nmodl/tcheck/tpulse_run.c (the CLI has no
-# point processes), built here against BUILD's static library, runs one
-# compartment with pas and tpulse.mod's TPulse (ELECTRODE_CURRENT, positive
-# inward, and t in BREAKPOINT) against NEURON's committed run
-# (tpulse_reference.csv, neuron_tpulse.py): v and TPulse.i within 1e-9 mV and
-# 1e-12 nA in double (3e-13 mV measured), 1e-3 mV and 1e-6 nA in float.
+# point processes), built here against BUILD's static library as a consumer
+# would link it, runs one compartment with pas and tpulse.mod's TPulse
+# (ELECTRODE_CURRENT, positive inward, and t in BREAKPOINT) against NEURON's
+# committed run (tpulse_reference.csv, neuron_tpulse.py): v and TPulse.i within
+# 1e-9 mV and 1e-12 nA in double (3e-13 mV measured), 1e-3 mV and 1e-6 nA in
+# float. tests/nmodl/tcheck/compare.py judges each run.
 #
 # Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod and tpulse.mod
-# (ci/l5pc-compare.sh configures its build so; ci/test.sh passes that build). Every recorded sample
-# (801, t = 0 included) is compared: v, the states a and b, and the current i.
-# Bounds: double 1e-6 mV, 1e-8 (a, b), 1e-9 mA/cm2 (i; the CSV keeps 9
-# significant digits: 5e-8 mV, 5e-10 and 1e-11 measured); float 1e-3 mV, 1e-5,
-# 1e-7 (8e-5 mV, 7e-7 measured). NEURON's values: BREAKPOINT at t + dt/2, the
-# states at t + dt, t = 0 for the currents after INITIAL (docs/mechanisms.md).
+# (ci/l5pc-compare.sh configures its build so; ci/test.sh passes that build).
 #
 # Usage: bash ci/t-compare.sh BUILD [serial|openmp|opencl|cuda ...]   (default serial openmp;
 #        ENGINES="auto cells stages" by default; OUT=$BUILD/t-compare)
@@ -36,42 +39,37 @@ exe=$BUILD/apps/hinesbatch
 mkdir -p "$OUT"
 PY=python3
 command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
-echo "t in a whole simulation (tests/nmodl/tcheck) against NEURON 9.0.2:"
-echo "| backend, engine, precision | samples | worst v (mV) | worst a, b | worst i (mA/cm2) | within bounds |"
-echo "|---|---|---|---|---|---|"
+# one_case TAG REF BOUNDS COMMAND...: COMMAND writes $OUT/TAG.csv (its output to
+# $OUT/TAG.log), compared with REF column by column (BOUNDS: one per column after
+# t). An engine a backend does not have (serial's cells) is refused, not a failure.
+one_case() {
+    local tag=$1 ref=$2 bounds=$3
+    shift 3
+    if ! "$@" >"$OUT/$tag.log" 2>&1; then
+        if grep -q "HB_ERR_BACKEND_UNAVAILABLE" "$OUT/$tag.log"; then
+            echo "| $tag | (engine not on this backend) |"
+            return 0
+        fi
+        echo "| $tag | run failed: $OUT/$tag.log |"
+        return 1
+    fi
+    # shellcheck disable=SC2086 # the bounds are a list
+    "$PY" tests/nmodl/tcheck/compare.py "$OUT/$tag.csv" "$ref" "$tag" $bounds
+}
+read -ra engines <<<"${ENGINES:-auto cells stages}"
 rc=0
+echo "t in a whole simulation (tests/nmodl/tcheck) against NEURON 9.0.2:"
+echo "| backend, engine, precision | samples | worst v (mV) | a | b | i (mA/cm2) | within bounds |"
+echo "|---|---|---|---|---|---|---|"
 for b in "${BACKENDS[@]}"; do
-    for e in ${ENGINES:-auto cells stages}; do
+    for e in "${engines[@]}"; do
         for p in double float; do
-            tag=$b-$e-$p
-            if ! HINESBATCH_BACKEND=$b "$exe" simulate --model tests/nmodl/tcheck/tdrive.json \
-                    --cells 1 --iclamp 0,0,0 --tstop 20 --dt 0.025 --record 1 --engine "$e" \
-                    --precision "$p" --csv "$OUT/$tag.csv" >"$OUT/$tag.log" 2>&1; then
-                # An engine a backend does not have (serial's cells) is refused, not a failure.
-                if grep -q "HB_ERR_BACKEND_UNAVAILABLE" "$OUT/$tag.log"; then
-                    echo "| $tag | (engine not on this backend) |"
-                    continue
-                fi
-                echo "| $tag | run failed: $OUT/$tag.log |"
-                rc=1
-                continue
-            fi
-            "$PY" - "$OUT/$tag.csv" tests/nmodl/tcheck/reference.csv "$p" "$tag" <<'PY' || rc=1
-import csv, sys
-ours, ref, prec, tag = sys.argv[1:]
-def rows(path):
-    r = list(csv.reader(open(path)))
-    return [[float(x) for x in row] for row in r[1:]]
-x, n = rows(ours), rows(ref)
-bounds = (1e-6, 1e-8, 1e-9) if prec == "double" else (1e-3, 1e-5, 1e-7)
-ok = len(x) == len(n) and all(abs(a[0] - b[0]) < 1e-9 for a, b in zip(x, n))
-dv = max(abs(a[1] - b[1]) for a, b in zip(x, n))
-dab = max(max(abs(a[2] - b[2]), abs(a[3] - b[3])) for a, b in zip(x, n))
-di = max(abs(a[4] - b[4]) for a, b in zip(x, n))
-ok = ok and dv <= bounds[0] and dab <= bounds[1] and di <= bounds[2]
-print(f"| {tag} | {len(x)} of {len(n)} | {dv:.3g} | {dab:.3g} | {di:.3g} | {'yes' if ok else 'NO'} |")
-sys.exit(0 if ok else 1)
-PY
+            bounds="1e-6 1e-8 1e-8 1e-9"
+            [ "$p" = float ] && bounds="1e-3 1e-5 1e-5 1e-7"
+            one_case "$b-$e-$p" tests/nmodl/tcheck/reference.csv "$bounds" \
+                env HINESBATCH_BACKEND="$b" "$exe" simulate --model tests/nmodl/tcheck/tdrive.json \
+                --cells 1 --iclamp 0,0,0 --tstop 20 --dt 0.025 --record 1 --engine "$e" \
+                --precision "$p" --csv "$OUT/$b-$e-$p.csv" || rc=1
         done
     done
 done
@@ -84,38 +82,19 @@ priv=$(sed -n 's/^Libs.private: //p' "$BUILD/hinesbatch.pc")
 "${CC:-cc}" -std=c11 -O1 -I api/include -I "$(dirname "$ver")" tests/nmodl/tcheck/tpulse_run.c \
     "$BUILD/libhinesbatch.a" $priv -o "$OUT/tpulse_run" >"$OUT/tpulse_run.log" 2>&1 ||
     { echo "t-compare: building tpulse_run failed: $OUT/tpulse_run.log" >&2; exit 1; }
+echo "| backend, engine, precision (TPulse) | samples | worst v (mV) | i (nA) | within bounds |"
+echo "|---|---|---|---|---|"
 for b in "${BACKENDS[@]}"; do
-    for e in ${ENGINES:-auto cells stages}; do
+    for e in "${engines[@]}"; do
         for p in double float; do
-            tag=tpulse-$b-$e-$p
             eng=0
             [ "$e" = stages ] && eng=1
             [ "$e" = cells ] && eng=2
-            if ! HINESBATCH_BACKEND=$b "$OUT/tpulse_run" tests/nmodl/tcheck/soma.swc "$eng" \
-                    "$([ "$p" = float ] && echo 1 || echo 0)" >"$OUT/$tag.csv" 2>"$OUT/$tag.log"; then
-                if grep -q "HB_ERR_BACKEND_UNAVAILABLE\|backend unavailable" "$OUT/$tag.log"; then
-                    echo "| $tag | (engine not on this backend) |"
-                    continue
-                fi
-                echo "| $tag | run failed: $OUT/$tag.log |"
-                rc=1
-                continue
-            fi
-            "$PY" - "$OUT/$tag.csv" tests/nmodl/tcheck/tpulse_reference.csv "$p" "$tag" <<'PY' || rc=1
-import csv, sys
-ours, ref, prec, tag = sys.argv[1:]
-def rows(path):
-    r = list(csv.reader(open(path)))
-    return [[float(x) for x in row] for row in r[1:]]
-x, n = rows(ours), rows(ref)
-bv, bi = (1e-9, 1e-12) if prec == "double" else (1e-3, 1e-6)
-ok = len(x) == len(n) and all(abs(a[0] - b[0]) < 1e-9 for a, b in zip(x, n))
-dv = max(abs(a[1] - b[1]) for a, b in zip(x, n))
-di = max(abs(a[2] - b[2]) for a, b in zip(x, n))
-ok = ok and dv <= bv and di <= bi
-print(f"| {tag} | {len(x)} of {len(n)} | {dv:.3g} | - | {di:.3g} (nA) | {'yes' if ok else 'NO'} |")
-sys.exit(0 if ok else 1)
-PY
+            bounds="1e-9 1e-12"
+            [ "$p" = float ] && bounds="1e-3 1e-6"
+            one_case "tpulse-$b-$e-$p" tests/nmodl/tcheck/tpulse_reference.csv "$bounds" \
+                env HINESBATCH_BACKEND="$b" "$OUT/tpulse_run" tests/nmodl/tcheck/soma.swc "$eng" \
+                "$([ "$p" = float ] && echo 1 || echo 0)" "$OUT/tpulse-$b-$e-$p.csv" || rc=1
         done
     done
 done

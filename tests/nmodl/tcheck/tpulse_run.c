@@ -1,4 +1,4 @@
-/* tpulse_run.c: the point-process half of ci/t-compare.sh: one compartment (soma.swc) with pas and tests/nmodl/mod/tpulse.mod's TPulse (ELECTRODE_CURRENT, read t), 10 ms, its v and TPulse.i printed as CSV; the CLI has no point processes, so this small program drives the library. */
+/* tpulse_run.c: the point-process half of ci/t-compare.sh: one compartment (soma.swc) with pas and tests/nmodl/mod/tpulse.mod's TPulse (ELECTRODE_CURRENT, read t), 10 ms, its v and TPulse.i written as CSV; the CLI has no point processes, so this small program drives the library. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,11 +15,11 @@
         }                                                                                   \
     } while (0)
 
-/* Usage: tpulse_run SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float) */
+/* Usage: tpulse_run SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float) OUT.CSV */
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: tpulse_run SOMA.SWC ENGINE PRECISION\n");
+    if (argc != 5) {
+        fprintf(stderr, "usage: tpulse_run SOMA.SWC ENGINE PRECISION OUT.CSV\n");
         return 2;
     }
     hb_swc_options so;
@@ -58,10 +58,17 @@ int main(int argc, char **argv)
         return 1;
     CHECK(hb_sim_get_trace(sim, rv, &c, v));
     CHECK(hb_sim_get_trace(sim, ri, &c, i));
-    printf("t_ms,v_mV,TPulse.i\n");
+    FILE *f = fopen(argv[4], "w");
+    if (!f) {
+        fprintf(stderr, "tpulse_run: cannot write %s\n", argv[4]);
+        return 1;
+    }
+    fprintf(f, "t_ms,v_mV,TPulse.i\n");
     for (int64_t k = 0; k < ns; ++k)
-        printf("%.6f,%.17g,%.17g\n", (double)k * p.dt, v[k], i[k]);
+        fprintf(f, "%.6f,%.17g,%.17g\n", (double)k * p.dt, v[k], i[k]);
     free(v), free(i);
+    if (fclose(f) != 0)
+        return 1;
     hb_sim_destroy(sim);
     hb_context_destroy(ctx);
     hb_morph_cell_destroy(cell);
