@@ -333,15 +333,6 @@ uint64_t hb__host_memory(void);
  * caller may add sizes with hb__add_sat. */
 hb_status hb__memory_check(const hb_context *ctx, uint64_t host_bytes, uint64_t dev_bytes,
                            const char *fn);
-/* a + b, or UINT64_MAX when it does not fit; a*b likewise. */
-static inline uint64_t hb__add_sat(uint64_t a, uint64_t b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-static inline uint64_t hb__mul_sat(uint64_t a, uint64_t b)
-{
-    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
-}
 
 /* ---- Plans as the layers above the core see them -------------------------- */
 /* The backend buffer of a plan array and the stream the plan runs on. Asking

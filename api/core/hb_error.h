@@ -73,6 +73,17 @@ static inline void *hb__realloc_n(void *p, int64_t n, size_t size)
     return hb__bytes_n(n, size, &bytes) ? realloc(p, bytes ? bytes : 1) : NULL;
 }
 
+/* a + b, or UINT64_MAX when it does not fit; a*b likewise (hb__memory_check and
+ * hb__host_check take such saturated sums). */
+static inline uint64_t hb__add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+static inline uint64_t hb__mul_sat(uint64_t a, uint64_t b)
+{
+    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
 /* HB_ERR_OUT_OF_MEMORY naming fn and both sizes when `bytes` (saturated
  * sums welcome) is more than the machine's physical memory (memory.c): code
  * without a context (morphologies, batches) refuses what could only swap or

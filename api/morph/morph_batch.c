@@ -24,11 +24,8 @@ void hb_morph_batch_destroy(hb_morph_batch *b)
  * (saturated: the counts come from the caller). */
 static uint64_t batch_bytes(int64_t nsys, int64_t rows)
 {
-    const uint64_t per_row = 5 * sizeof(double) + sizeof(int32_t);
-    uint64_t r = (uint64_t)rows, s = (uint64_t)nsys + 1;
-    if (r > UINT64_MAX / per_row / 2 || s > UINT64_MAX / sizeof(int64_t) / 2)
-        return UINT64_MAX;
-    return r * per_row + s * sizeof(int64_t);
+    return hb__add_sat(hb__mul_sat((uint64_t)rows, 5 * sizeof(double) + sizeof(int32_t)),
+                       hb__mul_sat((uint64_t)nsys + 1, sizeof(int64_t)));
 }
 
 static hb_status batch_alloc(int64_t nsys, int64_t rows, const char *fn, hb_morph_batch **out)

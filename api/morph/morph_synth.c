@@ -196,7 +196,9 @@ hb_status hb_morph_synth_branchy(int64_t n, double percent, uint64_t seed,
                          (long long)B, (long long)nb, (long long)n);
     /* The branch tables (7 per branch) and the cell (32 bytes a node at
      * least), refused before they are filled. */
-    hb_status mst = hb__host_check((uint64_t)nb * 7 * sizeof(int64_t) + (uint64_t)n * 32, fn);
+    hb_status mst = hb__host_check(hb__add_sat(hb__mul_sat((uint64_t)nb, 7 * sizeof(int64_t)),
+                                                hb__mul_sat((uint64_t)n, 32)),
+                                    fn);
     if (mst != HB_SUCCESS)
         return hb__error(mst, "%s (a cell of %lld nodes, %lld branches)", hb_last_error(),
                          (long long)n, (long long)nb);
