@@ -50,11 +50,16 @@ static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row
         const size_t n = strlen(row->strategy);
         snprintf(row->strategy + n, sizeof row->strategy - n, "+shared-couplings");
     }
-    if (in.strategy == HB_STRATEGY_COOPERATIVE)
+    if (in.strategy == HB_STRATEGY_COOPERATIVE && in.nsys > 0 && in.ngroups > in.nsys)
         snprintf(row->variant, sizeof row->variant,
-                 in.resident ? "resident, %d systems x %d work-items per group, %lld B local"
-                             : "staged, %d system x %d work-items per group, %lld B local",
-                 (int)in.systems_per_group, (int)in.group_size, (long long)in.local_bytes);
+                 "span, %lld groups x %d work-items per system, %lld B local",
+                 (long long)(in.ngroups / in.nsys), (int)in.group_size, (long long)in.local_bytes);
+    else if (in.strategy == HB_STRATEGY_COOPERATIVE)
+        snprintf(row->variant, sizeof row->variant,
+                 "%s, %d system%s x %d work-items per group, %lld B local",
+                 in.resident ? "resident" : "staged", (int)in.systems_per_group,
+                 in.systems_per_group == 1 ? "" : "s", (int)in.group_size,
+                 (long long)in.local_bytes);
     if (in.strategy == HB_STRATEGY_BRANCH_LEVEL || in.strategy == HB_STRATEGY_FINE_TREE) {
         snprintf(row->layout, sizeof row->layout, "by-branch");
         return;

@@ -1,4 +1,5 @@
-/* test_coop.c: the cooperative tridiagonal solver (HB_STRATEGY_COOPERATIVE, one work-group per system) forced on random uniform and variable batches, scaled and badly scaled ones, in both precisions, against the serial oracle; and the combinations it refuses. */
+/* test_coop.c: the cooperative tridiagonal solver (HB_STRATEGY_COOPERATIVE, one work-group per system; long systems by the staged kernel) forced on random uniform and variable batches, scaled and badly scaled ones, in both precisions, against the serial oracle; and the combinations it refuses. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "hb_oracle_runner.h"
 
 #include <math.h>
@@ -61,6 +62,9 @@ static void refusals(hb_context *ctx)
 int main(void)
 {
     hb_test_begin("test_coop");
+    /* Long systems by the staged kernel: one system alone may not take more
+     * than 48 KiB of local memory (test_coop_local runs them resident). */
+    HB_CHECK(setenv("HINESBATCH_COOP_RESIDENT_LIMIT", "49152", 1) == 0, "setenv");
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
     refusals(ctx);
     /* A backend without the solver refuses it by name. */

@@ -1,6 +1,8 @@
-/* test_coop_local.c: the resident cooperative tridiagonal solver (whole systems in local memory, several per work-group) against the serial oracle: forced and default group sizes, many systems per group, uniform and variable batches down to 1 row, badly scaled and near-singular rows, float and double; and that hb_plan_get_info/hb_plan_describe name the variant that runs (resident for short systems, staged for long ones). */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+/* test_coop_local.c: the resident cooperative tridiagonal solver (whole systems in local memory, several per work-group, or one long system alone in a group's whole local memory) against the serial oracle: forced and default group sizes, many systems per group, uniform and variable batches down to 1 row, long systems, badly scaled and near-singular rows, float and double; and that hb_plan_get_info/hb_plan_describe name the variant that runs (resident where a system fits the local memory allowed, staged past it). */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#define HB_CORE_INTERNALS /* a white-box test of the core's rule */
 #include "hb_oracle_runner.h"
+#include "hb_plan.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,29 +39,41 @@ static int64_t batch_max(const hb_oracle_batch *bt)
     return m;
 }
 
+/* Long systems (past 48 KiB in both precisions at the default rule), run
+ * by whichever variant the device holds: resident alone in a group where its
+ * local memory allows, else staged. */
+static const hb_oracle_shape long_shapes[] = {
+    {"3 systems of 4096 rows", 3, 4096, 4096, 0},
+    {"5 systems of 1500..6000 rows", 5, 1500, 6000, 0},
+};
+
 /* The plan of a batch of nsys systems of at most max_rows rows and what it
- * says: resident or not as expected; resident groups within the 48 KiB
- * budget, local memory 4 x S x P x LD reals with LD odd, >= 3 and >= the
- * longest chunk; the description naming the variant and its numbers. */
+ * says: resident or not as expected (-1: either); resident groups within the
+ * 48 KiB budget, or one system alone within `alone` bytes (0: any); local
+ * memory 4 x S x P x LD reals with LD odd, >= 3 and >= the longest chunk; the
+ * description naming the variant and its numbers. */
 static void check_variant(const hb_plan *plan, int64_t nsys, int64_t max_rows, hb_precision p,
-                          int32_t group, int resident, const char *what)
+                          int32_t group, int resident, int64_t alone, const char *what)
 {
     hb_plan_info in;
     memset(&in, 0, sizeof in);
     HB_CHECK_STATUS(hb_plan_get_info(plan, &in), HB_SUCCESS);
     const char *ds = hb_plan_describe(plan);
-    HB_CHECK(in.strategy == HB_STRATEGY_COOPERATIVE && in.resident == resident,
+    HB_CHECK(in.strategy == HB_STRATEGY_COOPERATIVE &&
+                 (resident < 0 ? in.resident == 0 || in.resident == 1 : in.resident == resident),
              "%s: resident %d, expected %d (%s)", what, (int)in.resident, resident, ds);
     HB_CHECK(group <= 0 || in.group_size == group, "%s: group_size %d, asked %d (%s)", what,
              (int)in.group_size, (int)group, ds);
     const int64_t esize = p == HB_DOUBLE ? 8 : 4;
     char want[160];
-    if (resident) {
+    if (in.resident) {
         const int64_t S = in.systems_per_group, P = in.group_size;
         const int64_t unit = 4 * S * P * esize;
         const int64_t ld = unit > 0 ? in.local_bytes / unit : 0;
         const int64_t chunk = (max_rows + P - 1) / P;
-        HB_CHECK(S >= 1 && S <= nsys && in.local_bytes <= 48 * 1024 && unit > 0 &&
+        const int within = in.local_bytes <= 48 * 1024 ||
+                           (S == 1 && (alone == 0 || in.local_bytes <= alone));
+        HB_CHECK(S >= 1 && S <= nsys && within && unit > 0 &&
                      in.local_bytes % unit == 0 && ld % 2 == 1 && ld >= 3 && ld >= chunk &&
                      ld <= (chunk < 3 ? 3 : chunk) + 1,
                  "%s: %lld systems x %lld work-items, %lld bytes local (%s)", what, (long long)S,
@@ -87,7 +101,7 @@ static void near_singular(hb_context *ctx, hb_precision p, int32_t group)
     snprintf(what, sizeof what, "%s near-singular batch, group %d", hb_test_precision_name(p),
              (int)group);
     if (hb_oracle_plan_create(ctx, &bt, &o, 0, &plan) == HB_SUCCESS) {
-        check_variant(plan, bt.nsys, batch_max(&bt), p, group, 1, what);
+        check_variant(plan, bt.nsys, batch_max(&bt), p, group, 1, 0, what);
         void *x = hb_test_alloc(p, bt.nrows);
         hb_oracle_plan_set(plan, &bt);
         hb_oracle_plan_finish(plan, &bt, x);
@@ -105,10 +119,85 @@ static void near_singular(hb_context *ctx, hb_precision p, int32_t group)
     hb_oracle_free(&bt);
 }
 
-/* A plan's variant without solving: resident below the budget, staged above. */
-static void variant_only(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n, int32_t group,
-                         int resident)
+/* The rule (hb__coop_resident) on devices it never sees here: an H200's
+ * 227 KiB per group, a K80/P100's 48 KiB, with and without a limit for one
+ * system alone; short systems keep several per group within 48 KiB. */
+static void resident_rule(void)
 {
+    hb_device_traits h200, k80;
+    memset(&h200, 0, sizeof h200);
+    h200.is_gpu = h200.has_double = 1;
+    h200.local_mem = 232448;
+    h200.max_group = 1024;
+    h200.compute_units = 132;
+    k80 = h200;
+    k80.local_mem = 49152;
+    k80.compute_units = 13;
+    const struct {
+        const hb_device_traits *dev;
+        int64_t nsys, rows;
+        size_t esize, alone;
+        int fits;
+        int32_t P, S, LD;
+    } cases[] = {
+        {&h200, 20, 4096, 8, 0, 1, 256, 1, 17},      /* 139,264 B alone */
+        {&h200, 20000, 4096, 8, 0, 1, 256, 1, 17},   /* many systems: the same */
+        {&h200, 20, 4096, 8, 49152, 0, 0, 0, 0},     /* the rule before: staged */
+        {&h200, 20, 4096, 8, 139264, 1, 256, 1, 17}, /* a limit at exactly its need */
+        {&h200, 20, 4096, 8, 139263, 0, 0, 0, 0},    /* ... and one byte short */
+        {&h200, 20, 8192, 8, 0, 0, 0, 0, 0},         /* 270,336 B: staged */
+        {&h200, 20, 8192, 4, 0, 1, 256, 1, 33},      /* 135,168 B in float */
+        {&h200, 200, 2048, 8, 0, 1, 256, 1, 9},      /* 73,728 B */
+        {&h200, 1000, 64, 8, 0, 1, 64, 2, 3},        /* short: two per group */
+        {&h200, 20000, 64, 8, 0, 1, 8, 16, 9},       /* short: sixteen per group */
+        {&k80, 20, 4096, 8, 0, 0, 0, 0, 0},          /* 48 KiB device: staged */
+        {&k80, 20, 1024, 8, 0, 1, 256, 1, 5},        /* 40,960 B fits there */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        hb_coop_resident r;
+        memset(&r, 0, sizeof r);
+        const int got = hb__coop_resident(cases[i].dev, cases[i].nsys, cases[i].rows,
+                                          cases[i].esize, 0, cases[i].alone, &r);
+        HB_CHECK(got == cases[i].fits &&
+                     (!got || (r.group == cases[i].P && r.systems == cases[i].S &&
+                               r.ld == cases[i].LD &&
+                               r.local_bytes == (size_t)4 * (size_t)r.systems * (size_t)r.group *
+                                                    (size_t)r.ld * cases[i].esize)),
+                 "rule case %zu (%lld x %lld, %zu-byte reals, limit %zu): got %d, P %d, S %d, "
+                 "LD %d, %zu B",
+                 i, (long long)cases[i].nsys, (long long)cases[i].rows, cases[i].esize,
+                 cases[i].alone, got, (int)r.group, (int)r.systems, (int)r.ld, r.local_bytes);
+    }
+}
+
+/* A limit that is not a byte count in 1024 .. 2^30 fails every cooperative
+ * plan, by name, and leaves no plan. */
+static void bad_limits(hb_context *ctx)
+{
+    const char *bad[] = {"0", "1023", "-5", "48k", "1073741825", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        HB_CHECK(setenv("HINESBATCH_COOP_RESIDENT_LIMIT", bad[i], 1) == 0, "setenv");
+        hb_plan_options o = coop_options(0);
+        hb_plan *plan = NULL;
+        HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_FLOAT, 2, 100, &o, &plan),
+                        HB_ERR_INVALID_ARGUMENT);
+        HB_CHECK(plan == NULL, "no plan on error (%s)", bad[i]);
+        HB_CHECK(strstr(hb_last_error(), "HINESBATCH_COOP_RESIDENT_LIMIT") != NULL &&
+                     strstr(hb_last_error(), bad[i]) != NULL,
+                 "message names the variable and its value: %s", hb_last_error());
+    }
+    unsetenv("HINESBATCH_COOP_RESIDENT_LIMIT");
+}
+
+/* A plan's variant without solving, with HINESBATCH_COOP_RESIDENT_LIMIT at
+ * alone bytes: resident below the budget, staged above (-1: either, by the
+ * device's local memory). */
+static void variant_only(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n, int32_t group,
+                         int resident, int64_t alone)
+{
+    char lim[32];
+    snprintf(lim, sizeof lim, "%lld", (long long)alone);
+    HB_CHECK(setenv("HINESBATCH_COOP_RESIDENT_LIMIT", lim, 1) == 0, "setenv");
     hb_plan_options o = coop_options(group);
     hb_plan *plan = NULL;
     char what[160];
@@ -116,13 +205,15 @@ static void variant_only(hb_context *ctx, hb_precision p, int64_t nsys, int64_t 
              (long long)nsys, (long long)n, (int)group);
     HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, p, nsys, n, &o, &plan), HB_SUCCESS);
     if (plan)
-        check_variant(plan, nsys, n, p, group, resident, what);
+        check_variant(plan, nsys, n, p, group, resident, alone, what);
     hb_plan_destroy(plan);
+    unsetenv("HINESBATCH_COOP_RESIDENT_LIMIT");
 }
 
 int main(void)
 {
     hb_test_begin("test_coop_local");
+    resident_rule();
     /* One group per system: the variants here are resident and staged
      * (test_coop_span covers systems spanning several groups). */
     HB_CHECK(setenv("HINESBATCH_COOP_SPAN", "1", 1) == 0, "setenv");
@@ -141,6 +232,7 @@ int main(void)
         return hb_test_finish();
     }
     HB_CHECK_STATUS(ps, HB_SUCCESS);
+    bad_limits(ctx);
 
     for (int ip = 0; ip < 2; ++ip) {
         const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
@@ -168,15 +260,44 @@ int main(void)
                          "%lld x 64: %s", (long long)rule[r].nsys, hb_plan_describe(plan));
             hb_plan_destroy(plan);
         }
-        /* Long systems keep the staged kernel: 4,096 rows at the default
-         * rule (256 work-items, chunks of 16 at stride 17: 4 x 256 x 17 reals,
-         * past 48 KiB in both precisions), and any system whose group cannot
-         * hold it (6,000 rows over 16 work-items). 1,024 rows fit (stride 5). */
-        variant_only(ctx, p, 3, 20000, 0, 0);
-        variant_only(ctx, p, 3, 4096, 0, 0);
-        variant_only(ctx, p, 3, 6000, 16, 0);
-        variant_only(ctx, p, 5, 1024, 0, 1);
-        variant_only(ctx, p, 1, 1, 0, 1);
+        /* Long systems: 4,096 rows at the default rule (256 work-items,
+         * chunks of 16 at stride 17: 4 x 256 x 17 reals, past 48 KiB in both
+         * precisions) and 6,000 rows over 16 work-items (stride 375). With
+         * one system alone held to 48 KiB (the rule before) both are staged;
+         * at 150,000 bytes 4,096 rows (139,264 B in double) may run resident
+         * where the device holds it, 6,000 in double (192,000 B) and 20,000
+         * (stride 79: 647,168 B) may not. 1,024 rows fit 48 KiB (stride 5). */
+        const int64_t esz = p == HB_DOUBLE ? 8 : 4;
+        variant_only(ctx, p, 3, 20000, 0, 0, 48 * 1024);
+        variant_only(ctx, p, 3, 4096, 0, 0, 48 * 1024);
+        variant_only(ctx, p, 3, 6000, 16, 0, 48 * 1024);
+        variant_only(ctx, p, 3, 20000, 0, 0, 150000);
+        variant_only(ctx, p, 3, 4096, 0, -1, 150000);
+        variant_only(ctx, p, 3, 6000, 16, 4 * 16 * 375 * esz <= 150000 ? -1 : 0, 150000);
+        variant_only(ctx, p, 5, 1024, 0, 1, 48 * 1024);
+        variant_only(ctx, p, 1, 1, 0, 1, 48 * 1024);
+
+        /* Long systems against the oracle, by whichever variant runs. */
+        for (size_t j = 0; j < sizeof long_shapes / sizeof long_shapes[0]; ++j) {
+            char name[200], what[300];
+            snprintf(name, sizeof name, "%s %s", hb_test_precision_name(p), long_shapes[j].name);
+            hb_oracle_batch bt;
+            hb_oracle_make(&bt, &hb_oracle_tridiag, p, &long_shapes[j], 1.0);
+            hb_oracle_reference(&bt, oracle, NULL, name);
+            for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
+                if (groups[g] == 1)
+                    continue; /* one work-item walking 6,000 rows: test_coop has it */
+                hb_plan_options o = coop_options(groups[g]);
+                snprintf(what, sizeof what, "long(group %d) %s", (int)groups[g], name);
+                hb_plan *plan = NULL;
+                if (hb_oracle_plan_create(ctx, &bt, &o, 0, &plan) == HB_SUCCESS) {
+                    check_variant(plan, bt.nsys, batch_max(&bt), p, groups[g], -1, 0, what);
+                    hb_plan_destroy(plan);
+                }
+                hb_oracle_plan(ctx, &bt, &o, 0, NULL, what);
+            }
+            hb_oracle_free(&bt);
+        }
 
         for (size_t j = 0; j < sizeof shapes / sizeof shapes[0]; ++j) {
             const hb_oracle_shape *sh = &shapes[j];
@@ -198,7 +319,8 @@ int main(void)
                                  name, uni ? " (uniform create)" : "");
                         hb_plan *plan = NULL;
                         if (hb_oracle_plan_create(ctx, &bt, &o, uni, &plan) == HB_SUCCESS) {
-                            check_variant(plan, bt.nsys, batch_max(&bt), p, groups[g], 1, what);
+                            check_variant(plan, bt.nsys, batch_max(&bt), p, groups[g], 1, 0,
+                                          what);
                             hb_plan_destroy(plan);
                         }
                         hb_oracle_plan(ctx, &bt, &o, uni, NULL, what);

@@ -113,8 +113,20 @@ int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows)
     return 1;
 }
 
+/* 4 x s x p x ld reals of esize bytes, 0 on overflow or past the int32
+ * ranges of the kernel's arguments. */
+static size_t coop_resident_bytes(int64_t s, int64_t p, int64_t ld, size_t esize)
+{
+    size_t reals = 0, bytes = 0;
+    if (ld > INT32_MAX || s * p > INT32_MAX ||
+        !hb__mul_size((size_t)4 * (size_t)s, (size_t)p, &reals) ||
+        !hb__mul_size(reals, (size_t)ld, &reals) || !hb__mul_size(reals, esize, &bytes))
+        return 0;
+    return bytes;
+}
+
 int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, size_t esize,
-                      int32_t requested, hb_coop_resident *out)
+                      int32_t requested, size_t alone, hb_coop_resident *out)
 {
     if (max_rows < 1 || nsys < 1 || dev->local_mem == 0)
         return 0;
@@ -136,21 +148,28 @@ int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_row
     if (dev->max_group > 0)
         while (s > 1 && (uint64_t)(s * p) > (uint64_t)dev->max_group)
             s /= 2;
-    const size_t budget =
+    size_t budget =
         dev->local_mem < HB_COOP_RESIDENT_BUDGET ? dev->local_mem : HB_COOP_RESIDENT_BUDGET;
-    for (; s >= 1; s /= 2) {
-        size_t reals = 0, bytes = 0;
-        if (hb__mul_size((size_t)4 * (size_t)s, (size_t)p, &reals) &&
-            hb__mul_size(reals, (size_t)ld, &reals) && hb__mul_size(reals, esize, &bytes) &&
-            bytes <= budget && ld <= INT32_MAX && s * p <= INT32_MAX) {
-            out->group = (int32_t)p;
-            out->systems = (int32_t)s;
-            out->ld = (int32_t)ld;
-            out->local_bytes = bytes;
-            return 1;
-        }
+    size_t bytes = 0;
+    for (; s > 1; s /= 2)
+        if ((bytes = coop_resident_bytes(s, p, ld, esize)) && bytes <= budget)
+            break;
+    /* One system alone may take up to the device's local memory (alone, when
+     * set, caps it): a group per system then occupies a multiprocessor, but
+     * moves only the 5 compulsory values per row where the staged kernel
+     * moves 14 once chunks outgrow its blocks. */
+    if (s == 1) {
+        const size_t wide = alone && alone < dev->local_mem ? alone : dev->local_mem;
+        if (wide > budget)
+            budget = wide;
     }
-    return 0;
+    if (!(bytes = coop_resident_bytes(s, p, ld, esize)) || bytes > budget)
+        return 0;
+    out->group = (int32_t)p;
+    out->systems = (int32_t)s;
+    out->ld = (int32_t)ld;
+    out->local_bytes = bytes;
+    return 1;
 }
 
 int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,

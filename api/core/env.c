@@ -67,27 +67,51 @@ hb_status hb__env_strategy(hb_strategy *out)
     return HB_SUCCESS;
 }
 
-hb_status hb__env_local_mem_limit(size_t *out)
+/* A decimal whole number lo .. hi in variable name (set: *set = 1), else
+ * HB_ERR_INVALID_ARGUMENT naming the value with what (the range in words). */
+static hb_status env_whole(const char *name, long long lo, long long hi, const char *what,
+                           long long *out, int *set)
 {
-    const char *env = hb__env_value("HINESBATCH_LOCAL_MEM_LIMIT");
-    *out = 0;
+    const char *env = hb__env_value(name);
+    *set = 0;
     if (!env)
         return HB_SUCCESS;
     long long v = 0;
     for (const char *c = env; *c; ++c) {
-        if (*c < '0' || *c > '9' || v > (1LL << 30)) {
+        if (*c < '0' || *c > '9' || v > hi) {
             v = -1;
             break;
         }
         v = v * 10 + (*c - '0');
     }
-    if (v < 1024 || v > (1LL << 30))
-        return hb__error(HB_ERR_INVALID_ARGUMENT,
-                         "HINESBATCH_LOCAL_MEM_LIMIT='%s' is not a whole number of bytes from "
-                         "1024 to 2^30",
-                         env);
-    *out = (size_t)v;
+    if (v < lo || v > hi)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s='%s' is not %s", name, env, what);
+    *out = v;
+    *set = 1;
     return HB_SUCCESS;
+}
+
+/* Bytes of local memory, 1024 .. 2^30, from name (0 when unset). */
+static hb_status env_bytes(const char *name, size_t *out)
+{
+    long long v = 0;
+    int set = 0;
+    *out = 0;
+    HB_FORWARD(env_whole(name, 1024, 1LL << 30, "a whole number of bytes from 1024 to 2^30", &v,
+                         &set));
+    if (set)
+        *out = (size_t)v;
+    return HB_SUCCESS;
+}
+
+hb_status hb__env_local_mem_limit(size_t *out)
+{
+    return env_bytes("HINESBATCH_LOCAL_MEM_LIMIT", out);
+}
+
+hb_status hb__env_coop_resident_limit(size_t *out)
+{
+    return env_bytes("HINESBATCH_COOP_RESIDENT_LIMIT", out);
 }
 
 hb_status hb__env_epoch_stage(int *out)
@@ -108,22 +132,12 @@ hb_status hb__env_epoch_stage(int *out)
 
 hb_status hb__env_coop_span(int32_t *out)
 {
-    const char *env = hb__env_value("HINESBATCH_COOP_SPAN");
+    long long v = 0;
+    int set = 0;
     *out = 0;
-    if (!env)
-        return HB_SUCCESS;
-    long v = 0;
-    for (const char *c = env; *c; ++c) {
-        if (*c < '0' || *c > '9' || v > HB_ENV_COOP_SPAN_MAX) {
-            v = -1;
-            break;
-        }
-        v = v * 10 + (*c - '0');
-    }
-    if (v < 1 || v > HB_ENV_COOP_SPAN_MAX)
-        return hb__error(HB_ERR_INVALID_ARGUMENT,
-                         "HINESBATCH_COOP_SPAN='%s' is not a whole number from 1 to %d", env,
-                         HB_ENV_COOP_SPAN_MAX);
-    *out = (int32_t)v;
+    HB_FORWARD(env_whole("HINESBATCH_COOP_SPAN", 1, HB_ENV_COOP_SPAN_MAX,
+                         "a whole number from 1 to 1024", &v, &set));
+    if (set)
+        *out = (int32_t)v;
     return HB_SUCCESS;
 }

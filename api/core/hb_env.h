@@ -46,6 +46,13 @@ hb_status hb__env_epoch_stage(int *out);
  * own), else a decimal 1024 .. 2^30; anything else is
  * HB_ERR_INVALID_ARGUMENT naming the value. */
 hb_status hb__env_local_mem_limit(size_t *out);
+/* HINESBATCH_COOP_RESIDENT_LIMIT: bytes of local memory that one system of the
+ * resident cooperative solver may take alone in a work-group (a test and
+ * measurement knob; hb__coop_resident): 0 when unset or empty (the device's
+ * local memory), else a decimal 1024 .. 2^30 (49152 gives the plans of the
+ * rule before systems took a whole work-group's local memory); anything else
+ * is HB_ERR_INVALID_ARGUMENT naming the value. */
+hb_status hb__env_coop_resident_limit(size_t *out);
 /* A variable's value, NULL when unset or empty (empty counts as unset). */
 static inline const char *hb__env_value(const char *name)
 {

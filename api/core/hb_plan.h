@@ -98,7 +98,10 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
  * group has about HB_COOP_RESIDENT_ITEMS work-items, halved until the local
  * memory, 4 x S x P x LD reals (LD: the longest chunk, at least 3, odd),
  * fits HB_COOP_RESIDENT_BUDGET and the device's local memory (several groups
- * per multiprocessor; 48 KiB is also the K80/P100 limit per group). */
+ * per multiprocessor; 48 KiB is also the K80/P100 limit per group). One
+ * system alone (S = 1) may take the device's whole local memory per group, or
+ * at most `alone` bytes when that is > 0 (HINESBATCH_COOP_RESIDENT_LIMIT;
+ * never less than the budget above). */
 /* Both may be set at build time (-DHB_COOP_RESIDENT_ITEMS=256) for a sweep. */
 #ifndef HB_COOP_RESIDENT_ITEMS
 #define HB_COOP_RESIDENT_ITEMS 128
@@ -121,7 +124,7 @@ typedef struct {
 /* 1 and *out filled when every system fits (max_rows rows, nsys systems);
  * 0 when even one system of max_rows rows does not (the staged kernel). */
 int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, size_t esize,
-                      int32_t requested, hb_coop_resident *out);
+                      int32_t requested, size_t alone, hb_coop_resident *out);
 /* Cooperative: work-groups per system (G, the span). requested > 0 is taken
  * as asked; else 1 (the staged kernel) unless nsys groups leave the device's
  * compute units idle: then the smallest power of two G with nsys x G >=

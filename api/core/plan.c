@@ -502,13 +502,14 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
          * group per system, whole systems in local memory where the longest
          * fits (resident), else the staged kernel. */
         int32_t span = 0;
-        if ((st = hb__env_coop_span(&span)))
+        size_t alone = 0;
+        if ((st = hb__env_coop_span(&span)) || (st = hb__env_coop_resident_limit(&alone)))
             goto fail;
         dev->coop_span = hb__coop_span(&ctx->traits, lay->nslots, lay->max_rows, span);
         hb_coop_resident res;
         if (dev->coop_span <= 1 && ctx->ops->thomas_coop_local &&
             hb__coop_resident(&ctx->traits, nsys, lay->max_rows, plan->esize, opts.group_size,
-                              &res)) {
+                              alone, &res)) {
             dev->coop_group = res.group;
             dev->coop_systems = res.systems;
             dev->coop_ld = res.ld;

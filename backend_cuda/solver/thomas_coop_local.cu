@@ -8,9 +8,9 @@
 
 /* lay->coop_systems systems of lay->coop_group threads per block (fewer
  * systems where the device's block limit is lower: the kernel reads S from
- * its block size); HB_COOP_RESIDENT_REALS of dynamic shared memory, within
- * the core's budget (48 KiB), so the kernel opts in past the default only on
- * a device where the core allowed more. */
+ * its block size); HB_COOP_RESIDENT_REALS of dynamic shared memory: within
+ * 48 KiB for several systems per block, up to the device's opt-in limit for
+ * one long system alone (hb__coop_resident), where the kernel opts in. */
 hb_status hb__cuda_thomas_coop_local(hb_context *ctx, void *stream, hb_precision p,
                                      const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
                                      hb_buffer *c, hb_buffer *cw, hb_buffer *d)
