@@ -498,18 +498,21 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     dev->mono = plan->mono;
     dev->ul_shared = opts.shared_couplings;
     if (strategy == HB_STRATEGY_COOPERATIVE) {
-        /* G groups per system (HINESBATCH_COOP_SPAN, else the rule); with one
-         * group per system, whole systems in local memory where the longest
-         * fits (resident), else the staged kernel. */
+        /* Whole systems in local memory where the longest fits (resident;
+         * unless HINESBATCH_COOP_SPAN asks for more groups per system): on an
+         * H200 one 4,096-row system alone in a group ran 2x faster than its
+         * span over groups (docs/strategies.md). Else G groups per system
+         * (HINESBATCH_COOP_SPAN, else the rule), the staged kernel at G = 1. */
         int32_t span = 0;
         size_t alone = 0;
         if ((st = hb__env_coop_span(&span)) || (st = hb__env_coop_resident_limit(&alone)))
             goto fail;
-        dev->coop_span = hb__coop_span(&ctx->traits, lay->nslots, lay->max_rows, span);
         hb_coop_resident res;
-        if (dev->coop_span <= 1 && ctx->ops->thomas_coop_local &&
-            hb__coop_resident(&ctx->traits, nsys, lay->max_rows, plan->esize, opts.group_size,
-                              alone, &res)) {
+        const int fits = span <= 1 && ctx->ops->thomas_coop_local &&
+                         hb__coop_resident(&ctx->traits, nsys, lay->max_rows, plan->esize,
+                                           opts.group_size, alone, &res);
+        dev->coop_span = fits ? 1 : hb__coop_span(&ctx->traits, lay->nslots, lay->max_rows, span);
+        if (fits) {
             dev->coop_group = res.group;
             dev->coop_systems = res.systems;
             dev->coop_ld = res.ld;
