@@ -69,16 +69,16 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
 }
 
 /* Work-items per system of the cooperative kernels: requested when > 0, else
- * the next power of two >= max_rows / rows_per_item, at most
- * HB_COOP_MAX_GROUP; then at most the device's work-group limit. */
+ * the next power of two >= max_rows / rows_per_item, at most cap; then at
+ * most the device's work-group limit. */
 static int64_t coop_items(const hb_device_traits *dev, int64_t max_rows, int64_t rows_per_item,
-                          int32_t requested)
+                          int64_t cap, int32_t requested)
 {
     int64_t p = requested;
     if (p <= 0) {
         const int64_t want = (max_rows + rows_per_item - 1) / rows_per_item;
         p = 1;
-        while (p < want && p < HB_COOP_MAX_GROUP)
+        while (p < want && p < cap)
             p *= 2;
     }
     if (dev->max_group > 0 && (uint64_t)p > (uint64_t)dev->max_group)
@@ -89,7 +89,7 @@ static int64_t coop_items(const hb_device_traits *dev, int64_t max_rows, int64_t
 int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esize,
                        int32_t requested)
 {
-    int64_t p = coop_items(dev, max_rows, HB_COOP_ROWS_PER_ITEM, requested);
+    int64_t p = coop_items(dev, max_rows, HB_COOP_ROWS_PER_ITEM, HB_COOP_MAX_GROUP, requested);
     while (p > 1 && dev->local_mem > 0 && (uint64_t)HB_COOP_LOCAL_REALS(p) * esize > dev->local_mem)
         p /= 2;
     return (int32_t)(p < 1 ? 1 : p);
@@ -113,6 +113,18 @@ int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows)
     return 1;
 }
 
+/* The local stride of a chunk: q = min(P, n/2) chunks of ceil(n/q) rows at
+ * most, which is at most 3 while n < 2P; odd so that work-items walking their
+ * chunks side by side hit different banks; at least 3 for the reduced rows
+ * (thomas_coop_local.cl). */
+static int64_t coop_chunk_stride(int64_t max_rows, int64_t p)
+{
+    int64_t ld = (max_rows + p - 1) / p;
+    if (ld < 3)
+        ld = 3;
+    return ld | 1;
+}
+
 /* 4 x s x p x ld reals of esize bytes, 0 on overflow or past the int32
  * ranges of the kernel's arguments. */
 static size_t coop_resident_bytes(int64_t s, int64_t p, int64_t ld, size_t esize)
@@ -130,16 +142,9 @@ int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_row
 {
     if (max_rows < 1 || nsys < 1 || dev->local_mem == 0)
         return 0;
-    const int64_t p =
-        coop_items(dev, max_rows, hb__coop_resident_rows_per_item(nsys, max_rows), requested);
-    /* The longest chunk: q = min(P, n/2) chunks of ceil(n/q) rows at most,
-     * which is at most 3 while n < 2P; odd so that work-items walking their
-     * chunks side by side hit different banks; at least 3 for the reduced rows
-     * (thomas_coop_local.cl). */
-    int64_t ld = (max_rows + p - 1) / p;
-    if (ld < 3)
-        ld = 3;
-    ld |= 1;
+    int64_t p = coop_items(dev, max_rows, hb__coop_resident_rows_per_item(nsys, max_rows),
+                           HB_COOP_MAX_GROUP, requested);
+    int64_t ld = coop_chunk_stride(max_rows, p);
     int64_t s = HB_COOP_RESIDENT_ITEMS / p;
     if (s < 1)
         s = 1;
@@ -160,6 +165,22 @@ int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_row
      * moves 14 once chunks outgrow its blocks. */
     if (s == 1) {
         const size_t wide = alone && alone < dev->local_mem ? alone : dev->local_mem;
+        bytes = coop_resident_bytes(1, p, ld, esize);
+        if (requested <= 0 && (!bytes || bytes > budget)) {
+            /* Past the several-per-group budget: chunks of at least
+             * HB_COOP_ALONE_ROWS_PER_ITEM rows, up to the device's group
+             * limit, never fewer work-items than above, where that fits. */
+            int64_t pa = coop_items(dev, max_rows, HB_COOP_ALONE_ROWS_PER_ITEM,
+                                    HB_COOP_ALONE_MAX_GROUP, 0);
+            if (pa > p && pa * HB_COOP_ALONE_ROWS_PER_ITEM > max_rows)
+                pa /= 2;
+            if (pa < p)
+                pa = p;
+            const int64_t la = coop_chunk_stride(max_rows, pa);
+            const size_t ba = coop_resident_bytes(1, pa, la, esize);
+            if (ba && ba <= wide)
+                p = pa, ld = la;
+        }
         if (wide > budget)
             budget = wide;
     }

@@ -101,7 +101,8 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
  * per multiprocessor; 48 KiB is also the K80/P100 limit per group). One
  * system alone (S = 1) may take the device's whole local memory per group, or
  * at most `alone` bytes when that is > 0 (HINESBATCH_COOP_RESIDENT_LIMIT;
- * never less than the budget above). */
+ * never less than the budget above), with P by HB_COOP_ALONE_ROWS_PER_ITEM
+ * when requested is 0. */
 /* Both may be set at build time (-DHB_COOP_RESIDENT_ITEMS=256) for a sweep. */
 #ifndef HB_COOP_RESIDENT_ITEMS
 #define HB_COOP_RESIDENT_ITEMS 128
@@ -112,6 +113,14 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
 /* Rows per work-item of the resident solver when group_size is 0: 8 for
  * batches of HB_COOP_FULL_ROWS rows or more, 4 from HB_COOP_HALF_ROWS, else 1
  * (latency-bound; auto.c has the measurements). */
+/* One long system alone in a group (past HB_COOP_RESIDENT_BUDGET): the
+ * largest power of two <= max_rows / HB_COOP_ALONE_ROWS_PER_ITEM work-items
+ * (never fewer than the rule above), up to HB_COOP_ALONE_MAX_GROUP and the
+ * device's limit, where that fits, else the rule above. Measured on an H200 (docs/benchmarks/h200-2026-11-29-wide):
+ * float 8,192 rows at 1,024 work-items 0.032 ms (20 systems) against 0.041
+ * at 256; double 4,096 rows at 512, 2,000 systems 0.345 ms against 0.390. */
+#define HB_COOP_ALONE_ROWS_PER_ITEM 8
+#define HB_COOP_ALONE_MAX_GROUP 1024
 #define HB_COOP_FULL_ROWS ((uint64_t)1 << 20)
 #define HB_COOP_HALF_ROWS ((uint64_t)1 << 17)
 int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows);
