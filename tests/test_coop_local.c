@@ -130,8 +130,8 @@ static void resident_rule(void)
     h200.local_mem = 232448;
     h200.max_group = 1024;
     h200.compute_units = 132;
-    hb_device_traits h512 = h200;
-    h512.max_group = 512;
+    hb_device_traits h256 = h200;
+    h256.max_group = 256;
     k80 = h200;
     k80.local_mem = 49152;
     k80.compute_units = 13;
@@ -142,15 +142,16 @@ static void resident_rule(void)
         int fits;
         int32_t P, S, LD;
     } cases[] = {
-        {&h200, 20, 4096, 8, 0, 1, 512, 1, 9},       /* alone: 8 rows each, 147,456 B */
+        {&h200, 20, 4096, 8, 0, 1, 512, 1, 9},       /* alone: 8 doubles each, 147,456 B */
         {&h200, 20000, 4096, 8, 0, 1, 512, 1, 9},    /* many systems: the same */
         {&h200, 20, 4096, 8, 49152, 0, 0, 0, 0},     /* the rule before: staged */
         {&h200, 20, 4096, 8, 147455, 1, 256, 1, 17}, /* 512 too many: 256, 139,264 B */
         {&h200, 20, 4096, 8, 139264, 1, 256, 1, 17}, /* a limit at exactly its need */
         {&h200, 20, 4096, 8, 139263, 0, 0, 0, 0},    /* ... and one byte short */
         {&h200, 20, 8192, 8, 0, 0, 0, 0, 0},         /* 294,912 or 270,336 B: staged */
-        {&h200, 20, 8192, 4, 0, 1, 1024, 1, 9},      /* float: 147,456 B */
-        {&h512, 20, 8192, 4, 0, 1, 512, 1, 17},      /* a 512-item device: 139,264 B */
+        {&h200, 20, 8192, 4, 0, 1, 512, 1, 17},      /* float: 16 rows each, 139,264 B */
+        {&h200, 2000, 4096, 4, 0, 1, 256, 1, 17},    /* float: 16 rows each, 69,632 B */
+        {&h256, 20, 4096, 8, 0, 1, 256, 1, 17},      /* a 256-item device: 139,264 B */
         {&h200, 20, 5000, 8, 0, 1, 512, 1, 11},      /* >= 8 rows each: 180,224 B */
         {&h200, 20, 1500, 8, 0, 1, 256, 1, 7},       /* never fewer than 256: 57,344 B */
         {&h200, 200, 2048, 8, 0, 1, 256, 1, 9},      /* 73,728 B */

@@ -168,11 +168,14 @@ int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_row
         bytes = coop_resident_bytes(1, p, ld, esize);
         if (requested <= 0 && (!bytes || bytes > budget)) {
             /* Past the several-per-group budget: chunks of at least
-             * HB_COOP_ALONE_ROWS_PER_ITEM rows, up to the device's group
-             * limit, never fewer work-items than above, where that fits. */
-            int64_t pa = coop_items(dev, max_rows, HB_COOP_ALONE_ROWS_PER_ITEM,
-                                    HB_COOP_ALONE_MAX_GROUP, 0);
-            if (pa > p && pa * HB_COOP_ALONE_ROWS_PER_ITEM > max_rows)
+             * HB_COOP_ALONE_CHUNK_BYTES of each array, up to the device's
+             * group limit, never fewer work-items than above, where that
+             * fits. */
+            const int64_t rows = esize < HB_COOP_ALONE_CHUNK_BYTES
+                                     ? (int64_t)(HB_COOP_ALONE_CHUNK_BYTES / esize)
+                                     : 1;
+            int64_t pa = coop_items(dev, max_rows, rows, HB_COOP_ALONE_MAX_GROUP, 0);
+            if (pa > p && pa * rows > max_rows)
                 pa /= 2;
             if (pa < p)
                 pa = p;

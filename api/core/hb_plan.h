@@ -101,7 +101,7 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
  * per multiprocessor; 48 KiB is also the K80/P100 limit per group). One
  * system alone (S = 1) may take the device's whole local memory per group, or
  * at most `alone` bytes when that is > 0 (HINESBATCH_COOP_RESIDENT_LIMIT;
- * never less than the budget above), with P by HB_COOP_ALONE_ROWS_PER_ITEM
+ * never less than the budget above), with P by HB_COOP_ALONE_CHUNK_BYTES
  * when requested is 0. */
 /* Both may be set at build time (-DHB_COOP_RESIDENT_ITEMS=256) for a sweep. */
 #ifndef HB_COOP_RESIDENT_ITEMS
@@ -114,12 +114,15 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
  * batches of HB_COOP_FULL_ROWS rows or more, 4 from HB_COOP_HALF_ROWS, else 1
  * (latency-bound; auto.c has the measurements). */
 /* One long system alone in a group (past HB_COOP_RESIDENT_BUDGET): the
- * largest power of two <= max_rows / HB_COOP_ALONE_ROWS_PER_ITEM work-items
- * (never fewer than the rule above), up to HB_COOP_ALONE_MAX_GROUP and the
- * device's limit, where that fits, else the rule above. Measured on an H200 (docs/benchmarks/h200-2026-11-29-wide):
- * float 8,192 rows at 1,024 work-items 0.032 ms (20 systems) against 0.041
- * at 256; double 4,096 rows at 512, 2,000 systems 0.345 ms against 0.390. */
-#define HB_COOP_ALONE_ROWS_PER_ITEM 8
+ * largest power of two <= max_rows / r work-items, with chunks of r rows of
+ * HB_COOP_ALONE_CHUNK_BYTES in each array (8 doubles, 16 floats), never fewer
+ * than the rule above, up to HB_COOP_ALONE_MAX_GROUP and the device's limit,
+ * where that fits, else the rule above. Measured on an H200
+ * (docs/benchmarks/h200-2026-11-29-wide, 2,000 systems): double 4,096 rows
+ * 0.346 ms at 8 rows each against 0.390 at 16; float 4,096 rows 0.152 ms at
+ * 16 against 0.193 at 8; float 8,192 rows 0.399 at 16, 0.406 at 8 and 0.541
+ * at 32. */
+#define HB_COOP_ALONE_CHUNK_BYTES 64
 #define HB_COOP_ALONE_MAX_GROUP 1024
 #define HB_COOP_FULL_ROWS ((uint64_t)1 << 20)
 #define HB_COOP_HALF_ROWS ((uint64_t)1 << 17)
