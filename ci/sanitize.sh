@@ -51,6 +51,24 @@ build() {
     cmake --build "$dir" -j"$(hb_jobs)"
 }
 
+# sanitized_ctest DIR CTEST-ARGS...: CTest in DIR, its output kept in DIR/ctest.log.
+# LeakSanitizer stops a process's threads with ptrace at exit; under CPU
+# contention its tracer itself has crashed there ("Tracer caught signal 11",
+# "LeakSanitizer has encountered a fatal error") after a test's checks all
+# passed (2026-11-28, test_sim_model.openmp, then 50 of 50 clean repeats).
+# That is the checker failing, not a finding: when the log shows it, the
+# failed tests run once more, one at a time, and that run decides. Any other
+# failure stands as it is.
+sanitized_ctest() {
+    local dir=$1 rc=0
+    shift
+    ctest --test-dir "$dir" --output-on-failure "$@" 2>&1 | tee "$dir/ctest.log" || rc=$?
+    [ "$rc" -ne 0 ] || return 0
+    grep -q "LeakSanitizer has encountered a fatal error" "$dir/ctest.log" || return "$rc"
+    say "LeakSanitizer's tracer crashed (above): the failed tests once more, one at a time"
+    ctest --test-dir "$dir" --output-on-failure --rerun-failed -j1
+}
+
 for m in "${modes[@]}"; do
     case "$m" in
     asan)
@@ -58,20 +76,20 @@ for m in "${modes[@]}"; do
         mkdir -p "$parent/build-asan"
         build "$parent/build-asan" "${host_only[@]}" "-DHINESBATCH_SANITIZE=address;undefined" \
             -DHINESBATCH_FUZZ=ON -DHINESBATCH_FUZZ_SECONDS="$HB_FUZZ_SECONDS"
-        ctest --test-dir "$parent/build-asan" --output-on-failure -j"$(hb_jobs)" -LE 'install|fuzz'
+        sanitized_ctest "$parent/build-asan" -j"$(hb_jobs)" -LE 'install|fuzz'
         ;;
     tsan)
         say "ThreadSanitizer build (serial backend) in $parent/build-tsan"
         mkdir -p "$parent/build-tsan"
         build "$parent/build-tsan" "${host_only[@]}" -DHINESBATCH_SANITIZE=thread \
             -DHINESBATCH_WITH_OPENMP=OFF -DHINESBATCH_BUILD_APPS=OFF
-        ctest --test-dir "$parent/build-tsan" --output-on-failure -j"$(hb_jobs)" -LE install
+        sanitized_ctest "$parent/build-tsan" -j"$(hb_jobs)" -LE install
         ;;
     fuzz)
         build "$parent/build-asan" "${host_only[@]}" "-DHINESBATCH_SANITIZE=address;undefined" \
             -DHINESBATCH_FUZZ=ON -DHINESBATCH_FUZZ_SECONDS="$HB_FUZZ_SECONDS"
         say "fuzzing each target for $HB_FUZZ_SECONDS s"
-        ctest --test-dir "$parent/build-asan" --output-on-failure -L fuzz
+        sanitized_ctest "$parent/build-asan" -L fuzz
         ;;
     esac
 done
