@@ -104,6 +104,18 @@ def test_refusals():
             "unsupported use of dt in BREAKPOINT", 6, 9)
     refusal(MINIMAL + "ASSIGNED { k }\nBREAKPOINT {\n  k = k + 1\n}\n",
             "BREAKPOINT assigns k, which is kept", 6, 3)
+    # The geometry, declared as NEURON's files declare it, is no variable of
+    # the mechanism's (it would stay 0): any use is refused, and a declaration
+    # alone is harmless.
+    for geo in ("diam", "area"):
+        refusal(MINIMAL + "ASSIGNED { %s (um) i (mA/cm2) }\nBREAKPOINT {\n  i = a/%s\n}\n"
+                % (geo, geo), "unsupported use of %s (the compartment's geometry)" % geo, 6, 9)
+        refusal(MINIMAL + "ASSIGNED { %s }\nINITIAL {\n  %s = 1\n}\n" % (geo, geo),
+                "unsupported assignment to %s" % geo, 6, 3)
+        refusal(MINIMAL + "PARAMETER { %s = 2 }\nINITIAL {\n  a = %s\n}\n" % (geo, geo),
+                "unsupported use of %s" % geo, 6, 7)
+        kept = loads(MINIMAL + "ASSIGNED { %s (um) }\n" % geo, "x.mod")
+        assert geo not in kept.assigned_names and geo not in kept.param_names
 
 
 def test_kinetic_flux_is_explicit():

@@ -17,6 +17,10 @@ WEIGHT = sympy.Symbol("weight", real=True)
 # (docs/mechanisms.md, The simulation time t): read-only, an input like dt.
 TIME = sympy.Symbol("t", real=True)
 _SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT, "t": TIME}
+# The compartment's geometry, which no generated function receives: a file
+# that declares them (`ASSIGNED { diam (um) }`, as NEURON's do) must not get a
+# variable of its own, left at 0, in their place; any use is refused.
+_GEOMETRY = ("area", "diam")
 _BUILTIN_CONSTANTS = {"PI": sympy.pi, "FARADAY": sympy.Rational("96485.33212331001"),
                       "R": sympy.Rational("8.31446261815324")}
 METHODS = ("cnexp", "derivimplicit", "euler")
@@ -154,7 +158,7 @@ class Mechanism:
         # NEURON's convention for electrodes); the membrane sums it negated.
         self.electrode = list(mod.electrode)
         self.currents = ion_currents + list(mod.nonspecific) + self.electrode
-        special = set(_SPECIAL) | set(self.ion_inputs) | set(self.currents)
+        special = set(_SPECIAL) | set(self.ion_inputs) | set(self.currents) | set(_GEOMETRY)
         self.params = [p for p in mod.parameters if p.name not in special]
         self.param_names = [p.name for p in self.params]
         self.assigned_names = [a.name for a in mod.assigned
@@ -347,7 +351,7 @@ class Mechanism:
             # NET_RECEIVE's flag: 0 for an event from a NetCon, the only
             # kind there is here (net_send, which sets others, is refused).
             return sympy.Integer(0)
-        if name in ("area", "diam"):
+        if name in _GEOMETRY:
             raise self._unsup("use of %s (the compartment's geometry)" % name, tok)
         raise self._err("unknown name %s" % name, tok)
 
@@ -365,7 +369,7 @@ class Mechanism:
         elif name == "t":
             raise self._unsup("assignment to t (the simulation time is read-only: the engine "
                               "advances it)", tok)
-        elif name in _SPECIAL or name in self.ion_inputs:
+        elif name in _SPECIAL or name in self.ion_inputs or name in _GEOMETRY:
             raise self._unsup("assignment to %s" % name, tok)
         elif name in self.param_names or name in self.constants:
             raise self._err("assignment to constant %s" % name, tok)
