@@ -113,6 +113,9 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
 /* Rows per work-item of the resident solver when group_size is 0: 8 for
  * batches of HB_COOP_FULL_ROWS rows or more, 4 from HB_COOP_HALF_ROWS, else 1
  * (latency-bound; auto.c has the measurements). */
+#define HB_COOP_FULL_ROWS ((uint64_t)1 << 20)
+#define HB_COOP_HALF_ROWS ((uint64_t)1 << 17)
+int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows);
 /* One long system alone in a group (past HB_COOP_RESIDENT_BUDGET): the
  * largest power of two <= max_rows / r work-items, with chunks of r rows of
  * HB_COOP_ALONE_CHUNK_BYTES in each array (8 doubles, 16 floats), never fewer
@@ -124,9 +127,6 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
  * at 32. */
 #define HB_COOP_ALONE_CHUNK_BYTES 64
 #define HB_COOP_ALONE_MAX_GROUP 1024
-#define HB_COOP_FULL_ROWS ((uint64_t)1 << 20)
-#define HB_COOP_HALF_ROWS ((uint64_t)1 << 17)
-int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows);
 typedef struct {
     int32_t group;       /* P: work-items per system                         */
     int32_t systems;     /* S: systems per work-group                        */
