@@ -80,8 +80,9 @@ static void check_variant(const hb_plan *plan, int64_t nsys, int64_t max_rows, h
                  (long long)P, (long long)in.local_bytes, ds);
         HB_CHECK(in.ngroups == (nsys + S - 1) / S, "%s: %lld groups for %lld systems of %lld (%s)",
                  what, (long long)in.ngroups, (long long)nsys, (long long)S, ds);
-        snprintf(want, sizeof want, "resident: %d systems x %d work-items per group",
-                 (int)in.systems_per_group, (int)in.group_size);
+        snprintf(want, sizeof want, "resident: %d system%s x %d work-items per group",
+                 (int)in.systems_per_group, in.systems_per_group == 1 ? "" : "s",
+                 (int)in.group_size);
     } else {
         HB_CHECK(in.systems_per_group == 1 && in.ngroups == nsys, "%s: staged, %d systems per "
                  "group, %lld groups (%s)", what, (int)in.systems_per_group,

@@ -252,8 +252,9 @@ static void describe(hb_plan *plan)
                  (long long)in.nbranches, (long long)in.nlevels);
     else if (in.strategy == HB_STRATEGY_COOPERATIVE && in.resident)
         snprintf(layout, sizeof layout,
-                 "%s(resident: %d systems x %d work-items per group, %.3g KiB local)",
-                 hb_layout_name(in.layout), (int)in.systems_per_group, (int)in.group_size,
+                 "%s(resident: %d system%s x %d work-items per group, %.3g KiB local)",
+                 hb_layout_name(in.layout), (int)in.systems_per_group,
+                 in.systems_per_group == 1 ? "" : "s", (int)in.group_size,
                  (double)in.local_bytes / 1024);
     else if (in.strategy == HB_STRATEGY_COOPERATIVE && plan->dev.coop_span > 1)
         snprintf(layout, sizeof layout, "%s(span: %d groups x %d work-items per system)",
