@@ -100,8 +100,16 @@ def test_refusals():
             "unsupported INITIAL block inside a block", 6, 3)
     refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  g = g + w*v\n}\n",
             "unsupported use of v in NET_RECEIVE", 6, 13)
-    refusal(MINIMAL + "ASSIGNED { i }\nBREAKPOINT {\n  i = a*dt\n}\n",
+    refusal(MINIMAL.replace("RANGE a", "RANGE a NONSPECIFIC_CURRENT i") +
+            "ASSIGNED { i }\nBREAKPOINT {\n  i = a*dt\n}\n",
             "unsupported use of dt in BREAKPOINT", 6, 9)
+    # dt where init() does not receive it: refused where it reaches a state,
+    # at its first use; a value computed from it and never used is fine.
+    refusal(MINIMAL + "STATE { x }\nASSIGNED { q }\nPROCEDURE r() {\n  q = 2*dt\n}\n"
+            "INITIAL {\n  r()\n  x = q\n}\n", "unsupported use of dt in r (INITIAL)", 7, 9)
+    dead = loads(MINIMAL + "STATE { x }\nASSIGNED { q tinc }\nPROCEDURE r() {\n  q = 3\n"
+                 "  tinc = -dt*a\n}\nINITIAL {\n  r()\n  x = q\n}\n", "x.mod")
+    assert dead.init_out["x"] == 3
     refusal(MINIMAL + "ASSIGNED { k }\nBREAKPOINT {\n  k = k + 1\n}\n",
             "BREAKPOINT assigns k, which is kept", 6, 3)
     # The geometry, declared as NEURON's files declare it, is no variable of
@@ -116,6 +124,18 @@ def test_refusals():
                 "unsupported use of %s" % geo, 6, 7)
         kept = loads(MINIMAL + "ASSIGNED { %s (um) }\n" % geo, "x.mod")
         assert geo not in kept.assigned_names and geo not in kept.param_names
+
+
+def test_numbers_with_units():
+    """`10 (degC)` in an expression is the number 10 (the units are documentation)."""
+    m = loads(MINIMAL + "STATE { x }\nASSIGNED { celsius (degC) }\nINITIAL {\n"
+              "  x = 3^((celsius - 6.3 (degC))/(10 (degC))) + 1 (ms)/(2 (/ms))\n}\n", "x.mod")
+    c = sympy.Symbol("celsius", real=True)
+    want = sympy.Integer(3) ** ((c - sympy.Float("6.3")) / 10) + sympy.Rational(1, 2)
+    got = m.init_out["x"]
+    for cv in (6.3, 22.0, 37.0):
+        assert abs(float(got.subs(c, cv)) - float(want.subs(c, cv))) < 1e-12
+    refusal(MINIMAL + "INITIAL {\n  a = 2 (mV\n}\n", "unclosed '(' of units", 5, 9, NmodlError)
 
 
 def test_kinetic_flux_is_explicit():

@@ -21,6 +21,21 @@ _SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT, "t": TIME}
 # that declares them (`ASSIGNED { diam (um) }`, as NEURON's do) must not get a
 # variable of its own, left at 0, in their place; any use is refused.
 _GEOMETRY = ("area", "diam")
+# dt where the generated function does not receive it (init(), current()):
+# read as this placeholder, refused only if it reaches what the function
+# computes (a TABLE procedure called from INITIAL that also sets an unused
+# `tinc = -dt*tadj`, as published channels do, is fine).
+_NO_DT = sympy.Symbol("hb_dt_not_received", real=True)
+
+
+def _has_no_dt(obj):
+    if isinstance(obj, sympy.Basic):
+        return obj.has(_NO_DT)
+    if isinstance(obj, dict):
+        return any(_has_no_dt(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(_has_no_dt(v) for v in obj)
+    return False
 _BUILTIN_CONSTANTS = {"PI": sympy.pi, "FARADAY": sympy.Rational("96485.33212331001"),
                       "R": sympy.Rational("8.31446261815324")}
 METHODS = ("cnexp", "derivimplicit", "euler")
@@ -234,15 +249,18 @@ class Mechanism:
 
     def _execute_all(self, record):
         self._record = record
+        self._no_dt = {}  # fn -> the refusal of its first read of dt
         self.init_stages = []  # INITIAL's STEADYSTATE solves: stages before its writes
         init_frame = self._run("INITIAL", self.mod.initial or [], {}, init=True, fn="init")
         self.init_out = self._outputs(init_frame, init=True)
+        self._check_no_dt("init", (self.init_out, self.init_stages))
         bp = [s for s in (self.mod.breakpoint or []) if not isinstance(s, ast.Solve)]
         cur = self._run("BREAKPOINT", bp, {}, fn="current")
         self._check_store_writes(cur, "BREAKPOINT")
         self.current_out = {}
         for c in self.currents:
             self.current_out[c] = _arith(cur.glob.get(c, sympy.Integer(0)))
+        self._check_no_dt("current", (self.current_out, self._outputs(cur)))
         self.state_frame = None
         if self.solve is not None:
             if self.method == "procedure":
@@ -266,6 +284,10 @@ class Mechanism:
                                   nr.tok)
             self.net_frame = self._run("NET_RECEIVE", nr.body, {nr.args[0]: WEIGHT},
                                        fn="net_receive")
+
+    def _check_no_dt(self, fn, outputs):
+        if fn in self._no_dt and _has_no_dt(outputs):
+            raise self._no_dt[fn]
 
     def _check_store_writes(self, frame, block):
         if self._record:
@@ -342,8 +364,12 @@ class Mechanism:
         if name in _SPECIAL or name in self.ion_inputs:
             # What each generated function receives (docs/mechanisms.md).
             if (name == "dt" and self._fn != "state") or self._fn == "net_receive":
-                raise self._unsup("use of %s in %s (the generated %s() does not receive it)" %
-                                  (name, self._block, self._fn), tok)
+                e = self._unsup("use of %s in %s (the generated %s() does not receive it)" %
+                                (name, self._block, self._fn), tok)
+                if name != "dt" or self._fn == "net_receive":
+                    raise e
+                self._no_dt.setdefault(self._fn, e)
+                return _NO_DT
             return _SPECIAL[name] if name in _SPECIAL else sympy.Symbol(name, real=True)
         if name in _BUILTIN_CONSTANTS:
             return _BUILTIN_CONSTANTS[name]

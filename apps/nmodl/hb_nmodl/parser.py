@@ -494,6 +494,10 @@ class Parser:
         t = self.peek()
         if t.kind == "NUMBER":
             self.next()
+            # A number may carry its units, `10 (degC)`, `40 (mV)` (NMODL
+            # documents them there for modlunit; the value is unchanged).
+            # Nothing else can follow a number with '(' in an expression.
+            self.units()
             return ast.Num(t, text=t.text)
         if t.kind == "NAME":
             self.next()
