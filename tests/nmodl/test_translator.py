@@ -138,6 +138,21 @@ def test_numbers_with_units():
     refusal(MINIMAL + "INITIAL {\n  a = 2 (mV\n}\n", "unclosed '(' of units", 5, 9, NmodlError)
 
 
+def test_printf_is_ignored():
+    """printf statements (NEURON prints; the library never does) leave the model as without them."""
+    body = "STATE { x }\nINITIAL {\n  x = a + 1\n%s}\n"
+    plain = loads(MINIMAL + body % "", "x.mod")
+    said = loads(MINIMAL + body % '  printf("x = %g, \\"a\\" %g\\n", x, a)\n'
+                 '  if (x > 2) { printf("big\\n") }\n', "x.mod")
+    assert said.init_out == plain.init_out
+    refusal(MINIMAL + 'INITIAL {\n  printf("x\n}\n', "unclosed string", 5, 10, NmodlError)
+    refusal(MINIMAL + "INITIAL {\n  printf(a)\n}\n", "printf takes a format string first", 5, 3,
+            NmodlError)
+    refusal(MINIMAL + 'INITIAL {\n  a = "x"\n}\n', "expected an expression", 5, 7, NmodlError)
+    refusal(MINIMAL + 'STATE { x }\nINITIAL {\n  x = fabs("x")\n}\n',
+            "a string where a number belongs", 6, 12, NmodlError)
+
+
 def test_kinetic_flux_is_explicit():
     """`~ cai << (flux)` is in the right-hand side only, as NEURON's sparse solver has it:
     a flux that depends on the states (a pump) enters at the step's start, and the

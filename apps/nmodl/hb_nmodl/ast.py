@@ -20,6 +20,10 @@ class Name(Node):     # name
     pass
 
 
+class Str(Node):      # text (with its quotes): printf's format only
+    pass
+
+
 class CallExpr(Node):  # name, args
     pass
 

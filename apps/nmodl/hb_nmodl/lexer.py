@@ -8,7 +8,7 @@ class Token:
     __slots__ = ("kind", "text", "line", "col", "pos", "end")
 
     def __init__(self, kind, text, line, col, pos, end):
-        self.kind = kind  # NAME, NUMBER, OP, EOF
+        self.kind = kind  # NAME, NUMBER, OP, STRING (printf's format), EOF
         self.text = text
         self.line = line
         self.col = col
@@ -78,6 +78,16 @@ def tokenize(src, file="<input>"):
                 raise NmodlError("number %s does not fit a double" % m.group(0), file, ln, col)
             toks.append(Token("NUMBER", m.group(0), ln, col, i, m.end()))
             i = m.end()
+            continue
+        if c == '"':  # a string: printf's format, the only place NMODL has one
+            ln, col = where(i)
+            j = i + 1
+            while j < n and src[j] != '"' and src[j] != "\n":
+                j += 2 if src[j] == "\\" else 1
+            if j >= n or src[j] != '"':
+                raise NmodlError("unclosed string", file, ln, col)
+            toks.append(Token("STRING", src[i:j + 1], ln, col, i, j + 1))
+            i = j + 1
             continue
         for op in _OPS:
             if src.startswith(op, i):

@@ -453,6 +453,12 @@ class Mechanism:
             val = self._guard(_arith(self._eval(s.args[1], frame)), "%s: %s" % (
                 self._inner, s.args[0].name))
             self._write(s.args[0].name, val, frame, s.args[0].tok)
+        elif (isinstance(s, ast.CallStmt) and s.name == "printf" and
+              s.name not in self.mod.functions):
+            # NEURON prints; the library never does (its callers read state
+            # through probes): the statement has no effect on the model.
+            if not s.args or not isinstance(s.args[0], ast.Str):
+                raise self._err("printf takes a format string first", s.tok)
         elif isinstance(s, ast.CallStmt):
             self._call(s.name, [self._eval(x, frame) for x in s.args], frame, s.tok, stmt=True)
         elif isinstance(s, ast.Reaction):
@@ -584,6 +590,9 @@ class Mechanism:
             return _num(e.text)
         if isinstance(e, ast.Name):
             return self._read(e.name, frame, e.tok)
+        if isinstance(e, ast.Str):
+            raise self._err("a string where a number belongs (strings are printf's format "
+                            "alone)", e.tok)
         if isinstance(e, ast.CallExpr):
             args = [_arith(self._eval(x, frame)) for x in e.args]
             f = self.mod.functions.get(e.name)

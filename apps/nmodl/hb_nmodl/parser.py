@@ -453,7 +453,11 @@ class Parser:
         self.expect("(")
         args = []
         while not self.at(")"):
-            args.append(self.expression())
+            if self.peek().kind == "STRING":
+                t = self.next()
+                args.append(ast.Str(t, text=t.text))
+            else:
+                args.append(self.expression())
             if not self.at(")"):
                 self.expect(",")
         self.expect(")")
