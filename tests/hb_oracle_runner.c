@@ -1,4 +1,5 @@
 /* hb_oracle_runner.c: the oracle runner (see hb_oracle_runner.h). */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "hb_oracle_runner.h"
 
 #include <math.h>
@@ -331,6 +332,23 @@ hb_plan_options hb_oracle_options(hb_strategy s, int32_t group)
     o.strategy = s;
     o.group_size = group;
     return o;
+}
+
+void hb_oracle_coop_env_refused(hb_context *ctx, const char *var, const char *const *bad,
+                                size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        HB_CHECK(setenv(var, bad[i], 1) == 0, "setenv %s", var);
+        hb_plan_options o = hb_oracle_options(HB_STRATEGY_COOPERATIVE, 0);
+        hb_plan *plan = NULL;
+        HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_FLOAT, 2, 100, &o, &plan),
+                        HB_ERR_INVALID_ARGUMENT);
+        HB_CHECK(plan == NULL, "no plan on error (%s=%s)", var, bad[i]);
+        HB_CHECK(strstr(hb_last_error(), var) != NULL && strstr(hb_last_error(), bad[i]) != NULL,
+                 "the message names the variable and its value: %s", hb_last_error());
+        hb_plan_destroy(plan);
+    }
+    unsetenv(var);
 }
 
 void hb_oracle_tridiag_hard(hb_oracle_batch *bt, hb_precision p, int64_t nsys, int64_t lo,

@@ -78,6 +78,12 @@ void hb_oracle_plan_finish(hb_plan *plan, const hb_oracle_batch *bt, void *x);
 /* Options forcing strategy s with group_size group (the cooperative and
  * cell-group tests). */
 hb_plan_options hb_oracle_options(hb_strategy s, int32_t group);
+/* Each of the n values bad[] of the environment variable var must fail the
+ * creation of a cooperative tridiagonal plan (float, the library's group
+ * size) with HB_ERR_INVALID_ARGUMENT, leave no plan and name the variable
+ * and the value; var is unset afterwards. */
+void hb_oracle_coop_env_refused(hb_context *ctx, const char *var, const char *const *bad,
+                                size_t n);
 /* A tridiagonal batch of nsys systems of lo..hi rows, each row scaled by
  * 10^k, k in [-kmax, kmax] (the same solution: Thomas without pivoting is
  * row-scaling invariant up to rounding), or, with weak != 0, a diagonal
