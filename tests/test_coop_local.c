@@ -50,7 +50,7 @@ static const hb_oracle_shape long_shapes[] = {
 /* The plan of a batch of nsys systems of at most max_rows rows and what it
  * says: resident or not as expected (-1: either); resident groups within the
  * 48 KiB budget, or one system alone within `alone` bytes (0: any); local
- * memory 4 x S x P x LD reals with LD odd, >= 3 and >= the longest chunk; the
+ * memory 3 x S x P x LD reals (a, c, d over the diagonal) with LD odd, >= 3 and >= the longest chunk; the
  * description naming the variant and its numbers. */
 static void check_variant(const hb_plan *plan, int64_t nsys, int64_t max_rows, hb_precision p,
                           int32_t group, int resident, int64_t alone, const char *what)
@@ -68,7 +68,7 @@ static void check_variant(const hb_plan *plan, int64_t nsys, int64_t max_rows, h
     char want[160];
     if (in.resident) {
         const int64_t S = in.systems_per_group, P = in.group_size;
-        const int64_t unit = 4 * S * P * esize;
+        const int64_t unit = 3 * S * P * esize;
         const int64_t ld = unit > 0 ? in.local_bytes / unit : 0;
         const int64_t chunk = (max_rows + P - 1) / P;
         const int within = in.local_bytes <= 48 * 1024 ||
@@ -143,23 +143,26 @@ static void resident_rule(void)
         int fits;
         int32_t P, S, LD;
     } cases[] = {
-        {&h200, 20, 4096, 8, 0, 1, 512, 1, 9},       /* alone: 8 doubles each, 147,456 B */
+        {&h200, 20, 4096, 8, 0, 1, 512, 1, 9},       /* alone: 8 doubles each, 110,592 B */
         {&h200, 20000, 4096, 8, 0, 1, 512, 1, 9},    /* many systems: the same */
         {&h200, 20, 4096, 8, 49152, 0, 0, 0, 0},     /* the rule before: staged */
-        {&h200, 20, 4096, 8, 147455, 1, 256, 1, 17}, /* 512 too many: 256, 139,264 B */
-        {&h200, 20, 4096, 8, 139264, 1, 256, 1, 17}, /* a limit at exactly its need */
-        {&h200, 20, 4096, 8, 139263, 0, 0, 0, 0},    /* ... and one byte short */
-        {&h200, 20, 8192, 8, 0, 0, 0, 0, 0},         /* 294,912 or 270,336 B: staged */
-        {&h200, 20, 8192, 4, 0, 1, 512, 1, 17},      /* float: 16 rows each, 139,264 B */
-        {&h200, 2000, 4096, 4, 0, 1, 256, 1, 17},    /* float: 16 rows each, 69,632 B */
-        {&h256, 20, 4096, 8, 0, 1, 256, 1, 17},      /* a 256-item device: 139,264 B */
-        {&h200, 20, 5000, 8, 0, 1, 512, 1, 11},      /* >= 8 rows each: 180,224 B */
-        {&h200, 20, 1500, 8, 0, 1, 256, 1, 7},       /* never fewer than 256: 57,344 B */
-        {&h200, 200, 2048, 8, 0, 1, 256, 1, 9},      /* 73,728 B */
+        {&h200, 20, 4096, 8, 110591, 1, 256, 1, 17}, /* 512 too many: 256, 104,448 B */
+        {&h200, 20, 4096, 8, 104448, 1, 256, 1, 17}, /* a limit at exactly its need */
+        {&h200, 20, 4096, 8, 104447, 0, 0, 0, 0},    /* ... and one byte short */
+        {&h200, 20, 8192, 8, 0, 1, 1024, 1, 9},      /* 221,184 B: fits in 227 KiB */
+        {&h200, 20, 16384, 8, 0, 0, 0, 0, 0},        /* 442,368 or 417,792 B: staged */
+        {&h200, 20, 8192, 4, 0, 1, 512, 1, 17},      /* float: 16 rows each, 104,448 B */
+        {&h200, 2000, 4096, 4, 0, 1, 256, 1, 17},    /* float: 16 rows each, 52,224 B */
+        {&h256, 20, 4096, 8, 0, 1, 256, 1, 17},      /* a 256-item device: 104,448 B */
+        {&h256, 20, 8192, 8, 0, 1, 256, 1, 33},      /* ... 8,192 rows: 202,752 B */
+        {&h200, 20, 5000, 8, 0, 1, 512, 1, 11},      /* >= 8 rows each: 135,168 B */
+        {&h200, 20, 1500, 8, 0, 1, 256, 1, 7},       /* never fewer than 256: 43,008 B */
+        {&h200, 200, 2048, 8, 0, 1, 256, 1, 9},      /* 55,296 B */
         {&h200, 1000, 64, 8, 0, 1, 64, 2, 3},        /* short: two per group */
         {&h200, 20000, 64, 8, 0, 1, 8, 16, 9},       /* short: sixteen per group */
         {&k80, 20, 4096, 8, 0, 0, 0, 0, 0},          /* 48 KiB device: staged */
-        {&k80, 20, 1024, 8, 0, 1, 256, 1, 5},        /* 40,960 B fits there */
+        {&k80, 20, 1024, 8, 0, 1, 256, 1, 5},        /* 30,720 B fits there */
+        {&k80, 20, 1500, 8, 0, 1, 256, 1, 7},        /* and 43,008 B */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         hb_coop_resident r;
@@ -169,7 +172,7 @@ static void resident_rule(void)
         HB_CHECK(got == cases[i].fits &&
                      (!got || (r.group == cases[i].P && r.systems == cases[i].S &&
                                r.ld == cases[i].LD &&
-                               r.local_bytes == (size_t)4 * (size_t)r.systems * (size_t)r.group *
+                               r.local_bytes == (size_t)3 * (size_t)r.systems * (size_t)r.group *
                                                     (size_t)r.ld * cases[i].esize)),
                  "rule case %zu (%lld x %lld, %zu-byte reals, limit %zu): got %d, P %d, S %d, "
                  "LD %d, %zu B",
@@ -237,7 +240,7 @@ int main(void)
         /* The default rule on systems of 64 rows (hb__coop_resident_rows_per_item:
          * 1, 4 or 8 rows per work-item as the batch grows): P work-items per
          * system, S systems per group of 128, chunks at stride LD (odd, >= 3):
-         * 4 x S x P x LD reals. */
+         * 3 x S x P x LD reals. */
         static const struct {
             int64_t nsys;
             int32_t P, S, LD;
@@ -253,25 +256,27 @@ int main(void)
             if (plan && hb_plan_get_info(plan, &in) == HB_SUCCESS)
                 HB_CHECK(in.resident && in.group_size == rule[r].P && in.systems_per_group == S &&
                              in.ngroups == (rule[r].nsys + S - 1) / S &&
-                             in.local_bytes == 4 * S * rule[r].P * rule[r].LD *
+                             in.local_bytes == 3 * S * rule[r].P * rule[r].LD *
                                                    (p == HB_DOUBLE ? 8 : 4),
                          "%lld x 64: %s", (long long)rule[r].nsys, hb_plan_describe(plan));
             hb_plan_destroy(plan);
         }
         /* Long systems: 4,096 rows at the default rule (256 work-items,
-         * chunks of 16 at stride 17: 4 x 256 x 17 reals, past 48 KiB in both
+         * chunks of 16 at stride 17: 3 x 256 x 17 reals, past 48 KiB in both
          * precisions) and 6,000 rows over 16 work-items (stride 375). With
          * one system alone held to 48 KiB (the rule before) both are staged;
-         * at 150,000 bytes 4,096 rows (139,264 B in double) may run resident
-         * where the device holds it, 6,000 in double (192,000 B) and 20,000
-         * (stride 79: 647,168 B) may not. 1,024 rows fit 48 KiB (stride 5). */
+         * at 150,000 bytes 4,096 rows (104,448 B in double) and 6,000
+         * (144,000 B in double) may run resident where the device holds them,
+         * 20,000 (at least 1,024 work-items at stride 21 where the device
+         * allows, else stride 79: over 240,000 B) may not. 1,024 rows fit
+         * 48 KiB (stride 5). */
         const int64_t esz = p == HB_DOUBLE ? 8 : 4;
         variant_only(ctx, p, 3, 20000, 0, 0, 48 * 1024);
         variant_only(ctx, p, 3, 4096, 0, 0, 48 * 1024);
         variant_only(ctx, p, 3, 6000, 16, 0, 48 * 1024);
         variant_only(ctx, p, 3, 20000, 0, 0, 150000);
         variant_only(ctx, p, 3, 4096, 0, -1, 150000);
-        variant_only(ctx, p, 3, 6000, 16, 4 * 16 * 375 * esz <= 150000 ? -1 : 0, 150000);
+        variant_only(ctx, p, 3, 6000, 16, 3 * 16 * 375 * esz <= 150000 ? -1 : 0, 150000);
         variant_only(ctx, p, 5, 1024, 0, 1, 48 * 1024);
         variant_only(ctx, p, 1, 1, 0, 1, 48 * 1024);
 

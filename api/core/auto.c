@@ -114,8 +114,8 @@ int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows)
 }
 
 /* The local stride of a chunk: q = min(P, n/2) chunks of ceil(n/q) rows at
- * most, which is at most 3 while n < 2P; odd so that work-items walking their
- * chunks side by side hit different banks; at least 3 for the reduced rows
+ * most, which is 3 while n < 2P (chunks of 2 rows, one more for some); odd
+ * so that work-items walking their chunks side by side hit different banks
  * (thomas_coop_local.cl). */
 static int64_t coop_chunk_stride(int64_t max_rows, int64_t p)
 {
@@ -125,13 +125,13 @@ static int64_t coop_chunk_stride(int64_t max_rows, int64_t p)
     return ld | 1;
 }
 
-/* 4 x s x p x ld reals of esize bytes, 0 on overflow or past the int32
- * ranges of the kernel's arguments. */
+/* HB_COOP_RESIDENT_REALS(s, p, ld) = 3 x s x p x ld reals of esize bytes, 0
+ * on overflow or past the int32 ranges of the kernel's arguments. */
 static size_t coop_resident_bytes(int64_t s, int64_t p, int64_t ld, size_t esize)
 {
     size_t reals = 0, bytes = 0;
     if (ld > INT32_MAX || s * p > INT32_MAX ||
-        !hb__mul_size((size_t)4 * (size_t)s, (size_t)p, &reals) ||
+        !hb__mul_size((size_t)3 * (size_t)s, (size_t)p, &reals) ||
         !hb__mul_size(reals, (size_t)ld, &reals) || !hb__mul_size(reals, esize, &bytes))
         return 0;
     return bytes;

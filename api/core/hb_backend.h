@@ -278,10 +278,11 @@ typedef struct hb_backend_ops {
  * reduced system's 6P reals alias one of them). */
 #define HB_COOP_MB 8
 #define HB_COOP_LOCAL_REALS(P) ((size_t)4 * (size_t)(P) * (HB_COOP_MB + 1))
-/* Resident cooperative Thomas (kernels_cl/solver/thomas_coop_local.cl): a, b,
- * c, d of S systems, P chunks of LD reals each (the reduced system aliases
- * them). The core checked the product for overflow when it planned it. */
-#define HB_COOP_RESIDENT_REALS(S, P, LD) ((size_t)4 * (size_t)(S) * (size_t)(P) * (size_t)(LD))
+/* Resident cooperative Thomas (kernels_cl/solver/thomas_coop_local.cl): a, c,
+ * d over the diagonal of S systems, P chunks of LD reals each (the reduced
+ * system aliases them). The core checked the product for overflow when it
+ * planned it. */
+#define HB_COOP_RESIDENT_REALS(S, P, LD) ((size_t)3 * (size_t)(S) * (size_t)(P) * (size_t)(LD))
 
 /* Each returns its table, or NULL when the backend was not compiled in. */
 const hb_backend_ops *hb__serial_backend(void);

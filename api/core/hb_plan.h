@@ -96,7 +96,7 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
  * hb__coop_resident_rows_per_item, at most HB_COOP_MAX_GROUP), capped at the
  * device's work-group limit, S systems per group so that the
  * group has about HB_COOP_RESIDENT_ITEMS work-items, halved until the local
- * memory, 4 x S x P x LD reals (LD: the longest chunk, at least 3, odd),
+ * memory, 3 x S x P x LD reals (LD: the longest chunk, at least 3, odd),
  * fits HB_COOP_RESIDENT_BUDGET and the device's local memory (several groups
  * per multiprocessor; 48 KiB is also the K80/P100 limit per group). One
  * system alone (S = 1) may take the device's whole local memory per group, or

@@ -7,14 +7,17 @@
 #endif
 
 /* Local offsets of reduced row I's sub-diagonal, super-diagonal and
- * right-hand side (system arrays at sa, sb, sc, sd; chunks ld apart). Row 2j
- * lives in chunk j's first three b slots, row 2j+1 in chunk j's row-0 slots
- * of a, c and d: neither is read again once the backward pass is done (row 0
- * of a chunk is back-substituted from the reduced solution), so the reduced
- * system needs no local memory of its own (hence ld >= 3). */
-#define HB_COOPL_RA(I) (((I) & 1) ? sa + ((I) >> 1) * ld : sb + ((I) >> 1) * ld)
-#define HB_COOPL_RC(I) (((I) & 1) ? sc + ((I) >> 1) * ld : sb + ((I) >> 1) * ld + 1)
-#define HB_COOPL_RD(I) (((I) & 1) ? sd + ((I) >> 1) * ld : sb + ((I) >> 1) * ld + 2)
+ * right-hand side (system arrays at sa, sc, sd; chunks ld apart; chunk J has
+ * m + 1 rows if J < rem, else m). Row 2j (chunk j's first row) lives in the
+ * chunk's row-0 slots, row 2j+1 (its last) in its row-(L-1) slots: neither
+ * is read again once the backward pass is done (both end rows are
+ * back-substituted from the reduced solution), so the reduced system needs no
+ * local memory of its own. A one-row chunk (n = 1) maps both to one slot,
+ * where they hold the same row; an empty slot (n = 0) has none. */
+#define HB_COOPL_ROW_(I) (((I) >> 1) * ld + (((I) & 1) ? m - 1 + (((I) >> 1) < rem ? 1 : 0) : 0))
+#define HB_COOPL_RA(I) (sa + HB_COOPL_ROW_(I))
+#define HB_COOPL_RC(I) (sc + HB_COOPL_ROW_(I))
+#define HB_COOPL_RD(I) (sd + HB_COOPL_ROW_(I))
 
 /* One PCR step for reduced row I over this file's row addresses
  * (hb_coop_phases.cl's HB_PCR_ROW, the staged kernel's step). */
@@ -30,19 +33,21 @@
 
 /* Group g solves slots g*S .. g*S + S-1 (S = local size / pper, the host
  * launches a multiple of pper), pper work-items per system; ld is the local
- * stride of a chunk (odd, >= 3, >= the longest chunk). The host sizes local
- * memory as 4 x S x pper x ld reals (HB_COOP_RESIDENT_REALS).
+ * stride of a chunk (odd, >= the longest chunk). The host sizes local memory
+ * as 3 x S x pper x ld reals (HB_COOP_RESIDENT_REALS).
  *
  * Each system of n rows is cut into q = min(pper, n/2) chunks (n = 1: one
  * chunk of one row), m = n/q rows each, one more for the first n - q*m; the
  * system's work-item j < q owns chunk j. Local memory is array-major: array
- * X (a, b, c, d) of system k at X*S*W + k*W (W = pper*ld), chunk j at j*ld
+ * X (a, c, d) of system k at X*S*W + k*W (W = pper*ld), chunk j at j*ld
  * within it, so the S*pper work-items of a group walking their chunks side by
  * side read addresses ld apart: ld odd puts them in different banks, for
  * float (one bank per real) and double (two).
  *
- * 1. Load a, b, c, d: the system's work-items stride over its rows (coalesced,
- *    contiguous in the flat layout).
+ * 1. Load each row divided by its diagonal, a/b, c/b, d/b: the system's
+ *    work-items stride over its rows (coalesced, contiguous in the flat
+ *    layout). The unit diagonal needs no local array, so a long system fits
+ *    where four arrays would not (8,192 doubles in 192 KiB).
  * 2. Forward: every row i >= 1 of the chunk as a'_i x_0 + x_i + c'_i x_{i+1}
  *    = d'_i (x_0: the chunk's first row), over a, c, d in local memory.
  * 3. Backward over rows L-2 .. 1: the first row then couples only to the
@@ -57,7 +62,9 @@
  *
  * No early return and every barrier reached by every work-item (PoCL): slots
  * past the batch and work-items past their system's chunks run with no rows.
- * No pivoting, like Thomas: for diagonally dominant systems. */
+ * No pivoting, like Thomas: for diagonally dominant systems (a zero diagonal
+ * fails at the load where Thomas would fail at that row, unless the rows
+ * before it made it nonzero). */
 __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int pper,
                                               const hb_int ld, __global const hb_long *base,
                                               __global const hb_long *rows,
@@ -80,36 +87,35 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
         q = 1;
     const hb_int N = 2 * q, m = n / q, rem = n - q * m, split = rem * (m + 1);
     const hb_int W = pper * ld, kk = on ? k : 0;
-    const hb_int sa = kk * W, sb = (S + kk) * W, sc = (2 * S + kk) * W, sd = (3 * S + kk) * W;
+    const hb_int sa = kk * W, sc = (S + kk) * W, sd = (2 * S + kk) * W;
     const hb_int L = j < q ? m + (j < rem ? 1 : 0) : 0;
     const hb_int lj = j * ld; /* this chunk's rows within an array */
     __global const real *A = a + o, *B = b + o, *C = c + o;
     __global real *D = d + o;
 
-    /* 1. Load. */
+    /* 1. Load, each row over its diagonal. */
     for (hb_int g = j; g < n; g += pper) {
         const hb_int l = HB_COOPL_LOCAL_ROW(g);
-        sh[sa + l] = A[g];
-        sh[sb + l] = B[g];
-        sh[sc + l] = C[g];
-        sh[sd + l] = D[g];
+        const real r = (real)1 / B[g];
+        sh[sa + l] = A[g] * r;
+        sh[sc + l] = C[g] * r;
+        sh[sd + l] = D[g] * r;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* 2. Forward. Row 0 is kept as x_0 (a0, c0, d0: it over b0); row 1 starts
-     * from ap = -1, cp = dp = 0, which gives a'_1 = a_1/b_1. */
+    /* 2. Forward. Row 0 is kept as x_0 (a0, c0, d0); row 1 starts from
+     * ap = -1, cp = dp = 0, which gives a'_1 = a_1. */
     real a0 = (real)0, c0 = (real)0, d0 = (real)0;
     real ap = (real)-1, cp = (real)0, dp = (real)0;
     if (L >= 1) {
-        const real r = (real)1 / sh[sb + lj];
-        a0 = sh[sa + lj] * r;
-        c0 = sh[sc + lj] * r;
-        d0 = sh[sd + lj] * r;
+        a0 = sh[sa + lj];
+        c0 = sh[sc + lj];
+        d0 = sh[sd + lj];
     }
     for (hb_int i = 1; i < L; ++i) {
         const hb_int l = lj + i;
         const real ak = sh[sa + l];
-        const real r = (real)1 / (sh[sb + l] - ak * cp);
+        const real r = (real)1 / ((real)1 - ak * cp);
         ap = -ak * ap * r;
         cp = sh[sc + l] * r;
         dp = (sh[sd + l] - ak * dp) * r;
@@ -129,7 +135,7 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
         d2 = sh[sd + l] - ci * d2;
     }
     /* The chunk's two reduced rows, into slots only this work-item used. */
-    if (on && j < q) {
+    if (n > 0 && j < q) {
         real ra0 = (real)0, rc0 = (real)0, rd0 = d0, ra1 = (real)0, rc1 = (real)0, rd1 = d0;
         if (L >= 2) {
             /* The first row with x_1 = d2 - a2 x_first - c2 x_last put in. */
@@ -157,7 +163,7 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
     for (hb_int s = 1; s < 2 * pper; s *= 2) {
         real na0 = (real)0, nc0 = (real)0, nd0 = (real)0;
         real na1 = (real)0, nc1 = (real)0, nd1 = (real)0;
-        const int r0 = on && j < N, r1 = on && j + pper < N;
+        const int r0 = n > 0 && j < N, r1 = n > 0 && j + pper < N;
         if (r0)
             HB_COOPL_PCR_ROW(j, na0, nc0, nd0);
         if (r1)
@@ -177,8 +183,8 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
     }
 
     /* 5. Back-substitution over this chunk (its end rows from the reduced
-     * solution; row 0's d slot, which held reduced row 2j+1, is written
-     * last), then the store. */
+     * solution, whose slots are rows 0 and L-1, written last), then the
+     * store. */
     if (L >= 1) {
         const real xf = sh[HB_COOPL_RD(2 * j)], xl = sh[HB_COOPL_RD(2 * j + 1)];
         real xn = xl;
