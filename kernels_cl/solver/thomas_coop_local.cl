@@ -24,6 +24,10 @@
 #define HB_COOPL_PCR_ROW(I, NA, NC, ND)                                                     \
     HB_PCR_ROW(hb_int, I, s, N, HB_COOPL_RA, HB_COOPL_RC, HB_COOPL_RD, NA, NC, ND)
 
+/* Rows each work-item loads at once (a constant: the loops over them unroll
+ * into registers). */
+#define HB_COOPL_BATCH 4
+
 /* Global row g of the system (0 .. n-1) as local index chunk * ld + row: the
  * first rem chunks have m + 1 rows, the others m (32-bit arithmetic: local
  * memory is small). */
@@ -93,13 +97,30 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
     __global const real *A = a + o, *B = b + o, *C = c + o;
     __global real *D = d + o;
 
-    /* 1. Load, each row over its diagonal. */
-    for (hb_int g = j; g < n; g += pper) {
-        const hb_int l = HB_COOPL_LOCAL_ROW(g);
-        const real r = (real)1 / B[g];
-        sh[sa + l] = A[g] * r;
-        sh[sc + l] = C[g] * r;
-        sh[sd + l] = D[g] * r;
+    /* 1. Load, each row over its diagonal, HB_COOPL_BATCH rows per
+     * work-item at a time: their loads are all issued before the first
+     * division waits on one (a loop that divides as it loads waits out a
+     * memory latency per row, which small batches feel). */
+    for (hb_int g0 = j; g0 < n; g0 += HB_COOPL_BATCH * pper) {
+        real ra[HB_COOPL_BATCH], rb[HB_COOPL_BATCH], rc[HB_COOPL_BATCH], rd[HB_COOPL_BATCH];
+        for (int u = 0; u < HB_COOPL_BATCH; ++u) {
+            const hb_int g = g0 + u * pper;
+            const int ok = g < n;
+            ra[u] = ok ? A[g] : (real)0;
+            rb[u] = ok ? B[g] : (real)1;
+            rc[u] = ok ? C[g] : (real)0;
+            rd[u] = ok ? D[g] : (real)0;
+        }
+        for (int u = 0; u < HB_COOPL_BATCH; ++u) {
+            const hb_int g = g0 + u * pper;
+            if (g < n) {
+                const hb_int l = HB_COOPL_LOCAL_ROW(g);
+                const real r = (real)1 / rb[u];
+                sh[sa + l] = ra[u] * r;
+                sh[sc + l] = rc[u] * r;
+                sh[sd + l] = rd[u] * r;
+            }
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
