@@ -321,6 +321,7 @@ static hb_backend_ops make_ops(void)
     o.hines_fine_tree = hb__cuda_hines_fine_tree;
     o.thomas_coop = hb__cuda_thomas_coop;
     o.thomas_coop_local = hb__cuda_thomas_coop_local;
+    o.coop_local_limit = hb__cuda_coop_local_limit;
     o.hines_cell = hb__cuda_hines_cell;
     o.cell_resident = hb__cuda_cell_resident;
     o.copy = cuda_copy;

@@ -179,6 +179,7 @@ static const hb_backend_ops opencl_ops = {
     .hines_fine_tree = hb__cl_hines_fine_tree,
     .thomas_coop = hb__cl_thomas_coop,
     .thomas_coop_local = hb__cl_thomas_coop_local,
+    .coop_local_limit = hb__cl_coop_local_limit,
     .hines_cell = hb__cl_hines_cell,
     .copy = cl_copy,
     .finish = cl_finish,

@@ -131,8 +131,10 @@ hb_block_shared_fn hb__cl_thomas_shared;
 hb_block_shared_fn hb__cl_hines_shared;
 /* thomas_coop.c: the cooperative tridiagonal solver (hb_backend_ops.thomas_coop). */
 hb_thomas_fn hb__cl_thomas_coop;
-/* thomas_coop_local.c: the resident cooperative solver (hb_backend_ops.thomas_coop_local). */
+/* thomas_coop_local.c: the resident cooperative solver (hb_backend_ops.thomas_coop_local)
+ * and its work-group limit (coop_local_limit). */
 hb_thomas_fn hb__cl_thomas_coop_local;
+hb_status hb__cl_coop_local_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 /* thomas_span.c: the span variant, called by hb__cl_thomas_coop when
  * lay->coop_span > 1 (same arguments). */
 hb_thomas_fn hb__cl_thomas_span;

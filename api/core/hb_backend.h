@@ -258,6 +258,11 @@ typedef struct hb_backend_ops {
      * systems in local memory; cw unused. NULL where the backend lacks it
      * (the core then plans the staged kernel). */
     hb_thomas_fn *thomas_coop_local;
+    /* Optional (NULL: the device's limit holds): the work-items one group of
+     * thomas_coop_local may have in precision p as compiled (its registers
+     * can make it fewer than the device's work-group limit); the plan keeps
+     * its groups within it. */
+    hb_status (*coop_local_limit)(hb_context *ctx, hb_precision p, int64_t *max_items);
     /* Cell-group Hines (hines_cell): one work-group of lay->cell_group
      * work-items per cell, flat layout, schedule in lay->sched; u, l and d
      * kept (d is not overwritten, unlike hines), rhs in, x out. NULL where

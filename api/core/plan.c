@@ -508,9 +508,24 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         size_t alone = 0;
         if ((st = hb__env_coop_span(&span)) || (st = hb__env_coop_resident_limit(&alone)))
             goto fail;
+        /* The resident kernel's groups within its own limit as compiled
+         * (registers: on an H200 its double kernel takes fewer than the
+         * device's 1,024 threads per block). */
+        hb_device_traits rt = ctx->traits;
+        int64_t kmax = 0;
+        if (span <= 1 && ctx->ops->thomas_coop_local && ctx->ops->coop_local_limit) {
+            if ((st = ctx->ops->coop_local_limit(ctx, precision, &kmax)))
+                goto fail;
+            /* A power of two, as the rules' group sizes are. */
+            int64_t k2 = 1;
+            while (k2 <= kmax / 2)
+                k2 *= 2;
+            if (kmax > 0 && (uint64_t)k2 < (uint64_t)rt.max_group)
+                rt.max_group = (size_t)k2;
+        }
         hb_coop_resident res;
         const int fits = span <= 1 && ctx->ops->thomas_coop_local &&
-                         hb__coop_resident(&ctx->traits, nsys, lay->max_rows, plan->esize,
+                         hb__coop_resident(&rt, nsys, lay->max_rows, plan->esize,
                                            opts.group_size, alone, &res);
         dev->coop_span = fits ? 1 : hb__coop_span(&ctx->traits, lay->nslots, lay->max_rows, span);
         if (fits) {

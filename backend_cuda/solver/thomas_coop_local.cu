@@ -6,6 +6,16 @@
 #define HB_CL_FILE "solver/thomas_coop_local.cl"
 #include "cl_both_precisions.cuh"
 
+/* The kernel's block limit as compiled (hb_backend_ops.coop_local_limit). */
+hb_status hb__cuda_coop_local_limit(hb_context *ctx, hb_precision p, int64_t *max_items)
+{
+    HB_FORWARD(hb__cuda_use(ctx));
+    cudaFuncAttributes fa;
+    HB_CUDA_CALL(cudaFuncGetAttributes(&fa, HB_CUDA_KERNEL(p, hb_thomas_coop_local)));
+    *max_items = fa.maxThreadsPerBlock;
+    return HB_SUCCESS;
+}
+
 /* lay->coop_systems systems of lay->coop_group threads per block (fewer
  * systems where the device's block limit is lower: the kernel reads S from
  * its block size); HB_COOP_RESIDENT_REALS of dynamic shared memory: within

@@ -1,6 +1,15 @@
 /* thomas_coop_local.c: launcher of the resident cooperative Thomas kernel (kernels_cl/solver/thomas_coop_local.cl), several whole systems in local memory per work-group. */
 #include "cl_backend.h"
 
+/* The kernel's work-group limit on the device (hb_backend_ops.coop_local_limit). */
+hb_status hb__cl_coop_local_limit(hb_context *ctx, hb_precision p, int64_t *max_items)
+{
+    size_t kmax = 0;
+    HB_FORWARD(hb__cl_kernel_max(ctx, p, HB_CLK_THOMAS_COOP_LOCAL, &kmax));
+    *max_items = kmax > (size_t)INT64_MAX ? INT64_MAX : (int64_t)kmax;
+    return HB_SUCCESS;
+}
+
 /* lay->coop_systems systems of lay->coop_group work-items per group, fewer
  * systems where the kernel's work-group limit is lower (the kernel reads S
  * from its group size); HB_COOP_RESIDENT_REALS of local memory for the
