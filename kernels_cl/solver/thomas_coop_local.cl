@@ -25,9 +25,9 @@
     HB_PCR_ROW(hb_int, I, s, N, HB_COOPL_RA, HB_COOPL_RC, HB_COOPL_RD, NA, NC, ND)
 
 /* Rows each work-item loads at once (a constant: the loops over them unroll
- * into registers; -DHB_COOPL_BATCH=2 at build time for a comparison). */
+ * into registers; -DHB_COOPL_BATCH=4 at build time for a comparison). */
 #ifndef HB_COOPL_BATCH
-#define HB_COOPL_BATCH 4
+#define HB_COOPL_BATCH 2
 #endif
 
 /* Global row g of the system (0 .. n-1) as local index chunk * ld + row: the
