@@ -53,7 +53,8 @@
  * 1. Load each row divided by its diagonal, a/b, c/b, d/b: the system's
  *    work-items stride over its rows (coalesced, contiguous in the flat
  *    layout). The unit diagonal needs no local array, so a long system fits
- *    where four arrays would not (8,192 doubles in 192 KiB).
+ *    where four arrays would not (8,192 doubles: 192 KiB and the strides'
+ *    padding).
  * 2. Forward: every row i >= 1 of the chunk as a'_i x_0 + x_i + c'_i x_{i+1}
  *    = d'_i (x_0: the chunk's first row), over a, c, d in local memory.
  * 3. Backward over rows L-2 .. 1: the first row then couples only to the
