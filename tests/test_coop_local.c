@@ -134,8 +134,11 @@ static void resident_rule(void)
     h200.local_mem = 232448;
     h200.max_group = 1024;
     h200.compute_units = 132;
-    hb_device_traits h256 = h200;
+    hb_device_traits h256 = h200, h512 = h200;
     h256.max_group = 256;
+    /* The plan's traits where the kernel's registers allow 512 threads per
+     * block (plan.c lowers max_group to the kernel's own limit). */
+    h512.max_group = 512;
     k80 = h200;
     k80.local_mem = 49152;
     k80.compute_units = 13;
@@ -158,6 +161,8 @@ static void resident_rule(void)
         {&h200, 2000, 4096, 4, 0, 1, 256, 1, 17},    /* float: 16 rows each, 52,224 B */
         {&h256, 20, 4096, 8, 0, 1, 256, 1, 17},      /* a 256-item device: 104,448 B */
         {&h256, 20, 8192, 8, 0, 1, 256, 1, 33},      /* ... 8,192 rows: 202,752 B */
+        {&h512, 20, 8192, 8, 0, 1, 512, 1, 17},      /* a 512-item kernel: 208,896 B */
+        {&h512, 20000, 64, 8, 0, 1, 8, 16, 9},       /* short: as on the whole device */
         {&h200, 20, 5000, 8, 0, 1, 512, 1, 11},      /* >= 8 rows each: 135,168 B */
         {&h200, 20, 1500, 8, 0, 1, 256, 1, 7},       /* never fewer than 256: 43,008 B */
         {&h200, 200, 2048, 8, 0, 1, 256, 1, 9},      /* 55,296 B */
