@@ -135,11 +135,11 @@ int sim_dump_cell(const char *path, const hb_morph_cell *cell, hb_sim *sim, int 
     int any_soma = 0;
     for (int64_t k = 0; k < v.n; ++k)
         any_soma |= v.type[k] == 1;
-    fprintf(f, "index,parent,area_um2,g_axial_uS,type,hh,soma\n");
+    fprintf(f, "index,parent,area_um2,g_axial_uS,type,hh,soma,diam_um\n");
     for (int64_t k = 0; k < v.n; ++k)
-        fprintf(f, "%lld,%d,%.17g,%.17g,%d,%d,%d\n", (long long)k, (int)v.parent[k], v.area[k],
-                v.g_axial[k], (int)v.type[k], hh_all || v.type[k] == 1 || (!any_soma && k == 0),
-                k == soma);
+        fprintf(f, "%lld,%d,%.17g,%.17g,%d,%d,%d,%.17g\n", (long long)k, (int)v.parent[k],
+                v.area[k], v.g_axial[k], (int)v.type[k],
+                hh_all || v.type[k] == 1 || (!any_soma && k == 0), k == soma, v.diam[k]);
     return cli_output_close(SIM_CMD, "--dump-cell", path, f);
 }
 

@@ -7,7 +7,7 @@
 # segments (seg.area(), ri()), its
 # zero-area section-end nodes folded as docs/morphology.md says, against
 # `hinesbatch simulate --neuron-conventions --dump-cell`: the same number of
-# compartments, every area and every axial conductance within 1e-9
+# compartments, every area, axial conductance and mean diameter within 1e-9
 # (relative). One control run without --neuron-conventions must differ.
 # Simulation, every shipped neuron, d_lambda 0.1, HH at the soma (1 nA) and
 # HH everywhere (2 nA): NEURON on its own import (hh.mod with usetable_hh =

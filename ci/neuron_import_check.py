@@ -84,14 +84,18 @@ def seg_index(sec, x):
 
 
 def neuron_graph(secs, root):
-    """Nodes (area) and edges (conductance, uS) of NEURON's matrix, then the
-    zero-area nodes folded: one neighbour dropped, two in series, more kept."""
-    area, edges = {}, []
+    """Nodes (area, diameter) and edges (conductance, uS) of NEURON's matrix,
+    then the zero-area nodes folded: one neighbour dropped, two in series, more
+    kept (their diameter: the 3-D diameter at their point)."""
+    area, diam, edges = {}, {}, []
     for s in secs:
         for j, seg in enumerate(s):
             area[(s, j)] = seg.area()
+            diam[(s, j)] = seg.diam
         area[(s, "end")] = 0.0
+        diam[(s, "end")] = s.diam3d(s.n3d() - 1)
     area[(root, "start")] = 0.0
+    diam[(root, "start")] = root.diam3d(0)
 
     def join(sec, x):
         while x == 0 and sec.parentseg() is not None:
@@ -154,7 +158,7 @@ def neuron_graph(secs, root):
                 parent[w], gpar[w] = v, g
                 order.append(w)
     assert len(order) == len(keys), "NEURON's graph is not one tree"
-    return r, parent, [area[k] for k in keys], gpar
+    return r, parent, [area[k] for k in keys], gpar, [diam[k] for k in keys]
 
 
 def hb_graph(cell_csv):
@@ -162,14 +166,14 @@ def hb_graph(cell_csv):
     parent = [int(r["parent"]) for r in rows]
     root = parent.index(-1)
     return (root, parent, [float(r["area_um2"]) for r in rows],
-            [float(r["g_axial_uS"]) for r in rows])
+            [float(r["g_axial_uS"]) for r in rows], [float(r["diam_um"]) for r in rows])
 
 
 def walk_pairs(a, b):
     """Pairs of nodes of two rooted trees, children matched by the size and
     area of their subtrees (sorted), from the roots down."""
     def prep(t):
-        root, parent, area, _ = t
+        root, parent, area = t[0], t[1], t[2]
         kids = [[] for _ in parent]
         for v, p in enumerate(parent):
             if p >= 0:
@@ -219,9 +223,10 @@ def geometry(swc, nseg, cell_csv):
         return False
     wa = max(rel(nrn[2][u], hb[2][v]) for u, v in pairs)
     wg = max(rel(nrn[3][u], hb[3][v]) for u, v in pairs if nrn[1][u] >= 0)
-    print("  every compartment: area within %.1e, axial conductance within %.1e (relative)"
-          % (wa, wg))
-    ok = wa <= GEOM_TOL and wg <= GEOM_TOL
+    wd = max(rel(nrn[4][u], hb[4][v]) for u, v in pairs)
+    print("  every compartment: area within %.1e, axial conductance within %.1e, diameter "
+          "within %.1e (relative)" % (wa, wg, wd))
+    ok = wa <= GEOM_TOL and wg <= GEOM_TOL and wd <= GEOM_TOL
     print("  %s" % ("PASS" if ok else "FAIL"))
     return ok
 

@@ -16,8 +16,20 @@
 # 1e-9 mV and 1e-12 nA in double (3e-13 mV measured), 1e-3 mV and 1e-6 nA in
 # float. tests/nmodl/tcheck/compare.py judges each run.
 #
-# Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod and tpulse.mod
-# (ci/l5pc-compare.sh configures its build so; ci/test.sh passes that build).
+# Then the geometry half: NMODL's diam. tests/nmodl/tcheck/cashell.json
+# (taper.swc: a dendrite tapering from 3 to 0.6 um; HH, cal.mod's L-type
+# calcium and cashell.mod's shell, whose volume follows diam, everywhere; 1 nA
+# at the soma from 2 to 17 ms) against NEURON's committed run
+# (cashell_reference.csv, neuron_cashell.py): the soma's v, cai at the soma,
+# 50 and 190 um (diam 10, 2.09 and 0.64 um: the thin end takes the shell's
+# other branch) and v at 190 um, every sample: double within 1e-5 mV, 1e-8 mM
+# and 1e-4 mV at 190 um (measured 5.9e-7 mV, 5.6e-10 mM, 1.8e-6 mV: HH's
+# spikes amplify the rounding); float 2e-3 mV, 1e-6 mM, 5e-3 mV (9e-5 mV,
+# 3.2e-8 mM, 3e-4 mV).
+#
+# Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod, tpulse.mod,
+# cal.mod and cashell.mod (ci/l5pc-compare.sh configures its build so;
+# ci/test.sh passes that build).
 #
 # Usage: bash ci/t-compare.sh BUILD [serial|openmp|opencl|cuda ...]   (default serial openmp;
 #        ENGINES="auto cells stages" by default; OUT=$BUILD/t-compare)
@@ -98,4 +110,40 @@ for b in "${BACKENDS[@]}"; do
         done
     done
 done
+BOUNDS_CASHELL_DOUBLE="1e-5 1e-8 1e-8 1e-8 1e-4"
+BOUNDS_CASHELL_FLOAT="2e-3 1e-6 1e-6 1e-6 5e-3"
+echo "| backend, engine, precision (cashell) | samples | worst soma v (mV) | soma cai (mM) | cai, 50 um | cai, 190 um | v, 190 um | within bounds |"
+echo "|---|---|---|---|---|---|---|---|"
+for b in "${BACKENDS[@]}"; do
+    for e in "${engines[@]}"; do
+        for p in double float; do
+            bounds=$BOUNDS_CASHELL_DOUBLE
+            [ "$p" = float ] && bounds=$BOUNDS_CASHELL_FLOAT
+            one_case "cashell-$b-$e-$p" tests/nmodl/tcheck/cashell_reference.csv "$bounds" \
+                env HINESBATCH_BACKEND="$b" "$exe" simulate --model tests/nmodl/tcheck/cashell.json \
+                --cells 1 --iclamp 2,15,1 --tstop 20 --dt 0.025 --record 1 --engine "$e" \
+                --precision "$p" --csv "$OUT/cashell-$b-$e-$p.csv" || rc=1
+        done
+    done
+done
+# diam is the morphology's: a model file that sets it must be refused, naming it.
+"$PY" - "$OUT/cashell-sets-diam.json" <<'PYEOF'
+import json, os, sys
+here = "tests/nmodl/tcheck"
+d = json.load(open(os.path.join(here, "cashell.json")))
+d["morphology"] = os.path.abspath(os.path.join(here, d["morphology"]))
+d["mechanisms"] = {k: os.path.abspath(os.path.join(here, v)) for k, v in d["mechanisms"].items()}
+d["regions"][1]["mechanisms"]["cashell"]["diam"] = 3.0
+json.dump(d, open(sys.argv[1], "w"))
+PYEOF
+if "$exe" simulate --model "$OUT/cashell-sets-diam.json" --cells 1 --tstop 1 \
+        >"$OUT/cashell-sets-diam.log" 2>&1 ||
+    ! grep -q "cashell.diam is the compartment's mean diameter" "$OUT/cashell-sets-diam.log"; then
+    echo "t-compare: a model file setting cashell.diam was not refused as it must be:" \
+        "$OUT/cashell-sets-diam.log"
+    rc=1
+else
+    echo "a model file setting cashell.diam: refused ($(grep -o 'hb_sim_set_param: .*' \
+        "$OUT/cashell-sets-diam.log" | head -1))"
+fi
 exit $rc

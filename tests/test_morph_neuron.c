@@ -174,6 +174,76 @@ static void test_fork(void)
     hb_morph_cell_destroy(r);
 }
 
+/* The mean diameter of each compartment (NEURON's seg.diam: the 3-D
+ * diameters interpolated along the segment, averaged over its length), by
+ * hand: a dendrite tapering from diameter 2 to 4 over 100 um in two segments
+ * has 2.5 and 3.5; the soma cylinder 10; the fork's kept zero-area node the
+ * diameter at its point. The same taper under the library's own conventions,
+ * per section and per sample, and a cell from a parent array. */
+static void check_diams(const char *what, const hb_morph_cell *c, const double *want, int64_t n)
+{
+    hb_morph_cell_view v;
+    if (!c || hb_morph_cell_get_view(c, &v) != HB_SUCCESS)
+        return;
+    HB_CHECK(v.n == n && v.diam != NULL, "%s: %lld compartments, expected %lld", what,
+             (long long)v.n, (long long)n);
+    char used[16] = {0};
+    for (int64_t i = 0; i < n && v.n == n && n <= 16; ++i) {
+        int64_t hit = -1;
+        for (int64_t k = 0; k < v.n && hit < 0; ++k)
+            if (!used[k] && close_rel(v.diam[k], want[i]))
+                hit = k;
+        HB_CHECK(hit >= 0, "%s: no compartment of diameter %.15g um", what, want[i]);
+        if (hit >= 0)
+            used[hit] = 1;
+    }
+}
+
+static void test_diam(void)
+{
+    const char *taper =
+        "1 1 0 0 0 5 -1\n2 1 0 -5 0 5 1\n3 1 0 5 0 5 1\n4 3 10 0 0 1 1\n5 3 110 0 0 2 4\n";
+    hb_morph_cell *c = cell_of(taper, 2, 0, NULL);
+    const double w1[] = {10, 10, 2.5, 3.5};
+    check_diams("tapered dendrite, nseg 2", c, w1, 4);
+    hb_morph_cell_destroy(c);
+    c = cell_of(taper, 1, 0, NULL);
+    const double w2[] = {10, 3};
+    check_diams("tapered dendrite, nseg 1", c, w2, 2);
+    hb_morph_cell_destroy(c);
+    const char *fork = "1 1 0 0 0 5 -1\n2 1 0 -5 0 5 1\n3 1 0 5 0 5 1\n4 3 10 0 0 1 1\n"
+                       "5 3 110 0 0 1 4\n6 3 110 50 0 1 5\n7 3 110 -50 0 1 5\n";
+    c = cell_of(fork, 1, 0, NULL);
+    const double w3[] = {10, 2, 2, 2, 2};
+    check_diams("fork, nseg 1 (the zero-area node: 2)", c, w3, 5);
+    hb_morph_cell_destroy(c);
+
+    /* The library's conventions: a root sample of radius 1 and one of radius
+     * 2 at 100 um (no soma), per section in two compartments, per sample. */
+    const char *chain = "1 3 0 0 0 1 -1\n2 3 100 0 0 2 1\n";
+    for (int pol = 0; pol < 2; ++pol) {
+        hb_morph *m = NULL;
+        HB_CHECK_STATUS(hb_morph_parse_swc(chain, strlen(chain), "chain", NULL, &m), HB_SUCCESS);
+        hb_discretize_options o;
+        hb_discretize_options_init(&o);
+        o.policy = pol ? HB_POLICY_SAMPLE : HB_POLICY_SECTION;
+        o.nseg = pol ? 0 : 2;
+        c = NULL;
+        if (m)
+            HB_CHECK_STATUS(hb_morph_cell_create(m, &o, NULL, &c), HB_SUCCESS);
+        const double w4[] = {2.5, 3.5};
+        check_diams(pol ? "taper per sample" : "taper per section, nseg 2", c, w4, 2);
+        hb_morph_cell_destroy(c);
+        hb_morph_destroy(m);
+    }
+    const int32_t parent[3] = {-1, 0, 1};
+    c = NULL;
+    HB_CHECK_STATUS(hb_morph_cell_from_parent(3, parent, 10.0, 1.5, NULL, &c), HB_SUCCESS);
+    const double w5[] = {1.5, 1.5, 1.5};
+    check_diams("from a parent array", c, w5, 3);
+    hb_morph_cell_destroy(c);
+}
+
 /* Sections of one sample, zero-length sections, a lone sample. */
 static void test_small_sections(void)
 {
@@ -331,6 +401,7 @@ int main(void)
     test_two_sections();
     test_fork();
     test_small_sections();
+    test_diam();
     test_hostile();
     test_shipped(ctx, oracle);
     hb_context_destroy(ctx);

@@ -164,6 +164,11 @@ typedef struct {
                                   given to hb_morph_cell_from_parent / made by a
                                   generator; kept by re-rooting                     */
     hb_cable       cable;
+    const double  *diam;       /* mean diameter over the compartment, um (NEURON
+                                  conventions: seg.diam, the segment's mean of the
+                                  3-D diameters interpolated along it; a kept
+                                  zero-area node: the 3-D diameter at its point; a
+                                  sphere soma: the sphere's)                        */
 } hb_morph_cell_view;
 
 HB_API hb_status hb_morph_cell_get_view(const hb_morph_cell *cell, hb_morph_cell_view *view);

@@ -41,7 +41,8 @@ void hb_morph_cell_destroy(hb_morph_cell *c)
 {
     if (!c)
         return;
-    free(c->parent), free(c->type), free(c->area), free(c->g), free(c->dist), free(c->source);
+    free(c->parent), free(c->type), free(c->area), free(c->diam), free(c->g), free(c->dist);
+    free(c->source);
     free(c);
 }
 
@@ -54,10 +55,11 @@ hb_morph_cell *hb__morph_cell_alloc(int64_t n)
     c->parent = hb__calloc_n(n, sizeof *c->parent);
     c->type = hb__calloc_n(n, sizeof *c->type);
     c->area = hb__calloc_n(n, sizeof *c->area);
+    c->diam = hb__calloc_n(n, sizeof *c->diam);
     c->g = hb__calloc_n(n, sizeof *c->g);
     c->dist = hb__calloc_n(n, sizeof *c->dist);
     c->source = hb__calloc_n(n, sizeof *c->source);
-    if (!c->parent || !c->type || !c->area || !c->g || !c->dist || !c->source) {
+    if (!c->parent || !c->type || !c->area || !c->diam || !c->g || !c->dist || !c->source) {
         hb_morph_cell_destroy(c);
         return NULL;
     }
@@ -88,6 +90,7 @@ static hb_status cell_order(hb_morph_cell *c)
     } while (0)
         HB_PERMUTE(type, int32_t);
         HB_PERMUTE(area, double);
+        HB_PERMUTE(diam, double);
         HB_PERMUTE(g, double);
         HB_PERMUTE(dist, double);
         HB_PERMUTE(source, int64_t);
@@ -104,11 +107,13 @@ typedef struct {
     int64_t cur;  /* first piece that may overlap the next query (queries ascend) */
 } poly;
 
-/* Lateral area (um^2) and resistance integral (1/um: int dx/(pi r^2)) over [lo, hi];
- * zero-length pieces (a radius step) count once, in the interval holding them. */
-static void poly_measure(poly *p, double lo, double hi, int last, double *area, double *res)
+/* Lateral area (um^2), resistance integral (1/um: int dx/(pi r^2)) and
+ * diameter integral (um^2: int 2r dx) over [lo, hi]; zero-length pieces (a
+ * radius step) count once, in the interval holding them (area only). */
+static void poly_measure(poly *p, double lo, double hi, int last, double *area, double *res,
+                         double *dint)
 {
-    double ar = 0, rs = 0;
+    double ar = 0, rs = 0, di = 0;
     while (p->cur < p->m && p->a[p->cur + 1] < lo)
         ++p->cur;
     for (int64_t i = p->cur; i < p->m && p->a[i] <= hi; ++i) {
@@ -124,11 +129,14 @@ static void poly_measure(poly *p, double lo, double hi, int last, double *area, 
         double ra = r0 + (r1 - r0) * (x0 - s) / (e - s), rb = r0 + (r1 - r0) * (x1 - s) / (e - s);
         ar += HB_PI * (ra + rb) * sqrt((x1 - x0) * (x1 - x0) + (rb - ra) * (rb - ra));
         rs += (x1 - x0) / (HB_PI * ra * rb);
+        di += (x1 - x0) * (ra + rb);
     }
     if (area)
         *area = ar;
     if (res)
         *res = rs;
+    if (dint)
+        *dint = di;
 }
 
 static double dist3(const double *x, const double *y, const double *z, int64_t i, int64_t j)
@@ -257,9 +265,10 @@ static hb_status discretize_sample(const samples *s, const hb_discretize_options
                          "more than opts.max_compartments = %lld", fn, hb__morph_name(s->m),
                          (long long)nk, (long long)o->max_compartments);
     int64_t *comp = hb__calloc_n(n, sizeof *comp);
-    hb_morph_cell *c = comp ? hb__morph_cell_alloc(nk) : NULL;
+    double *len = hb__calloc_n(nk, sizeof *len); /* each compartment's length, for diam */
+    hb_morph_cell *c = comp && len ? hb__morph_cell_alloc(nk) : NULL;
     if (!c) {
-        free(comp);
+        free(comp), free(len);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld compartments", fn,
                          (long long)nk);
     }
@@ -278,11 +287,21 @@ static hb_status discretize_sample(const samples *s, const hb_discretize_options
         /* Half of the frustum to each end's compartment. */
         c->area[cp] += HB_PI * (rs + rm) * sqrt(h * h + (rm - rs) * (rm - rs));
         c->area[ck] += HB_PI * (rm + re) * sqrt(h * h + (re - rm) * (re - rm));
+        /* Diameter integrals (int 2r dx) of the two halves, over lengths. */
+        c->diam[cp] += h * (rs + rm), len[cp] += h;
+        c->diam[ck] += h * (rm + re), len[ck] += h;
         c->g[ck] = 100.0 * HB_PI * rs * re / (cab->ra * fmax(L, HB_MIN_LENGTH));
         c->dist[ck] = c->dist[cp] + dist3(s->x, s->y, s->z, k, p);
         c->parent[ck] = (int32_t)cp, c->type[ck] = s->type[k], c->source[ck] = k;
     }
-    free(comp);
+    /* The mean diameter over each compartment's pieces (a lone or zero-length
+     * sample: its own); a sphere soma's is the sphere's. */
+    for (int64_t k = 0; k < n; ++k)
+        if (!s->skip[k])
+            c->diam[comp[k]] = len[comp[k]] > 0 ? c->diam[comp[k]] / len[comp[k]] : 2 * s->r[k];
+    if (s->sphere)
+        c->diam[0] = 2 * s->r[0];
+    free(comp), free(len);
     *out = c;
     return HB_SUCCESS;
 }
@@ -403,6 +422,7 @@ static hb_status discretize_section(const samples *s, const hb_discretize_option
     if (s->sphere) {
         /* The soma sphere: one isopotential compartment. */
         c->area[0] = 4 * HB_PI * s->r[0] * s->r[0];
+        c->diam[0] = 2 * s->r[0];
         c->parent[0] = -1, c->type[0] = s->type[0], c->source[0] = 0, c->dist[0] = 0;
         sec[0] = (section){0, 1, 0, 0, 0, 0, 0};
         sec_of[0] = 0, nsec = 1, nk = 1, root_sec = 0;
@@ -418,7 +438,7 @@ static hb_status discretize_section(const samples *s, const hb_discretize_option
         section *S = &sec[nsec];
         S->first = nk, S->nseg = ns, S->L = L, S->h = L / (double)ns;
         poly pl = {a, r, m, 0};
-        poly_measure(&pl, 0, 0.5 * S->h, 0, NULL, &S->r_start);
+        poly_measure(&pl, 0, 0.5 * S->h, 0, NULL, &S->r_start, NULL);
         /* Where the section hangs: parent compartment, extra resistance, start distance. */
         int64_t pc;
         double extra;
@@ -439,23 +459,25 @@ static hb_status discretize_section(const samples *s, const hb_discretize_option
         for (int64_t j = 0; j < ns; ++j) {
             int64_t q = nk + j;
             double lo = j * S->h, hi = j + 1 == ns ? L : (j + 1) * S->h, mid = (j + 0.5) * S->h;
-            double ar, res;
-            poly_measure(&pl, lo, hi, j + 1 == ns, &ar, NULL);
+            double ar, res, di;
+            poly_measure(&pl, lo, hi, j + 1 == ns, &ar, NULL, &di);
             if (j == 0) {
                 res = S->r_start + extra;
             } else {
-                poly_measure(&pr, mid - S->h, mid, 0, NULL, &res);
+                poly_measure(&pr, mid - S->h, mid, 0, NULL, &res, NULL);
             }
             while (piece + 1 < m && a[piece + 1] < mid)
                 ++piece;
             c->area[q] = ar;
+            /* The mean diameter over the compartment (NEURON's seg.diam). */
+            c->diam[q] = hi > lo ? di / (hi - lo) : 2 * r[piece];
             c->g[q] = j == 0 && pc < 0 ? 0.0 : 100.0 / (cab->ra * res); /* res > 0 */
             c->parent[q] = (int32_t)(j == 0 ? pc : q - 1);
             c->type[q] = s->type[k], c->source[q] = smp[piece + 1], c->dist[q] = S->d0 + mid;
         }
         {
             poly pe = {a, r, m, 0};
-            poly_measure(&pe, L - 0.5 * S->h, L, 0, NULL, &S->r_end);
+            poly_measure(&pe, L - 0.5 * S->h, L, 0, NULL, &S->r_end, NULL);
         }
         nk += ns;
         sec_of[v] = nsec++;
@@ -487,6 +509,8 @@ static hb_status cell_check(const hb_morph_cell *c, const hb_morph *m, const cha
         double val = 0;
         if (!(c->area[k] >= 0) || !isfinite(c->area[k]))
             what = "membrane area (um^2)", val = c->area[k];
+        else if (!(c->diam[k] >= 0) || !isfinite(c->diam[k]))
+            what = "mean diameter (um)", val = c->diam[k];
         else if (k > 0 && (!(c->g[k] > 0) || !isfinite(c->g[k])))
             what = "axial conductance (uS)", val = c->g[k];
         else if (!isfinite(c->dist[k]))
@@ -615,6 +639,7 @@ hb_status hb_morph_cell_from_parent(int64_t n, const int32_t *parent, double len
     for (int64_t k = 0; k < n; ++k) {
         c->parent[k] = parent[k], c->type[k] = 3, c->source[k] = k;
         c->area[k] = HB_PI * diam * length;
+        c->diam[k] = diam;
         c->g[k] = k ? 100.0 * HB_PI * rad * rad / (cab.ra * length) : 0;
         c->dist[k] = k ? c->dist[parent[k]] + length : 0.5 * length;
     }
@@ -635,7 +660,7 @@ hb_status hb_morph_cell_get_view(const hb_morph_cell *c, hb_morph_cell_view *v)
     if (!c || !v)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_morph_cell_get_view: %s is NULL",
                          !c ? "cell" : "view");
-    v->n = c->n, v->parent = c->parent, v->area = c->area, v->g_axial = c->g;
+    v->n = c->n, v->parent = c->parent, v->area = c->area, v->diam = c->diam, v->g_axial = c->g;
     v->distance = c->dist, v->type = c->type, v->source = c->source, v->cable = c->cable;
     return HB_SUCCESS;
 }
@@ -663,6 +688,7 @@ hb_status hb_morph_cell_reroot(hb_morph_cell *c)
     for (int64_t i = 0; i < n; ++i) {
         int64_t v = perm[i], q = npar[i];
         t->type[i] = c->type[v], t->area[i] = c->area[v], t->source[i] = c->source[v];
+        t->diam[i] = c->diam[v];
         if (q < 0) {
             t->parent[i] = -1, t->g[i] = 0, t->dist[i] = 0;
             continue;

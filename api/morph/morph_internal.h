@@ -14,7 +14,7 @@ const char *hb__morph_name(const hb_morph *morph);
 struct hb_morph_cell {
     int64_t n;
     int32_t *parent, *type;
-    double *area, *g, *dist;
+    double *area, *diam, *g, *dist;
     int64_t *source;
     hb_cable cable;
 };

@@ -321,19 +321,21 @@ static double nseg_dlambda(const pt3d *q, int64_t at, int64_t m, double L, doubl
 }
 
 /* NEURON's integration over the 3-D points of one section of ns segments:
- * area[j] (um^2), gin[j] (uS, between segment j's centre and the node before
- * it: the section's 0 end for j = 0) and *gend (last centre to the 1 end).
+ * area[j] (um^2), diam[j] (um: the mean of the interpolated diameter over the
+ * segment, NEURON's seg.diam), gin[j] (uS, between segment j's centre and the
+ * node before it: the section's 0 end for j = 0) and *gend (last centre to the
+ * 1 end).
  * Each half segment is integrated piecewise-linearly in diameter, cutting the
  * pieces at the half-segment boundaries. */
 static void section_integrate(const pt3d *q, int64_t at, int64_t m, int64_t ns, double ra,
-                              double *area, double *gin, double *gend)
+                              double *area, double *diam, double *gin, double *gend)
 {
     const double *arc = q->arc + at;
     const float *dm = q->d + at;
     int64_t j = 0;
     double x1 = arc[0], y1 = fabs((double)dm[0]), ds = arc[m - 1] / (double)ns, rprev = 0;
     for (int64_t node = 0; node < ns; ++node) {
-        double si = (double)node * ds, ar = 0, rl = 0, rr = 0;
+        double si = (double)node * ds, ar = 0, rl = 0, rr = 0, di = 0, y0 = y1;
         for (int half = 0; half < 2; ++half) {
             double ri = 0, sip = si + ds / 2.;
             for (;;) {
@@ -348,6 +350,7 @@ static void section_integrate(const pt3d *q, int64_t at, int64_t m, int64_t ns, 
                     x2 = xjp, y2 = fabs((double)dm[jp]), jn = jp;
                 }
                 double delta = x2 - x1;
+                di += delta * .5 * (y1 + y2);
                 if (delta < 1e-15)
                     delta = 1e-15;
                 double t = y2 * y1 / delta;
@@ -370,6 +373,7 @@ static void section_integrate(const pt3d *q, int64_t at, int64_t m, int64_t ns, 
         }
         gin[node] = 1. / (rprev + rl);
         area[node] = ar * .5 * NRN_PI;
+        diam[node] = ds > 0 ? di / ds : y0;
         rprev = rr;
     }
     *gend = 1. / rprev;
@@ -417,7 +421,7 @@ hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_optio
               hb__malloc_n(2 * n + 3, sizeof(float)), hb__malloc_n(2 * n + 3, sizeof(float)),
               hb__malloc_n(2 * n + 3, sizeof(double)), hb__malloc_n(2 * n + 3, sizeof(int64_t))};
     /* Per node: area, distance, type, source; per edge: ends and conductance. */
-    double *area = NULL, *dist = NULL, *eg = NULL, *gin = NULL;
+    double *area = NULL, *diam = NULL, *dist = NULL, *eg = NULL, *gin = NULL;
     int32_t *type = NULL;
     int64_t *src = NULL, *ea = NULL, *eb = NULL, *deg = NULL, *inc = NULL, *newid = NULL;
     int64_t *adj0 = NULL, *adj = NULL, *order = NULL, *par = NULL, *pedge = NULL;
@@ -480,12 +484,13 @@ hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_optio
     int64_t root0 = nodes++;
     nzero = nodes - nseg_all;
     area = hb__calloc_n(nodes, sizeof *area), dist = hb__calloc_n(nodes, sizeof *dist);
+    diam = hb__calloc_n(nodes, sizeof *diam);
     type = hb__calloc_n(nodes, sizeof *type), src = hb__calloc_n(nodes, sizeof *src);
     ea = hb__malloc_n(nodes, sizeof *ea), eb = hb__malloc_n(nodes, sizeof *eb);
     eg = hb__malloc_n(nodes, sizeof *eg), gin = hb__malloc_n(nseg_all + 1, sizeof *gin);
     deg = hb__calloc_n(nodes, sizeof *deg), newid = hb__malloc_n(nodes, sizeof *newid);
     inc = hb__malloc_n(2 * nodes, sizeof *inc);
-    if (!area || !dist || !type || !src || !ea || !eb || !eg || !gin || !deg || !newid || !inc) {
+    if (!area || !diam || !dist || !type || !src || !ea || !eb || !eg || !gin || !deg || !newid || !inc) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld nodes", fn,
                        (long long)nodes);
         goto done;
@@ -496,7 +501,8 @@ hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_optio
             continue;
         nsec_t *S = &ns[k];
         double gend;
-        section_integrate(&q, S->at, S->m, S->ns, cab->ra, area + S->base, gin, &gend);
+        section_integrate(&q, S->at, S->m, S->ns, cab->ra, area + S->base, diam + S->base, gin,
+                          &gend);
         if (sec[k].parent >= 0)
             S->d0 = pos_on(sec, ns, sec[k].parent, sec[k].px);
         int64_t pt = 0;
@@ -513,10 +519,14 @@ hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_optio
                                                                  sec[k].px, root0, end1));
         }
         ea[nedge] = end1[k], eb[nedge] = S->base + S->ns - 1, eg[nedge++] = gend;
+        /* The end nodes (kept where three or more sections meet): no
+         * segment, the 3-D diameter at the point. */
         dist[end1[k]] = pos_on(sec, ns, k, 1), type[end1[k]] = sec[k].type;
+        diam[end1[k]] = fabs((double)q.d[S->at + S->m - 1]);
         src[end1[k]] = q.smp[S->at + S->m - 1];
         if (sec[k].parent < 0) {
             dist[root0] = pos_on(sec, ns, k, 0), type[root0] = sec[k].type;
+            diam[root0] = fabs((double)q.d[S->at]);
             src[root0] = q.smp[S->at];
         }
     }
@@ -617,7 +627,8 @@ hb_status hb__morph_cell_neuron(const hb_morph *morph, const hb_discretize_optio
         int64_t v = order[i], old = old_of[v];
         c->parent[i] = par[v] < 0 ? -1 : (int32_t)adj[par[v]];
         c->g[i] = par[v] < 0 ? 0.0 : eg[pedge[v]];
-        c->area[i] = area[old], c->dist[i] = dist[old], c->type[i] = type[old];
+        c->area[i] = area[old], c->diam[i] = diam[old], c->dist[i] = dist[old];
+        c->type[i] = type[old];
         c->source[i] = src[old];
     }
     free(old_of);
@@ -625,8 +636,9 @@ done:
     pts_free(&p);
     free(sec), free(ns), free(sec_of), free(end1);
     free(q.x), free(q.y), free(q.z), free(q.d), free(q.arc), free(q.smp);
-    free(area), free(dist), free(type), free(src), free(ea), free(eb), free(eg), free(gin);
-    free(deg), free(newid), free(inc), free(adj0), free(adj), free(order), free(par), free(pedge);
+    free(area), free(diam), free(dist), free(type), free(src), free(ea), free(eb), free(eg);
+    free(gin), free(deg), free(newid), free(inc), free(adj0), free(adj), free(order), free(par);
+    free(pedge);
     if (st != HB_SUCCESS) {
         hb_morph_cell_destroy(c);
         return st;

@@ -7,6 +7,7 @@
 #include "hinesbatch_sim.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 typedef struct {
     int64_t row;      /* flat row                                 */
@@ -49,8 +50,17 @@ typedef struct {
     int32_t       *type;     /* nrows: SWC type of each compartment                */
     double        *dist;     /* nrows: path distance of its centre, um            */
     double        *area;     /* nrows: um^2                                       */
+    double        *diam;     /* nrows: mean diameter, um (hb_morph_cell_view.diam) */
     int64_t       *cellof;   /* nrows: its cell                                   */
 } hb_sim_model;
+
+/* Whether a catalogue parameter is the compartment's geometry (NMODL's
+ * `diam`: filled from the morphology where the mechanism goes, never set by
+ * hand). */
+static inline int hb__sim_geometry_param(const char *name)
+{
+    return strcmp(name, "diam") == 0;
+}
 
 /* Spikes on the host (sim_spikes.c). */
 typedef struct {

@@ -82,6 +82,11 @@ static hb_status find_param(int m, const char *param, const char *fn, int *out)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: param is NULL", fn);
     for (int p = 0; p < d->nparam; ++p)
         if (!strcmp(d->param_names[p], param)) {
+            if (hb__sim_geometry_param(d->param_names[p]))
+                return hb__error(HB_ERR_INVALID_ARGUMENT,
+                                 "%s: %s.%s is the compartment's mean diameter (um), set from "
+                                 "the morphology (hb_morph_cell_view.diam); it cannot be set",
+                                 fn, d->name, param);
             *out = p;
             return HB_SUCCESS;
         }
@@ -174,12 +179,13 @@ hb_status hb__sim_model_rows(hb_sim *sim, const hb_morph_cell *const *cells,
     md->type = hb__malloc_n(R, sizeof *md->type);
     md->dist = hb__malloc_n(R, sizeof *md->dist);
     md->area = hb__malloc_n(R, sizeof *md->area);
+    md->diam = hb__malloc_n(R, sizeof *md->diam);
     md->cellof = hb__malloc_n(R, sizeof *md->cellof);
     md->ion = hb__malloc_n(R * 3 * NION, sizeof *md->ion); /* R * 3 * NION: R bounded by the batch */
     sim->cm = hb__malloc_n(R, sizeof *sim->cm);
     sim->gax = hb__malloc_n(R, sizeof *sim->gax);
     sim->lparent = hb__malloc_n(R, sizeof *sim->lparent);
-    if (!md->type || !md->dist || !md->area || !md->cellof || !md->ion || !sim->cm ||
+    if (!md->type || !md->dist || !md->area || !md->diam || !md->cellof || !md->ion || !sim->cm ||
         !sim->gax || !sim->lparent)
         return hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: model tables of %lld rows",
                          (long long)R);
@@ -191,6 +197,7 @@ hb_status hb__sim_model_rows(hb_sim *sim, const hb_morph_cell *const *cells,
             md->type[o + i] = cv.type[i];
             md->dist[o + i] = cv.distance[i];
             md->area[o + i] = bv->area[o + i];
+            md->diam[o + i] = cv.diam[i];
             md->cellof[o + i] = c;
             /* What hb_sim_set_cm rebuilds C/dt and the diagonal from. */
             sim->cm[o + i] = cv.cable.cm;
@@ -222,19 +229,27 @@ void hb__sim_model_free(hb_sim *sim)
     for (int m = 0; m < NMECH; ++m)
         free(md->dens[m].on), free(md->dens[m].prm);
     free(md->points), free(md->point_prm), free(md->events), free(md->entry), free(md->ion);
-    free(md->type), free(md->dist), free(md->area), free(md->cellof);
+    free(md->type), free(md->dist), free(md->area), free(md->diam), free(md->cellof);
     memset(md, 0, sizeof *md);
 }
 
+/* A mechanism's parameters at their defaults, its geometry (a parameter
+ * named diam: NMODL's `diam`, apps/nmodl/hb_nmodl/model.py) from row k. */
+static void default_params(const hb_sim *sim, const hb_cat_mech *cm, int64_t k, double *prm)
+{
+    for (int p = 0; p < cm->nparam; ++p)
+        prm[p] = hb__sim_geometry_param(cm->param_names[p]) ? sim->model.diam[k]
+                                                            : cm->param_defaults[p];
+}
+
 /* Compartment k gets the mechanism (no change when it has it). */
-static void insert_row(hb_sim_density *d, const hb_cat_mech *cm, int64_t k)
+static void insert_row(const hb_sim *sim, hb_sim_density *d, const hb_cat_mech *cm, int64_t k)
 {
     if (d->on[k])
         return;
     d->on[k] = 1;
     d->count++;
-    for (int p = 0; p < cm->nparam; ++p)
-        d->prm[k * cm->nparam + p] = cm->param_defaults[p];
+    default_params(sim, cm, k, d->prm + k * cm->nparam);
 }
 
 static hb_status insert(hb_sim *sim, int m, const hb_sim_region *where, const char *fn)
@@ -258,7 +273,7 @@ static hb_status insert(hb_sim *sim, int m, const hb_sim_region *where, const ch
     hb__sim_region_rows(sim, where, &r0, &r1);
     for (int64_t k = r0; k < r1; ++k)
         if (hb__sim_in_region(sim, where, k))
-            insert_row(d, cm, k);
+            insert_row(sim, d, cm, k);
     md->inserted = 1;
     return HB_SUCCESS;
 }
@@ -422,8 +437,7 @@ static hb_status add_point(hb_sim *sim, const char *mech, int64_t cell, int64_t 
     pt->mech = m;
     pt->row = sim->offsets[cell] + (comp < 0 ? sim->soma[cell] : comp);
     pt->prm = md->point_prm_n;
-    for (int p = 0; p < np; ++p)
-        md->point_prm[md->point_prm_n + p] = hb_cat_mechs[m].param_defaults[p];
+    default_params(sim, &hb_cat_mechs[m], pt->row, md->point_prm + md->point_prm_n);
     md->point_prm_n += np;
     /* Point processes add to the model: the default one still applies when
      * no density mechanism is inserted. */
@@ -608,7 +622,7 @@ static hb_status default_model(hb_sim *sim, const char *fn)
             /* No soma: the cell's first compartment alone (the empty region
              * only makes hh's tables). */
             HB_FORWARD(insert(sim, hh, &(hb_sim_region){c, HB_SIM_TYPE(0), 0, 0}, fn));
-            insert_row(&sim->model.dens[hh], &hb_cat_mechs[hh], sim->offsets[c]);
+            insert_row(sim, &sim->model.dens[hh], &hb_cat_mechs[hh], sim->offsets[c]);
             continue;
         }
         HB_FORWARD(insert(sim, hh, &soma, fn));

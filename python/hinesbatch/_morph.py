@@ -140,8 +140,9 @@ class Cell:
         return self._c.n
 
     def arrays(self) -> Dict[str, np.ndarray]:
-        """Copies of parent, area (um^2), g_axial (uS), distance (um), type
-        and source (sample or node each compartment came from)."""
+        """Copies of parent, area (um^2), diam (um: the mean diameter over
+        each compartment, NEURON's seg.diam), g_axial (uS), distance (um),
+        type and source (sample or node each compartment came from)."""
         return self._c.arrays()
 
     @property

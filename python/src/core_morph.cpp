@@ -178,6 +178,7 @@ static nb::dict cell_arrays(const Cell &c) {
     nb::dict d;
     d["parent"] = copy_array(Dtype::i32, v.parent, n);
     d["area"] = copy_array(Dtype::f64, v.area, n);
+    d["diam"] = copy_array(Dtype::f64, v.diam, n);
     d["g_axial"] = copy_array(Dtype::f64, v.g_axial, n);
     d["distance"] = copy_array(Dtype::f64, v.distance, n);
     d["type"] = copy_array(Dtype::i32, v.type, n);

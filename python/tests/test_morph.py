@@ -25,6 +25,10 @@ def test_shipped_neurons(path):
         arr = cell.arrays()
         assert arr["parent"][0] == -1 and np.all(arr["parent"][1:] < np.arange(1, cell.n))
         assert np.all(arr["area"] > 0) and np.all(arr["g_axial"][1:] > 0)
+        # The mean diameter lies within the samples' diameters.
+        d = 2 * s["radius"]
+        assert np.all(arr["diam"] >= d.min() * (1 - 1e-12))
+        assert np.all(arr["diam"] <= d.max() * (1 + 1e-12))
         st = cell.stats()
         assert st["nodes"] == cell.n and st["tips"] >= 1
         assert hb.tree_level_counts(cell.parent).sum() == st["branches"]

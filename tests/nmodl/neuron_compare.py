@@ -202,6 +202,9 @@ for e in table:
     sec = h.Section(name="s_" + name)
     sec.L = sec.diam = math.sqrt(100 / math.pi)  # 100 um2
     sec.cm = 1e9  # v stays where it is put through one step
+    for k in range(e.nparam):  # NMODL's diam: the segment's, as the engine fills it
+        if e.param_names[k].decode() == "diam":
+            prm[k] = sec.diam
     if e.point:
         pp = getattr(h, nname)(sec(0.5))
         mech = pp

@@ -112,18 +112,37 @@ def test_refusals():
     assert dead.init_out["x"] == 3
     refusal(MINIMAL + "ASSIGNED { k }\nBREAKPOINT {\n  k = k + 1\n}\n",
             "BREAKPOINT assigns k, which is kept", 6, 3)
-    # The geometry, declared as NEURON's files declare it, is no variable of
-    # the mechanism's (it would stay 0): any use is refused, and a declaration
-    # alone is harmless.
+    # The geometry: area is refused (a kept zero-area node would divide by
+    # 0), declared or not; assignment to either is refused.
+    refusal(MINIMAL + "ASSIGNED { area (um2) i (mA/cm2) }\nBREAKPOINT {\n  i = a/area\n}\n",
+            "unsupported use of area (the compartment's membrane area", 6, 9)
     for geo in ("diam", "area"):
-        refusal(MINIMAL + "ASSIGNED { %s (um) i (mA/cm2) }\nBREAKPOINT {\n  i = a/%s\n}\n"
-                % (geo, geo), "unsupported use of %s (the compartment's geometry)" % geo, 6, 9)
         refusal(MINIMAL + "ASSIGNED { %s }\nINITIAL {\n  %s = 1\n}\n" % (geo, geo),
                 "unsupported assignment to %s" % geo, 6, 3)
-        refusal(MINIMAL + "PARAMETER { %s = 2 }\nINITIAL {\n  a = %s\n}\n" % (geo, geo),
-                "unsupported use of %s" % geo, 6, 7)
-        kept = loads(MINIMAL + "ASSIGNED { %s (um) }\n" % geo, "x.mod")
-        assert geo not in kept.assigned_names and geo not in kept.param_names
+        kept = loads(MINIMAL + "ASSIGNED { area (um2) }\n", "x.mod")
+        assert "area" not in kept.assigned_names and "area" not in kept.param_names
+
+
+def test_diam_is_a_geometry_parameter():
+    """diam, declared as NEURON needs, is a read-only parameter the engine fills."""
+    for decl in ("ASSIGNED { diam (um) }", "PARAMETER { diam = 2 (um) }"):
+        m = loads(MINIMAL + decl + "\nSTATE { x }\nINITIAL {\n  x = a/diam\n}\n", "x.mod")
+        assert m.param_names[-1] == "diam" and "diam" not in m.assigned_names
+        d = [p for p in describe(m, "x.mod")["parameters"] if p["name"] == "diam"]
+        # The file's default (2) is not the engine's: it fills diam itself (500 um,
+        # a new NEURON section's, holds only for the generated functions alone).
+        assert d == [{"name": "diam", "default": 500.0, "units": "um", "min": None, "max": None,
+                      "geometry": True}]
+        pa, pd = sympy.Symbol("p_a", real=True), sympy.Symbol("p_diam", real=True)
+        assert m.init_out["x"] == pa / pd
+        assert "p_diam = prm[%d]" % (len(m.param_names) - 1) in generate(m, "x.mod")
+    # Without a declaration (NEURON refuses it too), and never written.
+    refusal(MINIMAL + "ASSIGNED { i (mA/cm2) }\nBREAKPOINT {\n  i = a/diam\n}\n",
+            "use of diam without declaring it", 6, 9, NmodlError)
+    refusal(MINIMAL + "ASSIGNED { diam (um) }\nINITIAL {\n  diam = 1\n}\n",
+            "unsupported assignment to diam", 6, 3)
+    # A declaration alone still gives the parameter (the engine fills it).
+    assert loads(MINIMAL + "ASSIGNED { diam (um) }\n", "x.mod").param_names[-1] == "diam"
 
 
 def test_numbers_with_units():

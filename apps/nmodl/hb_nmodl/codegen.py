@@ -311,8 +311,11 @@ def describe(mech, source_name):
         "states": [{"name": s.name, "units": s.units} for s in mech.mod.states],
         "kept": [{"name": n, "from": "PARAMETER" if n in mech.param_names else "ASSIGNED"}
                  for n in mech.store],
-        "parameters": [{"name": p.name, "default": num(p.default), "units": p.units,
-                        "min": num(p.lo), "max": num(p.hi)} for p in mech.params],
+        # A geometry parameter (diam) is filled by the engine, never set.
+        "parameters": [dict({"name": p.name, "default": num(p.default), "units": p.units,
+                             "min": num(p.lo), "max": num(p.hi)},
+                            **({"geometry": True} if p.name in mech.geometry else {}))
+                       for p in mech.params],
         "ions": [{"name": i.name, "inputs": i.inputs, "currents": i.currents,
                   "concentrations": i.concentrations,
                   "valence": None if i.valence is None else float(i.valence)}

@@ -17,10 +17,17 @@ WEIGHT = sympy.Symbol("weight", real=True)
 # (docs/mechanisms.md, The simulation time t): read-only, an input like dt.
 TIME = sympy.Symbol("t", real=True)
 _SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT, "t": TIME}
-# The compartment's geometry, which no generated function receives: a file
-# that declares them (`ASSIGNED { diam (um) }`, as NEURON's do) must not get a
-# variable of its own, left at 0, in their place; any use is refused.
+# The compartment's geometry. `diam` (um, NEURON's seg.diam), declared as
+# NEURON's files declare it (`ASSIGNED { diam (um) }`, or in PARAMETER),
+# becomes a read-only parameter named diam that the engine fills with the
+# compartment's mean diameter (hb_morph_cell_view.diam) wherever the mechanism
+# is inserted or placed; no file can have a parameter of its own by that name.
+# `area` is refused: a kept zero-area node (docs/morphology.md) would divide
+# by 0 where NEURON has no mechanism at all.
 _GEOMETRY = ("area", "diam")
+# Units and default of each: the default (a new NEURON section's diam) holds
+# only where no compartment does (the generated functions called alone).
+_GEOMETRY_PARAMS = {"diam": ("um", "500")}
 # dt where the generated function does not receive it (init(), current()):
 # read as this placeholder, refused only if it reaches what the function
 # computes (a TABLE procedure called from INITIAL that also sets an unused
@@ -174,7 +181,11 @@ class Mechanism:
         self.electrode = list(mod.electrode)
         self.currents = ion_currents + list(mod.nonspecific) + self.electrode
         special = set(_SPECIAL) | set(self.ion_inputs) | set(self.currents) | set(_GEOMETRY)
-        self.params = [p for p in mod.parameters if p.name not in special]
+        declared = {v.name: v for v in list(mod.assigned) + list(mod.parameters)}
+        self.geometry = [g for g in _GEOMETRY_PARAMS if g in declared]
+        self.params = [p for p in mod.parameters if p.name not in special] + [
+            ast.Var(declared[g].tok, name=g, default=_GEOMETRY_PARAMS[g][1],
+                    units=_GEOMETRY_PARAMS[g][0], lo=None, hi=None) for g in self.geometry]
         self.param_names = [p.name for p in self.params]
         self.assigned_names = [a.name for a in mod.assigned
                                if a.name not in special and a.name not in self.param_names
@@ -186,7 +197,7 @@ class Mechanism:
 
     def _scan_param_writes(self):
         """PARAMETERs some block assigns (NEURON allows it: exp2syn clamps tau1): kept in slots."""
-        params, written = set(self.param_names), set()
+        params, written = set(self.param_names) - set(_GEOMETRY), set()
 
         def scan(body, shadow):
             for s in body:
@@ -377,8 +388,12 @@ class Mechanism:
             # NET_RECEIVE's flag: 0 for an event from a NetCon, the only
             # kind there is here (net_send, which sets others, is refused).
             return sympy.Integer(0)
+        if name == "area":
+            raise self._unsup("use of area (the compartment's membrane area: a kept zero-area "
+                              "node would divide by 0)", tok)
         if name in _GEOMETRY:
-            raise self._unsup("use of %s (the compartment's geometry)" % name, tok)
+            raise self._err("use of %s without declaring it (ASSIGNED { %s (um) }, as NEURON "
+                            "requires)" % (name, name), tok)
         raise self._err("unknown name %s" % name, tok)
 
     def _write(self, name, value, frame, tok):
