@@ -171,7 +171,9 @@ HB_API hb_status hb_sim_insert(hb_sim *sim, const char *mech, const hb_sim_regio
 /* Sets PARAMETER `param` of `mech` in the region's compartments that carry
  * it (none: HB_ERR_INVALID_ARGUMENT): to value, or to the profile
  * a + b d + c exp(k d) of the compartment's path distance d (um). Later calls
- * override earlier ones where they overlap. */
+ * override earlier ones where they overlap. A parameter named diam (NMODL's
+ * `diam`) is the compartment's mean diameter, filled where the mechanism goes
+ * (hb_morph_cell_view.diam): setting it is HB_ERR_INVALID_ARGUMENT. */
 typedef struct {
     double a, b, c, k;
 } hb_sim_profile;
