@@ -70,21 +70,29 @@ one_case() {
 }
 read -ra engines <<<"${ENGINES:-auto cells stages}"
 rc=0
+# model_cases PREFIX MODEL REF DOUBLE_BOUNDS FLOAT_BOUNDS ICLAMP: `simulate --model
+# MODEL` (one cell, 20 ms at dt 0.025, --iclamp ICLAMP) on every backend, engine
+# and precision, each run (tag PREFIX BACKEND-ENGINE-PRECISION) against REF.
+model_cases() {
+    local pre=$1 model=$2 ref=$3 bd=$4 bf=$5 clamp=$6 b e p bounds
+    for b in "${BACKENDS[@]}"; do
+        for e in "${engines[@]}"; do
+            for p in double float; do
+                bounds=$bd
+                [ "$p" = float ] && bounds=$bf
+                one_case "$pre$b-$e-$p" "$ref" "$bounds" \
+                    env HINESBATCH_BACKEND="$b" "$exe" simulate --model "$model" --cells 1 \
+                    --iclamp "$clamp" --tstop 20 --dt 0.025 --record 1 --engine "$e" \
+                    --precision "$p" --csv "$OUT/$pre$b-$e-$p.csv" || rc=1
+            done
+        done
+    done
+}
 echo "t in a whole simulation (tests/nmodl/tcheck) against NEURON 9.0.2:"
 echo "| backend, engine, precision | samples | worst v (mV) | a | b | i (mA/cm2) | within bounds |"
 echo "|---|---|---|---|---|---|---|"
-for b in "${BACKENDS[@]}"; do
-    for e in "${engines[@]}"; do
-        for p in double float; do
-            bounds="1e-6 1e-8 1e-8 1e-9"
-            [ "$p" = float ] && bounds="1e-3 1e-5 1e-5 1e-7"
-            one_case "$b-$e-$p" tests/nmodl/tcheck/reference.csv "$bounds" \
-                env HINESBATCH_BACKEND="$b" "$exe" simulate --model tests/nmodl/tcheck/tdrive.json \
-                --cells 1 --iclamp 0,0,0 --tstop 20 --dt 0.025 --record 1 --engine "$e" \
-                --precision "$p" --csv "$OUT/$b-$e-$p.csv" || rc=1
-        done
-    done
-done
+model_cases "" tests/nmodl/tcheck/tdrive.json tests/nmodl/tcheck/reference.csv \
+    "1e-6 1e-8 1e-8 1e-9" "1e-3 1e-5 1e-5 1e-7" 0,0,0
 # The point-process half, linked as a consumer of the static library would be.
 cmake --build "$BUILD" --target hinesbatch_static >"$OUT/static.log" 2>&1 ||
     { echo "t-compare: building the static library failed: $OUT/static.log" >&2; exit 1; }
@@ -110,22 +118,10 @@ for b in "${BACKENDS[@]}"; do
         done
     done
 done
-BOUNDS_CASHELL_DOUBLE="1e-5 1e-8 1e-8 1e-8 1e-4"
-BOUNDS_CASHELL_FLOAT="2e-3 1e-6 1e-6 1e-6 5e-3"
 echo "| backend, engine, precision (cashell) | samples | worst soma v (mV) | soma cai (mM) | cai, 50 um | cai, 190 um | v, 190 um | within bounds |"
 echo "|---|---|---|---|---|---|---|---|"
-for b in "${BACKENDS[@]}"; do
-    for e in "${engines[@]}"; do
-        for p in double float; do
-            bounds=$BOUNDS_CASHELL_DOUBLE
-            [ "$p" = float ] && bounds=$BOUNDS_CASHELL_FLOAT
-            one_case "cashell-$b-$e-$p" tests/nmodl/tcheck/cashell_reference.csv "$bounds" \
-                env HINESBATCH_BACKEND="$b" "$exe" simulate --model tests/nmodl/tcheck/cashell.json \
-                --cells 1 --iclamp 2,15,1 --tstop 20 --dt 0.025 --record 1 --engine "$e" \
-                --precision "$p" --csv "$OUT/cashell-$b-$e-$p.csv" || rc=1
-        done
-    done
-done
+model_cases cashell- tests/nmodl/tcheck/cashell.json tests/nmodl/tcheck/cashell_reference.csv \
+    "1e-5 1e-8 1e-8 1e-8 1e-4" "2e-3 1e-6 1e-6 1e-6 5e-3" 2,15,1
 # diam is the morphology's: a model file that sets it must be refused, naming it.
 "$PY" - "$OUT/cashell-sets-diam.json" <<'PYEOF'
 import json, os, sys

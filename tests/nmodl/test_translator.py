@@ -119,8 +119,8 @@ def test_refusals():
     for geo in ("diam", "area"):
         refusal(MINIMAL + "ASSIGNED { %s }\nINITIAL {\n  %s = 1\n}\n" % (geo, geo),
                 "unsupported assignment to %s" % geo, 6, 3)
-        kept = loads(MINIMAL + "ASSIGNED { area (um2) }\n", "x.mod")
-        assert "area" not in kept.assigned_names and "area" not in kept.param_names
+    kept = loads(MINIMAL + "ASSIGNED { area (um2) }\n", "x.mod")
+    assert "area" not in kept.assigned_names and "area" not in kept.param_names
 
 
 def test_diam_is_a_geometry_parameter():
