@@ -1,4 +1,4 @@
-/* thomas_coop_local.cl: resident cooperative Thomas (the Thomas-PCR hybrid with whole systems in local memory): one work-group per S consecutive systems of the flat layout, Pper work-items per system. */
+/* thomas_coop_local.cl: resident cooperative Thomas (the Thomas hybrid with whole systems in local memory: chunks reduced by Thomas, their end rows by cyclic reduction): one work-group per S consecutive systems of the flat layout, Pper work-items per system. */
 #ifndef HB_PRELUDE_CL
 #include "hb_prelude.cl"
 #endif
@@ -20,7 +20,8 @@
 #define HB_COOPL_RD(I) (sd + HB_COOPL_ROW_(I))
 
 /* One PCR step for reduced row I over this file's row addresses
- * (hb_coop_phases.cl's HB_PCR_ROW, the staged kernel's step). */
+ * (hb_coop_phases.cl's HB_PCR_ROW, the staged kernel's step): cyclic
+ * reduction's elimination of a row's two neighbours. */
 #define HB_COOPL_PCR_ROW(I, NA, NC, ND)                                                     \
     HB_PCR_ROW(hb_int, I, s, N, HB_COOPL_RA, HB_COOPL_RC, HB_COOPL_RD, NA, NC, ND)
 
@@ -60,9 +61,9 @@
  * 3. Backward over rows L-2 .. 1: the first row then couples only to the
  *    previous chunk's last row and to x_{L-1}. The two end rows of every chunk
  *    form the reduced system of 2q rows (unit diagonal).
- * 4. PCR on it, log2(2 pper) steps for every system of the group (a system
- *    with fewer chunks is solved sooner; further steps leave it unchanged),
- *    two rows per work-item.
+ * 4. Cyclic reduction on it, log2(2 pper) steps down and up for every
+ *    system of the group (a system with fewer chunks has no rows in the
+ *    last ones).
  * 5. Back-substitution x_i = d'_i - a'_i x_0 - c'_i x_{i+1} in local memory,
  *    then a coalesced store of x to d.
  * Global traffic: a, b, c, d read once, x written once; no scratch.
@@ -181,27 +182,40 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* 4. PCR: row i keeps a unit diagonal and couples to i - s and i + s;
-     * work-item j computes rows j and j + pper, and all write after all read.
-     * The step count is the group's (2 pper rows at most), uniform. */
+    /* 4. Cyclic reduction of the reduced system (N = 2q rows, unit
+     * diagonal). Forward, step s = 1, 2, 4, ...: the rows I = 2s-1 mod 2s
+     * eliminate their neighbours I - s and I + s (one PCR row each, in
+     * place: the rows a step reads are never the rows it writes), leaving
+     * couplings to I - 2s and I + 2s; a row with neither neighbour is then
+     * solved (x in its d). Backward, s from the last step down: the rows I =
+     * s-1 mod 2s take x_I = d_I - a_I x_{I-s} - c_I x_{I+s} from rows solved
+     * before. About 3N row updates where PCR makes N log2(N): the reduced
+     * system's traffic was half of the local memory's (256,000 x 512 double,
+     * Nsight Compute), and local memory bounds a full device. Work-item j
+     * takes the step's row j; the step counts are the group's (2 pper rows at
+     * most), uniform. */
+    hb_int top = 1;
     for (hb_int s = 1; s < 2 * pper; s *= 2) {
-        real na0 = (real)0, nc0 = (real)0, nd0 = (real)0;
-        real na1 = (real)0, nc1 = (real)0, nd1 = (real)0;
-        const int r0 = n > 0 && j < N, r1 = n > 0 && j + pper < N;
-        if (r0)
-            HB_COOPL_PCR_ROW(j, na0, nc0, nd0);
-        if (r1)
-            HB_COOPL_PCR_ROW(j + pper, na1, nc1, nd1);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (r0) {
-            sh[HB_COOPL_RA(j)] = na0;
-            sh[HB_COOPL_RC(j)] = nc0;
-            sh[HB_COOPL_RD(j)] = nd0;
+        const hb_int I = 2 * s * j + 2 * s - 1;
+        if (n > 0 && I < N) {
+            real na, nc, nd;
+            HB_COOPL_PCR_ROW(I, na, nc, nd);
+            sh[HB_COOPL_RA(I)] = na;
+            sh[HB_COOPL_RC(I)] = nc;
+            sh[HB_COOPL_RD(I)] = nd;
         }
-        if (r1) {
-            sh[HB_COOPL_RA(j + pper)] = na1;
-            sh[HB_COOPL_RC(j + pper)] = nc1;
-            sh[HB_COOPL_RD(j + pper)] = nd1;
+        top = s;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (hb_int s = top; s >= 1; s /= 2) {
+        const hb_int I = 2 * s * j + s - 1;
+        if (n > 0 && I < N) {
+            real x = sh[HB_COOPL_RD(I)];
+            if (I - s >= 0)
+                x -= sh[HB_COOPL_RA(I)] * sh[HB_COOPL_RD(I - s)];
+            if (I + s < N)
+                x -= sh[HB_COOPL_RC(I)] * sh[HB_COOPL_RD(I + s)];
+            sh[HB_COOPL_RD(I)] = x;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
