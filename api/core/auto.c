@@ -101,7 +101,10 @@ int32_t hb__coop_group(const hb_device_traits *dev, int64_t max_rows, size_t esi
  * a batch that fills the device is bound by local-memory traffic, most of it
  * the PCR of the chunks' end rows, so long chunks (8 rows) win (256,000 x 512
  * double: 2.74 ms against 3.95 at 4 rows); a small batch is bound by latency,
- * so short chunks win (256 x 64: 1 row, 0.0139 ms against 0.0195 at 8). */
+ * so short chunks win (256 x 64: 1 row, 0.0139 ms against 0.0195 at 8). With
+ * cyclic reduction of the end rows in place of PCR, 8 rows still won on an
+ * H200 (docs/benchmarks/h200-2026-11-29-banks: 1.85 ms against 2.26 at 16
+ * and 2.39 at 4). */
 int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows)
 {
     const uint64_t rows = hb__mul_sat((uint64_t)(nsys > 0 ? nsys : 0),

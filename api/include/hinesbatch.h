@@ -270,7 +270,8 @@ typedef enum {
     HB_STRATEGY_BRANCH_LEVEL,  /* branches grouped by depth, swept level by level */
     HB_STRATEGY_FINE_TREE,     /* one thread per branch, one group per cells     */
     HB_STRATEGY_COOPERATIVE,   /* tridiagonal: one work-group per system (Thomas
-                                  on chunks, PCR on their end rows); flat layout */
+                                  on chunks, cyclic reduction or PCR on their
+                                  end rows); flat layout */
     HB_STRATEGY_CELL_GROUP     /* Hines: one work-group per cell, the cell's rows
                                   in local memory, eliminated level by level;
                                   flat layout; fine tree where a cell does not
