@@ -63,8 +63,19 @@ def test_shapes():
 
 def test_refusals():
     refusal(MINIMAL + "VERBATIM\n int x; \nENDVERBATIM\n", "unsupported VERBATIM", 4, 1)
-    refusal(MINIMAL + "STATE { c o }\nKINETIC k {\n COMPARTMENT 2 { c o }\n ~ c <-> o (1, 1)\n}\n",
-            "unsupported COMPARTMENT", 6, 2)
+    solved = MINIMAL + "STATE { c o }\nBREAKPOINT { SOLVE k METHOD sparse }\nKINETIC k {\n"
+    refusal(solved + " COMPARTMENT i, 2 { c o }\n ~ c <-> o (1, 1)\n}\n",
+            "unsupported COMPARTMENT with an index", 7, 2)
+    refusal(MINIMAL + "STATE { c }\nDERIVATIVE k {\n COMPARTMENT 2 { c }\n c' = -c\n}\n",
+            "unsupported COMPARTMENT statement outside a KINETIC block", 6, 2)
+    refusal(solved + " LOCAL w\n w = 2\n COMPARTMENT w { c }\n ~ c <-> o (1, 1)\n}\n",
+            "unsupported a COMPARTMENT volume that reads LOCAL w", 9, 14)
+    refusal(solved + " COMPARTMENT 1 + c { o }\n ~ c <-> o (1, 1)\n}\n",
+            "unsupported a COMPARTMENT volume that depends on a STATE", 7, 2)
+    refusal(solved + " COMPARTMENT 2 { c a }\n ~ c <-> o (1, 1)\n}\n",
+            "a in COMPARTMENT is not a STATE", 7, 20, NmodlError)
+    refusal(solved + " COMPARTMENT 2 { c }\n COMPARTMENT 3 { o c }\n ~ c <-> o (1, 1)\n}\n",
+            "c in a second COMPARTMENT", 8, 20, NmodlError)
     refusal(MINIMAL + "STATE { c o }\nBREAKPOINT { SOLVE k METHOD cnexp }\nKINETIC k {\n"
             " ~ c <-> o (1, 1)\n}\n", "unsupported SOLVE of a KINETIC block with METHOD cnexp", 5, 29)
     refusal(MINIMAL + "STATE { c o }\nKINETIC k {\n ~ c -> o (1)\n}\n", "expected '<->' or '<<'", 6, 6,
@@ -205,7 +216,8 @@ def test_unit_constants():
                ("faraday", "coul"): 96485.33212331001, ("faraday", "kilocoulombs"): 96.48533212331002,
                ("faraday", "millicoulomb"): 96485332.12331001, ("k-mole", "joule/degC"): 8.31446261815324,
                ("R", "joule/degC"): 8.31446261815324, ("k-mole", "millijoule/degC"): 8314.462618153239,
-               ("e", "coulomb"): 1.602176634e-19, ("k", "joule/degC"): 1.380649e-23}
+               ("e", "coulomb"): 1.602176634e-19, ("k", "joule/degC"): 1.380649e-23,
+               ("pi", "1"): 3.141592653589793}
     for (a, b), want in nocmodl.items():
         mech = loads(MINIMAL + "UNITS { K = (%s) (%s) }\n" % (a, b), "u.mod")
         got = float(mech.constants["K"])
@@ -772,6 +784,38 @@ KINETIC kin {
     # step's own error is of order its square (one step alone: 1e-7 here).
     for r in range(3):
         assert abs(got["st[%d]" % r] - root[r]) < 1e-12, (r, got, root)
+
+
+def test_kinetic_compartments():
+    """COMPARTMENT as NEURON's sparse solver has it (nocmodl's generated rows): each state's
+    equation is volume x' = its fluxes, << included, and a CONSERVE sums volume x."""
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    src = MINIMAL + """STATE { c o s }
+BREAKPOINT { SOLVE kin METHOD sparse }
+KINETIC kin {
+  COMPARTMENT 2*a { c o }
+  COMPARTMENT 5 { s }
+  ~ c << (0.3)
+  ~ c <-> o (0.2, 0.1)
+  ~ o <-> s (0.4, 0.05)
+  CONSERVE c + o + s = 1
+}
+"""
+    fn = build(loads(src, "m.mod"))["state"]
+    x0 = [sympy.Rational(1, 10), sympy.Rational(1, 5), sympy.Rational(1, 10)]
+    dt, pa = sympy.Rational(1, 40), sympy.Rational(3, 2)
+    vals = {sympy.Symbol("s_" + n, real=True): x0[r] for r, n in enumerate(("c", "o", "s"))}
+    vals.update({DT: dt, sympy.Symbol("p_a", real=True): pa})
+    got = _run_function(fn, vals)
+    c, o, s_ = (got["st[%d]" % r] for r in range(3))
+    vol = [2 * pa, 2 * pa, 5]
+    # The CONSERVE row replaces one equation (s's, the last): the others hold.
+    R = sympy.Rational
+    f1, f2 = R(1, 5) * c - R(1, 10) * o, R(2, 5) * o - R(1, 20) * s_
+    assert abs(vol[0] * (c - x0[0]) - dt * (R(3, 10) - f1)) < 1e-25
+    assert abs(vol[1] * (o - x0[1]) - dt * (f1 - f2)) < 1e-25
+    assert abs(vol[0] * c + vol[1] * o + vol[2] * s_ - 1) < 1e-25, got
 
 
 def test_cnexp_is_exact_for_linear():

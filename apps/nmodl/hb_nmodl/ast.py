@@ -69,6 +69,10 @@ class Conserve(Node):  # lhs, total (expressions)
     pass
 
 
+class Compartment(Node):  # volume (expression), names (state name tokens)
+    pass
+
+
 # Declarations and blocks
 class Var(Node):      # name, default (str or None), units (str or None), lo, hi
     pass

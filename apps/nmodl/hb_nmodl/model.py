@@ -103,14 +103,17 @@ class IonUse:
 class _Frame:
     """Values during symbolic execution: locals, module variables, derivatives."""
 
-    def __init__(self, local, glob, derivs, conserve=None):
+    def __init__(self, local, glob, derivs, conserve=None, compartments=None):
         self.local = local
         self.glob = glob
         self.derivs = derivs
         self.conserve = [] if conserve is None else conserve  # KINETIC: (lhs, total)
+        # KINETIC's COMPARTMENT: state name -> (volume, the state's symbol)
+        self.compartments = {} if compartments is None else compartments
 
     def copy(self):
-        return _Frame(dict(self.local), dict(self.glob), dict(self.derivs), self.conserve)
+        return _Frame(dict(self.local), dict(self.glob), dict(self.derivs), self.conserve,
+                      self.compartments)
 
 
 class Mechanism:
@@ -350,6 +353,7 @@ class Mechanism:
         finally:
             self._t_shift = False
         self._exec(body, frame)
+        self._compartments(frame)
         return frame
 
     def _module_var(self, name):
@@ -483,6 +487,8 @@ class Mechanism:
                 raise self._err("CONSERVE outside the SOLVEd KINETIC block", s.tok)
             frame.conserve.append((_arith(self._eval(s.lhs, frame)),
                                    _arith(self._eval(s.total, frame))))
+        elif isinstance(s, ast.Compartment):
+            self._compartment(s, frame)
         elif isinstance(s, ast.Solve):
             if s.steady is not None and self._init and self._inner == "INITIAL":
                 self._steady_state(s, frame)
@@ -522,6 +528,48 @@ class Mechanism:
                 frame.derivs[tok.text] = frame.derivs.get(tok.text, sympy.Integer(0)) + \
                     sign * coef * net
 
+    def _compartment(self, s, frame):
+        """`COMPARTMENT volume { states }`: recorded, applied once the block is done."""
+        if not self._deriv:
+            raise self._err("COMPARTMENT outside the SOLVEd KINETIC block", s.tok)
+        # NEURON scales the states' rows by the volume before the block's
+        # statements run (nocmodl's kinetic.c), so a LOCAL that the block
+        # assigns would be read there before its assignment.
+        stack = [s.volume]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, ast.Name) and e.name in frame.local:
+                raise self._unsup("a COMPARTMENT volume that reads LOCAL %s (NEURON evaluates "
+                                  "the volume before the block's statements)" % e.name, e.tok)
+            stack += [getattr(e, k) for k in ("arg", "left", "right") if hasattr(e, k)]
+            stack += list(getattr(e, "args", None) or [])
+        vol = self._guard(_arith(self._eval(s.volume, frame)), "%s: COMPARTMENT" % self._inner)
+        states = {self._read(n, frame, s.tok) for n in self.states}
+        if getattr(vol, "free_symbols", set()) & states:
+            raise self._unsup("a COMPARTMENT volume that depends on a STATE", s.tok)
+        for n in s.names:
+            if n.text not in self.states:
+                raise self._err("%s in COMPARTMENT is not a STATE" % n.text, n)
+            if n.text in frame.compartments:
+                raise self._err("%s in a second COMPARTMENT" % n.text, n)
+            frame.compartments[n.text] = (vol, self._read(n.text, frame, n))
+
+    def _compartments(self, frame):
+        """NEURON's COMPARTMENT (nocmodl's kinetic.c): a state's equation is
+        volume x' = its fluxes (reactions and <<), and a CONSERVE sums volume x
+        over its states. So x' = fluxes / volume here, the same backward Euler
+        solution as NEURON's rows scaled by the volume, and the CONSERVE rows
+        take each state times its volume."""
+        if not frame.compartments:
+            return
+        scaled = {}
+        for name, (vol, x) in frame.compartments.items():
+            if name in frame.derivs:
+                frame.derivs[name] = frame.derivs[name] / vol
+            scaled[x] = vol * x
+        frame.conserve[:] = [(lhs.xreplace(scaled) if isinstance(lhs, sympy.Basic) else lhs,
+                              total) for lhs, total in frame.conserve]
+
     def _steady_state(self, s, frame):
         """INITIAL's `SOLVE k STEADYSTATE sparse`: as NEURON, one backward Euler step of
         1e9 ms from the states as they are, CONSERVE rows in place (exact for a linear
@@ -538,6 +586,7 @@ class Mechanism:
         saved = (self._deriv, self._inner, self._block)
         self._deriv, self._inner, self._block = True, s.name, "%s (INITIAL)" % s.name
         self._exec(target.body, sub)
+        self._compartments(sub)
         self._deriv, self._inner, self._block = saved
         xs = [n for n in self.states if n in sub.derivs]
         syms = [ph[n] for n in xs]
@@ -591,7 +640,7 @@ class Mechanism:
         local = {a: _arith(x) for a, x in zip(f.args, args)}
         if f.kind == "FUNCTION":
             local[name] = sympy.Integer(0)
-        sub = _Frame(local, frame.glob, frame.derivs, frame.conserve)
+        sub = _Frame(local, frame.glob, frame.derivs, frame.conserve, frame.compartments)
         saved = self._block, self._inner
         self._block, self._inner = "%s (%s)" % (name, saved[0]), name
         self._exec(f.body, sub)

@@ -21,7 +21,8 @@ _UNSUPPORTED_NEURON = {
 _UNSUPPORTED_STMTS = {
     "WHILE": "WHILE loop", "FROM": "FROM loop", "FOR_NETCONS": "FOR_NETCONS",
     "WATCH": "WATCH statement",
-    "COMPARTMENT": "COMPARTMENT statement", "LONGITUDINAL_DIFFUSION": "LONGITUDINAL_DIFFUSION",
+    "COMPARTMENT": "COMPARTMENT statement outside a KINETIC block",
+    "LONGITUDINAL_DIFFUSION": "LONGITUDINAL_DIFFUSION",
     "MUTEXLOCK": "MUTEXLOCK", "MUTEXUNLOCK": "MUTEXUNLOCK", "PROTECT": "PROTECT statement",
 }
 
@@ -347,6 +348,8 @@ class Parser:
             lhs = self.expression()
             self.expect("=")
             return ast.Conserve(t, lhs=lhs, total=self.expression())
+        if w == "COMPARTMENT" and self._kinetic:
+            return self.compartment()
         if w == "SOLVE":
             self.next()
             n = self.name()
@@ -393,6 +396,24 @@ class Parser:
         if self.at("["):
             raise self.unsupported("array variable %s" % w)
         raise self.error("expected '=' or '(' after %s, found %s" % (w, _describe(self.peek())))
+
+    def compartment(self):
+        """`COMPARTMENT volume { A B ... }` (the indexed form, of arrays, is refused)."""
+        t = self.next()
+        volume = self.expression()
+        if self.at(","):
+            raise self.unsupported("COMPARTMENT with an index (of arrays)", t)
+        self.expect("{")
+        names = []
+        while not self.at("}"):
+            n = self.name()
+            if self.at("["):
+                raise self.unsupported("array variable %s" % n.text, n)
+            names.append(n)
+        self.next()
+        if not names:
+            raise self.error("COMPARTMENT names no state", t)
+        return ast.Compartment(t, volume=volume, names=names)
 
     def reaction(self):
         """`~ A + 2 B <-> C (kf, kb)` or `~ A << (flux)`."""
