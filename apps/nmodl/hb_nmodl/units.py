@@ -20,7 +20,7 @@ _NAMED = {
     "L": Fraction(1, 1000), "molar": _MOLE * 1000, "M": _MOLE * 1000, "micron": Fraction(1, 10**6),
     "V": 1, "A": 1, "C": 1, "J": 1,
     # NEURON's files write `PI = (pi) (1)`; nrnunits.lib's digits.
-    "pi": Fraction("3.14159265358979323846"), "avogadro": _MOLE,
+    "pi": Fraction("3.14159265358979323846"),
 }
 _PREFIXES = (("femto", Fraction(1, 10**15)), ("pico", Fraction(1, 10**12)),
              ("nano", Fraction(1, 10**9)), ("micro", Fraction(1, 10**6)),
