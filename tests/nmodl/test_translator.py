@@ -224,6 +224,17 @@ def test_unit_constants():
         assert abs(got - want) <= 5e-16 * abs(want), (a, b, got, want)  # an ulp or two
     refusal(MINIMAL + "UNITS {\n  K = (furlong) (coulomb)\n}\n", "unsupported unit constant (furlong)",
             5, 7)
+    # A file's own unit definitions, for names the table lacks (NEURON 9.0.2 wrote
+    # 0x1.0a1013e8990bep+3 and 0x1.0624dd2f1a9fcp-10 for these lines); a name the table
+    # has keeps its value.
+    mech = loads(MINIMAL + "UNITS { (degK) = (kelvin) (bigu) = (1000 um) (mM) = (milli/liter)\n"
+                 "  R = (k-mole) (joule/degK) Q = (bigu) (meter) F = (faraday) (kilocoulombs) }\n",
+                 "d.mod")
+    assert float(mech.constants["R"]) == float.fromhex("0x1.0a1013e8990bep+3")
+    assert float(mech.constants["Q"]) == float.fromhex("0x1.0624dd2f1a9fcp-10")
+    assert float(mech.constants["F"]) == 96.48533212331002
+    refusal(MINIMAL + "UNITS {\n  (a) = (b) (b) = (a)\n  K = (a) (1)\n}\n",
+            "unsupported unit constant (a)", 6, 7)
 
 
 def test_branch_of_celsius_alone_and_crlf():

@@ -35,6 +35,7 @@ class Parser:
         self.i = 0
         self.mod = ast.Module(file)
         self._kinetic = False  # inside a KINETIC block: reactions and CONSERVE allowed
+        self._unit_defs = {}  # UNITS' (name) = (expression), for the constants after them
 
     # Token helpers
     def peek(self, k=0):
@@ -250,10 +251,12 @@ class Parser:
         self.expect("{")
         while not self.at("}"):
             t = self.peek()
-            if self.at("("):  # (mV) = (millivolt): a unit name, ignored
-                self.units()
+            if self.at("("):  # (mV) = (millivolt): a unit name, kept for the constants
+                name = self.units()
                 self.expect("=")
-                self.units()
+                defn = self.units()
+                if name and defn:
+                    self._unit_defs[name.strip()] = defn
             elif t.kind == "NAME":  # FARADAY = (faraday) (coulomb): a physical constant
                 self.next()
                 self.expect("=")
@@ -261,7 +264,7 @@ class Parser:
                 if self.at("("):
                     first = self.units()
                     second = self.units()
-                    value = unit_constant(first, second or "1")
+                    value = unit_constant(first, second or "1", self._unit_defs)
                     if value is None:
                         raise self.unsupported("unit constant (%s) (%s)" % (first, second), ut)
                 else:

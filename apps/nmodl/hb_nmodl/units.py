@@ -31,8 +31,9 @@ _PREFIXES = (("femto", Fraction(1, 10**15)), ("pico", Fraction(1, 10**12)),
              ("d", Fraction(1, 10)), ("k", 1000), ("M", 10**6), ("G", 10**9))
 
 
-def _name_value(word):
-    """A unit name's value: as is, else without a plural s, else a prefix times the rest."""
+def _name_value(word, defs, seen):
+    """A unit name's value: as is, else without a plural s, else a prefix times the rest,
+    else the file's own definition of it (defs: `(name) = (expression)` of its UNITS)."""
     if word in _NAMED:
         return _NAMED[word]
     # A plural only past three letters: "ms" is a millisecond, not meters.
@@ -40,13 +41,19 @@ def _name_value(word):
         return _NAMED[word[:-1]]
     for p, f in _PREFIXES:
         if word.startswith(p) and len(word) > len(p):
-            rest = _name_value(word[len(p):])
+            rest = _name_value(word[len(p):], defs, seen)
             if rest is not None:
                 return f * rest
+    # Only for names the table lacks: a file's (mM) = (milli/liter) must
+    # not change what (mM) means in a constant NEURON computes from its
+    # own library (nocmodl also takes a file's definition for a name its
+    # library lacks: (degK) = (kelvin)).
+    if word in defs and word not in seen:
+        return unit_value(defs[word], defs, seen | {word})
     return None
 
 
-def unit_value(text):
+def unit_value(text, defs=None, seen=frozenset()):
     """The scale of a unit expression such as 'joule/degC' or 'k-mole'; None when a name is unknown.
 
     Names separated by blanks or '-' multiply; after '/' they divide; a name
@@ -62,7 +69,7 @@ def unit_value(text):
             continue
         m = re.fullmatch(r"([A-Za-z_]+)([0-9]*)", tok)
         if m:
-            base = _name_value(m.group(1))
+            base = _name_value(m.group(1), defs or {}, seen)
             if base is None:
                 return None
             f = Fraction(base) ** int(m.group(2) or 1)
@@ -75,9 +82,10 @@ def unit_value(text):
     return value
 
 
-def constant(first, second):
-    """`NAME = (first) (second)`: the value of first in units of second, as decimal text; None if unknown."""
-    a, b = unit_value(first), unit_value(second)
+def constant(first, second, defs=None):
+    """`NAME = (first) (second)`: the value of first in units of second, as decimal text; None if
+    unknown. defs: the file's unit definitions so far, name -> expression."""
+    a, b = unit_value(first, defs), unit_value(second, defs)
     if a is None or b is None or b == 0:
         return None
     return repr(float(a / b))
