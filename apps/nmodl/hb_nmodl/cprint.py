@@ -10,7 +10,7 @@ _TERNARY, _OR, _AND, _REL, _ADD, _MUL, _UNARY, _ATOM = range(8)
 _FUNCS = {sympy.exp: "exp", sympy.log: "log", sympy.sin: "sin", sympy.cos: "cos",
           sympy.tan: "tan", sympy.sinh: "sinh", sympy.cosh: "cosh", sympy.tanh: "tanh",
           sympy.atan: "atan", sympy.asin: "asin", sympy.acos: "acos", sympy.Abs: "fabs",
-          sympy.floor: "floor", sympy.ceiling: "ceil", Expm1: "expm1",
+          sympy.floor: "floor", sympy.ceiling: "ceil", Expm1: "expm1", sympy.erf: "erf",
           Exprelr: "HB_KERNEL(hb_nmodl_exprelr)", ExprelrD: "HB_KERNEL(hb_nmodl_exprelr_d)"}
 _RELS = {sympy.StrictLessThan: "<", sympy.LessThan: "<=", sympy.StrictGreaterThan: ">",
          sympy.GreaterThan: ">=", sympy.Equality: "==", sympy.Unequality: "!="}

@@ -75,7 +75,7 @@ def _builtin(name, args):
            "tan": sympy.tan, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
            "atan": sympy.atan, "asin": sympy.asin, "acos": sympy.acos, "fabs": sympy.Abs,
            "sqrt": sympy.sqrt, "floor": sympy.floor, "ceil": sympy.ceiling,
-           "exprelr": Exprelr, "expm1": Expm1}
+           "exprelr": Exprelr, "expm1": Expm1, "erf": sympy.erf}
     if name in one and len(args) == 1:
         return one[name](args[0])
     if name == "log10" and len(args) == 1:
