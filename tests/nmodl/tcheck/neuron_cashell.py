@@ -4,6 +4,7 @@ import os
 import sys
 
 from neuron import h
+from neuron_run import run_and_write
 
 h.load_file("stdrun.hoc")
 h.load_file("import3d.hoc")
@@ -36,13 +37,7 @@ def nearest(dist):
 
 s0, d50, d190 = soma(0.5), nearest(50), nearest(190)
 refs = (h._ref_t, s0._ref_v, s0._ref_cai, d50._ref_cai, d190._ref_cai, d190._ref_v)
-vecs = [h.Vector() for _ in refs]
-for vec, ref in zip(vecs, refs):
-    vec.record(ref)
-h.finitialize(-65)
-h.continuerun(20)
 with open(sys.argv[1], "w") as f:
-    f.write("t_ms,soma_v_mV,soma_cashell.cai,d50_cashell.cai,d190_cashell.cai,d190_v_mV\n")
-    for k in range(len(vecs[0])):
-        f.write(",".join("%.17g" % vec[k] for vec in vecs) + "\n")
+    run_and_write(f, "t_ms,soma_v_mV,soma_cashell.cai,d50_cashell.cai,d190_cashell.cai,d190_v_mV",
+                  refs, 20)
 print("diam at the probes: soma %.6g, d50 %.6g, d190 %.6g um" % (s0.diam, d50.diam, d190.diam))

@@ -2,6 +2,7 @@
 import sys
 
 from neuron import h
+from neuron_run import run_and_write
 
 h.load_file("stdrun.hoc")
 soma = h.Section(name="soma")
@@ -13,14 +14,6 @@ h.celsius = 6.3
 h.dt = 0.025
 h.secondorder = 0
 seg = soma(0.5)
-names = ("t", "v", "a", "b", "i")
 refs = (h._ref_t, seg._ref_v, seg._ref_a_tdrive, seg._ref_b_tdrive, seg._ref_i_tdrive)
-vecs = [h.Vector() for _ in names]
-for vec, ref in zip(vecs, refs):
-    vec.record(ref)
-h.finitialize(-65)
-h.continuerun(20)
 with open(sys.argv[1], "w") as f:
-    f.write("t_ms,v_mV,tdrive.a,tdrive.b,tdrive.i\n")
-    for k in range(len(vecs[0])):
-        f.write(",".join("%.17g" % vec[k] for vec in vecs) + "\n")
+    run_and_write(f, "t_ms,v_mV,tdrive.a,tdrive.b,tdrive.i", refs, 20)

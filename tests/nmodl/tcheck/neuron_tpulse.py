@@ -1,5 +1,8 @@
 """neuron_tpulse.py: NEURON's run of tpulse_run.c's cell (one compartment L = diam = 20 um, pas g 1e-4 S/cm2 e -65 mV, tests/nmodl/mod/tpulse.mod's TPulse at its middle, v_init -65 mV, dt 0.025 ms, 10 ms), printed as the t check's point-process reference (tpulse_reference.csv); run from a folder where nrnivmodl compiled tpulse.mod."""
+import sys
+
 from neuron import h
+from neuron_run import run_and_write
 
 h.load_file("stdrun.hoc")
 soma = h.Section(name="soma")
@@ -13,12 +16,5 @@ pp = h.TPulse(soma(0.5))
 h.dt = 0.025
 h.secondorder = 0
 h.celsius = 6.3
-tv, vv, iv = h.Vector(), h.Vector(), h.Vector()
-tv.record(h._ref_t)
-vv.record(soma(0.5)._ref_v)
-iv.record(pp._ref_i)
-h.finitialize(-65)
-h.continuerun(10)
-print("t_ms,v_mV,TPulse.i")
-for k in range(len(tv)):
-    print("%.6f,%.17g,%.17g" % (tv[k], vv[k], iv[k]))
+run_and_write(sys.stdout, "t_ms,v_mV,TPulse.i", (h._ref_t, soma(0.5)._ref_v, pp._ref_i), 10,
+              fmts=("%.6f", "%.17g", "%.17g"))
