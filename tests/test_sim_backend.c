@@ -458,6 +458,10 @@ int main(void)
             small_device(&sc, &ref, (pcr > four ? pcr : four) * es + 1024, "none",
                          "cells on chip", "schedule and couplings read from global memory",
                          p ? "float twins" : "double twins");
+            /* And v in rhs's array too: the step solves for v. */
+            small_device(&sc, &ref, (pcr > four ? pcr : four) * es + 1024, "vx",
+                         "cells on chip", "v in the right-hand side's array",
+                         p ? "float twins, vx" : "double twins, vx");
             result_free(&ref);
         }
         /* An unknown stage fails the creation, naming the value. */

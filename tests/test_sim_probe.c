@@ -1,4 +1,5 @@
-/* test_sim_probe.c: probes (hb_sim_probe, hb_sim_probe_point) on the backend under test, both engines: v at random compartments against hb_sim_get_state and hb_sim_record, hh gates and synaptic state against hb_sim_get_mech_state at the end, every trace over time against the serial oracle, Nernst potentials against the formula, ion and mechanism currents (hh, pas, synapses) against their formulas at the step's start; bad probes refused with nothing added. */
+/* test_sim_probe.c: probes (hb_sim_probe, hb_sim_probe_point) on the backend under test, both engines (and the on-chip epoch with v in rhs's array, stage vx): v at random compartments against hb_sim_get_state and hb_sim_record, hh gates and synaptic state against hb_sim_get_mech_state at the end, every trace over time against the serial oracle, Nernst potentials against the formula, ion and mechanism currents (hh, pas, synapses) against their formulas at the step's start; bad probes refused with nothing added. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,11 @@ static hb_status simulate(hb_context *ctx, const model *md, hb_sim_engine engine
     hb_status st = hb_sim_create(ctx, md->cells, md->ncells, &prm, &sim);
     if (st == HB_SUCCESS)
         st = apply(sim, md);
+    /* Stage vx asked for: the epoch that runs keeps v in rhs's array. */
+    const char *stage = getenv("HINESBATCH_EPOCH_STAGE");
+    if (st == HB_SUCCESS && stage && !strcmp(stage, "vx"))
+        HB_CHECK(strstr(hb_sim_describe(sim), "v in the right-hand side"), "stage vx: %s",
+                 hb_sim_describe(sim));
     if (st == HB_SUCCESS)
         st = hb_sim_run(sim, md->tstop * 0.37);
     if (st == HB_SUCCESS)
@@ -676,13 +682,22 @@ int main(void)
         if (ref.trace)
             self_checks(&md, &ref, "oracle"), check_currents(&md, &ref, "oracle"),
                 check_calcium(&md, &ref, "oracle");
-        for (int e = 0; e < 2; ++e) {
+        /* e = 2: the on-chip epoch with v in rhs's array (the step for v;
+         * HINESBATCH_EPOCH_STAGE=vx), whose probes of v are recorded before
+         * the rows' pass puts rhs there. */
+        for (int e = 0; e < 3; ++e) {
             if (e && hb_context_backend(ctx) == HB_BACKEND_SERIAL)
                 continue; /* the oracle runs the stages only */
+            if (e == 2 && hb_test_host_backend(hb_context_backend(ctx)))
+                continue; /* no on-chip epoch */
             const hb_sim_engine eng = e ? HB_SIM_ENGINE_CELLS : HB_SIM_ENGINE_STAGES;
             snprintf(what, sizeof what, "%s, engine %s", p ? "float" : "double",
-                     e ? "cells" : "stages");
-            if (simulate(ctx, &md, eng, &x) == HB_SUCCESS && ref.trace) {
+                     e == 2 ? "cells, stage vx" : e ? "cells" : "stages");
+            if (e == 2)
+                setenv("HINESBATCH_EPOCH_STAGE", "vx", 1);
+            const hb_status st = simulate(ctx, &md, eng, &x);
+            unsetenv("HINESBATCH_EPOCH_STAGE");
+            if (st == HB_SUCCESS && ref.trace) {
                 self_checks(&md, &x, what);
                 check_currents(&md, &x, what);
                 check_calcium(&md, &x, what);

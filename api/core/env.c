@@ -116,18 +116,18 @@ hb_status hb__env_coop_resident_limit(size_t *out)
 
 hb_status hb__env_epoch_stage(int *out)
 {
-    static const char *const names[] = {"none", "u", "all"};
+    static const char *const names[] = {"vx", "none", "u", "all"};
     const char *env = hb__env_value("HINESBATCH_EPOCH_STAGE");
     *out = 2;
     if (!env)
         return HB_SUCCESS;
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 4; ++k)
         if (!strcmp(env, names[k])) {
-            *out = k;
+            *out = k - 1;
             return HB_SUCCESS;
         }
     return hb__error(HB_ERR_INVALID_ARGUMENT,
-                     "HINESBATCH_EPOCH_STAGE='%s' is not one of all, u, none", env);
+                     "HINESBATCH_EPOCH_STAGE='%s' is not one of all, u, none, vx", env);
 }
 
 hb_status hb__env_coop_span(int32_t *out)

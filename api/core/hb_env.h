@@ -37,8 +37,8 @@ hb_status hb__env_coop_span(int32_t *out);
 /* HINESBATCH_EPOCH_STAGE: at most what the simulation's on-chip epoch keeps
  * in local memory besides its rows' d, rhs and v (a test and measurement
  * knob): "all" (u and the schedule; 2, the default when unset or empty),
- * "u" (1) or "none" (0); anything else is HB_ERR_INVALID_ARGUMENT
- * naming the value. */
+ * "u" (1), "none" (0) or "vx" (-1: neither, and v in rhs's array);
+ * anything else is HB_ERR_INVALID_ARGUMENT naming the value. */
 hb_status hb__env_epoch_stage(int *out);
 /* HINESBATCH_LOCAL_MEM_LIMIT: bytes of local memory per work-group that plans
  * may assume, at most (to make a 48 KiB device's plans on a larger one, and

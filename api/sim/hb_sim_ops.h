@@ -62,6 +62,8 @@ typedef struct {
     hb_buffer *evw;           /* real[nev]: its weight                           */
     hb_buffer *evt;           /* real[nev]: its delivery time, ms (NET_RECEIVE's t) */
     hb_buffer *d0;            /* real[nrows] the matrix diagonal C/dt + axial, uS */
+    hb_buffer *cdt;           /* real[nrows] its C/dt alone, uS (the on-chip
+                                 epoch's step for v, HB_EPOCH_STAGE_VX)      */
     /* Row k's axial neighbours (its parent, then its children in row order):
      * entries nbptr[k] .. nbptr[k + 1] of nboff (the neighbour's row minus
      * k) and nbg (the conductance between them, uS); api/sim/sim_cable.c. */
@@ -118,12 +120,23 @@ typedef struct {
  * with the trunk swept), or neither (3 arrays, 39 KiB with the trunk's PCR
  * rows): what is not staged is read from global memory, one cached copy
  * per distinct cell (the schedule's soff, hb_sim_dev.ucopy), so that more
- * cells share a compute unit. */
-enum { HB_EPOCH_STAGE_NONE = 0, HB_EPOCH_STAGE_U = 1, HB_EPOCH_STAGE_ALL = 2 };
+ * cells share a compute unit. Below none, vx (-1) keeps v in rhs's array
+ * too (2 arrays): each step solves for the new v instead of dv, with the
+ * right-hand side (C/dt + g) v - I of the row's own values alone
+ * (hb_sim_dev.cdt), so that nothing in the solve reads the old v. */
+enum {
+    HB_EPOCH_STAGE_VX = -1,
+    HB_EPOCH_STAGE_NONE = 0,
+    HB_EPOCH_STAGE_U = 1,
+    HB_EPOCH_STAGE_ALL = 2
+};
 #define HB_EPOCH_LAUNCH_BYTES(max_rows, esize, stage, pcr)                                  \
     (((stage) >= HB_EPOCH_STAGE_ALL                                                         \
           ? HB_CELL_LOCAL_BYTES(max_rows, esize)                                            \
-          : (HB_CELL_LOCAL_REALS(max_rows) - ((stage) ? 0 : (size_t)(max_rows))) * (esize)) + \
+          : (HB_CELL_LOCAL_REALS(max_rows) -                                                \
+             (size_t)((stage) >= HB_EPOCH_STAGE_U ? 0 : (stage) >= HB_EPOCH_STAGE_NONE ? 1 : 2) * \
+                 (size_t)(max_rows)) *                                                      \
+                (esize)) +                                                                  \
      ((pcr) ? HB_CELL_TRUNK_REALS * (esize) : 0))
 /* One work-item per rows_per_item rows of max_rows, in whole warps of 32. */
 static inline int64_t hb__epoch_items(int64_t max_rows, int64_t rows_per_item)

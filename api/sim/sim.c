@@ -210,6 +210,8 @@ static hb_status build_rows(hb_sim *sim, const hb_morph_cell *const *cells,
         st = hb__sim_model_rows(sim, cells, bv);
     if (st == HB_SUCCESS)
         st = hb__sim_axial_tables(sim);
+    if (st == HB_SUCCESS)
+        st = hb__sim_cdt_table(sim);
     hb_sim_dev *d = &sim->dev;
     if (st == HB_SUCCESS &&
         ((st = hb__sim_alloc(sim, &d->pos, sizeof(int64_t), R, pos)) ||
@@ -342,7 +344,7 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
     for (; s0 > HB_EPOCH_STAGE_NONE; --s0)
         if ((b0 = epoch_bytes(dev, maxr, esize, s0, &pcr)) != SIZE_MAX)
             break;
-    if (s0 == HB_EPOCH_STAGE_NONE)
+    if (s0 <= HB_EPOCH_STAGE_NONE)
         b0 = epoch_bytes(dev, maxr, esize, s0, &pcr);
     sim->epoch_group = sim->prm.plan.group_size;
     sim->epoch_stage = s0, sim->epoch_pcr = pcr;
@@ -370,7 +372,7 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
             g <= limit) {
             sim->epoch_group = (int32_t)g;
             int p = 0;
-            if (!sim->epoch_pcr &&
+            if (!sim->epoch_pcr && s0 >= HB_EPOCH_STAGE_NONE &&
                 epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_NONE, &p) != SIZE_MAX && p)
                 sim->epoch_stage = HB_EPOCH_STAGE_NONE, sim->epoch_pcr = 1;
         }
@@ -381,10 +383,16 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
         r0 <= 0 || sim->ncells <= r0 * dev->compute_units)
         return;
     const int64_t cu = dev->compute_units;
+    /* v in rhs's array (HB_EPOCH_STAGE_VX) in double alone: the step for v
+     * rounds at |v| where the step for dv rounds at |dv|, which float's 24
+     * bits feel and double's 53 do not. */
+    const int lowest = s0 < HB_EPOCH_STAGE_NONE || sim->prm.precision == HB_DOUBLE
+                           ? HB_EPOCH_STAGE_VX
+                           : HB_EPOCH_STAGE_NONE;
     int64_t best_w = (sim->ncells + r0 * cu - 1) / (r0 * cu), best_g = g0;
     int best_s = s0, best_pcr = pcr;
     for (int64_t g = 64; g <= g0 && g <= limit; g += 32)
-        for (int s = s0; s >= HB_EPOCH_STAGE_NONE; --s) {
+        for (int s = s0; s >= lowest; --s) {
             int64_t r = 0;
             int p = 0;
             const size_t b = epoch_bytes(dev, maxr, esize, s, &p);
@@ -511,7 +519,10 @@ static void describe(hb_sim *sim)
                   1023) / 1024,
                  stage == HB_EPOCH_STAGE_ALL ? ""
                  : stage == HB_EPOCH_STAGE_U ? ", schedule read from global memory"
-                                             : ", schedule and couplings read from global memory",
+                 : stage == HB_EPOCH_STAGE_NONE
+                     ? ", schedule and couplings read from global memory"
+                     : ", schedule and couplings read from global memory, v in the right-hand "
+                       "side's array (each step solves for v)",
                  sim->epoch_pcr ? "" : ", trunk swept by one work-item",
                  prm.epoch_steps > 0 ? "at most params.epoch_steps" : "whole runs or record_chunk");
     } else if (sim->engine == HB_SIM_ENGINE_CELLS)
@@ -698,7 +709,8 @@ void hb_sim_destroy(hb_sim *sim)
     hb_buffer *bufs[] = {d->pos,    d->v,     d->mtab,   d->inode,  d->mcell, d->pptr,
                          d->pmech,  d->pidx,
                          d->mprm,   d->mst,   d->ion,    d->ionk,   d->scale, d->evptr,
-                         d->evcur,  d->evstep, d->evw,   d->evt,   d->d0,    d->gmem,
+                         d->evcur,  d->evstep, d->evw,   d->evt,   d->d0,    d->cdt,
+                         d->gmem,
                          d->imem,   d->crow,  d->cptr,   d->con,    d->coff,  d->camp,
                          d->soma,   d->vprev, d->nspk,   d->tspk,   d->recslot, d->rec,
                          d->slist,  d->stime,

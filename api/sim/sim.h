@@ -183,6 +183,8 @@ hb_status hb__sim_probe_first(hb_sim *sim);
  * the host tables freed with the simulation; mechanism state read back. */
 /* Each row's axial neighbours (dev.nbptr, nboff, nbg; sim_cable.c). */
 hb_status hb__sim_axial_tables(hb_sim *sim);
+/* sim->dev.cdt (C/dt of every row) from sim->cm: api/sim/sim_cable.c. */
+hb_status hb__sim_cdt_table(hb_sim *sim);
 hb_status hb__sim_model_rows(hb_sim *sim, const hb_morph_cell *const *cells,
                              const hb_morph_batch_view *bv);
 hb_status hb__sim_model_build(hb_sim *sim, const char *fn);

@@ -86,6 +86,30 @@ static void rebuild(const hb_sim *sim, const double *cm, int64_t r0, int64_t r1,
     }
 }
 
+/* sim->dev.cdt from sim->cm (hb_sim_create; the on-chip epoch's step for
+ * v, HB_EPOCH_STAGE_VX), the buffer replaced only once the new one holds. */
+hb_status hb__sim_cdt_table(hb_sim *sim)
+{
+    const int64_t R = sim->nrows;
+    double *cdt = hb__malloc_n(R > 0 ? R : 1, sizeof *cdt),
+           *d0 = hb__malloc_n(R > 0 ? R : 1, sizeof *d0);
+    hb_buffer *b = NULL;
+    hb_status st = HB_SUCCESS;
+    if (!cdt || !d0)
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_create: C/dt of %lld rows", (long long)R);
+    else {
+        rebuild(sim, sim->cm, 0, R, cdt, d0);
+        st = hb__sim_alloc_real(sim, &b, R, cdt);
+    }
+    if (st == HB_SUCCESS) {
+        if (sim->dev.cdt)
+            sim->ctx->ops->release(sim->ctx, sim->dev.cdt);
+        sim->dev.cdt = b;
+    }
+    free(cdt), free(d0);
+    return st;
+}
+
 static hb_status set_cm(hb_sim *sim, const hb_sim_region *w, double cm)
 {
     const char *fn = "hb_sim_set_cm";
@@ -105,7 +129,7 @@ static hb_status set_cm(hb_sim *sim, const hb_sim_region *w, double cm)
     /* New tables first; the simulation changes only once all of them exist. */
     double *cmn = hb__malloc_n(R, sizeof *cmn), *cdt = hb__malloc_n(R, sizeof *cdt),
            *d0 = hb__malloc_n(R, sizeof *d0);
-    hb_buffer *bd = NULL;
+    hb_buffer *bd = NULL, *bc = NULL;
     hb_status st = HB_SUCCESS;
     if (!cmn || !cdt || !d0)
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "%s: tables of %lld rows", fn, (long long)R);
@@ -117,10 +141,18 @@ static hb_status set_cm(hb_sim *sim, const hb_sim_region *w, double cm)
         rebuild(sim, cmn, 0, R, cdt, d0);
         st = hb__sim_alloc_real(sim, &bd, R, d0);
     }
+    if (st == HB_SUCCESS && (st = hb__sim_alloc_real(sim, &bc, R, cdt)) != HB_SUCCESS) {
+        sim->ctx->ops->release(sim->ctx, bd);
+        bd = NULL;
+    }
     if (st == HB_SUCCESS) {
-        /* The step for dv needs only the diagonal (C/dt is in it). */
+        /* The step for dv needs only the diagonal (C/dt is in it); the
+         * on-chip step for v, C/dt too. */
         sim->ctx->ops->release(sim->ctx, sim->dev.d0);
         sim->dev.d0 = bd;
+        if (sim->dev.cdt)
+            sim->ctx->ops->release(sim->ctx, sim->dev.cdt);
+        sim->dev.cdt = bc;
         free(sim->cm);
         sim->cm = cmn, cmn = NULL;
     }

@@ -1,5 +1,6 @@
 /* epoch.cu: launcher of the on-chip simulation engine on the GPU (kernels_cl/sim/epoch.cl), one thread block per cell for many steps. */
 #include "cuda_backend.h"
+#include <limits.h>
 #include "hb_sim_ops.h"
 #include "sim_args.cuh"
 
@@ -29,21 +30,25 @@
 #define HB_CL_FILE "sim/epoch.cl"
 #include "cl_both_precisions.cuh"
 
-/* The kernel of a stage: u in shared memory (stage 1 or 2) or not (0). */
+/* The kernel of a stage: u in shared memory (stage 1 or 2), or not (0), or
+ * not and v in rhs's array (-1). */
 #define HB_EPOCH_KERNEL(p, stage)                                                            \
-    ((stage) == HB_EPOCH_STAGE_NONE ? HB_CUDA_KERNEL(p, hb_sim_epoch_ug)                    \
-                                    : HB_CUDA_KERNEL(p, hb_sim_epoch))
+    ((stage) == HB_EPOCH_STAGE_VX     ? HB_CUDA_KERNEL(p, hb_sim_epoch_ugv)                 \
+     : (stage) == HB_EPOCH_STAGE_NONE ? HB_CUDA_KERNEL(p, hb_sim_epoch_ug)                  \
+                                      : HB_CUDA_KERNEL(p, hb_sim_epoch))
 
-/* The block limit of the kernels as compiled, the lower of the two (their
+/* The block limit of the kernels as compiled, the lowest of the three (their
  * registers can lower it below the device's). */
 hb_status hb__cuda_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items)
 {
     HB_FORWARD(hb__cuda_use(ctx));
-    cudaFuncAttributes fa, fb;
-    HB_CUDA_CALL(cudaFuncGetAttributes(&fa, HB_EPOCH_KERNEL(p, HB_EPOCH_STAGE_ALL)));
-    HB_CUDA_CALL(cudaFuncGetAttributes(&fb, HB_EPOCH_KERNEL(p, HB_EPOCH_STAGE_NONE)));
-    *max_items = fa.maxThreadsPerBlock < fb.maxThreadsPerBlock ? fa.maxThreadsPerBlock
-                                                               : fb.maxThreadsPerBlock;
+    int lim = INT_MAX;
+    for (int s = HB_EPOCH_STAGE_VX; s <= HB_EPOCH_STAGE_U; ++s) {
+        cudaFuncAttributes fa;
+        HB_CUDA_CALL(cudaFuncGetAttributes(&fa, HB_EPOCH_KERNEL(p, s)));
+        lim = fa.maxThreadsPerBlock < lim ? fa.maxThreadsPerBlock : lim;
+    }
+    *max_items = lim;
     return HB_SUCCESS;
 }
 
@@ -83,13 +88,16 @@ hb_status hb__cuda_epoch(hb_context *ctx, void *stream, hb_precision p, const hb
         hb__dev(lay->base), hb__dev(lay->rows), hb__dev(lay->soff), hb__dev(lay->sched),       \
         hb__dev(m->cellof), hb__dev(m->rowoff), hb__dev(m->ucopy), hb__dev(job->u),            \
         hb__dev(job->l), (long long)m->nrows, hb__real(m->dt), hb__real(m->threshold),         \
-        hb__dev(m->v), HB_CUDA_MECH_ARGS(m), hb__dev(m->d0), hb__dev(m->dmap),                 \
+        hb__dev(m->v), HB_CUDA_MECH_ARGS(m), hb__dev(m->d0), hb__dev(m->cdt),                  \
+        hb__dev(m->dmap),                                                                      \
         hb__dev(m->crowof), hb__dev(m->cptr), hb__dev(m->con), hb__dev(m->coff),               \
         hb__dev(m->camp), (long long)m->max_spikes, hb__dev(m->soma), hb__dev(m->vprev),       \
         hb__dev(m->nspk), hb__dev(m->tspk), (long long)m->nrec, (long long)job->rec_row0,      \
         hb__dev(m->recslot), hb__dev(m->rec), hb__dev(m->slist), hb__dev(m->stime),            \
         hb__dev(m->probe), hb__dev(m->prbcell), stage, pcr)
-        if (stage == HB_EPOCH_STAGE_NONE)
+        if (stage == HB_EPOCH_STAGE_VX)
+            HB_FORWARD(HB_EPOCH_LAUNCH(hb_sim_epoch_ugv));
+        else if (stage == HB_EPOCH_STAGE_NONE)
             HB_FORWARD(HB_EPOCH_LAUNCH(hb_sim_epoch_ug));
         else
             HB_FORWARD(HB_EPOCH_LAUNCH(hb_sim_epoch));

@@ -3,15 +3,28 @@
 #include "hb_sim_ops.h"
 #include "sim_args.h"
 
-/* The kernels' own work-group limit on the device, the lower of the two
- * (u in local memory or not: their registers or private arrays can make it
- * lower than the device's). */
+#include <stdint.h>
+
+/* The kernel of a stage (HB_EPOCH_STAGE_*): u in local memory, or not, or
+ * not and v in rhs's array. */
+static int epoch_kernel(int stage)
+{
+    return stage == HB_EPOCH_STAGE_VX     ? HB_CLK_SIM_EPOCH_UGV
+           : stage == HB_EPOCH_STAGE_NONE ? HB_CLK_SIM_EPOCH_UG
+                                          : HB_CLK_SIM_EPOCH;
+}
+
+/* The kernels' own work-group limit on the device, the lowest of the three
+ * (their registers or private arrays can make it lower than the device's). */
 hb_status hb__cl_epoch_group_limit(hb_context *ctx, hb_precision p, int64_t *max_items)
 {
-    size_t a = 0, b = 0;
-    HB_FORWARD(hb__cl_kernel_max(ctx, p, HB_CLK_SIM_EPOCH, &a));
-    HB_FORWARD(hb__cl_kernel_max(ctx, p, HB_CLK_SIM_EPOCH_UG, &b));
-    *max_items = (int64_t)(a < b ? a : b);
+    size_t lim = SIZE_MAX;
+    for (int s = HB_EPOCH_STAGE_VX; s <= HB_EPOCH_STAGE_U; ++s) {
+        size_t a = 0;
+        HB_FORWARD(hb__cl_kernel_max(ctx, p, epoch_kernel(s), &a));
+        lim = a < lim ? a : lim;
+    }
+    *max_items = (int64_t)lim;
     return HB_SUCCESS;
 }
 
@@ -40,16 +53,13 @@ hb_status hb__cl_epoch(hb_context *ctx, void *stream, hb_precision p, const hb_s
             MEM(lay->soff),      MEM(lay->sched),    MEM(m->cellof),     MEM(m->rowoff),
             MEM(m->ucopy),       MEM(job->u),        MEM(job->l),        HB_CL_LONG(nrows),
             REAL(p, dt),         REAL(p, thr),       MEM(m->v),          HB_CL_MECH_ARGS(p, m, cel),
-            MEM(m->d0),          MEM(m->dmap),       MEM(m->crowof),     MEM(m->cptr),
+            MEM(m->d0),          MEM(m->cdt),        MEM(m->dmap),       MEM(m->crowof),     MEM(m->cptr),
             MEM(m->con),         MEM(m->coff),       MEM(m->camp),       HB_CL_LONG(maxs),
             MEM(m->soma),        MEM(m->vprev),      MEM(m->nspk),       MEM(m->tspk),
             HB_CL_LONG(nrec),    HB_CL_LONG(row0),   MEM(m->recslot),    MEM(m->rec),
             MEM(m->slist),       MEM(m->stime),      MEM(m->probe),      MEM(m->prbcell),
             HB_CL_INT(stage),    HB_CL_INT(pcr),     (hb_cl_arg){bytes, NULL}};
-        HB_FORWARD(hb__cl_launch_groups(ctx, stream, p,
-                                        stage == HB_EPOCH_STAGE_NONE ? HB_CLK_SIM_EPOCH_UG
-                                                                     : HB_CLK_SIM_EPOCH,
-                                        args,
+        HB_FORWARD(hb__cl_launch_groups(ctx, stream, p, epoch_kernel(stage), args,
                                         (int)(sizeof args / sizeof *args), ngroups, group));
     }
     return HB_SUCCESS;

@@ -154,8 +154,12 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
  * currents cleared; its density mechanisms' conductances and currents
  * (scaled to the row), its point processes', its clamps on at this step (in
  * their fixed order); the step for dv: d = d0 + g, rhs = -I (membrane.cl's
- * hb_sim_assemble). ts_ and tm_ in scope: the times the step before ended
- * at (its states) and this step's middle (the currents). */
+ * hb_sim_assemble), or with vx (a constant: v in rhs's array, where the
+ * solve left the new v and no update is due) the step for v: d = d0 + g,
+ * rhs = (C/dt + g) v - I over v's slot (the same matrix times v + dv: the
+ * axial terms cancel, so a row needs no neighbour's v). ts_ and tm_ in
+ * scope: the times the step before ended at (its states) and this step's
+ * middle (the currents). */
 #define HB_EPOCH_ROW_PASS(SC, UPD, KEEP)                                                    \
     do {                                                                                    \
         const int sc = can_fuse && (SC), upd = (UPD), keep = (KEEP);                        \
@@ -185,7 +189,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
                 ik = ik - sum;                                                              \
             }                                                                               \
             sh[oD + k] = d0[kk] + gk_;                                                      \
-            sh[oR + k] = -ik;                                                               \
+            sh[oR + k] = vx ? (cdt[kk] + gk_) * vk - ik : -ik;                              \
         }                                                                                   \
     } while (0)
 
@@ -226,7 +230,8 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
     __global const hb_long *cellof, __global const hb_long *rowoff,                            \
     __global const hb_long *ucopy, __global const real *u,                                     \
     __global const real *l, const hb_long nrows_all, const real dt, const real threshold,      \
-    __global real *v, HB_MECH_ARGS, __global const real *d0, __global const hb_int *dmap,      \
+    __global real *v, HB_MECH_ARGS, __global const real *d0, __global const real *cdt,        \
+    __global const hb_int *dmap,                                                               \
     __global const hb_long *crowof, __global const hb_long *cptr,                              \
     __global const hb_long *con, __global const hb_long *coff, __global const real *camp,      \
     const hb_long max_spikes, __global const hb_long *soma, __global real *vprev,              \
@@ -239,9 +244,14 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
  * memory (stage 1 or 2), 0 for those that read u and the schedule from
  * global memory (stage 0). Two kernels, not one with both paths: in one,
  * the three solves' code cost CUDA 26 more registers per work-item (140 in
- * float, 164 in double), so fewer cells per SM. */
-#define HB_EPOCH_BODY(USH)                                                                     \
+ * float, 164 in double), so fewer cells per SM. VX (a constant, with USH 0:
+ * stage -1) keeps v in rhs's array, one array of rows less: each step
+ * solves for the new v (HB_EPOCH_ROW_PASS), so the solve reads no old v
+ * and the update v = v + dv goes; probes that read v while the rows' pass
+ * has put rhs there are recorded before it. */
+#define HB_EPOCH_BODY(USH, VX)                                                                 \
     HB_DYNAMIC_LOCAL(real, sh);                                                                \
+    const int vx = (VX);                                                                       \
     /* stage (HB_EPOCH_STAGE_* in api/sim/hb_sim_ops.h): 2 u and the                           \
      * schedule in local memory, 1 u alone, 0 neither (the kernel with USH                     \
      * 0). */                                                                                  \
@@ -259,9 +269,10 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
      * schedule's does. Each array of rows in sh lowers the cells resident                     \
      * per SM (the membrane current stays in registers). */                                    \
     __global const real *ug = u + (valid && !ush ? ucopy[c] : 0);                              \
-    const hb_int oV = (hb_int)(oT + trunk +                                                    \
-                               (staged ? (8 * ld + 16) * 4 / (hb_long)sizeof(real)             \
-                                       : 0)); /* HB_CELL_SCHED_WORDS(ld) int32 */              \
+    const hb_int oV = vx ? oR                                                                  \
+                         : (hb_int)(oT + trunk +                                               \
+                                    (staged ? (8 * ld + 16) * 4 / (hb_long)sizeof(real)        \
+                                            : 0)); /* HB_CELL_SCHED_WORDS(ld) int32 */         \
     if (ush)                                                                                   \
         HB_CELL_STAGE(u, l);                                                                   \
     for (hb_int k = j; k < nr; k += P)                                                         \
@@ -324,15 +335,24 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
          * the states in a pass of their own, the work-item's probes of the                    \
          * step before, then the rows' pass. */                                                \
         const int on = s > 0;                                                                  \
-        if (can_fuse && q2 == q1) {                                                            \
-            HB_EPOCH_ROW_PASS(on, on, 0);                                                      \
+        if (can_fuse && q2 == q1 && (!vx || q1 == q0)) {                                       \
+            HB_EPOCH_ROW_PASS(on, on && !vx, 0);                                               \
         } else {                                                                               \
             if (on) {                                                                          \
-                for (hb_int k = j; k < nr; k += P)                                             \
-                    sh[oV + k] = sh[oV + k] + sh[oR + k];                                      \
+                if (!vx)                                                                       \
+                    for (hb_int k = j; k < nr; k += P)                                         \
+                        sh[oV + k] = sh[oV + k] + sh[oR + k];                                  \
                 HB_EPOCH_STATES_ROWS();                                                        \
                 for (hb_long q = q1; q < q2; ++q)                                              \
                     HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);                                   \
+            }                                                                                  \
+            if (vx && on && q1 > q0) {                                                         \
+                /* v's slots take rhs in the rows' pass: the group's probes                    \
+                 * first, once the states are visible. */                                      \
+                barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                           \
+                for (hb_long q = q0 + j; q < q1; q += P)                                       \
+                    HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);                                   \
+                barrier(CLK_LOCAL_MEM_FENCE);                                                  \
             }                                                                                  \
             HB_EPOCH_ROW_PASS(0, 0, 1);                                                        \
         }                                                                                      \
@@ -341,7 +361,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
         /* The step before, complete: its probes that any work-item records                    \
          * (the rows' pass changed none of what they read but v, now the                       \
          * step's start). */                                                                   \
-        if (on)                                                                                \
+        if (on && !vx)                                                                         \
             for (hb_long q = q0 + j; q < q1; q += P)                                           \
                 HB_EPOCH_PROBE_ONE(rec_row0 + s - 1, q);                                       \
         /* The axial currents join rhs inside the elimination (oV); dv in                      \
@@ -351,10 +371,10 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             HB_CELL_SOLVE_STAGED(0, oV, pcr, HB_CELL_US, HB_CELL_US);                          \
         } else {                                                                               \
             HB_CELL_TABLES(S);                                                                 \
-            HB_CELL_SOLVE(S, 0, oV, pcr, HB_EPOCH_UG, HB_EPOCH_UG);                            \
+            HB_CELL_SOLVE(S, 0, (VX) ? 0 : oV, pcr, HB_EPOCH_UG, HB_EPOCH_UG);                 \
         }                                                                                      \
         if (is_soma) {                                                                         \
-            const real vn = sh[oV + ks] + sh[oR + ks];                                         \
+            const real vn = vx ? sh[oR + ks] : sh[oV + ks] + sh[oR + ks];                      \
             if (vp < threshold && vn >= threshold) {                                           \
                 const real ts = (real)step * dt + dt * ((threshold - vp) / (vn - vp));         \
                 tspk[c * max_spikes + cnt % max_spikes] = ts;                                  \
@@ -369,7 +389,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
                                                                                                \
     /* And the last step's update and states, so the state is the one at the                   \
      * epoch's end. */                                                                         \
-    if (nsteps > 0)                                                                            \
+    if (nsteps > 0 && !vx)                                                                     \
         for (hb_int k = j; k < nr; k += P)                                                     \
             sh[oV + k] = sh[oV + k] + sh[oR + k];                                              \
     {                                                                                          \
@@ -391,5 +411,6 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
 #ifndef HB_EPOCH_UG_ATTR
 #define HB_EPOCH_UG_ATTR
 #endif
-__kernel void HB_KERNEL(hb_sim_epoch)(HB_EPOCH_PARAMS) { HB_EPOCH_BODY(1) }
-__kernel void HB_EPOCH_UG_ATTR HB_KERNEL(hb_sim_epoch_ug)(HB_EPOCH_PARAMS) { HB_EPOCH_BODY(0) }
+__kernel void HB_KERNEL(hb_sim_epoch)(HB_EPOCH_PARAMS) { HB_EPOCH_BODY(1, 0) }
+__kernel void HB_EPOCH_UG_ATTR HB_KERNEL(hb_sim_epoch_ug)(HB_EPOCH_PARAMS) { HB_EPOCH_BODY(0, 0) }
+__kernel void HB_EPOCH_UG_ATTR HB_KERNEL(hb_sim_epoch_ugv)(HB_EPOCH_PARAMS) { HB_EPOCH_BODY(0, 1) }
