@@ -31,38 +31,12 @@
 #define HB_COOPL_BATCH 2
 #endif
 
-#ifndef HB_FN
-#define HB_FN inline
-#endif
-
 /* Global row g of the system (0 .. n-1) as local index chunk * ld + row: the
- * first rem chunks (rows below split) have m + 1 rows, the others m. The
- * quotient comes from a float product with the reciprocal (ra = 1/(m+1), rb
- * = 1/m, set once per work-item), corrected by one: a 32-bit division by a
- * value known only at run time is a sequence of some 25 instructions, the
- * load and the store map every row, and the kernel's issue rate bounds it
- * where the device is full (Nsight Compute, 256,000 x 512 double: issue
- * slots 73% busy). Exact: local memory holds fewer than 2^20 rows, so g is
- * exact in float, and the product (the reciprocal within 3 ulp, OpenCL's
- * bound for a float division) is within 1/2 of the quotient. */
-HB_FN hb_int HB_KERNEL(hb_coopl_local_row)(const hb_int g, const hb_int split, const hb_int m,
-                                           const hb_int rem, const hb_int ld, const float ra,
-                                           const float rb)
-{
-    const int first = g < split;
-    const hb_int len = first ? m + 1 : m, gg = first ? g : g - split;
-    hb_int c = (hb_int)((float)gg * (first ? ra : rb));
-    hb_int r = gg - c * len;
-    if (r < 0) {
-        c -= 1;
-        r += len;
-    } else if (r >= len) {
-        c += 1;
-        r -= len;
-    }
-    return (first ? c : rem + c) * ld + r;
-}
-#define HB_COOPL_LOCAL_ROW(g) HB_KERNEL(hb_coopl_local_row)((g), split, m, rem, ld, ra_, rb_)
+ * first rem chunks have m + 1 rows, the others m (32-bit arithmetic: local
+ * memory is small). */
+#define HB_COOPL_LOCAL_ROW(g)                                                               \
+    ((g) < split ? ((g) / (m + 1)) * ld + (g) % (m + 1)                                     \
+                 : (rem + ((g) - split) / m) * ld + ((g) - split) % m)
 
 /* Group g solves slots g*S .. g*S + S-1 (S = local size / pper, the host
  * launches a multiple of pper), pper work-items per system; ld is the local
@@ -120,7 +94,6 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
     if (q < 1)
         q = 1;
     const hb_int N = 2 * q, m = n / q, rem = n - q * m, split = rem * (m + 1);
-    const float ra_ = 1.0f / (float)(m + 1), rb_ = m > 0 ? 1.0f / (float)m : 0.0f;
     const hb_int W = pper * ld, kk = on ? k : 0;
     const hb_int sa = kk * W, sc = (S + kk) * W, sd = (2 * S + kk) * W;
     const hb_int L = j < q ? m + (j < rem ? 1 : 0) : 0;
