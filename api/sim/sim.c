@@ -332,7 +332,12 @@ static size_t epoch_bytes(const hb_device_traits *dev, int64_t max_rows, size_t 
  * global memory too: double 96 (5 per SM) 1.77e10 against 1.63e10 with u
  * staged (4), float 64 (10 per SM) 3.0e10 against 2.69e10 (8); at 1,000
  * float cells (one wave either way) u from global memory cost 11% (2.30e10
- * against 2.58e10, a build of one kernel for both stages). */
+ * against 2.58e10, a build of one kernel for both stages). Stage vx (v in
+ * rhs's array, double alone: below) on the H200, two rounds each
+ * (docs/benchmarks/h200-2026-11-29-auto): 10,000 double cells 2.24e10 at
+ * 64 work-items (8 per SM), against 1.78-1.79e10 at 96 with stage none (5)
+ * and 1.51-1.52e10 at 64 with none (5); 1,000 cells 2.16-2.17e10 against
+ * 1.38e10 at 96, none. */
 enum { HB_EPOCH_MANY_PER_UNIT = 4 };
 static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, int cap)
 {
