@@ -370,15 +370,22 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
          * NVIDIA's 48 KiB, 1.64e10 against 1.53e10 at 10,000 cells and
          * 1.51e10 against 1.43e10 at 1,000; in float, where both fit, u
          * stays (2.77e10 against 2.73e10;
-         * docs/benchmarks/h200-2026-11-25-ucopy). */
-        int64_t g = hb__epoch_items(maxr, 16);
+         * docs/benchmarks/h200-2026-11-25-ucopy). In double, stage vx (v in
+         * rhs's array) with one work-item per 24 rows (64 for the CA1 cell,
+         * what CUDA's query picks with vx on the same GPU): 1.85e10 against
+         * 1.64e10 at 10,000 cells (docs/benchmarks/h200-2026-11-29-auto). */
+        const int vx = sim->prm.precision == HB_DOUBLE;
+        int64_t g = hb__epoch_items(maxr, vx ? 24 : 16);
         g = g < 64 ? 64 : g;
+        int pv = 0;
         if (sim->ncells > HB_EPOCH_MANY_PER_UNIT * (int64_t)dev->compute_units && g < g0 &&
             g <= limit) {
             sim->epoch_group = (int32_t)g;
             int p = 0;
-            if (!sim->epoch_pcr && s0 >= HB_EPOCH_STAGE_NONE &&
-                epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_NONE, &p) != SIZE_MAX && p)
+            if (vx && epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_VX, &pv) != SIZE_MAX)
+                sim->epoch_stage = HB_EPOCH_STAGE_VX, sim->epoch_pcr = pv;
+            else if (!sim->epoch_pcr && s0 >= HB_EPOCH_STAGE_NONE &&
+                     epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_NONE, &p) != SIZE_MAX && p)
                 sim->epoch_stage = HB_EPOCH_STAGE_NONE, sim->epoch_pcr = 1;
         }
         return;
