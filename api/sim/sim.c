@@ -338,7 +338,7 @@ static size_t epoch_bytes(const hb_device_traits *dev, int64_t max_rows, size_t 
  * 64 work-items (8 per SM), against 1.78-1.79e10 at 96 with stage none (5)
  * and 1.51-1.52e10 at 64 with none (5); 1,000 cells 2.16-2.17e10 against
  * 1.38e10 at 96, none. */
-enum { HB_EPOCH_MANY_PER_UNIT = 4 };
+enum { HB_EPOCH_MANY_PER_UNIT = 4, HB_EPOCH_VX_PER_UNIT = 32 };
 static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, int cap)
 {
     const hb_device_traits *dev = &sim->ctx->traits;
@@ -370,11 +370,17 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
          * NVIDIA's 48 KiB, 1.64e10 against 1.53e10 at 10,000 cells and
          * 1.51e10 against 1.43e10 at 1,000; in float, where both fit, u
          * stays (2.77e10 against 2.73e10;
-         * docs/benchmarks/h200-2026-11-25-ucopy). In double, stage vx (v in
-         * rhs's array) with one work-item per 24 rows (64 for the CA1 cell,
-         * what CUDA's query picks with vx on the same GPU): 1.85e10 against
-         * 1.64e10 at 10,000 cells (docs/benchmarks/h200-2026-11-29-auto). */
-        const int vx = sim->prm.precision == HB_DOUBLE;
+         * docs/benchmarks/h200-2026-11-25-ucopy). In double past
+         * HB_EPOCH_VX_PER_UNIT cells per compute unit, stage vx (v in rhs's
+         * array) with one work-item per 24 rows (64 for the CA1 cell, what
+         * CUDA's query picks with vx on the same GPU): NVIDIA's OpenCL on the
+         * H200, two rounds (docs/benchmarks/h200-2026-11-29-auto, call 4):
+         * 10,000 CA1 cells (76 per SM) 1.84-1.85e10 against 1.63-1.64e10 with
+         * 96 and stage none, but 1,000 (7.6 per SM) 1.20e10 against
+         * 1.50-1.51e10 (CUDA, which sets the L1/shared split, gains at both).
+         * The threshold between is not measured. */
+        const int vx = sim->prm.precision == HB_DOUBLE &&
+                       sim->ncells > HB_EPOCH_VX_PER_UNIT * (int64_t)dev->compute_units;
         int64_t g = hb__epoch_items(maxr, vx ? 24 : 16);
         g = g < 64 ? 64 : g;
         int pv = 0;
