@@ -1,8 +1,9 @@
 /* epoch.cu: launcher of the on-chip simulation engine on the GPU (kernels_cl/sim/epoch.cl), one thread block per cell for many steps. */
 #include "cuda_backend.h"
-#include <limits.h>
 #include "hb_sim_ops.h"
 #include "sim_args.cuh"
+
+#include <limits.h>
 
 #include "cl_compat.cuh"
 
