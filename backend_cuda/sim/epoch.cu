@@ -7,9 +7,10 @@
 
 #include "cl_compat.cuh"
 
-/* Registers per thread of the kernel for u in global memory, at most
- * (toolkits from 12.4, which have __maxnreg__; a build may set others): it
- * runs where many cells share an SM (AUTO's launch in api/sim/sim.c). An
+/* Registers per thread of the kernels for u in global memory (stages none
+ * and vx), at most (toolkits from 12.4, which have __maxnreg__; a build may
+ * set others): they run where many cells share an SM (AUTO's launch in
+ * api/sim/sim.c; with vx, 8 CA1 cells of 64 threads in double). An
  * SM's four quarters each hold 16,384 registers for whole warps: the CA1
  * cell (1,508 rows) in double, 96 threads (3 warps) and 39 KiB of shared
  * memory (5 fit), needs at most 128 for 5 blocks (4 warps a quarter; 136
