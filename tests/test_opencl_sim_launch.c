@@ -1,4 +1,4 @@
-/* test_opencl_sim_launch.c: the on-chip epoch's launch on OpenCL, which has no occupancy query (api/sim/sim.c epoch_launch): past 32 cells per compute unit a double batch takes stage vx (v in rhs's array) at one work-item per 24 rows, float never does, nor a batch at or under the threshold; a vx batch's run matches the oracle's. */
+/* test_opencl_sim_launch.c: the on-chip epoch's launch on OpenCL, which has no occupancy query (api/sim/sim.c epoch_launch): past 32 cells per compute unit a double batch takes stage vx (v in rhs's array) at one work-item per 24 rows, float never does, nor a batch at or under the threshold; a vx batch's run, with cm changed after creation, matches the oracle's. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -11,8 +11,10 @@
 enum { N = 600 }; /* rows: the default group (one work-item per 8) exceeds 64 */
 
 /* hb_sim_describe of a simulation of ncells copies of cell in precision p
- * with engine eng, created (and run for 2 ms when run) into out; the soma
- * voltages of the first two cells after the run in v. */
+ * with engine eng, created into out; when run, with cm set to 1.7 uF/cm2
+ * (the step for v reads C/dt from hb_sim_dev.cdt, which hb_sim_set_cm
+ * rebuilds) and clamps on the first two cells, run for 2 ms, their soma
+ * voltages after it in v. */
 static hb_status describe(hb_context *ctx, const hb_morph_cell *cell, int64_t ncells,
                           hb_precision p, hb_sim_engine eng, int run, char *out, size_t size,
                           double *v)
@@ -29,6 +31,9 @@ static hb_status describe(hb_context *ctx, const hb_morph_cell *cell, int64_t nc
     if (st == HB_SUCCESS)
         snprintf(out, size, "%s", hb_sim_describe(sim));
     if (st == HB_SUCCESS && run) {
+        hb_sim_region every;
+        hb_sim_region_init(&every);
+        st = hb_sim_set_cm(sim, &every, 1.7);
         for (int64_t c = 0; st == HB_SUCCESS && c < 2; ++c)
             st = hb_sim_add_iclamp(sim, c, -1, 0.2, 1.5, 0.5 + 0.5 * (double)c);
         if (st == HB_SUCCESS)

@@ -63,7 +63,8 @@ typedef struct {
     hb_buffer *evt;           /* real[nev]: its delivery time, ms (NET_RECEIVE's t) */
     hb_buffer *d0;            /* real[nrows] the matrix diagonal C/dt + axial, uS */
     hb_buffer *cdt;           /* real[nrows] its C/dt alone, uS (the on-chip
-                                 epoch's step for v, HB_EPOCH_STAGE_VX)      */
+                                 epoch's step for v, HB_EPOCH_STAGE_VX; NULL
+                                 where ops->epoch is)                        */
     /* Row k's axial neighbours (its parent, then its children in row order):
      * entries nbptr[k] .. nbptr[k + 1] of nboff (the neighbour's row minus
      * k) and nbg (the conductance between them, uS); api/sim/sim_cable.c. */

@@ -87,9 +87,12 @@ static void rebuild(const hb_sim *sim, const double *cm, int64_t r0, int64_t r1,
 }
 
 /* sim->dev.cdt from sim->cm (hb_sim_create; the on-chip epoch's step for
- * v, HB_EPOCH_STAGE_VX), the buffer replaced only once the new one holds. */
+ * v, HB_EPOCH_STAGE_VX), the buffer replaced only once the new one holds;
+ * none on a backend without the on-chip engine. */
 hb_status hb__sim_cdt_table(hb_sim *sim)
 {
+    if (!sim->ops->epoch)
+        return HB_SUCCESS;
     const int64_t R = sim->nrows;
     double *cdt = hb__malloc_n(R > 0 ? R : 1, sizeof *cdt),
            *d0 = hb__malloc_n(R > 0 ? R : 1, sizeof *d0);
@@ -141,7 +144,8 @@ static hb_status set_cm(hb_sim *sim, const hb_sim_region *w, double cm)
         rebuild(sim, cmn, 0, R, cdt, d0);
         st = hb__sim_alloc_real(sim, &bd, R, d0);
     }
-    if (st == HB_SUCCESS && (st = hb__sim_alloc_real(sim, &bc, R, cdt)) != HB_SUCCESS) {
+    if (st == HB_SUCCESS && sim->ops->epoch &&
+        (st = hb__sim_alloc_real(sim, &bc, R, cdt)) != HB_SUCCESS) {
         sim->ctx->ops->release(sim->ctx, bd);
         bd = NULL;
     }
@@ -150,9 +154,11 @@ static hb_status set_cm(hb_sim *sim, const hb_sim_region *w, double cm)
          * on-chip step for v, C/dt too. */
         sim->ctx->ops->release(sim->ctx, sim->dev.d0);
         sim->dev.d0 = bd;
-        if (sim->dev.cdt)
-            sim->ctx->ops->release(sim->ctx, sim->dev.cdt);
-        sim->dev.cdt = bc;
+        if (bc) {
+            if (sim->dev.cdt)
+                sim->ctx->ops->release(sim->ctx, sim->dev.cdt);
+            sim->dev.cdt = bc;
+        }
         free(sim->cm);
         sim->cm = cmn, cmn = NULL;
     }
