@@ -383,13 +383,12 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
                        sim->ncells > HB_EPOCH_VX_PER_UNIT * (int64_t)dev->compute_units;
         int64_t g = hb__epoch_items(maxr, vx ? 24 : 16);
         g = g < 64 ? 64 : g;
-        int pv = 0;
         if (sim->ncells > HB_EPOCH_MANY_PER_UNIT * (int64_t)dev->compute_units && g < g0 &&
             g <= limit) {
             sim->epoch_group = (int32_t)g;
             int p = 0;
-            if (vx && epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_VX, &pv) != SIZE_MAX)
-                sim->epoch_stage = HB_EPOCH_STAGE_VX, sim->epoch_pcr = pv;
+            if (vx && epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_VX, &p) != SIZE_MAX)
+                sim->epoch_stage = HB_EPOCH_STAGE_VX, sim->epoch_pcr = p;
             else if (!sim->epoch_pcr && s0 >= HB_EPOCH_STAGE_NONE &&
                      epoch_bytes(dev, maxr, esize, HB_EPOCH_STAGE_NONE, &p) != SIZE_MAX && p)
                 sim->epoch_stage = HB_EPOCH_STAGE_NONE, sim->epoch_pcr = 1;
