@@ -235,6 +235,9 @@ def test_unit_constants():
     assert float(mech.constants["F"]) == 96.48533212331002
     refusal(MINIMAL + "UNITS {\n  (a) = (b) (b) = (a)\n  K = (a) (1)\n}\n",
             "unsupported unit constant (a)", 6, 7)
+    # A zero in a denominator (found by test_mutated_files_fail_cleanly, HB_TEST_SEED=82682206)
+    refusal(MINIMAL + "UNITS {\n  K = (/0faraday) (coulomb)\n}\n",
+            "unsupported unit constant (/0faraday)", 5, 7)
 
 
 def test_branch_of_celsius_alone_and_crlf():

@@ -78,6 +78,8 @@ def unit_value(text, defs=None, seen=frozenset()):
                 f = Fraction(tok)
             except ValueError:
                 return None
+        if den and f == 0:
+            return None  # '(/0faraday)': no scale, reported as an unknown unit
         value = value / f if den else value * f
     return value
 
