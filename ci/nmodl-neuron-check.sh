@@ -8,7 +8,8 @@
 # each mechanism, at 45 voltages (-100..60 mV every 5 mV and the files' 0/0
 # points) and 6.3 and 34 degC, compares: INITIAL's states, the BREAKPOINT's currents
 # (fcurrent), g against the centred difference of NEURON's currents at
-# v0 +- 0.001 mV (bound 1e-6), one fadvance from v0 to v0 + 13 mV (cm 1e9 holds v) and, for
+# v0 +- 0.001 mV (bound 1e-6), one fadvance from v0 to v0 + 13 mV (cm 1e9 holds v: the
+# states and the RANGE values the mechanism keeps) and, for
 # synapses, an event then a step, with TABLEs off (usetable = 0); mechanisms
 # that read or integrate cai at six concentrations, one that reads ica beside
 # one that writes it; and the

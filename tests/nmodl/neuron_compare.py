@@ -283,6 +283,15 @@ for e in table:
         for k, s in enumerate(states):
             compare("%s step %s at v %g -> %g, %g degC, cai %s" % (name, s, v0, v1, celsius, cai),
                 st1[k], nrn_state(mech, seg, s), sfloor, near)
+        # The RANGE ASSIGNED values the mechanism keeps (kspec's flx from
+        # f_flux and b_flux), after the same step.
+        kept = [x["name"] for x in info[name].get("kept", []) if x["from"] == "ASSIGNED"]
+        for k in range(e.nstatevar, e.nstate):
+            s = e.state_names[k].decode()
+            if s in kept and hasattr(mech, s):
+                compare("%s step %s at v %g -> %g, %g degC, cai %s" % (name, s, v0, v1, celsius,
+                                                                       cai),
+                        st1[k], getattr(mech, s), sfloor, near)
         if e.net_receive:
             # An event of weight 0.02 uS at t: NEURON delivers it at the start
             # of the next step, before the currents and the states.

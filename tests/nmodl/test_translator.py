@@ -72,8 +72,9 @@ def test_refusals():
             "unsupported a COMPARTMENT volume that reads LOCAL w", 9, 14)
     refusal(solved + " COMPARTMENT 1 + c { o }\n ~ c <-> o (1, 1)\n}\n",
             "unsupported a COMPARTMENT volume that depends on a STATE", 7, 2)
-    refusal(solved + " COMPARTMENT 2 { c a }\n ~ c <-> o (1, 1)\n}\n",
-            "a in COMPARTMENT is not a STATE", 7, 20, NmodlError)
+    refusal(solved + " COMPARTMENT 2 { c zz }\n ~ c <-> o (1, 1)\n}\n",
+            "unknown name zz", 7, 20, NmodlError)
+    refusal(solved + " ~ c <-> zz (1, 1)\n}\n", "unknown name zz", 7, 10, NmodlError)
     refusal(solved + " COMPARTMENT 2 { c }\n COMPARTMENT 3 { o c }\n ~ c <-> o (1, 1)\n}\n",
             "c in a second COMPARTMENT", 8, 20, NmodlError)
     refusal(MINIMAL + "STATE { c o }\nBREAKPOINT { SOLVE k METHOD cnexp }\nKINETIC k {\n"
@@ -764,6 +765,56 @@ def test_kinetic_linear_scheme():
     want = (sympy.eye(3) - dt * A).LUsolve(x0)
     for r in range(3):
         assert abs(got["st[%d]" % r] - want[r].evalf(30)) < 1e-25, (r, got, want)
+
+
+def test_kinetic_species_not_states_and_fluxes():
+    """A reaction's species that is not a STATE (a PARAMETER, an ion's cao, also named in a
+    COMPARTMENT) is a constant of the scheme, with no equation of its own, as nocmodl reads it;
+    f_flux and b_flux are the last reaction's fluxes ('<<': 0 and its flux), and a value the
+    block keeps is the one at the new states (NEURON runs the block once more there).
+    tests/nmodl/mod/kspec.mod checks the same against NEURON 9.0.2 (ci/nmodl-neuron-check.sh)."""
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    src = """NEURON { SUFFIX t USEION ca READ cao, ica NONSPECIFIC_CURRENT i RANGE s, q }
+PARAMETER { s = 3 kf = 0.5 kb = 0.25 vo = 4 }
+STATE { a b }
+ASSIGNED { ica cao q i }
+INITIAL { a = 1 b = 2 q = 0 }
+BREAKPOINT {
+  SOLVE kin METHOD sparse
+  i = 1e-3 * q
+}
+KINETIC kin {
+  COMPARTMENT vo { b cao }
+  ~ s <-> a (kf, kb)
+  ~ a <-> b + cao (kf, kb)
+  q = f_flux - 10 * b_flux
+  ~ a << (ica)
+  q = q + 100 * b_flux - f_flux
+}
+"""
+    mech = loads(src, "t.mod")
+    assert mech.states == ["a", "b"], mech.states
+    fns = build(mech)
+    dt, cao, ica = sympy.Rational(1, 40), sympy.Rational(2), sympy.Rational(-3, 10)
+    a0, b0 = sympy.Rational(1), sympy.Rational(2)
+    vals = {sympy.Symbol("s_a", real=True): a0, sympy.Symbol("s_b", real=True): b0, DT: dt,
+            sympy.Symbol("cao", real=True): cao, sympy.Symbol("ica", real=True): ica}
+    for n, x in (("s", 3), ("kf", sympy.Rational(1, 2)), ("kb", sympy.Rational(1, 4)),
+                 ("vo", 4)):
+        vals[sympy.Symbol("p_" + n, real=True)] = x
+    got = _run_function(fns["state"], vals)
+    # Backward Euler by hand: a' = kf s - kb a - (kf a - kb b cao) + ica, vo b' = kf a - kb b cao.
+    A, B = sympy.symbols("A B")
+    fa = sympy.Rational(3, 2) - A / 4 - (A / 2 - B / 2) + ica
+    fb = (A / 2 - B / 2) / 4
+    sol = sympy.solve([A - a0 - dt * fa, B - b0 - dt * fb], [A, B])
+    st = {n: got["st[%d]" % k] for k, n in enumerate(mech.slot_names())}
+    assert abs(st["a"] - sol[A]) < 1e-25 and abs(st["b"] - sol[B]) < 1e-25, (st, sol)
+    # q: (f - 10 b) of the second reaction, then 100 x the '<<' flux less its f_flux (0), at
+    # the new states.
+    want = (sol[A] / 2 - 10 * (sol[B] / 2)) + 100 * ica
+    assert abs(st["q"] - want) < 1e-25, (st["q"], want)
 
 
 def test_kinetic_nonlinear_scheme():

@@ -503,10 +503,11 @@ class Mechanism:
             raise self._err("reaction outside the SOLVEd KINETIC block", s.tok)
 
         def side(terms):
+            # A species that is not a STATE (a PARAMETER, an ion's outside
+            # concentration) is a constant of the scheme with no equation of
+            # its own, as nocmodl reads it (kt GenVes in ~ GenVes <-> Ves).
             prod = sympy.Integer(1)
             for coef, tok in terms:
-                if tok.text not in self.states:
-                    raise self._err("%s in a reaction is not a STATE" % tok.text, tok)
                 prod = prod * self._read(tok.text, frame, tok) ** coef
             return prod
 
@@ -521,12 +522,18 @@ class Mechanism:
             # -k cai) it enters at the iterate, and a scheme of otherwise
             # linear reactions takes one step.
             frame.derivs[tok.text] = frame.derivs.get(tok.text, sympy.Integer(0)) + Frozen(kf)
+            # f_flux and b_flux, which later statements of the block may read,
+            # are the last reaction's (nocmodl: 0 and the flux after '<<').
+            frame.local["f_flux"], frame.local["b_flux"] = sympy.Integer(0), kf
             return
-        net = kf * side(s.lhs) - self._guard(_arith(self._eval(s.kb, frame)), where) * side(s.rhs)
+        fwd = kf * side(s.lhs)
+        bwd = self._guard(_arith(self._eval(s.kb, frame)), where) * side(s.rhs)
+        frame.local["f_flux"], frame.local["b_flux"] = fwd, bwd
         for sign, terms in ((-1, s.lhs), (1, s.rhs)):
             for coef, tok in terms:
-                frame.derivs[tok.text] = frame.derivs.get(tok.text, sympy.Integer(0)) + \
-                    sign * coef * net
+                if tok.text in self.states:
+                    frame.derivs[tok.text] = frame.derivs.get(tok.text, sympy.Integer(0)) + \
+                        sign * coef * (fwd - bwd)
 
     def _compartment(self, s, frame):
         """`COMPARTMENT volume { states }`: recorded, applied once the block is done."""
@@ -549,7 +556,11 @@ class Mechanism:
             raise self._unsup("a COMPARTMENT volume that depends on a STATE", s.tok)
         for n in s.names:
             if n.text not in self.states:
-                raise self._err("%s in COMPARTMENT is not a STATE" % n.text, n)
+                # A declared name that is not a STATE (an ion's cao beside the
+                # states it shares a volume with) has no equation to scale:
+                # nocmodl skips it.
+                self._read(n.text, frame, n)
+                continue
             if n.text in frame.compartments:
                 raise self._err("%s in a second COMPARTMENT" % n.text, n)
             frame.compartments[n.text] = (vol, self._read(n.text, frame, n))

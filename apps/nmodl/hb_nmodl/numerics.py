@@ -130,6 +130,12 @@ def _state(mech, fix):
                                   tol=sympy.Rational(1, 10**6), clamp=True)
     else:  # NEURON's derivimplicit iterates to a relative change of 1e-6: 3 steps converge
         stages, new = newton_step(syms, [fs[x] for x in xs], DT, frame.conserve, iterations=3)
+    # NEURON runs the block once more at the new states when the iterations
+    # end, so the values its other statements keep (a flux kept as a current,
+    # `ipump = f_flux - b_flux`; q = x^2 beside x') are those at the new
+    # states (checked against NEURON 9.0.2: tests/nmodl/mod/kspec.mod).
+    at = dict(zip(syms, new))
+    kept = [(k, e.xreplace(at) if isinstance(e, sympy.Basic) else e) for k, e in kept]
     w = [("st[%d]" % slots.index(xs[r]), new[r]) for r in range(len(xs))]
     w += [("st[%d]" % k, e) for k, e in kept]
     return Function("state", stages, w)
