@@ -173,7 +173,7 @@ voltages = [-100 + 5.0 * k for k in range(33)] + [-40, -55, -38, -43, -80, 0, -6
 # Internal calcium for mechanisms that read cai (SK_E2: its Hill function
 # around 0.43 uM, and the 1e-7 mM floor) or integrate it (CaDynamics_E2).
 CAIS = [1e-8, 5e-5, 1e-4, 4.3e-4, 2e-3, 1e-2]
-CAI0 = h.cai0_ca_ion
+CAI0 = getattr(h, "cai0_ca_ion", None)  # no ca ion where no file uses it
 
 
 def companion(sec, name, ion_in):

@@ -767,6 +767,39 @@ def test_kinetic_linear_scheme():
         assert abs(got["st[%d]" % r] - want[r].evalf(30)) < 1e-25, (r, got, want)
 
 
+def test_cnexp_updates_in_place_in_order():
+    """cnexp (nocmodl) updates each state where its equation stands: a statement after
+    x' = ... reads the new x, and so does a later state's equation; statements before it read
+    the old (tests/nmodl/mod/cseq.mod checks the same against NEURON 9.0.2)."""
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    src = """NEURON { SUFFIX t NONSPECIFIC_CURRENT i RANGE p, q }
+STATE { x w }
+ASSIGNED { i p q }
+INITIAL { x = 1 w = 0 p = 0 q = 0 }
+BREAKPOINT {
+  SOLVE s METHOD cnexp
+  i = 1e-3 * (p + q)
+}
+DERIVATIVE s {
+  p = x
+  x' = -2 * x
+  q = x
+  w' = (x - w) / 3
+}
+"""
+    mech = loads(src, "t.mod")
+    fns = build(mech)
+    dt, x0, w0 = sympy.Rational(1, 40), sympy.Rational(3, 2), sympy.Rational(1, 5)
+    got = _run_function(fns["state"], {sympy.Symbol("s_x", real=True): x0,
+                                       sympy.Symbol("s_w", real=True): w0, DT: dt})
+    st = {n: got["st[%d]" % k] for k, n in enumerate(mech.slot_names())}
+    x1 = x0 * sympy.exp(-2 * dt)
+    w1 = x1 + (w0 - x1) * sympy.exp(-dt / 3)  # w's equation at the new x
+    for name, want in (("x", x1), ("w", w1), ("p", x0), ("q", x1)):
+        assert abs(st[name] - want.evalf(30)) < 1e-25, (name, st[name], want)
+
+
 def test_kinetic_species_not_states_and_fluxes():
     """A reaction's species that is not a STATE (a PARAMETER, an ion's cao, also named in a
     COMPARTMENT) is a constant of the scheme, with no equation of its own, as nocmodl reads it;

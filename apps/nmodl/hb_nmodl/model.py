@@ -17,6 +17,13 @@ WEIGHT = sympy.Symbol("weight", real=True)
 # (docs/mechanisms.md, The simulation time t): read-only, an input like dt.
 TIME = sympy.Symbol("t", real=True)
 _SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT, "t": TIME}
+
+
+def updated_symbol(name):
+    """STATE name after its own cnexp update: what a cnexp DERIVATIVE block's statements
+    after `name' = ...` read (nocmodl updates each state in place, in the block's order);
+    numerics.py puts the update in its place."""
+    return sympy.Symbol("cnexp_new_" + name, real=True)
 # The compartment's geometry. `diam` (um, NEURON's seg.diam), declared as
 # NEURON's files declare it (`ASSIGNED { diam (um) }`, or in PARAMETER),
 # becomes a read-only parameter named diam that the engine fills with the
@@ -455,6 +462,12 @@ class Mechanism:
                 raise self._err("%s' of %s, which is not a STATE" % (s.name, s.name), s.tok)
             frame.derivs[s.name] = self._guard(_arith(self._eval(s.expr, frame)),
                                                "%s: %s'" % (self._inner, s.name))
+            if self.method == "cnexp":
+                # nocmodl's cnexp updates the state in place: the statements
+                # after this line (cai = ca, another state's equation) read
+                # its new value (NEURON 9.0.2: q = x*x after x' = ... holds the
+                # new x).
+                frame.glob[s.name] = updated_symbol(s.name)
         elif isinstance(s, ast.If):
             if s.cond is None:
                 self._exec(s.then, frame)

@@ -1,7 +1,7 @@
 """numerics.py: each interface function as straight-line assignments: cnexp as Rush-Larsen, derivimplicit, nonlinear cnexp and KINETIC as backward Euler by Newton steps, g = di/dv."""
 import sympy
 
-from .model import DT, V
+from .model import DT, V, updated_symbol
 from .implicit import is_zero as _zero
 from .implicit import newton_step
 from .singular import remove_singularities
@@ -69,6 +69,10 @@ def build(mech):
     return funcs
 
 
+def _sub(e, values):
+    return e.xreplace(values) if isinstance(e, sympy.Basic) else e
+
+
 def _kept_writes(mech, frame, fix, skip=()):
     out = []
     for k, n in enumerate(mech.slot_names()):
@@ -87,6 +91,11 @@ def _state(mech, fix):
     fs = {n: fix(frame.derivs[n], mech.solve.name) for n in xs}
     kept = _kept_writes(mech, frame, fix, skip=set(xs))
     new = {}
+    # cnexp: a statement after x' = ... read x's new value (updated_symbol),
+    # put in below in the block's order; any other method evaluates the
+    # block at one set of states, so there it is the state itself.
+    order = [n for n in frame.derivs if n in fs]
+    same = {updated_symbol(n): state_symbol(n) for n in xs}
     if mech.method == "euler":  # NEURON's euler: x += dt f(x), every f at the old states
         w = [("st[%d]" % slots.index(n), state_symbol(n) + DT * fs[n]) for n in xs]
         w += [("st[%d]" % k, e) for k, e in kept]
@@ -104,7 +113,8 @@ def _state(mech, fix):
                 break
             coef[n] = (a, fs[n].subs(x, 0))
         if linear:
-            for n in xs:
+            upd = {}
+            for n in order:
                 x = state_symbol(n)
                 a, b = coef[n]
                 if _zero(a):  # x' = b: exact with Euler
@@ -116,10 +126,14 @@ def _state(mech, fix):
                     # combined by sympy on its own).
                     inf = sympy.powsimp(-b / a)
                     new[n] = x + (-Expm1(DT * sympy.powsimp(a))) * (inf - x)
+                new[n] = new[n].xreplace(upd)  # the states updated before it
+                upd[updated_symbol(n)] = new[n]
             w = [("st[%d]" % slots.index(n), new[n]) for n in xs]
-            w += [("st[%d]" % k, e) for k, e in kept]
+            w += [("st[%d]" % k, _sub(e, upd)) for k, e in kept]
             return Function("state", [], w)
         mech.state_method = "derivimplicit (cnexp nonlinear)"
+    fs = {n: _sub(f, same) for n, f in fs.items()}
+    kept = [(k, _sub(e, same)) for k, e in kept]
     # Backward Euler by Newton's method from x: (I - dt J) d = dt f(x) - (x - x0),
     # J = df/dx exact (symbolic); the small system solved by elimination here
     # (implicit.py). A linear system takes one step, exact; a nonlinear one
@@ -135,7 +149,7 @@ def _state(mech, fix):
     # `ipump = f_flux - b_flux`; q = x^2 beside x') are those at the new
     # states (checked against NEURON 9.0.2: tests/nmodl/mod/kspec.mod).
     at = dict(zip(syms, new))
-    kept = [(k, e.xreplace(at) if isinstance(e, sympy.Basic) else e) for k, e in kept]
+    kept = [(k, _sub(e, at)) for k, e in kept]
     w = [("st[%d]" % slots.index(xs[r]), new[r]) for r in range(len(xs))]
     w += [("st[%d]" % k, e) for k, e in kept]
     return Function("state", stages, w)
