@@ -27,8 +27,17 @@
 # spikes amplify the rounding); float 2e-3 mV, 1e-6 mM, 5e-3 mV (9e-5 mV,
 # 3.2e-8 mM, 3e-4 mV).
 #
+# Then the pool half: a concentration written by assignment.
+# tests/nmodl/tcheck/cpool.json (one compartment: HH, cal.mod and cpool.mod,
+# whose STATE cpl integrates the influx under cnexp and whose `cai = cpl`,
+# after the equation, writes the ion's cai; 1 nA from 2 to 17 ms) against
+# NEURON's committed run (cpool_reference.csv, neuron_cpool.py): v, cpl, the
+# kept cpool.cai, the ion's cai and ica, every sample: double within 1e-5 mV,
+# 1e-8 mM and 1e-8 mA/cm2 (measured 8.9e-7 mV, 4.4e-10 mM, 8e-10 mA/cm2);
+# float 2e-3 mV, 1e-6 (7e-5 mV, 1.6e-8 mM, 3.2e-8 mA/cm2).
+#
 # Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod, tpulse.mod,
-# cal.mod and cashell.mod (ci/l5pc-compare.sh configures its build so;
+# cal.mod, cashell.mod and cpool.mod (ci/l5pc-compare.sh configures its build so;
 # ci/test.sh passes that build).
 #
 # Usage: bash ci/t-compare.sh BUILD [serial|openmp|opencl|cuda ...]   (default serial openmp;
@@ -122,6 +131,10 @@ echo "| backend, engine, precision (cashell) | samples | worst soma v (mV) | som
 echo "|---|---|---|---|---|---|---|---|"
 model_cases cashell- tests/nmodl/tcheck/cashell.json tests/nmodl/tcheck/cashell_reference.csv \
     "1e-5 1e-8 1e-8 1e-8 1e-4" "2e-3 1e-6 1e-6 1e-6 5e-3" 2,15,1
+echo "| backend, engine, precision (cpool) | samples | worst v (mV) | cpl (mM) | cpool.cai | cai | ica (mA/cm2) | within bounds |"
+echo "|---|---|---|---|---|---|---|---|"
+model_cases cpool- tests/nmodl/tcheck/cpool.json tests/nmodl/tcheck/cpool_reference.csv \
+    "1e-5 1e-8 1e-8 1e-8 1e-8" "2e-3 1e-6 1e-6 1e-6 1e-6" 2,15,1
 # diam is the morphology's: a model file that sets it must be refused, naming it.
 "$PY" - "$OUT/cashell-sets-diam.json" <<'PYEOF'
 import json, os, sys

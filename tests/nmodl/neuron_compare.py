@@ -216,7 +216,10 @@ for e in table:
         setattr(h, "usetable_" + nname, 0)  # TABLE: the exact functions, as generated
     seg = sec(0.5)
     companion(sec, name, ion_in)
-    cai_in, cai_state = "cai" in ion_in, "cai" in states
+    # Concentrations the file WRITEs without a STATE of that name (cai = ca):
+    # kept values, compared with the ion's after the step.
+    written = [c for ion in info[name]["ions"] for c in ion["concentrations"] if c not in states]
+    cai_in, cai_state = "cai" in ion_in and "cai" not in written, "cai" in states
     for celsius, v0, cai in [(c, v, ca) for c in (6.3, 34.0) for v in voltages
                              for ca in (CAIS if cai_in or cai_state else [None])]:
         h.celsius = celsius
@@ -269,9 +272,12 @@ for e in table:
         v1 = v0 + 13.0
         seg.v = v1
         before = [st[k] for k in range(e.nstate)]
+        ion_before = {n: getattr(seg, n) for n in ion_in}
         h.fadvance()
         vnow = seg.v if seg.v == seg.v else v1  # NaN: NEURON's own 0/0 again
-        ins1 = arr([vnow, DT, celsius] + [getattr(seg, n) for n in ion_in] + [h.t])
+        # a concentration the mechanism writes enters its step at the value before it
+        ins1 = arr([vnow, DT, celsius] + [ion_before[n] if n in written else getattr(seg, n)
+                                          for n in ion_in] + [h.t])
         st1 = arr(before)
         near = any(abs(vnow - r) < NEAR for r in roots[name])
         state(ins1, prm, st1)
@@ -284,14 +290,15 @@ for e in table:
             compare("%s step %s at v %g -> %g, %g degC, cai %s" % (name, s, v0, v1, celsius, cai),
                 st1[k], nrn_state(mech, seg, s), sfloor, near)
         # The RANGE ASSIGNED values the mechanism keeps (kspec's flx from
-        # f_flux and b_flux), after the same step.
+        # f_flux and b_flux) and the concentrations it writes, after the same
+        # step.
         kept = [x["name"] for x in info[name].get("kept", []) if x["from"] == "ASSIGNED"]
         for k in range(e.nstatevar, e.nstate):
             s = e.state_names[k].decode()
-            if s in kept and hasattr(mech, s):
+            if s in kept and (hasattr(mech, s) or s in written):
                 compare("%s step %s at v %g -> %g, %g degC, cai %s" % (name, s, v0, v1, celsius,
                                                                        cai),
-                        st1[k], getattr(mech, s), sfloor, near)
+                        st1[k], nrn_state(mech, seg, s), sfloor, near)
         if e.net_receive:
             # An event of weight 0.02 uS at t: NEURON delivers it at the start
             # of the next step, before the currents and the states.

@@ -800,6 +800,47 @@ DERIVATIVE s {
         assert abs(st[name] - want.evalf(30)) < 1e-25, (name, st[name], want)
 
 
+def test_written_concentration_not_a_state():
+    """WRITE cai where cai is not a STATE (a pool integrated in a STATE of its own, then
+    `cai = ca`): a kept slot, the catalogue writes it to the ion after INITIAL and the SOLVE;
+    unassigned it is the ion's value; BREAKPOINT and NET_RECEIVE may not assign it (the ion
+    is written after INITIAL and the SOLVE only). tests/nmodl/mod/cpool.mod checks it against
+    NEURON 9.0.2, alone and in a whole simulation (ci/t-compare.sh)."""
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    head = "NEURON { SUFFIX t USEION ca READ ica, cai WRITE cai }\nSTATE { ca }\nASSIGNED { ica cai }\n"
+    src = head + """INITIAL { ca = 2e-4 cai = ca }
+BREAKPOINT { SOLVE s METHOD cnexp }
+DERIVATIVE s {
+  ca' = -ica - (ca - 1e-4) / 20
+  cai = ca
+}
+"""
+    mech = loads(src, "t.mod")
+    assert mech.states == ["ca"] and mech.store == ["cai"], (mech.states, mech.store)
+    assert [i.concentrations for i in mech.ions] == [["cai"]]
+    fns = build(mech)
+    dt, ca0, ica = sympy.Rational(1, 40), sympy.Rational(3, 10000), sympy.Rational(-1, 100)
+    got = _run_function(fns["state"], {sympy.Symbol("s_ca", real=True): ca0, DT: dt,
+                                       sympy.Symbol("ica", real=True): ica})
+    st = {n: got["st[%d]" % k] for k, n in enumerate(mech.slot_names())}
+    inf = sympy.Rational(1, 10000) - 20 * ica
+    want = inf + (ca0 - inf) * sympy.exp(-dt / 20)
+    assert abs(st["ca"] - want.evalf(30)) < 1e-28 and st["cai"] == st["ca"], st
+    # A function that does not assign it leaves the ion's value.
+    bare = head + "BREAKPOINT { SOLVE s METHOD cnexp }\nDERIVATIVE s { ca' = cai - ca }\n"
+    fns = build(loads(bare, "u.mod"))
+    got = _run_function(fns["state"], {sympy.Symbol("s_ca", real=True): ca0, DT: dt,
+                                       sympy.Symbol("cai", real=True): sympy.Rational(1, 7)})
+    assert abs(got["st[1]"] - sympy.Rational(1, 7)) < 1e-28, got
+    refusal(head + "BREAKPOINT {\n  cai = 1\n}\n", "BREAKPOINT assigns cai, which is kept", 5, 3)
+    refusal("NEURON { POINT_PROCESS t USEION ca READ cai WRITE cai }\nASSIGNED { cai }\n"
+            "NET_RECEIVE(w) {\n  cai = w\n}\n", "unsupported assignment to cai in NET_RECEIVE",
+            4, 3)
+    refusal("NEURON { POINT_PROCESS t USEION ca READ cai WRITE cai }\nASSIGNED { cai x }\n"
+            "NET_RECEIVE(w) {\n  x = cai\n}\n", "unsupported use of cai in NET_RECEIVE", 4, 7)
+
+
 def test_kinetic_species_not_states_and_fluxes():
     """A reaction's species that is not a STATE (a PARAMETER, an ion's cao, also named in a
     COMPARTMENT) is a constant of the scheme, with no equation of its own, as nocmodl reads it;

@@ -147,7 +147,7 @@ class Mechanism:
         self._store_reads = set()
         self._execute_all(record=True)
         self.store = [n for n in self.assigned_names if n in self._store_reads] + \
-            [p for p in self.param_names if p in self._written_params]
+            [p for p in self.param_names if p in self._written_params] + self.conc_kept
         self.singularities = []
         self._execute_all(record=False)
         self.state_method = self.method  # numerics.build says when cnexp falls back
@@ -166,6 +166,12 @@ class Mechanism:
         self.constants = {c.name: _num(c.default) for c in mod.constants}
         self.ions = []
         self.ion_inputs = []
+        # Concentrations the file WRITEs without making them STATEs (a pool
+        # integrated in a STATE ca, then `cai = ca`): kept in slots after the
+        # states, written to the ion after INITIAL and each SOLVE, as the
+        # STATE ones are; reading one before assigning it gives the ion's value
+        # where the file READs it too.
+        self.conc_kept = []
         ion_currents, state_set = [], set(self.states)
         for ion in mod.ions:
             inputs, currents, concs = [], [], []
@@ -177,7 +183,11 @@ class Mechanism:
                     currents.append(w)
                 elif w in (ion.name + "i", ion.name + "o"):
                     if w not in state_set:
-                        raise self._unsup("WRITE %s that is not a STATE" % w, ion.tok)
+                        # NEURON loads a written concentration too: READ or not,
+                        # the mechanism starts each function from the ion's value.
+                        self.conc_kept.append(w)
+                        if w not in inputs:
+                            inputs.append(w)
                     concs.append(w)
                 else:
                     raise self._unsup("WRITE %s (ions write currents or concentrations)" % w,
@@ -340,6 +350,10 @@ class Mechanism:
             if init or self._record:
                 return sympy.Symbol("p_" + name, real=True)
             return sympy.Symbol("s_" + name, real=True)
+        if name in self.conc_kept:
+            # NEURON copies the ion's value into the mechanism's before each
+            # function and back after: unassigned, it is the ion's.
+            return sympy.Symbol(name, real=True)
         if name in self.assigned_names or name in self.currents:
             if self._record:
                 if not init:
@@ -365,13 +379,16 @@ class Mechanism:
 
     def _module_var(self, name):
         return (name in self.states or name in self.assigned_names or name in self.currents
-                or name in self._written_params)
+                or name in self._written_params or name in self.conc_kept)
 
     def _read(self, name, frame, tok):
         if name in frame.local:
             return frame.local[name]
         if name in frame.glob:
             return frame.glob[name]
+        if name in self.conc_kept and self._fn == "net_receive":
+            raise self._unsup("use of %s in NET_RECEIVE (the generated net_receive() does not "
+                              "receive ions)" % name, tok)
         if self._module_var(name):
             return self._initial(name, self._init)
         if name in self.param_names:
@@ -408,6 +425,9 @@ class Mechanism:
         raise self._err("unknown name %s" % name, tok)
 
     def _write(self, name, value, frame, tok):
+        if name in self.conc_kept and self._fn == "net_receive" and name not in frame.local:
+            raise self._unsup("assignment to %s in NET_RECEIVE (the ion is written after "
+                              "INITIAL and the SOLVE only)" % name, tok)
         if name in frame.local:
             frame.local[name] = value
         elif self._module_var(name):

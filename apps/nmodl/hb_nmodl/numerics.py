@@ -78,6 +78,10 @@ def _kept_writes(mech, frame, fix, skip=()):
     for k, n in enumerate(mech.slot_names()):
         if n in frame.glob and n not in skip:
             out.append((k, fix(frame.glob[n], mech.solve.name)))
+        elif n in mech.conc_kept:
+            # The catalogue writes it to the ion after the SOLVE: unassigned,
+            # the ion's own value goes back (NEURON's copy in and out).
+            out.append((k, sympy.Symbol(n, real=True)))
     return out
 
 
