@@ -621,7 +621,8 @@ def test_mutated_files_fail_cleanly():
     print("seed %d (replay with HB_TEST_SEED=%d)" % (seed, seed))
     rng = random.Random(seed)
     srcs = []
-    for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca"]),
+    for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca", "kspec", "cseq",
+                                                    "cpool"]),
                      (L5PC_MODS, ["K_Pst", "Nap_Et2", "SK_E2", "CaDynamics_E2", "Ih"])):
         for n in names:
             with open(os.path.join(d, n + ".mod")) as f:
