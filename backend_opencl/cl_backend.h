@@ -51,6 +51,7 @@ typedef struct {
     cl_program       program[2];
     cl_kernel        kernel[2][HB_CLK_COUNT];
     size_t           local[2][HB_CLK_COUNT]; /* work-group size per kernel     */
+    size_t           kmax[2][HB_CLK_COUNT];  /* its CL_KERNEL_WORK_GROUP_SIZE  */
     hb__mutex        lock;         /* programs, kernels and their arguments     */
     int              lock_ready;   /* lock was initialised (fini destroys it)   */
 } hb_cl;

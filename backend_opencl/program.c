@@ -48,12 +48,14 @@ static hb_status build_failed(hb_cl *cl, cl_program prog, cl_int err, const char
 
 /* The work-group size of a kernel: the device's and kernel's limit, capped
  * at the wanted size and rounded down to the preferred multiple. */
-static hb_status choose_local(hb_cl *cl, cl_kernel k, const char *name, size_t *local)
+static hb_status choose_local(hb_cl *cl, cl_kernel k, const char *name, size_t *local,
+                              size_t *kmax_out)
 {
     size_t kmax = 0, mult = 1;
     HB_CL_CHECK(clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
                                          &kmax, NULL),
                 "clGetKernelWorkGroupInfo", name);
+    *kmax_out = kmax;
     HB_CL_CHECK(clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                                          sizeof mult, &mult, NULL),
                 "clGetKernelWorkGroupInfo", name);
@@ -110,7 +112,8 @@ static hb_status kernel_locked(hb_context *ctx, hb_precision p, int which, cl_ke
         cl_int err = CL_SUCCESS;
         cl_kernel made = clCreateKernel(cl->program[p], kernel_names[which], &err);
         HB_CL_CHECK(err, "clCreateKernel", kernel_names[which]);
-        hb_status st = choose_local(cl, made, kernel_names[which], &cl->local[p][which]);
+        hb_status st = choose_local(cl, made, kernel_names[which], &cl->local[p][which],
+                                    &cl->kmax[p][which]);
         if (st != HB_SUCCESS) {
             clReleaseKernel(made);
             return st;
@@ -131,16 +134,21 @@ hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k
     return st;
 }
 
+/* The kernel's work-group limit on the device, queried once when the kernel
+ * is made (it is fixed for a kernel and device): launchers ask for it on
+ * every solve, where a driver query each time would add to small solves. */
 hb_status hb__cl_kernel_max(hb_context *ctx, hb_precision p, int which, size_t *kmax)
 {
     cl_kernel k = NULL;
     size_t local = 0;
     *kmax = 0;
-    HB_FORWARD(hb__cl_kernel(ctx, p, which, &k, &local));
-    HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                         sizeof *kmax, kmax, NULL),
-                "clGetKernelWorkGroupInfo", kernel_names[which]);
-    return HB_SUCCESS;
+    hb_cl *cl = hb__cl(ctx);
+    hb__mutex_lock(&cl->lock);
+    hb_status st = kernel_locked(ctx, p, which, &k, &local);
+    if (st == HB_SUCCESS)
+        *kmax = cl->kmax[p][which];
+    hb__mutex_unlock(&cl->lock);
+    return st;
 }
 
 static void release_program(hb_cl *cl, int p)
@@ -181,10 +189,7 @@ static hb_status launch_locked(hb_context *ctx, cl_command_queue q, hb_precision
     if (ngroups > 0) {
         /* Per-group kernels stride over their work: fewer work-items than
          * wanted (the kernel's limit) stay correct. */
-        size_t kmax = 0;
-        HB_CL_CHECK(clGetKernelWorkGroupInfo(k, hb__cl(ctx)->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                             sizeof kmax, &kmax, NULL),
-                    "clGetKernelWorkGroupInfo", kernel_names[which]);
+        const size_t kmax = hb__cl(ctx)->kmax[p][which];
         local = local_want < kmax ? local_want : kmax;
         if (local == 0)
             local = 1;
