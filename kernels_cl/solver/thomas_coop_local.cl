@@ -13,9 +13,10 @@
  * is read again once the backward pass is done (both end rows are
  * back-substituted from the reduced solution), so the reduced system needs no
  * local memory of its own. A one-row chunk (n = 1) maps both to one slot,
- * where they hold the same row; an empty slot (n = 0) has none. */
+ * where they hold the same row; an empty slot (n = 0) has none. Through
+ * HB_COOPL_AT (below), as every local row. */
 #define HB_COOPL_ROW_(I)                                                                    \
-    (((I) >> 1) * ld + ((((I) & 1) ? m - 1 + (((I) >> 1) < rem ? 1 : 0) : 0) ^ HB_COOPL_SWZ((I) >> 1)))
+    HB_COOPL_AT((I) >> 1, ((I) & 1) ? m - 1 + (((I) >> 1) < rem ? 1 : 0) : 0)
 #define HB_COOPL_RA(I) (sa + HB_COOPL_ROW_(I))
 #define HB_COOPL_RC(I) (sc + HB_COOPL_ROW_(I))
 #define HB_COOPL_RD(I) (sd + HB_COOPL_ROW_(I))
