@@ -117,22 +117,15 @@ int64_t hb__coop_resident_rows_per_item(int64_t nsys, int64_t max_rows)
 }
 
 /* The local stride of a chunk: q = min(P, n/2) chunks of ceil(n/q) rows at
- * most, which is 3 while n < 2P (chunks of 2 rows, one more for some). A
- * power of two stays as it is (the kernel permutes each chunk's rows across
- * the banks, thomas_coop_local.cl's HB_COOPL_SWZ); any other length is made
- * odd, so that work-items walking their chunks side by side hit different
- * banks. 512 rows in chunks of 8 take 8 reals a chunk, not 9: on an H200 a
- * ninth group of 2 x 64 work-items then fits a multiprocessor in double. */
+ * most, which is 3 while n < 2P (chunks of 2 rows, one more for some); odd
+ * so that work-items walking their chunks side by side hit different banks
+ * (thomas_coop_local.cl). */
 static int64_t coop_chunk_stride(int64_t max_rows, int64_t p)
 {
     int64_t ld = (max_rows + p - 1) / p;
     if (ld < 3)
         ld = 3;
-#ifdef HB_COOP_ODD_STRIDE /* the padded layout alone, built for a comparison */
     return ld | 1;
-#else
-    return (ld & (ld - 1)) == 0 ? ld : ld | 1;
-#endif
 }
 
 /* HB_COOP_RESIDENT_REALS(s, p, ld) = 3 x s x p x ld reals of esize bytes, 0

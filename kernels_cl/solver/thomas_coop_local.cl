@@ -13,10 +13,8 @@
  * is read again once the backward pass is done (both end rows are
  * back-substituted from the reduced solution), so the reduced system needs no
  * local memory of its own. A one-row chunk (n = 1) maps both to one slot,
- * where they hold the same row; an empty slot (n = 0) has none. Through
- * HB_COOPL_AT (below), as every local row. */
-#define HB_COOPL_ROW_(I)                                                                    \
-    HB_COOPL_AT((I) >> 1, ((I) & 1) ? m - 1 + (((I) >> 1) < rem ? 1 : 0) : 0)
+ * where they hold the same row; an empty slot (n = 0) has none. */
+#define HB_COOPL_ROW_(I) (((I) >> 1) * ld + (((I) & 1) ? m - 1 + (((I) >> 1) < rem ? 1 : 0) : 0))
 #define HB_COOPL_RA(I) (sa + HB_COOPL_ROW_(I))
 #define HB_COOPL_RC(I) (sc + HB_COOPL_ROW_(I))
 #define HB_COOPL_RD(I) (sd + HB_COOPL_ROW_(I))
@@ -33,33 +31,16 @@
 #define HB_COOPL_BATCH 2
 #endif
 
-/* Reals per row of local-memory banks (32 banks of 4 bytes). */
-#define HB_COOPL_BANK_REALS (128 / (hb_int)sizeof(real))
-
-/* Where ld is a power of two (no padding), row r of chunk c lives at
- * c * ld + (r ^ HB_COOPL_SWZ(c)): the chunk's index among the bank rows its
- * neighbours share (or c itself when a chunk spans whole bank rows) permutes
- * its rows, so work-items walking their chunks side by side, and a load of
- * consecutive rows spread over chunks, hit different banks without the pad
- * real an odd ld spends (512 rows in chunks of 8: 8/9 of the local memory,
- * a ninth group per multiprocessor where the local memory bounds them).
- * sw = ld - 1 then, 0 for an odd ld (no permutation). */
-#define HB_COOPL_SWZ(c)                                                                     \
-    (sw & (ld >= HB_COOPL_BANK_REALS ? (c) : ((c) * ld) / HB_COOPL_BANK_REALS))
-
-/* Local index of row r of chunk c. */
-#define HB_COOPL_AT(c, r) ((c) * ld + ((r) ^ HB_COOPL_SWZ(c)))
-
-/* Global row g of the system (0 .. n-1) as local index: the first rem chunks
- * have m + 1 rows, the others m (32-bit arithmetic: local memory is small). */
+/* Global row g of the system (0 .. n-1) as local index chunk * ld + row: the
+ * first rem chunks have m + 1 rows, the others m (32-bit arithmetic: local
+ * memory is small). */
 #define HB_COOPL_LOCAL_ROW(g)                                                               \
-    ((g) < split ? HB_COOPL_AT((g) / (m + 1), (g) % (m + 1))                                \
-                 : HB_COOPL_AT(rem + ((g) - split) / m, ((g) - split) % m))
+    ((g) < split ? ((g) / (m + 1)) * ld + (g) % (m + 1)                                     \
+                 : (rem + ((g) - split) / m) * ld + ((g) - split) % m)
 
 /* Group g solves slots g*S .. g*S + S-1 (S = local size / pper, the host
  * launches a multiple of pper), pper work-items per system; ld is the local
- * stride of a chunk (>= the longest chunk; odd, or a power of two with the
- * rows permuted, HB_COOPL_SWZ). The host sizes local memory
+ * stride of a chunk (odd, >= the longest chunk). The host sizes local memory
  * as 3 x S x pper x ld reals (HB_COOP_RESIDENT_REALS).
  *
  * Each system of n rows is cut into q = min(pper, n/2) chunks (n = 1: one
@@ -68,8 +49,7 @@
  * X (a, c, d) of system k at X*S*W + k*W (W = pper*ld), chunk j at j*ld
  * within it, so the S*pper work-items of a group walking their chunks side by
  * side read addresses ld apart: ld odd puts them in different banks, for
- * float (one bank per real) and double (two), and so does the permutation
- * of a power-of-two ld.
+ * float (one bank per real) and double (two).
  *
  * 1. Load each row divided by its diagonal, a/b, c/b, d/b: the system's
  *    work-items stride over its rows (coalesced, contiguous in the flat
@@ -117,8 +97,7 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
     const hb_int W = pper * ld, kk = on ? k : 0;
     const hb_int sa = kk * W, sc = (S + kk) * W, sd = (2 * S + kk) * W;
     const hb_int L = j < q ? m + (j < rem ? 1 : 0) : 0;
-    const hb_int sw = (ld & (ld - 1)) == 0 ? ld - 1 : 0;
-    const hb_int lj = j * ld, xj = HB_COOPL_SWZ(j); /* chunk j's rows: lj + (i ^ xj) */
+    const hb_int lj = j * ld; /* this chunk's rows within an array */
     __global const real *A = a + o, *B = b + o, *C = c + o;
     __global real *D = d + o;
 
@@ -154,12 +133,12 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
     real a0 = (real)0, c0 = (real)0, d0 = (real)0;
     real ap = (real)-1, cp = (real)0, dp = (real)0;
     if (L >= 1) {
-        a0 = sh[sa + lj + xj];
-        c0 = sh[sc + lj + xj];
-        d0 = sh[sd + lj + xj];
+        a0 = sh[sa + lj];
+        c0 = sh[sc + lj];
+        d0 = sh[sd + lj];
     }
     for (hb_int i = 1; i < L; ++i) {
-        const hb_int l = lj + (i ^ xj);
+        const hb_int l = lj + i;
         const real ak = sh[sa + l];
         const real r = (real)1 / ((real)1 - ak * cp);
         ap = -ak * ap * r;
@@ -174,7 +153,7 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
      * (starting from a2 = d2 = 0, c2 = -1 at row L-1). */
     real a2 = (real)0, c2 = (real)-1, d2 = (real)0;
     for (hb_int i = L - 2; i >= 1; --i) {
-        const hb_int l = lj + (i ^ xj);
+        const hb_int l = lj + i;
         const real ci = sh[sc + l];
         a2 = sh[sa + l] - ci * a2;
         c2 = -ci * c2;
@@ -248,12 +227,12 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
         const real xf = sh[HB_COOPL_RD(2 * j)], xl = sh[HB_COOPL_RD(2 * j + 1)];
         real xn = xl;
         for (hb_int i = L - 2; i >= 1; --i) {
-            const hb_int l = lj + (i ^ xj);
+            const hb_int l = lj + i;
             xn = sh[sd + l] - sh[sa + l] * xf - sh[sc + l] * xn;
             sh[sd + l] = xn;
         }
-        sh[sd + lj + ((L - 1) ^ xj)] = xl;
-        sh[sd + lj + xj] = xf;
+        sh[sd + lj + L - 1] = xl;
+        sh[sd + lj] = xf;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (hb_int g = j; g < n; g += pper)
