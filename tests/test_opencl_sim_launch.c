@@ -1,4 +1,4 @@
-/* test_opencl_sim_launch.c: the on-chip epoch's launch on OpenCL, which has no occupancy query (api/sim/sim.c epoch_launch): past 32 cells per compute unit a double batch takes stage vx (v in rhs's array) at one work-item per 24 rows, float never does, nor a batch at or under the threshold; a vx batch's run, with cm changed after creation, matches the oracle's. */
+/* test_opencl_sim_launch.c: the on-chip epoch's launch on OpenCL, which has no occupancy query (api/sim/sim.c epoch_launch): past 15 cells per compute unit a double batch takes stage vx (v in rhs's array) at one work-item per 24 rows, float never does, nor a batch at or under the threshold; a vx batch's run, with cm changed after creation, matches the oracle's. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -73,7 +73,7 @@ int main(void)
     double v[2] = {0, 0}, w[2] = {0, 0};
     /* Past the threshold, double: vx at 64 work-items (600 / 24 rows, in
      * whole warps, at least 64). */
-    const int64_t many = 32 * cu + 1;
+    const int64_t many = 15 * cu + 1;
     if (cell && describe(ctx, cell, many, HB_DOUBLE, HB_SIM_ENGINE_CELLS, 0, d, sizeof d, v) == HB_SUCCESS) {
         printf("double, %lld cells: %s\n", (long long)many, d);
         HB_CHECK(strstr(d, "cells on chip") && strstr(d, "v in the right-hand side's array") &&
@@ -85,7 +85,7 @@ int main(void)
     const struct {
         hb_precision p;
         int64_t n;
-    } no[] = {{HB_FLOAT, many}, {HB_DOUBLE, 32 * cu}};
+    } no[] = {{HB_FLOAT, many}, {HB_DOUBLE, 15 * cu}};
     for (int i = 0; i < 2 && cell; ++i) {
         const char *pn = no[i].p == HB_DOUBLE ? "double" : "float";
         if (describe(ctx, cell, no[i].n, no[i].p, HB_SIM_ENGINE_CELLS, 0, d, sizeof d, v) == HB_SUCCESS) {

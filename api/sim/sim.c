@@ -338,7 +338,7 @@ static size_t epoch_bytes(const hb_device_traits *dev, int64_t max_rows, size_t 
  * 64 work-items (8 per SM), against 1.78-1.79e10 at 96 with stage none (5)
  * and 1.51-1.52e10 at 64 with none (5); 1,000 cells 2.16-2.17e10 against
  * 1.38e10 at 96, none. */
-enum { HB_EPOCH_MANY_PER_UNIT = 4, HB_EPOCH_VX_PER_UNIT = 32 };
+enum { HB_EPOCH_MANY_PER_UNIT = 4, HB_EPOCH_VX_PER_UNIT = 15 };
 static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, int cap)
 {
     const hb_device_traits *dev = &sim->ctx->traits;
@@ -378,7 +378,10 @@ static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, i
          * 10,000 CA1 cells (76 per SM) 1.84-1.85e10 against 1.63-1.64e10 with
          * 96 and stage none, but 1,000 (7.6 per SM) 1.20e10 against
          * 1.50-1.51e10 (CUDA, which sets the L1/shared split, gains at both).
-         * The threshold between is not measured. */
+         * Between, one round (docs/benchmarks/h200-2026-11-29-swizzle, call 1):
+         * vx against 96 and none, 2,000 cells (15.2 per SM) 1.59e10 against
+         * 1.55e10, 3,000 1.78e10 against 1.60e10, 5,000 1.73e10 against
+         * 1.58e10: the threshold is 15 per unit, the lowest gain measured. */
         const int vx = sim->prm.precision == HB_DOUBLE &&
                        sim->ncells > HB_EPOCH_VX_PER_UNIT * (int64_t)dev->compute_units;
         int64_t g = hb__epoch_items(maxr, vx ? 24 : 16);
