@@ -307,9 +307,11 @@ ENDCOMMENT
 UNITS { (mV) = (millivolt)  FARADAY = (faraday) (coulomb) }
 NEURON {
   SUFFIX kx
-  USEION k READ ek WRITE ik VALENCE 1
+  USEION k READ ek WRITE ik VALENCE 1 REPRESENTS CHEBI:29103
   RANGE gbar  GLOBAL q
   THREADSAFE
+  REPRESENTS NCIT:C17145  : a bare term, as nocmodl reads it (':' is no comment there)
+  REPRESENTS [NCIT:C17146]
 }
 INDEPENDENT { t FROM 0 TO 1 WITH 1 (ms) }
 PARAMETER { gbar = .01 (S/cm2) <0,1e9>  q = 2  celsius = 6.3 (degC) v (mV) }
@@ -332,6 +334,9 @@ FUNCTION vt(x, y) {
 }
 """
     mech = loads(src, "kx.mod")
+    # An ontology term needs a word or a closed bracket on its line.
+    refusal("NEURON { SUFFIX t REPRESENTS [NCIT:C1\n] }", "unclosed '['", 1, 30, NmodlError)
+    refusal("NEURON { SUFFIX t REPRESENTS", "without an ontology term", 1, 29, NmodlError)
     assert mech.method == "derivimplicit" and mech.param_names == ["gbar", "q"]
     assert mech.ion_inputs == ["ek"]  # celsius and v are inputs, not parameters
     assert any(abs(float(r) + 30) < 1e-12 for s in mech.singularities for r in s.roots)
@@ -408,6 +413,23 @@ def test_time_t():
     hh = load(os.path.join(MECHS, "hh.mod"))
     assert not hh.uses_t and "const real t," not in generate(hh, "hh.mod")
     assert "reads_t" not in describe(hh, "hh.mod")
+
+
+def test_at_time_statement():
+    """at_time(te) as a statement tells NEURON's variable-step integrator of a
+    discontinuity and does nothing under the fixed step: the pulse is the same
+    with and without it. Its value (1 in the step reaching te) needs dt in
+    BREAKPOINT and is refused by name."""
+    from hb_nmodl.numerics import build
+    pulse = ("NEURON { POINT_PROCESS P RANGE del, dur, amp, i ELECTRODE_CURRENT i }\n"
+             "PARAMETER { del = 1 (ms) dur = 2 (ms) amp = 0.5 (nA) }\n"
+             "ASSIGNED { i (nA) }\nINITIAL { i = 0 }\nBREAKPOINT {\n%s"
+             "  if (t < del + dur && t >= del) { i = amp } else { i = 0 }\n}\n")
+    plain = build(loads(pulse % "", "p.mod"))
+    timed = build(loads(pulse % "  at_time(del)\n  at_time(del + dur)\n", "p.mod"))
+    assert dict(plain["current"].writes) == dict(timed["current"].writes)
+    refusal(pulse % "  if (at_time(del)) { i = 0 }\n", "function at_time", 6, 7)
+    refusal(pulse % "  at_time()\n", "at_time takes one time", 6, 3, NmodlError)
 
 
 def test_electrode_current():

@@ -8,7 +8,7 @@ class Token:
     __slots__ = ("kind", "text", "line", "col", "pos", "end")
 
     def __init__(self, kind, text, line, col, pos, end):
-        self.kind = kind  # NAME, NUMBER, OP, STRING (printf's format), EOF
+        self.kind = kind  # NAME, NUMBER, OP, STRING (printf's format), ONTOLOGY (REPRESENTS's term), EOF
         self.text = text
         self.line = line
         self.col = col
@@ -24,6 +24,31 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 # Longest first: two-character operators before their one-character prefixes.
 _OPS = ("==", "!=", "<=", ">=", "&&", "||", "{", "}", "(", ")", ",", "=", "<", ">",
         "+", "-", "*", "/", "^", "!", "'", "~", "[", "]", "@", "%", ".")
+
+
+def _ontology(src, i, line, lstart, toks, file):
+    """The term after REPRESENTS as one ONTOLOGY token: its ':' is no comment
+    (nocmodl reads `NCIT:C17145` and `[NCIT:C17145]` alike). Returns the
+    position, line and line start after it."""
+    n = len(src)
+    while i < n and src[i] in " \t\r\f\v\n":
+        if src[i] == "\n":
+            line += 1
+            lstart = i + 1
+        i += 1
+    j = i
+    if j < n and src[j] == "[":
+        k = src.find("]", j)
+        if k < 0 or "\n" in src[j:k]:
+            raise NmodlError("unclosed '[' of an ontology term", file, line, j - lstart + 1)
+        j = k + 1
+    else:
+        while j < n and not src[j].isspace() and src[j] not in "{}":
+            j += 1
+    if j == i:
+        raise NmodlError("REPRESENTS without an ontology term", file, line, i - lstart + 1)
+    toks.append(Token("ONTOLOGY", src[i:j], line, i - lstart + 1, i, j))
+    return j, line, lstart
 
 
 def tokenize(src, file="<input>"):
@@ -70,6 +95,8 @@ def tokenize(src, file="<input>"):
                 raise Unsupported("VERBATIM (C code in a .mod file)", file, ln, col)
             toks.append(Token("NAME", word, ln, col, i, m.end()))
             i = m.end()
+            if word == "REPRESENTS":  # an ontology term, NCIT:C17145 or [NCIT:C17145]
+                i, line, lstart = _ontology(src, i, line, lstart, toks, file)
             continue
         m = _NUMBER.match(src, i)
         if m:

@@ -511,6 +511,15 @@ class Mechanism:
             # through probes): the statement has no effect on the model.
             if not s.args or not isinstance(s.args[0], ast.Str):
                 raise self._err("printf takes a format string first", s.tok)
+        elif (isinstance(s, ast.CallStmt) and s.name == "at_time" and
+              s.name not in self.mod.functions):
+            # A discontinuity at a time, told to NEURON's variable-step
+            # integrator; under the fixed step the statement does nothing (its
+            # value, 1 in the step that reaches the time, is refused: it
+            # would need dt where BREAKPOINT computes).
+            if len(s.args) != 1:
+                raise self._err("at_time takes one time", s.tok)
+            self._eval(s.args[0], frame)
         elif isinstance(s, ast.CallStmt):
             self._call(s.name, [self._eval(x, frame) for x in s.args], frame, s.tok, stmt=True)
         elif isinstance(s, ast.Reaction):

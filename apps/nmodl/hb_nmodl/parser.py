@@ -241,10 +241,9 @@ class Parser:
         self.next()
 
     def skip_ontology(self):
-        self.expect("[")
-        while not self.at("]"):
-            if self.next().kind == "EOF":
-                raise self.error("unclosed '['")
+        """REPRESENTS's term (one ONTOLOGY token from the lexer): documentation."""
+        if self.peek().kind != "ONTOLOGY":
+            raise self.error("REPRESENTS without an ontology term")
         self.next()
 
     def units_block(self):
