@@ -415,6 +415,33 @@ def test_time_t():
     assert "reads_t" not in describe(hh, "hh.mod")
 
 
+def test_breakpoint_cache_of_celsius():
+    """Module LOCALs that only BREAKPOINT writes and reads before writing, as a cache of
+    celsius (`if (seen != celsius) { seen = celsius  fq = ... }`), need no slot: every call
+    reads what the first computed (tests/nmodl/mod/qcache.mod, against NEURON 9.0.2 by
+    ci/nmodl-neuron-check.sh). A value BREAKPOINT changes from call to call stays refused."""
+    from hb_nmodl.model import CELSIUS
+    from hb_nmodl.numerics import build
+    mech = load(os.path.join(TEST_MODS, "qcache.mod"))
+    assert mech.store == [] and sorted(mech.bp_cache) == ["fq", "seen"]
+    cur = dict(build(mech)["current"].writes)
+    ica = [e for e in cur.values() if isinstance(e, sympy.Basic) and e.has(CELSIUS)]
+    assert ica and not any(e.has(sympy.Piecewise) for e in ica), cur
+    head = ("NEURON { SUFFIX c NONSPECIFIC_CURRENT i }\nASSIGNED { v (mV) i (mA/cm2) "
+            "celsius (degC) }\nLOCAL key, q\nBREAKPOINT {\n")
+    # Read before the update: the cached value all the same (NEURON: after the first call).
+    m = loads(head + "  i = q*(v + 70)\n  if (key != celsius) { key = celsius  q = celsius/10 }\n}\n",
+              "c.mod")
+    i = dict(build(m)["current"].writes)
+    assert any(isinstance(e, sympy.Basic) and sympy.simplify(e - CELSIUS / 10 * (
+        sympy.Symbol("v", real=True) + 70)) == 0 for e in i.values()), i
+    # Keyed on v, counted, or compared by order: kept between steps, refused.
+    for body, col in (("  if (key != v) { key = v  q = v/10 }\n", 19),
+                      ("  q = q + 1\n", 3),
+                      ("  if (key < celsius) { key = celsius  q = 2 }\n", 24)):
+        refusal(head + body + "  i = q*(v + 70)\n}\n", "kept between steps", 5, col)
+
+
 def test_at_time_statement():
     """at_time(te) as a statement tells NEURON's variable-step integrator of a
     discontinuity and does nothing under the fixed step: the pulse is the same
@@ -644,13 +671,13 @@ def test_mutated_files_fail_cleanly():
     rng = random.Random(seed)
     srcs = []
     for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca", "kspec", "cseq",
-                                                    "cpool"]),
+                                                    "cpool", "qcache"]),
                      (L5PC_MODS, ["K_Pst", "Nap_Et2", "SK_E2", "CaDynamics_E2", "Ih"])):
         for n in names:
             with open(os.path.join(d, n + ".mod")) as f:
                 srcs.append(f.read())
     inserts = ["(", ")", "{", "}", "-", "*", "^", "0", "v", "x", "'", "=", " if ", "/0", "exp(",
-               "1e999", " else ", "LOCAL", ":", "COMMENT"]
+               "1e999", " else ", "LOCAL", ":", "COMMENT", " REPRESENTS ", "[", "<", "at_time("]
     for _ in range(120):
         s = rng.choice(srcs)
         for _ in range(rng.randint(1, 3)):

@@ -123,6 +123,15 @@ class _Frame:
                       self.compartments)
 
 
+def _number(e):
+    """e as a finite complex number, or None (infinite, NaN, or not a number)."""
+    try:
+        z = complex(sympy.N(e))
+    except (TypeError, ValueError):
+        return None
+    return z if z == z and abs(z) != float("inf") else None
+
+
 class Mechanism:
     """The checked module: names, slots and, once executed, each function's outputs."""
 
@@ -145,9 +154,24 @@ class Mechanism:
         # writes them: they must be kept between calls (slots after the states).
         self.store = []
         self._store_reads = set()
+        self._reads_in = {}  # name -> the functions reading it before writing it
+        self._writes_in = {}  # name -> the functions writing it
+        self._bp_old = False  # BREAKPOINT's cache read as its old values (_bp_cache_check)
+        self.bp_cache = []
         self._execute_all(record=True)
-        self.store = [n for n in self.assigned_names if n in self._store_reads] + \
+        # A value that only BREAKPOINT writes and reads before writing: a
+        # cache of celsius (`if (s_celsius != celsius) { s_celsius = celsius
+        # Q = ... }`, in module LOCALs shared by every instance) is the same at
+        # every call as at the first, from its start value 0, so it needs no
+        # slot; _bp_cache_check proves that, or refuses as any value kept
+        # between steps that BREAKPOINT assigns.
+        self.bp_cache = [n for n in self.assigned_names if n in self._store_reads and
+                         self._reads_in.get(n, set()) <= {"BREAKPOINT"} and
+                         self._writes_in.get(n, set()) <= {"BREAKPOINT"}]
+        self.store = [n for n in self.assigned_names
+                      if n in self._store_reads and n not in self.bp_cache] + \
             [p for p in self.param_names if p in self._written_params] + self.conc_kept
+        self.bp_fixed = self._bp_cache_values() if self.bp_cache else {}
         self.singularities = []
         self._execute_all(record=False)
         self.state_method = self.method  # numerics.build says when cnexp falls back
@@ -320,6 +344,62 @@ class Mechanism:
         if fn in self._no_dt and _has_no_dt(outputs):
             raise self._no_dt[fn]
 
+    def _where(self):
+        """The function a read or write belongs to: BREAKPOINT's statements
+        also run first in state() (pre), and count as BREAKPOINT's."""
+        return "BREAKPOINT" if self._fn == "current" or self._t_shift else self._fn
+
+    def _bp_cache_values(self):
+        """BREAKPOINT's cache as every call reads it: BREAKPOINT as a map F of
+        the old values (and celsius) to the new, its first call a miss (an
+        old value equals no key: `seen != celsius` holds), F(F(miss)) =
+        F(miss) checked at temperatures from -20 to 50 degC; else the value
+        is kept between steps and BREAKPOINT assigns it, refused. NEURON's
+        first call starts from 0 instead, which differs only where celsius
+        is exactly that start value."""
+        keep = (self.singularities, self.warnings)
+        self.singularities, self.warnings = [], []
+        self._bp_old = True
+        try:
+            bp = [s for s in (self.mod.breakpoint or []) if not isinstance(s, ast.Solve)]
+            frame = self._run("BREAKPOINT", bp, {}, fn="current")
+        finally:
+            self._bp_old = False
+            self.singularities, self.warnings = keep
+        old = {n: sympy.Symbol("o_" + n, real=True) for n in self.bp_cache}
+        olds = set(old.values())
+
+        def refuse(n):
+            return self._unsup("BREAKPOINT assigns %s, which is kept between steps (current() "
+                               "does not write states)" % n, self._assign_tok.get(n))
+
+        F = {n: sympy.sympify(frame.glob.get(n, old[n])) for n in self.bp_cache}
+        miss = {}
+        for n in self.bp_cache:
+            if F[n].free_symbols - {CELSIUS} - olds:
+                raise refuse(n)
+            x = F[n].replace(lambda e: isinstance(e, (sympy.Eq, sympy.Ne)) and
+                             bool(e.free_symbols & olds),
+                             lambda e: sympy.true if isinstance(e, sympy.Ne) else sympy.false)
+            if x.free_symbols & olds:
+                raise refuse(n)
+            miss[n] = x
+        for c in (-20, 0, 6.3, 16, 22, 34, 37, 50):
+            at = {old[n]: miss[n].subs(CELSIUS, c) for n in self.bp_cache}
+            for n in self.bp_cache:
+                try:
+                    again = F[n].subs({CELSIUS: c, **at})
+                except TypeError:  # a comparison with a value not finite here
+                    again = sympy.nan
+                a, b = _number(again), _number(at[old[n]])
+                if a is None and b is None:  # not finite at this temperature either way
+                    continue
+                same = a is not None and b is not None and (
+                    a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b)))
+                if not same:
+                    raise refuse(n)
+        return miss
+
     def _check_store_writes(self, frame, block):
         if self._record:
             return
@@ -354,8 +434,14 @@ class Mechanism:
             # NEURON copies the ion's value into the mechanism's before each
             # function and back after: unassigned, it is the ion's.
             return sympy.Symbol(name, real=True)
+        if name in self.bp_cache:
+            if self._bp_old:
+                return sympy.Symbol("o_" + name, real=True)
+            if not self._record:
+                return self.bp_fixed[name]
         if name in self.assigned_names or name in self.currents:
             if self._record:
+                self._reads_in.setdefault(name, set()).add(self._where())
                 if not init:
                     self._store_reads.add(name)
                 return sympy.Integer(0)
@@ -433,6 +519,8 @@ class Mechanism:
         elif self._module_var(name):
             frame.glob[name] = value
             self._assign_tok.setdefault(name, tok)
+            if self._record:
+                self._writes_in.setdefault(name, set()).add(self._where())
         elif name == "v":
             # NEURON computes with its own copy of v: an assignment (published
             # channels nudge v off a 0/0 point, `if (v == -38) { v = v + 1e-4 }`)
