@@ -8,7 +8,8 @@ class Token:
     __slots__ = ("kind", "text", "line", "col", "pos", "end")
 
     def __init__(self, kind, text, line, col, pos, end):
-        self.kind = kind  # NAME, NUMBER, OP, STRING (printf's format), ONTOLOGY (REPRESENTS's term), EOF
+        # NAME, NUMBER, OP, STRING (printf's format), ONTOLOGY (REPRESENTS's term), EOF
+        self.kind = kind
         self.text = text
         self.line = line
         self.col = col

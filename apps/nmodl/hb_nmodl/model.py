@@ -156,15 +156,15 @@ class Mechanism:
         self._store_reads = set()
         self._reads_in = {}  # name -> the functions reading it before writing it
         self._writes_in = {}  # name -> the functions writing it
-        self._bp_old = False  # BREAKPOINT's cache read as its old values (_bp_cache_check)
+        self._bp_old = False  # BREAKPOINT's cache read as its old values (_bp_cache_values)
         self.bp_cache = []
         self._execute_all(record=True)
         # A value that only BREAKPOINT writes and reads before writing: a
         # cache of celsius (`if (s_celsius != celsius) { s_celsius = celsius
         # Q = ... }`, in module LOCALs shared by every instance) is the same at
-        # every call as at the first, from its start value 0, so it needs no
-        # slot; _bp_cache_check proves that, or refuses as any value kept
-        # between steps that BREAKPOINT assigns.
+        # every call as at the first, so it needs no slot; _bp_cache_values
+        # proves that and gives the value every call reads, or refuses it as
+        # any value kept between steps that BREAKPOINT assigns.
         self.bp_cache = [n for n in self.assigned_names if n in self._store_reads and
                          self._reads_in.get(n, set()) <= {"BREAKPOINT"} and
                          self._writes_in.get(n, set()) <= {"BREAKPOINT"}]
