@@ -123,6 +123,13 @@ class _Frame:
                       self.compartments)
 
 
+# Newton iterations at most in a nonlinear STEADYSTATE's step of 1e9 ms (it
+# stops once the states move by 1e-6 or less; NEURON's sparse gives up past
+# 21).
+SS_NEWTON = 20
+SS_TRIES = 7  # its one-step tries before the iterations (NIT)
+
+
 def _number(e):
     """e as a finite complex number, or None (infinite, NaN, or not a number)."""
     try:
@@ -732,19 +739,54 @@ class Mechanism:
         xs = [n for n in self.states if n in sub.derivs]
         syms = [ph[n] for n in xs]
         fs = [sub.derivs[n] for n in xs]
-        for f in fs:
-            for x in syms:
-                if sympy.diff(f, x).free_symbols & set(syms):
-                    raise self._unsup("STEADYSTATE of a nonlinear KINETIC scheme (%s)" % s.name,
-                                      s.tok)
+        nonlinear = any(sympy.diff(f, x).free_symbols & set(syms) for f in fs for x in syms)
         x0 = {ph[n]: _arith(self._read(n, frame, s.tok)) for n in xs}
-        stages, new = newton_step(syms, fs, sympy.Integer(10) ** 9, sub.conserve,
-                                  prefix="ss%d_" % len(self.init_stages))
+        pre, big = "ss%d_" % len(self.init_stages), sympy.Integer(10) ** 9
+        if not nonlinear:
+            stages, new = newton_step(syms, fs, big, sub.conserve, prefix=pre)
+        else:
+            # NEURON's _ss_sparse for a nonlinear scheme: up to SS_TRIES times
+            # one Newton step of the backward Euler step of 1e9 ms; a state
+            # below -1e-6 after it is set to 0 and the step is tried again from
+            # there; else the step of 1e9 ms again, by Newton's method while
+            # the states move by more than 1e-6 (up to SS_NEWTON iterations
+            # here), negative states set to 0 after each. Where every try
+            # left a negative state (NEURON reports an error), the last.
+            stages, x, found = [], list(syms), sympy.false
+            small = -sympy.Rational(1, 10**6)
+            for k in range(SS_TRIES):
+                y = [sympy.Symbol("%st%d_%s" % (pre, k, n), real=True) for n in xs]
+                to = dict(zip(syms, y))
+                st, lin = newton_step(y, [f.xreplace(to) for f in fs], big,
+                                      [(lhs.xreplace(to), tot) for lhs, tot in sub.conserve],
+                                      prefix="%st%d_" % (pre, k))
+                stages += [list(zip(y, x))] + st
+                low = sympy.Or(*[u < small for u in lin])
+                # Once a try left no negative state, its states stay; until
+                # then the next try starts from this one's, clamped.
+                x = [sympy.Piecewise((yy, found), (sympy.Piecewise((sympy.Integer(0), u < small),
+                                                                   (u, True)), True))
+                     for yy, u in zip(y, lin)]
+                g = sympy.Symbol("%sok%d" % (pre, k))
+                stages.append([(g, sympy.Or(found, sympy.Not(low)))])
+                found = g
+            again = [sympy.Symbol(pre + "y_" + n, real=True) for n in xs]
+            to = dict(zip(syms, again))
+            more, fine = newton_step(again, [f.xreplace(to) for f in fs], big,
+                                     [(lhs.xreplace(to), tot) for lhs, tot in sub.conserve],
+                                     prefix=pre + "b_", iterations=SS_NEWTON,
+                                     tol=sympy.Rational(1, 10**6), clamp=True)
+            new = [sympy.Piecewise((f, found), (yy, True)) for f, yy in zip(fine, again)]
+            stages = stages + [list(zip(again, x))] + more
         for stage in stages:
             self.init_stages.append([(sym, e.xreplace(x0)) for sym, e in stage])
+        # What the block keeps (a flux as a current) is its value at the new
+        # states: NEURON's sparse runs the block once more when it ends.
+        at_new = dict(zip(syms, new))
         for k, v in sub.glob.items():
             if k not in ph and k in self.assigned_names + self.currents:
-                frame.glob[k] = v.xreplace(x0) if isinstance(v, sympy.Basic) else v
+                frame.glob[k] = v.xreplace(at_new).xreplace(x0) \
+                    if isinstance(v, sympy.Basic) else v
         for n, val in zip(xs, new):
             frame.glob[n] = val.xreplace(x0)
             self._assign_tok.setdefault(n, s.tok)
