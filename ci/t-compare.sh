@@ -36,9 +36,17 @@
 # 1e-8 mM and 1e-8 mA/cm2 (measured 8.9e-7 mV, 4.4e-10 mM, 8e-10 mA/cm2);
 # float 2e-3 mV, 1e-6 (7e-5 mV, 1.6e-8 mM, 3.2e-8 mA/cm2).
 #
+# Then the area half: NMODL's area. tests/nmodl/tcheck/karea.json (taper.swc;
+# HH and karea.mod, a fixed current per compartment over its membrane area,
+# everywhere; 1 nA at the soma from 2 to 17 ms) against NEURON's committed run
+# (karea_reference.csv, neuron_karea.py): v at the soma, 50 and 190 um (areas
+# 314, 120 and 36 um2) and karea.i at 190 um, every sample: double within
+# 1e-5 mV and 1e-8 mA/cm2, float 2e-3 mV and 1e-6; and a model file setting
+# karea.area refused, naming it.
+#
 # Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod, tpulse.mod,
-# cal.mod, cashell.mod and cpool.mod (ci/l5pc-compare.sh configures its build so;
-# ci/test.sh passes that build).
+# cal.mod, cashell.mod, cpool.mod and karea.mod (ci/l5pc-compare.sh configures
+# its build so; ci/test.sh passes that build).
 #
 # Usage: bash ci/t-compare.sh BUILD [serial|openmp|opencl|cuda ...]   (default serial openmp;
 #        ENGINES="auto cells stages" by default; OUT=$BUILD/t-compare)
@@ -135,24 +143,35 @@ echo "| backend, engine, precision (cpool) | samples | worst v (mV) | cpl (mM) |
 echo "|---|---|---|---|---|---|---|---|"
 model_cases cpool- tests/nmodl/tcheck/cpool.json tests/nmodl/tcheck/cpool_reference.csv \
     "1e-5 1e-8 1e-8 1e-8 1e-8" "2e-3 1e-6 1e-6 1e-6 1e-6" 2,15,1
-# diam is the morphology's: a model file that sets it must be refused, naming it.
-"$PY" - "$OUT/cashell-sets-diam.json" <<'PYEOF'
+echo "| backend, engine, precision (karea) | samples | worst soma v (mV) | v, 50 um | v, 190 um | karea.i, 190 um | within bounds |"
+echo "|---|---|---|---|---|---|---|"
+model_cases karea- tests/nmodl/tcheck/karea.json tests/nmodl/tcheck/karea_reference.csv \
+    "1e-5 1e-5 1e-5 1e-8" "2e-3 2e-3 2e-3 1e-6" 2,15,1
+# diam and area are the morphology's: a model file that sets one must be
+# refused, naming it.
+# sets_geometry MODEL MECH PARAM WHAT: MODEL with MECH.PARAM set in its second
+# region must fail with a message naming MECH.PARAM as WHAT.
+sets_geometry() {
+    local model=$1 mech=$2 param=$3 what=$4 f="$OUT/$2-sets-$3"
+    "$PY" - "$f.json" "$model" "$mech" "$param" <<'PYEOF'
 import json, os, sys
-here = "tests/nmodl/tcheck"
-d = json.load(open(os.path.join(here, "cashell.json")))
+out, model, mech, param = sys.argv[1:]
+here = os.path.dirname(model)
+d = json.load(open(model))
 d["morphology"] = os.path.abspath(os.path.join(here, d["morphology"]))
 d["mechanisms"] = {k: os.path.abspath(os.path.join(here, v)) for k, v in d["mechanisms"].items()}
-d["regions"][1]["mechanisms"]["cashell"]["diam"] = 3.0
-json.dump(d, open(sys.argv[1], "w"))
+d["regions"][1]["mechanisms"][mech][param] = 3.0
+json.dump(d, open(out, "w"))
 PYEOF
-if "$exe" simulate --model "$OUT/cashell-sets-diam.json" --cells 1 --tstop 1 \
-        >"$OUT/cashell-sets-diam.log" 2>&1 ||
-    ! grep -q "cashell.diam is the compartment's mean diameter" "$OUT/cashell-sets-diam.log"; then
-    echo "t-compare: a model file setting cashell.diam was not refused as it must be:" \
-        "$OUT/cashell-sets-diam.log"
-    rc=1
-else
-    echo "a model file setting cashell.diam: refused ($(grep -o 'hb_sim_set_param: .*' \
-        "$OUT/cashell-sets-diam.log" | head -1))"
-fi
+    if "$exe" simulate --model "$f.json" --cells 1 --tstop 1 >"$f.log" 2>&1 ||
+        ! grep -q "$mech.$param is the compartment's $what" "$f.log"; then
+        echo "t-compare: a model file setting $mech.$param was not refused as it must be: $f.log"
+        rc=1
+    else
+        echo "a model file setting $mech.$param: refused ($(grep -o 'hb_sim_set_param: .*' \
+            "$f.log" | head -1))"
+    fi
+}
+sets_geometry tests/nmodl/tcheck/cashell.json cashell diam "mean diameter"
+sets_geometry tests/nmodl/tcheck/karea.json karea area "membrane area"
 exit $rc

@@ -54,12 +54,14 @@ typedef struct {
     int64_t       *cellof;   /* nrows: its cell                                   */
 } hb_sim_model;
 
-/* Whether a catalogue parameter is the compartment's geometry (NMODL's
- * `diam`: filled from the morphology where the mechanism goes, never set by
- * hand). */
+/* Whether a catalogue parameter is the compartment's geometry, filled from
+ * the morphology where the mechanism goes, never set by hand: NMODL's `diam`
+ * (HB_SIM_GEOM_DIAM) or `area` (HB_SIM_GEOM_AREA); 0 for any other. */
+enum { HB_SIM_GEOM_DIAM = 1, HB_SIM_GEOM_AREA = 2 };
 static inline int hb__sim_geometry_param(const char *name)
 {
-    return strcmp(name, "diam") == 0;
+    return strcmp(name, "diam") == 0 ? HB_SIM_GEOM_DIAM
+                                     : strcmp(name, "area") == 0 ? HB_SIM_GEOM_AREA : 0;
 }
 
 /* Spikes on the host (sim_spikes.c). */

@@ -84,9 +84,14 @@ static hb_status find_param(int m, const char *param, const char *fn, int *out)
         if (!strcmp(d->param_names[p], param)) {
             if (hb__sim_geometry_param(d->param_names[p]))
                 return hb__error(HB_ERR_INVALID_ARGUMENT,
-                                 "%s: %s.%s is the compartment's mean diameter (um), set from "
-                                 "the morphology (hb_morph_cell_view.diam); it cannot be set",
-                                 fn, d->name, param);
+                                 "%s: %s.%s is the compartment's %s, set from the morphology "
+                                 "(hb_morph_cell_view.%s); it cannot be set",
+                                 fn, d->name, param,
+                                 hb__sim_geometry_param(param) == HB_SIM_GEOM_AREA
+                                     ? "membrane area (um2)"
+                                     : "mean diameter (um)",
+                                 hb__sim_geometry_param(param) == HB_SIM_GEOM_AREA ? "area"
+                                                                                   : "diam");
             *out = p;
             return HB_SUCCESS;
         }
@@ -233,13 +238,20 @@ void hb__sim_model_free(hb_sim *sim)
     memset(md, 0, sizeof *md);
 }
 
-/* A mechanism's parameters at their defaults, its geometry (a parameter
- * named diam: NMODL's `diam`, apps/nmodl/hb_nmodl/model.py) from row k. */
+/* A mechanism's parameters at their defaults, its geometry (parameters
+ * named diam and area: NMODL's, apps/nmodl/hb_nmodl/model.py) from row k.
+ * A row of zero area (a kept branch point, a section's end) reads area 100
+ * um2, as NEURON gives its zero-area nodes: a point process there converts
+ * its current by 100/area = 1, and no mechanism divides by 0. */
 static void default_params(const hb_sim *sim, const hb_cat_mech *cm, int64_t k, double *prm)
 {
-    for (int p = 0; p < cm->nparam; ++p)
-        prm[p] = hb__sim_geometry_param(cm->param_names[p]) ? sim->model.diam[k]
-                                                            : cm->param_defaults[p];
+    const hb_sim_model *md = &sim->model;
+    for (int p = 0; p < cm->nparam; ++p) {
+        const int g = hb__sim_geometry_param(cm->param_names[p]);
+        prm[p] = g == HB_SIM_GEOM_DIAM   ? md->diam[k]
+                 : g == HB_SIM_GEOM_AREA ? (md->area[k] > 0 ? md->area[k] : 100.0)
+                                         : cm->param_defaults[p];
+    }
 }
 
 /* Compartment k gets the mechanism (no change when it has it). */

@@ -201,10 +201,15 @@ for e in table:
     init, current, state = F3(e.init), F4(e.current), F3(e.state)
     sec = h.Section(name="s_" + name)
     sec.L = sec.diam = math.sqrt(100 / math.pi)  # 100 um2
+    pnames = [e.param_names[k].decode() for k in range(e.nparam)]
+    if "area" in pnames:  # not 100 um2, NEURON's area of a zero-area node
+        sec.L, sec.diam = 7.0, 3.0
     sec.cm = 1e9  # v stays where it is put through one step
-    for k in range(e.nparam):  # NMODL's diam: the segment's, as the engine fills it
-        if e.param_names[k].decode() == "diam":
+    for k, pn in enumerate(pnames):  # NMODL's diam and area: the segment's, as the engine fills them
+        if pn == "diam":
             prm[k] = sec.diam
+        elif pn == "area":
+            prm[k] = sec(0.5).area()
     if e.point:
         pp = getattr(h, nname)(sec(0.5))
         mech = pp

@@ -121,37 +121,39 @@ def test_refusals():
     assert dead.init_out["x"] == 3
     refusal(MINIMAL + "ASSIGNED { k }\nBREAKPOINT {\n  k = k + 1\n}\n",
             "BREAKPOINT assigns k, which is kept", 6, 3)
-    # The geometry: area is refused (a kept zero-area node would divide by
-    # 0), declared or not; assignment to either is refused.
-    refusal(MINIMAL + "ASSIGNED { area (um2) i (mA/cm2) }\nBREAKPOINT {\n  i = a/area\n}\n",
-            "unsupported use of area (the compartment's membrane area", 6, 9)
+    # The geometry: assignment to diam or area is refused.
     for geo in ("diam", "area"):
         refusal(MINIMAL + "ASSIGNED { %s }\nINITIAL {\n  %s = 1\n}\n" % (geo, geo),
                 "unsupported assignment to %s" % geo, 6, 3)
-    kept = loads(MINIMAL + "ASSIGNED { area (um2) }\n", "x.mod")
-    assert "area" not in kept.assigned_names and "area" not in kept.param_names
 
 
 def test_diam_is_a_geometry_parameter():
-    """diam, declared as NEURON needs, is a read-only parameter the engine fills."""
-    for decl in ("ASSIGNED { diam (um) }", "PARAMETER { diam = 2 (um) }"):
-        m = loads(MINIMAL + decl + "\nSTATE { x }\nINITIAL {\n  x = a/diam\n}\n", "x.mod")
-        assert m.param_names[-1] == "diam" and "diam" not in m.assigned_names
-        d = [p for p in describe(m, "x.mod")["parameters"] if p["name"] == "diam"]
-        # The file's default (2) is not the engine's: it fills diam itself (500 um,
-        # a new NEURON section's, holds only for the generated functions alone).
-        assert d == [{"name": "diam", "default": 500.0, "units": "um", "min": None, "max": None,
-                      "geometry": True}]
-        pa, pd = sympy.Symbol("p_a", real=True), sympy.Symbol("p_diam", real=True)
-        assert m.init_out["x"] == pa / pd
-        assert "p_diam = prm[%d]" % (len(m.param_names) - 1) in generate(m, "x.mod")
-    # Without a declaration (NEURON refuses it too), and never written.
-    refusal(MINIMAL + "ASSIGNED { i (mA/cm2) }\nBREAKPOINT {\n  i = a/diam\n}\n",
-            "use of diam without declaring it", 6, 9, NmodlError)
-    refusal(MINIMAL + "ASSIGNED { diam (um) }\nINITIAL {\n  diam = 1\n}\n",
-            "unsupported assignment to diam", 6, 3)
-    # A declaration alone still gives the parameter (the engine fills it).
-    assert loads(MINIMAL + "ASSIGNED { diam (um) }\n", "x.mod").param_names[-1] == "diam"
+    """diam and area, declared as NEURON needs, are read-only parameters the engine fills."""
+    # The files' defaults (2) are not the engine's: it fills them itself (500 um and
+    # pi 500 100 um2, a new NEURON section's, hold only for the generated functions alone).
+    for geo, units, default in (("diam", "um", 500.0), ("area", "um2", 157079.63267948966)):
+        for decl in ("ASSIGNED { %s (%s) }" % (geo, units),
+                     "PARAMETER { %s = 2 (%s) }" % (geo, units)):
+            m = loads(MINIMAL + decl + "\nSTATE { x }\nINITIAL {\n  x = a/%s\n}\n" % geo,
+                      "x.mod")
+            assert m.param_names[-1] == geo and geo not in m.assigned_names
+            d = [p for p in describe(m, "x.mod")["parameters"] if p["name"] == geo]
+            assert d == [{"name": geo, "default": default, "units": units, "min": None,
+                          "max": None, "geometry": True}]
+            pa, pd = sympy.Symbol("p_a", real=True), sympy.Symbol("p_" + geo, real=True)
+            assert m.init_out["x"] == pa / pd
+            assert "p_%s = prm[%d]" % (geo, len(m.param_names) - 1) in generate(m, "x.mod")
+        # Without a declaration (NEURON refuses it too), and never written.
+        refusal(MINIMAL + "ASSIGNED { i (mA/cm2) }\nBREAKPOINT {\n  i = a/%s\n}\n" % geo,
+                "use of %s without declaring it (ASSIGNED { %s (%s) }" % (geo, geo, units),
+                6, 9, NmodlError)
+        refusal(MINIMAL + "ASSIGNED { %s (%s) }\nINITIAL {\n  %s = 1\n}\n" % (geo, units, geo),
+                "unsupported assignment to %s" % geo, 6, 3)
+        # A declaration alone still gives the parameter (the engine fills it).
+        assert loads(MINIMAL + "ASSIGNED { %s (%s) }\n" % (geo, units),
+                     "x.mod").param_names[-1] == geo
+    both = loads(MINIMAL + "ASSIGNED { area (um2) diam (um) }\n", "x.mod")
+    assert both.param_names[-2:] == ["diam", "area"]
 
 
 def test_numbers_with_units():
@@ -668,7 +670,7 @@ def test_mutated_files_fail_cleanly():
     rng = random.Random(seed)
     srcs = []
     for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca", "kspec", "cseq",
-                                                    "cpool", "qcache", "kss"]),
+                                                    "cpool", "qcache", "kss", "karea"]),
                      (L5PC_MODS, ["K_Pst", "Nap_Et2", "SK_E2", "CaDynamics_E2", "Ih"])):
         for n in names:
             with open(os.path.join(d, n + ".mod")) as f:

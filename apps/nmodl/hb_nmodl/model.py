@@ -29,12 +29,13 @@ def updated_symbol(name):
 # becomes a read-only parameter named diam that the engine fills with the
 # compartment's mean diameter (hb_morph_cell_view.diam) wherever the mechanism
 # is inserted or placed; no file can have a parameter of its own by that name.
-# `area` is refused: a kept zero-area node (docs/morphology.md) would divide
-# by 0 where NEURON has no mechanism at all.
+# `area` (um2, NEURON's node area) likewise, where a kept zero-area node
+# (docs/morphology.md) reads 100 um2, as NEURON's zero-area nodes do.
 _GEOMETRY = ("area", "diam")
-# Units and default of each: the default (a new NEURON section's diam) holds
-# only where no compartment does (the generated functions called alone).
-_GEOMETRY_PARAMS = {"diam": ("um", "500")}
+# Units and default of each: the default (a new NEURON section's diam, and
+# its one segment's area, pi 500 100 um2) holds only where no compartment
+# does (the generated functions called alone).
+_GEOMETRY_PARAMS = {"diam": ("um", "500"), "area": ("um2", "157079.63267948966")}
 # dt where the generated function does not receive it (init(), current()):
 # read as this placeholder, refused only if it reaches what the function
 # computes (a TABLE procedure called from INITIAL that also sets an unused
@@ -509,12 +510,9 @@ class Mechanism:
             # NET_RECEIVE's flag: 0 for an event from a NetCon, the only
             # kind there is here (net_send, which sets others, is refused).
             return sympy.Integer(0)
-        if name == "area":
-            raise self._unsup("use of area (the compartment's membrane area: a kept zero-area "
-                              "node would divide by 0)", tok)
         if name in _GEOMETRY:
-            raise self._err("use of %s without declaring it (ASSIGNED { %s (um) }, as NEURON "
-                            "requires)" % (name, name), tok)
+            raise self._err("use of %s without declaring it (ASSIGNED { %s (%s) }, as NEURON "
+                            "requires)" % (name, name, _GEOMETRY_PARAMS[name][0]), tok)
         raise self._err("unknown name %s" % name, tok)
 
     def _write(self, name, value, frame, tok):

@@ -1,4 +1,4 @@
-"""neuron_run.py: the shared end of the t checks' NEURON reference scripts (neuron_tdrive.py, neuron_tpulse.py, neuron_cashell.py, neuron_cpool.py): record, run from v_init to tstop, write the records as CSV."""
+"""neuron_run.py: the shared end of the t checks' NEURON reference scripts (neuron_tdrive.py, neuron_tpulse.py, neuron_cashell.py, neuron_cpool.py, neuron_karea.py): record, run from v_init to tstop, write the records as CSV."""
 from neuron import h
 
 
