@@ -1,5 +1,34 @@
-"""neuron_run.py: the shared end of the t checks' NEURON reference scripts (neuron_tdrive.py, neuron_tpulse.py, neuron_cashell.py, neuron_cpool.py, neuron_karea.py): record, run from v_init to tstop, write the records as CSV."""
+"""neuron_run.py: the shared parts of the t checks' NEURON reference scripts (neuron_tdrive.py, neuron_tpulse.py, neuron_cashell.py, neuron_cpool.py, neuron_karea.py): taper.swc's cell as the geometry checks build it, and the end: record, run from v_init to tstop, write the records as CSV."""
+import math
+import os
+
 from neuron import h
+
+
+def taper_cell(mechs):
+    """taper.swc under Import3d (stdrun.hoc and import3d.hoc loaded by the
+    caller), nseg 1 + 2 floor(L/40), cm 1, Ra 100, mechs inserted everywhere;
+    IClamp 1 nA at soma(0.5) from 2 to 17 ms. Returns (sections, soma,
+    nearest, stim): nearest(dist) is the dendrite segment whose centre is
+    nearest dist um from soma(0.5)."""
+    r = h.Import3d_SWC_read()
+    r.input(os.path.join(os.path.dirname(os.path.abspath(__file__)), "taper.swc"))
+    h.Import3d_GUI(r, False).instantiate(None)
+    secs = list(h.allsec())
+    soma = [s for s in secs if s.name().startswith("soma")][0]
+    for s in secs:
+        s.nseg = 1 + 2 * int(math.floor(s.L / 40.0))
+        s.cm, s.Ra = 1.0, 100.0
+        for m in mechs:
+            s.insert(m)
+    stim = h.IClamp(soma(0.5))
+    stim.delay, stim.dur, stim.amp = 2.0, 15.0, 1.0
+
+    def nearest(dist):
+        segs = [seg for s in secs if not s.name().startswith("soma") for seg in s]
+        return min(segs, key=lambda seg: abs(h.distance(soma(0.5), seg) - dist))
+
+    return secs, soma, nearest, stim
 
 
 def run_and_write(out, header, refs, tstop, fmts=None, v_init=-65):
