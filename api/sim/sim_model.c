@@ -82,16 +82,16 @@ static hb_status find_param(int m, const char *param, const char *fn, int *out)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: param is NULL", fn);
     for (int p = 0; p < d->nparam; ++p)
         if (!strcmp(d->param_names[p], param)) {
-            if (hb__sim_geometry_param(d->param_names[p]))
+            /* The parameter is named as the view's field (diam, area). */
+            const int g = hb__sim_geometry_param(param);
+            if (g)
                 return hb__error(HB_ERR_INVALID_ARGUMENT,
                                  "%s: %s.%s is the compartment's %s, set from the morphology "
                                  "(hb_morph_cell_view.%s); it cannot be set",
                                  fn, d->name, param,
-                                 hb__sim_geometry_param(param) == HB_SIM_GEOM_AREA
-                                     ? "membrane area (um2)"
-                                     : "mean diameter (um)",
-                                 hb__sim_geometry_param(param) == HB_SIM_GEOM_AREA ? "area"
-                                                                                   : "diam");
+                                 g == HB_SIM_GEOM_AREA ? "membrane area (um2)"
+                                                       : "mean diameter (um)",
+                                 param);
             *out = p;
             return HB_SUCCESS;
         }

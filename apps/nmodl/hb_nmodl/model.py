@@ -317,7 +317,7 @@ class Mechanism:
         init_frame = self._run("INITIAL", self.mod.initial or [], {}, init=True, fn="init")
         self.init_out = self._outputs(init_frame, init=True)
         self._check_no_dt("init", (self.init_out, self.init_stages))
-        bp = [s for s in (self.mod.breakpoint or []) if not isinstance(s, ast.Solve)]
+        bp = self._breakpoint_body()
         cur = self._run("BREAKPOINT", bp, {}, fn="current")
         self._check_store_writes(cur, "BREAKPOINT")
         self.current_out = {}
@@ -352,6 +352,15 @@ class Mechanism:
         if fn in self._no_dt and _has_no_dt(outputs):
             raise self._no_dt[fn]
 
+    def _breakpoint_body(self):
+        """BREAKPOINT's statements but its SOLVE (current() runs them)."""
+        return [s for s in (self.mod.breakpoint or []) if not isinstance(s, ast.Solve)]
+
+    def _kept_write(self, block, n):
+        """The refusal of block assigning n, a value kept between steps."""
+        return self._unsup("%s assigns %s, which is kept between steps (current() does not "
+                           "write states)" % (block, n), self._assign_tok.get(n))
+
     def _where(self):
         """The function a read or write belongs to: BREAKPOINT's statements
         also run first in state() (pre), and count as BREAKPOINT's."""
@@ -369,28 +378,22 @@ class Mechanism:
         self.singularities, self.warnings = [], []
         self._bp_old = True
         try:
-            bp = [s for s in (self.mod.breakpoint or []) if not isinstance(s, ast.Solve)]
-            frame = self._run("BREAKPOINT", bp, {}, fn="current")
+            frame = self._run("BREAKPOINT", self._breakpoint_body(), {}, fn="current")
         finally:
             self._bp_old = False
             self.singularities, self.warnings = keep
         old = {n: sympy.Symbol("o_" + n, real=True) for n in self.bp_cache}
         olds = set(old.values())
-
-        def refuse(n):
-            return self._unsup("BREAKPOINT assigns %s, which is kept between steps (current() "
-                               "does not write states)" % n, self._assign_tok.get(n))
-
         F = {n: sympy.sympify(frame.glob.get(n, old[n])) for n in self.bp_cache}
         miss = {}
         for n in self.bp_cache:
             if F[n].free_symbols - {CELSIUS} - olds:
-                raise refuse(n)
+                raise self._kept_write("BREAKPOINT", n)
             x = F[n].replace(lambda e: isinstance(e, (sympy.Eq, sympy.Ne)) and
                              bool(e.free_symbols & olds),
                              lambda e: sympy.true if isinstance(e, sympy.Ne) else sympy.false)
             if x.free_symbols & olds:
-                raise refuse(n)
+                raise self._kept_write("BREAKPOINT", n)
             miss[n] = x
         for c in (-20, 0, 6.3, 16, 22, 34, 37, 50):
             at = {old[n]: miss[n].subs(CELSIUS, c) for n in self.bp_cache}
@@ -405,7 +408,7 @@ class Mechanism:
                 same = a is not None and b is not None and (
                     a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b)))
                 if not same:
-                    raise refuse(n)
+                    raise self._kept_write("BREAKPOINT", n)
         return miss
 
     def _check_store_writes(self, frame, block):
@@ -413,8 +416,7 @@ class Mechanism:
             return
         for n in self.store:
             if n in frame.glob and frame.glob[n] != self._initial(n, False):
-                raise self._unsup("%s assigns %s, which is kept between steps (current() does "
-                                  "not write states)" % (block, n), self._assign_tok.get(n))
+                raise self._kept_write(block, n)
 
     def _outputs(self, frame, init=False):
         out = {}
@@ -750,14 +752,20 @@ class Mechanism:
             # the states move by more than 1e-6 (up to SS_NEWTON iterations
             # here), negative states set to 0 after each. Where every try
             # left a negative state (NEURON reports an error), the last.
+            def step_from(tag, **kw):
+                """The step of 1e9 ms from fresh start symbols named by tag (their
+                `s_` keeps a state's name off newton_step's own, `d0`, `r1`)."""
+                y = [sympy.Symbol("%s%s_s_%s" % (pre, tag, n), real=True) for n in xs]
+                to = dict(zip(syms, y))
+                st, out = newton_step(y, [f.xreplace(to) for f in fs], big,
+                                      [(lhs.xreplace(to), tot) for lhs, tot in sub.conserve],
+                                      prefix="%s%s_" % (pre, tag), **kw)
+                return y, st, out
+
             stages, x, found = [], list(syms), sympy.false
             small = -sympy.Rational(1, 10**6)
             for k in range(SS_TRIES):
-                y = [sympy.Symbol("%st%d_%s" % (pre, k, n), real=True) for n in xs]
-                to = dict(zip(syms, y))
-                st, lin = newton_step(y, [f.xreplace(to) for f in fs], big,
-                                      [(lhs.xreplace(to), tot) for lhs, tot in sub.conserve],
-                                      prefix="%st%d_" % (pre, k))
+                y, st, lin = step_from("t%d" % k)
                 stages += [list(zip(y, x))] + st
                 low = sympy.Or(*[u < small for u in lin])
                 # Once a try left no negative state, its states stay; until
@@ -768,12 +776,8 @@ class Mechanism:
                 g = sympy.Symbol("%sok%d" % (pre, k))
                 stages.append([(g, sympy.Or(found, sympy.Not(low)))])
                 found = g
-            again = [sympy.Symbol(pre + "y_" + n, real=True) for n in xs]
-            to = dict(zip(syms, again))
-            more, fine = newton_step(again, [f.xreplace(to) for f in fs], big,
-                                     [(lhs.xreplace(to), tot) for lhs, tot in sub.conserve],
-                                     prefix=pre + "b_", iterations=SS_NEWTON,
-                                     tol=sympy.Rational(1, 10**6), clamp=True)
+            again, more, fine = step_from("y", iterations=SS_NEWTON,
+                                          tol=sympy.Rational(1, 10**6), clamp=True)
             new = [sympy.Piecewise((f, found), (yy, True)) for f, yy in zip(fine, again)]
             stages = stages + [list(zip(again, x))] + more
         for stage in stages:
