@@ -149,9 +149,31 @@ def compare_g(what, got, want):
                   (what, got, want, err))
 
 
+ELEMENT = re.compile(r"^(\w+)\[(\d+)\]$")  # an array's element as the library names it, ca[0]
+
+
+def nrn_has(obj, s):
+    m = ELEMENT.match(s)
+    return hasattr(obj, m.group(1) if m else s)
+
+
+def nrn_get(obj, s):
+    """obj.s in NEURON, s a variable or an array's element (ca[0])."""
+    m = ELEMENT.match(s)
+    return getattr(obj, m.group(1))[int(m.group(2))] if m else getattr(obj, s)
+
+
+def nrn_set(obj, s, value):
+    m = ELEMENT.match(s)
+    if m:
+        getattr(obj, m.group(1))[int(m.group(2))] = value
+    else:
+        setattr(obj, s, value)
+
+
 def nrn_state(mech, seg, s):
     """A STATE in NEURON: the mechanism's, or the ion's where the file WRITEs it (cai)."""
-    return getattr(mech, s) if hasattr(mech, s) else getattr(seg, s)
+    return nrn_get(mech, s) if nrn_has(mech, s) else getattr(seg, s)
 
 
 info, roots = {}, {}
@@ -268,7 +290,7 @@ for e in table:
         # one step at v1 from the states of v0 (synapses: from made-up conductances)
         if e.point:
             for k, s in enumerate(states):
-                setattr(mech, s, 0.01 * (k + 1))
+                nrn_set(mech, s, 0.01 * (k + 1))
                 st[k] = 0.01 * (k + 1)
         if cai_state:
             # the step starts from this cai (INITIAL set its own)
@@ -300,7 +322,7 @@ for e in table:
         kept = [x["name"] for x in info[name].get("kept", []) if x["from"] == "ASSIGNED"]
         for k in range(e.nstatevar, e.nstate):
             s = e.state_names[k].decode()
-            if s in kept and (hasattr(mech, s) or s in written):
+            if s in kept and (nrn_has(mech, s) or s in written):
                 compare("%s step %s at v %g -> %g, %g degC, cai %s" % (name, s, v0, v1, celsius,
                                                                        cai),
                         st1[k], nrn_state(mech, seg, s), sfloor, near)

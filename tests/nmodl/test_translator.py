@@ -65,7 +65,7 @@ def test_refusals():
     refusal(MINIMAL + "VERBATIM\n int x; \nENDVERBATIM\n", "unsupported VERBATIM", 4, 1)
     solved = MINIMAL + "STATE { c o }\nBREAKPOINT { SOLVE k METHOD sparse }\nKINETIC k {\n"
     refusal(solved + " COMPARTMENT i, 2 { c o }\n ~ c <-> o (1, 1)\n}\n",
-            "unsupported COMPARTMENT with an index", 7, 2)
+            "c in COMPARTMENT i, ...: not an array", 7, 21, NmodlError)
     refusal(MINIMAL + "STATE { c }\nDERIVATIVE k {\n COMPARTMENT 2 { c }\n c' = -c\n}\n",
             "unsupported COMPARTMENT statement outside a KINETIC block", 6, 2)
     refusal(solved + " LOCAL w\n w = 2\n COMPARTMENT w { c }\n ~ c <-> o (1, 1)\n}\n",
@@ -670,13 +670,15 @@ def test_mutated_files_fail_cleanly():
     rng = random.Random(seed)
     srcs = []
     for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca", "kspec", "cseq",
-                                                    "cpool", "qcache", "kss", "karea"]),
+                                                    "cpool", "qcache", "kss", "karea",
+                                                    "cashells"]),
                      (L5PC_MODS, ["K_Pst", "Nap_Et2", "SK_E2", "CaDynamics_E2", "Ih"])):
         for n in names:
             with open(os.path.join(d, n + ".mod")) as f:
                 srcs.append(f.read())
     inserts = ["(", ")", "{", "}", "-", "*", "^", "0", "v", "x", "'", "=", " if ", "/0", "exp(",
-               "1e999", " else ", "LOCAL", ":", "COMMENT", " REPRESENTS ", "[", "<", "at_time("]
+               "1e999", " else ", "LOCAL", ":", "COMMENT", " REPRESENTS ", "[", "<", "at_time(",
+               "]", " FROM i = 0 TO 3 ", " BY -1 ", "[k+1]", "[9]"]
     for _ in range(120):
         s = rng.choice(srcs)
         for _ in range(rng.randint(1, 3)):
@@ -1054,3 +1056,123 @@ if __name__ == "__main__":
             print("FAIL", n, type(e).__name__, e)
     print("%d passed, %d failed" % (len(names) - failed, failed))
     sys.exit(1 if failed else 0)
+
+
+ARRAYS = MINIMAL + """DEFINE N 3
+ASSIGNED { vol[N] }
+STATE { c[N] d }
+INITIAL {
+  LOCAL acc
+  acc = 0
+  FROM i = N - 1 TO 0 BY -1 {
+    acc = acc * 10 + i
+  }
+  d = acc
+  shape()
+  FROM i = 0 TO N-1 { c[i] = i + 1 }
+}
+PROCEDURE shape() { LOCAL w[2]
+  w[0] = a
+  w[1] = 2
+  FROM i = 0 TO N - 1 {
+    vol[i] = w[0] + w[1] * i
+  }
+}
+BREAKPOINT { SOLVE k METHOD sparse }
+KINETIC k {
+  COMPARTMENT i, vol[i] { c }
+  ~ c[0] << (0.3)
+  FROM i = 0 TO N - 2 {
+    ~ c[i] <-> c[i+1] (a, 2 * a)
+  }
+  ~ d << (-d)
+}
+"""
+
+
+def test_arrays_and_from_loops():
+    """Arrays (STATE, ASSIGNED, LOCAL) and FROM loops: each element a variable (c_0 shown as
+    c[0]), each loop unrolled in order (BY -1 too), an indexed COMPARTMENT of each element's
+    volume; the scheme's step is backward Euler exactly (NEURON 9.0.2 gives the same values
+    on tests/nmodl/mod/cashells.mod: ci/nmodl-neuron-check.sh)."""
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    mech = loads(ARRAYS, "arr.mod")
+    assert mech.states == ["c_0", "c_1", "c_2", "d"]
+    assert mech.shown(mech.slot_names())[:4] == ["c[0]", "c[1]", "c[2]", "d"]
+    assert [x["name"] for x in describe(mech, "arr.mod")["states"]] == ["c[0]", "c[1]", "c[2]", "d"]
+    assert "_STATE_NAMES {\"c[0]\", \"c[1]\", \"c[2]\", \"d\"" in generate(mech, "arr.mod")
+    fns = build(mech)
+    pa = sympy.Rational(3, 2)
+    pav = sympy.Symbol("p_a", real=True)
+    init = _run_function(fns["init"], {V: -65, pav: pa})
+    assert [init["st[%d]" % r] for r in range(4)] == [1, 2, 3, 210]
+    # vol[i] = a + 2 i, kept from INITIAL (read by the KINETIC block)
+    kept = {n: mech.slot_names().index(n) for n in ("vol_0", "vol_1", "vol_2")}
+    assert [init["st[%d]" % kept["vol_%d" % i]] for i in range(3)] == [pa + 2 * i for i in range(3)]
+    x0 = [sympy.Rational(1, 2), sympy.Rational(3, 10), sympy.Rational(1, 5)]
+    dt, vol = sympy.Rational(1, 40), [pa + 2 * i for i in range(3)]
+    vals = {sympy.Symbol("s_c_%d" % r, real=True): x0[r] for r in range(3)}
+    vals.update({sympy.Symbol("s_d", real=True): 1, DT: dt, pav: pa, V: -65})
+    vals.update({sympy.Symbol("s_vol_%d" % i, real=True): vol[i] for i in range(3)})
+    got = _run_function(fns["state"], vals)
+    A = sympy.Matrix([[-pa, 2 * pa, 0], [pa, -pa - 2 * pa, 2 * pa], [0, pa, -2 * pa]])
+    src = sympy.Matrix([sympy.Rational(3, 10), 0, 0])
+    M = sympy.diag(*vol)
+    want = (M - dt * A).LUsolve(M * sympy.Matrix(x0) + dt * src)
+    for r in range(3):
+        assert abs(got["st[%d]" % r] - want[r]) < 1e-25, (r, got, want)
+
+
+def test_many_coupled_states_translate_quickly():
+    """A scheme of 12 coupled states (4 shells of calcium, buffer and bound buffer) solved
+    as straight-line elimination (implicit.solve_stages): the closed form of sympy's LUsolve
+    took more than 5 minutes at 9 states."""
+    import time
+    t0 = time.time()
+    mech = load(os.path.join(TEST_MODS, "cashells.mod"))
+    text = generate(mech, "cashells.mod")
+    assert len(mech.states) == 12 and "hb_mech_cashells_state" in text
+    assert time.time() - t0 < 60
+
+
+def test_array_refusals():
+    arr = MINIMAL + "DEFINE N 3\nSTATE { c[N] }\n"
+    refusal(arr + "INITIAL { FROM i = 0 TO a { c[i] = 1 } }\n",
+            "unsupported FROM's end (TO) that is not a constant", 6, 25)
+    refusal(arr + "INITIAL { c[3] = 1 }\n", "c[3] is outside the array (3 elements)", 6, 11,
+            NmodlError)
+    refusal(arr + "INITIAL { c[a] = 1 }\n", "unsupported the index of c that is not a constant",
+            6, 13)
+    refusal(arr + "INITIAL { c = 1 }\n", "assignment to the whole array c", 6, 11, NmodlError)
+    refusal(arr + "INITIAL { a = c }\n", "array c read without an index", 6, 15, NmodlError)
+    refusal(arr + "INITIAL { FROM i = 0 TO 2 { i = 1 } }\n",
+            "assignment to the FROM loop's variable i", 6, 29, NmodlError)
+    refusal(arr + "INITIAL { FROM i = 0 TO 2 BY 0 { } }\n", "FROM loop with a step of 0", 6, 11,
+            NmodlError)
+    refusal(MINIMAL + "STATE { c[5000] }\n", "unsupported array c of 5000 elements", 4, 11)
+    refusal(arr + "INITIAL { FROM i = 0 TO 100000000 { c[0] = i } }\n",
+            "unsupported FROM loops unrolled to more than", 6, 11)
+    refusal(arr + "INITIAL { a = x[1] }\n", "x[...]: x is not an array", 6, 15, NmodlError)
+    refusal(MINIMAL + "STATE { c[2] c_1 }\n", "its element c[1] is the variable c_1", 4, 9,
+            NmodlError)
+    refusal(MINIMAL + "STATE { c[q] }\n", "size q is not a number or a DEFINE", 4, 11,
+            NmodlError)
+    # A scheme past implicit.MAX_COUPLED states: its solve written out would take minutes.
+    big = MINIMAL + "STATE { c[40] }\nBREAKPOINT { SOLVE k METHOD sparse }\nKINETIC k {\n" \
+        " FROM i = 0 TO 38 { ~ c[i] <-> c[i+1] (a, a) }\n}\n"
+    try:
+        generate(loads(big, "x.mod"), "x.mod")
+        raise AssertionError("40 coupled states accepted")
+    except Unsupported as e:
+        assert str(e).startswith("x.mod:5:14: unsupported 40 states solved together by sparse "
+                                 "(at most 32)"), str(e)
+
+
+def test_read_and_write_of_one_current():
+    """A file that READs and WRITEs one ion current (NEURON's cabpump.mod) is refused at its
+    USEION: its input and output would share a name, and NEURON's value there depends on
+    the order of the mechanisms."""
+    refusal("NEURON { SUFFIX t USEION ca READ cao, ica WRITE ica }\nPARAMETER { a = 1 }\n"
+            "BREAKPOINT { ica = 0.1 * a }\n", "unsupported READ and WRITE of the same current ica",
+            1, 26)

@@ -28,6 +28,10 @@ class CallExpr(Node):  # name, args
     pass
 
 
+class Index(Node):    # name, index (expression): an array's element, before arrays.py
+    pass
+
+
 class Unary(Node):    # op ('-' or '!'), arg
     pass
 
@@ -37,11 +41,11 @@ class Binary(Node):   # op, left, right
 
 
 # Statements
-class Assign(Node):   # name, expr
+class Assign(Node):   # name, expr, index (an array's element before arrays.py, else None)
     pass
 
 
-class DerivAssign(Node):  # name (the state), expr
+class DerivAssign(Node):  # name (the state), expr, index (as Assign's)
     pass
 
 
@@ -53,7 +57,11 @@ class CallStmt(Node):  # name, args
     pass
 
 
-class Local(Node):    # names
+class Local(Node):    # names, sizes (name -> size token, for arrays, before arrays.py)
+    pass
+
+
+class From(Node):     # var (name token), lo, hi, by (expression or None), body: unrolled by arrays.py
     pass
 
 
@@ -61,7 +69,7 @@ class Solve(Node):    # name, method (name token or None), steady (STEADYSTATE m
     pass
 
 
-class Reaction(Node):  # lhs, rhs: [(coef, name token)]; kind '<->', '->' or '<<'; kf, kb
+class Reaction(Node):  # lhs, rhs: [(coef, name token)] ([(coef, token, index)] before arrays.py); kind '<->', '->' or '<<'; kf, kb
     pass
 
 
@@ -69,12 +77,12 @@ class Conserve(Node):  # lhs, total (expressions)
     pass
 
 
-class Compartment(Node):  # volume (expression), names (state name tokens)
+class Compartment(Node):  # volume (expression), names (state name tokens), var (index token or None before arrays.py)
     pass
 
 
 # Declarations and blocks
-class Var(Node):      # name, default (str or None), units (str or None), lo, hi
+class Var(Node):      # name, default (str or None), units (str or None), lo, hi, size (array size token or None, before arrays.py)
     pass
 
 
@@ -107,3 +115,4 @@ class Module:
         self.derivatives = {}      # name -> Func (kind 'DERIVATIVE', no args)
         self.functions = {}        # name -> Func
         self.net_receive = None    # Func (kind 'NET_RECEIVE')
+        self.display = {}          # an array element's variable name -> its name shown, ca_0 -> ca[0]

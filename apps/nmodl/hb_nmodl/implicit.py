@@ -3,6 +3,11 @@ import sympy
 
 from .symfuncs import unfreeze
 
+# States one Newton solve may couple: its elimination is written out as
+# straight-line code, O(n^3) values per iteration (24 states: 9 s and 700 KB
+# of C; 48: 81 s), so a larger scheme (or a hostile array size) is refused.
+MAX_COUPLED = 32
+
 
 def is_zero(e):
     """e is identically 0: structurally, else not at two random points, else by simplify."""
@@ -22,6 +27,60 @@ def is_zero(e):
         return sympy.simplify(e) == 0
     except Exception:
         return False
+
+
+def solve_stages(a, b, prefix):
+    """The solution of a x = b (a: a sympy Matrix of symbols and zeros, b:
+    symbols) as Gaussian elimination without pivoting, in the order sympy's
+    LUsolve takes, written as stages of named values: each elimination
+    step's multipliers, then its updates of the rows below, then the back
+    substitution row by row from the last. Straight-line code of O(n^3)
+    small values at most (zeros skipped), where the closed form swells past
+    any use with a few coupled states (a scheme of 9 states took sympy more
+    than 5 minutes). Returns (stages, x as expressions of the last values)."""
+    n = a.rows
+    m = {(r, c): a[r, c] for r in range(n) for c in range(n) if a[r, c] != 0}
+    rhs = list(b)
+    stages = []
+    for k in range(n):
+        if (k, k) not in m:
+            raise ValueError("a zero pivot in row %d of the Newton system" % k)
+        rows = [r for r in range(k + 1, n) if (r, k) in m]
+        if not rows:
+            continue
+        fac = {}
+        st = []
+        for r in rows:
+            f = sympy.Symbol("%sl%d_%d" % (prefix, r, k), real=True)
+            st.append((f, m[(r, k)] / m[(k, k)]))
+            fac[r] = f
+        stages.append(st)
+        st = []
+        for r in rows:
+            for c in range(k + 1, n):
+                if (k, c) in m:
+                    u = sympy.Symbol("%su%d_%d_%d" % (prefix, r, c, k), real=True)
+                    st.append((u, m.get((r, c), 0) - fac[r] * m[(k, c)]))
+                    m[(r, c)] = u
+            if rhs[k] != 0:
+                y = sympy.Symbol("%sy%d_%d" % (prefix, r, k), real=True)
+                st.append((y, rhs[r] - fac[r] * rhs[k]))
+                rhs[r] = y
+            del m[(r, k)]
+        stages.append(st)
+    x = [None] * n
+    for r in reversed(range(n)):
+        acc = rhs[r]
+        for c in range(r + 1, n):
+            if (r, c) in m:
+                acc = acc - m[(r, c)] * x[c]
+        if r == 0:
+            x[r] = acc / m[(r, r)]
+            break
+        xs = sympy.Symbol("%sx%d" % (prefix, r), real=True)
+        stages.append([(xs, acc / m[(r, r)])])
+        x[r] = xs
+    return stages, x
 
 
 def newton_step(syms, fs, dt, conserve=(), prefix="", iterations=1, tol=None, clamp=False):
@@ -83,9 +142,9 @@ def newton_step(syms, fs, dt, conserve=(), prefix="", iterations=1, tol=None, cl
             else:
                 rhs_stage.append((s, dt * fr - (x[r] - syms[r])))
             rp.append(s)
-        delta = jp.LUsolve(sympy.Matrix(rp))
+        lu, delta = solve_stages(jp, rp, pk)
         dstage = [(sympy.Symbol("%sd%d" % (pk, r), real=True), delta[r]) for r in range(n)]
-        stages += [jac_stage + rhs_stage, dstage]
+        stages += [jac_stage + rhs_stage] + lu + [dstage]
         upd = [x[r] + dstage[r][0] for r in range(n)]
         if clamp:
             upd = [sympy.Piecewise((sympy.Integer(0), u < 0), (u, True)) for u in upd]

@@ -5,7 +5,7 @@ import sympy
 
 from . import ast
 from .errors import NmodlError, Unsupported
-from .implicit import newton_step
+from .implicit import MAX_COUPLED, newton_step
 from .singular import remove_singularities
 from .symfuncs import Exprelr, Expm1, Frozen
 
@@ -207,6 +207,13 @@ class Mechanism:
         ion_currents, state_set = [], set(self.states)
         for ion in mod.ions:
             inputs, currents, concs = [], [], []
+            both = [r for r in ion.read if r == "i" + ion.name and r in ion.write]
+            if both:
+                # NEURON gives such a file the ion's current summed so far,
+                # which depends on the order of the mechanisms (NEURON's own
+                # cabpump.mod reads the total in its KINETIC block to take
+                # its own pump's out again).
+                raise self._unsup("READ and WRITE of the same current %s" % both[0], ion.tok)
             for r in ion.read:
                 if r not in state_set:
                     inputs.append(r)
@@ -309,6 +316,11 @@ class Mechanism:
     # Symbolic execution
     def slot_names(self):
         return self.states + self.store
+
+    def shown(self, names):
+        """names as the library shows them: an array's element ca_0 as ca[0]
+        (arrays.py), the rest as they are."""
+        return [self.mod.display.get(n, n) for n in names]
 
     def _execute_all(self, record):
         self._record = record
@@ -737,6 +749,9 @@ class Mechanism:
         self._compartments(sub)
         self._deriv, self._inner, self._block = saved
         xs = [n for n in self.states if n in sub.derivs]
+        if len(xs) > MAX_COUPLED:
+            raise self._unsup("%d states solved together by STEADYSTATE (at most %d)" % (
+                len(xs), MAX_COUPLED), s.tok)
         syms = [ph[n] for n in xs]
         fs = [sub.derivs[n] for n in xs]
         nonlinear = any(sympy.diff(f, x).free_symbols & set(syms) for f in fs for x in syms)

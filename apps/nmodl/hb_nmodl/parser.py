@@ -1,5 +1,6 @@
 """parser.py: recursive-descent parser for the NMODL subset hinesbatch translates (docs/mechanisms.md); the rest is refused where it starts."""
 from . import ast
+from .arrays import expand as expand_arrays
 from .errors import NmodlError, Unsupported
 from .lexer import tokenize
 from .units import constant as unit_constant
@@ -19,7 +20,7 @@ _UNSUPPORTED_NEURON = {
     "EXTERNAL": "EXTERNAL variables",
 }
 _UNSUPPORTED_STMTS = {
-    "WHILE": "WHILE loop", "FROM": "FROM loop", "FOR_NETCONS": "FOR_NETCONS",
+    "WHILE": "WHILE loop", "FOR_NETCONS": "FOR_NETCONS",
     "WATCH": "WATCH statement",
     "COMPARTMENT": "COMPARTMENT statement outside a KINETIC block",
     "LONGITUDINAL_DIFFUSION": "LONGITUDINAL_DIFFUSION",
@@ -119,9 +120,9 @@ class Parser:
                 self.var_block(w)
             elif w == "LOCAL":  # module-level LOCAL: a variable of the mechanism
                 self.next()
-                for n in self.name_list():
+                for n, size in self.local_names():
                     self.mod.assigned.append(ast.Var(n, name=n.text, default=None, units=None,
-                                                     lo=None, hi=None))
+                                                     lo=None, hi=None, size=size))
             elif w == "INDEPENDENT":
                 self.next()
                 self.skip_braced()
@@ -162,7 +163,7 @@ class Parser:
                 raise self.unsupported(_UNSUPPORTED_BLOCKS[w], t)
             else:
                 raise self.unsupported("block %s" % w, t)
-        return self.mod
+        return expand_arrays(self.mod)
 
     def skip_braced(self):
         open_tok = self.expect("{")
@@ -175,6 +176,36 @@ class Parser:
                 depth += 1
             elif t.kind == "OP" and t.text == "}":
                 depth -= 1
+
+    def array_size(self):
+        """`[N]` after a declared name: N a number or a DEFINE'd name (checked
+        when the arrays are expanded, arrays.py); None where no '[' follows."""
+        if not self.at("["):
+            return None
+        self.next()
+        t = self.peek()
+        if t.kind not in ("NUMBER", "NAME"):
+            raise self.error("expected an array size, found %s" % _describe(t), t)
+        self.next()
+        self.expect("]")
+        return t
+
+    def local_names(self):
+        """A LOCAL's names, each with its array size token (None: a scalar)."""
+        out = [(self.name(), self.array_size())]
+        while self.at(","):
+            self.next()
+            out.append((self.name(), self.array_size()))
+        return out
+
+    def index(self):
+        """`[expression]` after a name (an array's element), or None."""
+        if not self.at("["):
+            return None
+        self.next()
+        e = self.expression()
+        self.expect("]")
+        return e
 
     def name_list(self):
         names = [self.name()]
@@ -282,9 +313,10 @@ class Parser:
                 self.next()
                 continue
             n = self.name()
-            if self.at("["):
-                raise self.unsupported("array variable %s" % n.text)
-            var = ast.Var(n, name=n.text, default=None, units=None, lo=None, hi=None)
+            size = self.array_size()
+            if size is not None and kind == "CONSTANT":
+                raise self.unsupported("CONSTANT array %s" % n.text, n)
+            var = ast.Var(n, name=n.text, default=None, units=None, lo=None, hi=None, size=size)
             if self.at("="):
                 self.next()
                 var.default = self.signed_number()
@@ -337,12 +369,11 @@ class Parser:
             return None
         if w == "LOCAL":
             self.next()
-            names = []
-            for n in self.name_list():
-                if self.at("["):
-                    raise self.unsupported("LOCAL array %s" % n.text)
-                names.append(n.text)
-            return ast.Local(t, names=names)
+            pairs = self.local_names()
+            return ast.Local(t, names=[n.text for n, _ in pairs],
+                             sizes={n.text: size for n, size in pairs if size is not None})
+        if w == "FROM":
+            return self.from_loop()
         if w == "if":
             return self.if_statement()
         if w == "CONSERVE" and self._kinetic:
@@ -386,36 +417,56 @@ class Parser:
         if w in _UNSUPPORTED_BLOCKS:
             raise self.unsupported(_UNSUPPORTED_BLOCKS[w], t)
         self.next()
+        # An element of an array: ca[i] = ..., ca[i]' = ... or ca'[i] = ...
+        index = self.index()
         if self.at("'"):
             self.next()
+            if index is None:
+                index = self.index()
             self.expect("=")
-            return ast.DerivAssign(t, name=w, expr=self.expression())
+            return ast.DerivAssign(t, name=w, expr=self.expression(), index=index)
         if self.at("="):
             self.next()
-            return ast.Assign(t, name=w, expr=self.expression())
-        if self.at("("):
+            return ast.Assign(t, name=w, expr=self.expression(), index=index)
+        if self.at("(") and index is None:
             return ast.CallStmt(t, name=w, args=self.call_args())
-        if self.at("["):
-            raise self.unsupported("array variable %s" % w)
         raise self.error("expected '=' or '(' after %s, found %s" % (w, _describe(self.peek())))
 
     def compartment(self):
-        """`COMPARTMENT volume { A B ... }` (the indexed form, of arrays, is refused)."""
+        """`COMPARTMENT volume { A B ... }`, or `COMPARTMENT i, volume { A B ... }`
+        over arrays: each element k with the volume at i = k (arrays.py)."""
         t = self.next()
+        var = None
+        if self.peek().kind == "NAME" and self.at(",", 1):
+            var = self.next()
+            self.next()
         volume = self.expression()
-        if self.at(","):
-            raise self.unsupported("COMPARTMENT with an index (of arrays)", t)
         self.expect("{")
         names = []
         while not self.at("}"):
             n = self.name()
             if self.at("["):
-                raise self.unsupported("array variable %s" % n.text, n)
+                raise self.error("a COMPARTMENT names whole states, not elements", n)
             names.append(n)
         self.next()
         if not names:
             raise self.error("COMPARTMENT names no state", t)
-        return ast.Compartment(t, volume=volume, names=names)
+        return ast.Compartment(t, volume=volume, names=names, var=var)
+
+    def from_loop(self):
+        """`FROM i = lo TO hi [BY step] { ... }`: unrolled (arrays.py), so its
+        bounds must be constants."""
+        t = self.next()
+        var = self.name()
+        self.expect("=")
+        lo = self.expression()
+        self.expect("TO")
+        hi = self.expression()
+        by = None
+        if self.at("BY"):
+            self.next()
+            by = self.expression()
+        return ast.From(t, var=var, lo=lo, hi=hi, by=by, body=self.block())
 
     def reaction(self):
         """`~ A + 2 B <-> C (kf, kb)` or `~ A << (flux)`."""
@@ -453,9 +504,7 @@ class Parser:
                     raise self.error("a reaction's coefficient must be a whole number", nt)
                 coef = int(nt.text)
             n = self.name()
-            if self.at("["):
-                raise self.unsupported("array variable %s" % n.text)
-            out.append((coef, n))
+            out.append((coef, n, self.index()))
             if not self.at("+"):
                 return out
             self.next()
@@ -531,7 +580,7 @@ class Parser:
             if self.at("("):
                 return ast.CallExpr(t, name=t.text, args=self.call_args())
             if self.at("["):
-                raise self.unsupported("array variable %s" % t.text)
+                return ast.Index(t, name=t.text, index=self.index())
             return ast.Name(t, name=t.text)
         if self.at("("):
             self.next()
