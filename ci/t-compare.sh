@@ -44,8 +44,18 @@
 # 1e-5 mV and 1e-8 mA/cm2, float 2e-3 mV and 1e-6; and a model file setting
 # karea.area refused, naming it.
 #
+# Then the arrays half: tests/nmodl/tcheck/cashells.json (taper.swc; HH,
+# cal.mod and cashells.mod's four shells of calcium and buffer, STATE arrays
+# and FROM loops, everywhere; 1 nA at the soma from 2 to 17 ms) against
+# NEURON's committed run (cashells_reference.csv, neuron_cashells.py): the
+# soma's v and cai, the innermost shell's calcium there (cashells.ca[3]), the
+# outer shell's calcium and the inner bound buffer at 190 um, v there, every
+# sample: double within 1e-5 mV, 1e-8 mM and 1e-4 mV at 190 um (measured on
+# serial 5.9e-7 mV, 3.5e-10 mM, 1.8e-6 mV); float 2e-3 mV, 1e-6 mM, 5e-3 mV
+# (2.5e-4 mV, 9.1e-8 mM, 7.3e-4 mV).
+#
 # Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod, tpulse.mod,
-# cal.mod, cashell.mod, cpool.mod and karea.mod (ci/l5pc-compare.sh configures
+# cal.mod, cashell.mod, cpool.mod, karea.mod and cashells.mod (ci/l5pc-compare.sh configures
 # its build so; ci/test.sh passes that build).
 #
 # Usage: bash ci/t-compare.sh BUILD [serial|openmp|opencl|cuda ...]   (default serial openmp;
@@ -147,6 +157,10 @@ echo "| backend, engine, precision (karea) | samples | worst soma v (mV) | v, 50
 echo "|---|---|---|---|---|---|---|"
 model_cases karea- tests/nmodl/tcheck/karea.json tests/nmodl/tcheck/karea_reference.csv \
     "1e-5 1e-5 1e-5 1e-8" "2e-3 2e-3 2e-3 1e-6" 2,15,1
+echo "| backend, engine, precision (cashells) | samples | worst soma v (mV) | soma cai (mM) | ca[3] | ca[0], 190 um | cabuf[3], 190 um | v, 190 um | within bounds |"
+echo "|---|---|---|---|---|---|---|---|---|"
+model_cases cashells- tests/nmodl/tcheck/cashells.json tests/nmodl/tcheck/cashells_reference.csv \
+    "1e-5 1e-8 1e-8 1e-8 1e-8 1e-4" "2e-3 1e-6 1e-6 1e-6 1e-6 5e-3" 2,15,1
 # diam and area are the morphology's: a model file that sets one must be
 # refused, naming it.
 # sets_geometry MODEL MECH PARAM WHAT: MODEL with MECH.PARAM set in its second
