@@ -1176,3 +1176,20 @@ def test_read_and_write_of_one_current():
     refusal("NEURON { SUFFIX t USEION ca READ cao, ica WRITE ica }\nPARAMETER { a = 1 }\n"
             "BREAKPOINT { ica = 0.1 * a }\n", "unsupported READ and WRITE of the same current ica",
             1, 26)
+
+
+def test_array_derivatives():
+    """A DERIVATIVE block over array elements, written c'[i] (in a FROM loop) or e[0]' (cnexp:
+    each element's exact exponential decay)."""
+    from hb_nmodl.model import DT
+    from hb_nmodl.numerics import build
+    src = MINIMAL + ("STATE { c[2] e[1] }\nBREAKPOINT { SOLVE d METHOD cnexp }\nDERIVATIVE d {\n"
+                     " FROM i = 0 TO 1 { c'[i] = -(i + 1) * c[i] }\n e[0]' = -3 * e[0]\n}\n")
+    mech = loads(src, "d.mod")
+    assert mech.states == ["c_0", "c_1", "e_0"] and mech.method == "cnexp"
+    dt = sympy.Rational(1, 40)
+    vals = {sympy.Symbol("s_" + n, real=True): 1 for n in mech.states}
+    vals.update({DT: dt, V: -65, sympy.Symbol("p_a", real=True): 1})
+    got = _run_function(build(mech)["state"], vals)
+    for r, k in enumerate((1, 2, 3)):
+        assert abs(got["st[%d]" % r] - sympy.exp(-k * dt)) < 1e-25, (r, got)
