@@ -1099,7 +1099,7 @@ def test_arrays_and_from_loops():
     from hb_nmodl.numerics import build
     mech = loads(ARRAYS, "arr.mod")
     assert mech.states == ["c_0", "c_1", "c_2", "d"]
-    assert mech.shown(mech.slot_names())[:4] == ["c[0]", "c[1]", "c[2]", "d"]
+    assert [mech.shown(n) for n in mech.slot_names()[:4]] == ["c[0]", "c[1]", "c[2]", "d"]
     assert [x["name"] for x in describe(mech, "arr.mod")["states"]] == ["c[0]", "c[1]", "c[2]", "d"]
     assert "_STATE_NAMES {\"c[0]\", \"c[1]\", \"c[2]\", \"d\"" in generate(mech, "arr.mod")
     fns = build(mech)

@@ -68,16 +68,16 @@ class _Expander:
             raise self.err("%s is %s, not a whole number" % (what, x), e.tok)
         return int(x)
 
-    def size(self, var):
-        t = var.size
+    def size(self, name, t):
+        """Array name's size from its declaration's size token t."""
         if t.kind == "NUMBER":
             n = float(t.text)
         elif t.text in self.consts:
             n = self.consts[t.text]
         else:
-            raise self.err("array %s: size %s is not a number or a DEFINE" % (var.name, t.text), t)
+            raise self.err("array %s: size %s is not a number or a DEFINE" % (name, t.text), t)
         if n != int(n) or not 1 <= n <= MAX_SIZE:
-            raise self.unsup("array %s of %s elements (1 to %d)" % (var.name, t.text, MAX_SIZE), t)
+            raise self.unsup("array %s of %s elements (1 to %d)" % (name, t.text, MAX_SIZE), t)
         return int(n)
 
     # Declarations
@@ -91,7 +91,7 @@ class _Expander:
                 if getattr(v, "size", None) is None:
                     out.append(v)
                     continue
-                n = self.size(v)
+                n = self.size(v.name, v.size)
                 self.arrays[v.name] = n
                 for k in range(n):
                     e = element(v.name, k)
@@ -171,10 +171,14 @@ class _Expander:
             out.extend(self.stmt(s, env, scope))
         return out
 
-    def count(self, tok, n=1):
-        self.unrolled += n
-        if self.unrolled > MAX_UNROLLED:
+    def room(self, tok, n):
+        """Refuses n statements more past MAX_UNROLLED."""
+        if self.unrolled + n > MAX_UNROLLED:
             raise self.unsup("FROM loops unrolled to more than %d statements" % MAX_UNROLLED, tok)
+
+    def count(self, tok, n=1):
+        self.room(tok, n)
+        self.unrolled += n
 
     def stmt(self, s, env, scope):
         if isinstance(s, ast.Assign):
@@ -191,14 +195,14 @@ class _Expander:
             return [ast.CallStmt(s.tok, name=s.name, args=[self.expr(a, env, scope)
                                                            for a in s.args])]
         if isinstance(s, ast.Local):
-            names = []
+            names, sizes = [], getattr(s, "sizes", None) or {}
             for n in s.names:
-                t = (getattr(s, "sizes", None) or {}).get(n)
+                t = sizes.get(n)
                 if t is None:
                     scope[n] = None  # a scalar LOCAL hides a module array of its name
                     names.append(n)
                     continue
-                size = self.size(ast.Var(t, name=n, size=t))
+                size = self.size(n, t)
                 scope[n] = size
                 names.extend(element(n, k) for k in range(size))
             return [ast.Local(s.tok, names=names, sizes={})]
@@ -263,8 +267,7 @@ class _Expander:
         if by == 0:
             raise self.err("FROM loop with a step of 0", s.tok)
         n = max(0, (hi - lo) // by + 1)
-        if self.unrolled + n * max(1, len(s.body)) > MAX_UNROLLED:  # before unrolling it
-            self.count(s.tok, n * max(1, len(s.body)))
+        self.room(s.tok, n * max(1, len(s.body)))  # before unrolling it
         out = []
         for k in range(n):
             inner = dict(env, **{v: lo + k * by})

@@ -389,7 +389,7 @@ def _info(mechs, ions, descs):
         n, d = cname(m), descs[k]
         pn = [p["name"] for p in d["parameters"]]
         pd = [p["default"] if p["default"] is not None else 0.0 for p in d["parameters"]]
-        sn = m.shown(m.slot_names())
+        sn = [m.shown(s) for s in m.slot_names()]
         iv = list(m.ion_inputs) + list(m.ion_currents) + \
             [c for ion in m.ions for c in ion.concentrations]
         out.append("static const char *const hb_cat_%s_params[] = %s;" % (n, _c_string_list(pn)))

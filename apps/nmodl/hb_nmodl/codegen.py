@@ -245,10 +245,10 @@ def _generate(mech, source_name):
         out.append("#define %s_S_%s %d" % (m, s, k))
     for k, p in enumerate(mech.param_names):
         out.append("#define %s_P_%s %d" % (m, p, k))
-    out.append("#define %s_STATE_NAMES {%s}" % (m, ", ".join('"%s"' % s
-                                                            for s in mech.shown(slots))))
-    out.append("#define %s_PARAM_NAMES {%s}" % (m, ", ".join('"%s"' % p
-                                                            for p in mech.shown(mech.param_names))))
+    out.append("#define %s_STATE_NAMES {%s}" % (m, ", ".join('"%s"' % mech.shown(s)
+                                                            for s in slots)))
+    out.append("#define %s_PARAM_NAMES {%s}" % (m, ", ".join('"%s"' % mech.shown(p)
+                                                            for p in mech.param_names)))
     out.append("#define %s_PARAM_DEFAULTS {%s}" % (
         m, ", ".join(repr(float(sympy.Rational(p.default))) for p in mech.params)))
     out.append("#endif")
@@ -310,12 +310,11 @@ def describe(mech, source_name):
         "kind": mech.kind,
         "source": source_name,
         "units": ("nA, uS" if mech.kind == "point" else "mA/cm2, S/cm2") + "; mV, ms, degC",
-        "states": [{"name": mech.shown([s.name])[0], "units": s.units} for s in mech.mod.states],
-        "kept": [{"name": mech.shown([n])[0],
-                  "from": "PARAMETER" if n in mech.param_names else "ASSIGNED"}
+        "states": [{"name": mech.shown(s.name), "units": s.units} for s in mech.mod.states],
+        "kept": [{"name": mech.shown(n), "from": "PARAMETER" if n in mech.param_names else "ASSIGNED"}
                  for n in mech.store],
         # A geometry parameter (diam) is filled by the engine, never set.
-        "parameters": [dict({"name": mech.shown([p.name])[0], "default": num(p.default),
+        "parameters": [dict({"name": mech.shown(p.name), "default": num(p.default),
                              "units": p.units,
                              "min": num(p.lo), "max": num(p.hi)},
                             **({"geometry": True} if p.name in mech.geometry else {}))

@@ -65,9 +65,9 @@ def host_table(mechs):
             if not m.uses_t:
                 out[-1] = out[-1].replace("{\n", "{\n    (void)t;\n", 1)
         out.append("static const char *const %s_snames[] = {%s};" %
-                   (n, ", ".join('"%s"' % s for s in m.shown(m.slot_names())) or "0"))
+                   (n, ", ".join('"%s"' % m.shown(s) for s in m.slot_names()) or "0"))
         out.append("static const char *const %s_pnames[] = {%s};" %
-                   (n, ", ".join('"%s"' % p for p in m.shown(m.param_names)) or "0"))
+                   (n, ", ".join('"%s"' % m.shown(p) for p in m.param_names) or "0"))
         out.append("static const char *const %s_inames[] = {%s};" %
                    (n, ", ".join('"%s"' % p for p in m.ion_inputs) or "0"))
         out.append("static const char *const %s_onames[] = {%s};" %

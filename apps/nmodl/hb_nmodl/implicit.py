@@ -1,12 +1,21 @@
 """implicit.py: backward Euler by Newton steps as straight-line stages, with CONSERVE rows; shared by derivimplicit, KINETIC (sparse) and STEADYSTATE."""
 import sympy
 
+from .errors import Unsupported
 from .symfuncs import unfreeze
 
 # States one Newton solve may couple: its elimination is written out as
 # straight-line code, O(n^3) values per iteration (24 states: 9 s and 700 KB
 # of C; 48: 81 s), so a larger scheme (or a hostile array size) is refused.
 MAX_COUPLED = 32
+
+
+def check_coupled(n, how, file, tok):
+    """Refuses n states solved together by how (a METHOD, STEADYSTATE) past
+    MAX_COUPLED, at tok (the SOLVE)."""
+    if n > MAX_COUPLED:
+        raise Unsupported("%d states solved together by %s (at most %d)" % (n, how, MAX_COUPLED),
+                          file, tok.line, tok.col)
 
 
 def is_zero(e):

@@ -5,7 +5,7 @@ import sympy
 
 from . import ast
 from .errors import NmodlError, Unsupported
-from .implicit import MAX_COUPLED, newton_step
+from .implicit import check_coupled, newton_step
 from .singular import remove_singularities
 from .symfuncs import Exprelr, Expm1, Frozen
 
@@ -317,10 +317,10 @@ class Mechanism:
     def slot_names(self):
         return self.states + self.store
 
-    def shown(self, names):
-        """names as the library shows them: an array's element ca_0 as ca[0]
-        (arrays.py), the rest as they are."""
-        return [self.mod.display.get(n, n) for n in names]
+    def shown(self, name):
+        """name as the library shows it: an array's element ca_0 as ca[0]
+        (arrays.py), the rest as it is."""
+        return self.mod.display.get(name, name)
 
     def _execute_all(self, record):
         self._record = record
@@ -749,9 +749,7 @@ class Mechanism:
         self._compartments(sub)
         self._deriv, self._inner, self._block = saved
         xs = [n for n in self.states if n in sub.derivs]
-        if len(xs) > MAX_COUPLED:
-            raise self._unsup("%d states solved together by STEADYSTATE (at most %d)" % (
-                len(xs), MAX_COUPLED), s.tok)
+        check_coupled(len(xs), "STEADYSTATE", self.file, s.tok)
         syms = [ph[n] for n in xs]
         fs = [sub.derivs[n] for n in xs]
         nonlinear = any(sympy.diff(f, x).free_symbols & set(syms) for f in fs for x in syms)

@@ -3,8 +3,7 @@ import sympy
 
 from .model import DT, V, updated_symbol
 from .implicit import is_zero as _zero
-from .errors import Unsupported
-from .implicit import MAX_COUPLED, newton_step
+from .implicit import check_coupled, newton_step
 from .singular import remove_singularities
 from .symfuncs import Expm1
 
@@ -144,10 +143,7 @@ def _state(mech, fix):
     # (implicit.py). A linear system takes one step, exact; a nonlinear one
     # iterates as NEURON does. KINETIC (METHOD sparse): its CONSERVE rows.
     syms = [state_symbol(s) for s in xs]
-    if len(xs) > MAX_COUPLED:
-        t = mech.solve.tok
-        raise Unsupported("%d states solved together by %s (at most %d)" % (
-            len(xs), mech.method, MAX_COUPLED), mech.file, t.line, t.col)
+    check_coupled(len(xs), mech.method, mech.file, mech.solve.tok)
     if mech.method == "sparse":  # NEURON's sparse: while the states move by > 1e-6, at most 4 here
         stages, new = newton_step(syms, [fs[x] for x in xs], DT, frame.conserve, iterations=4,
                                   tol=sympy.Rational(1, 10**6), clamp=True)
