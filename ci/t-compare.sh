@@ -8,13 +8,19 @@
 # BREAKPOINT at t + dt/2, the states at t + dt, t = 0 for the currents after
 # INITIAL (docs/mechanisms.md).
 #
-# Then the point-process half: tests/nmodl/tcheck/tpulse_run.c (the CLI has no
-# point processes), built here against BUILD's static library as a consumer
-# would link it, runs one compartment with pas and tpulse.mod's TPulse
-# (ELECTRODE_CURRENT, positive inward, and t in BREAKPOINT) against NEURON's
-# committed run (tpulse_reference.csv, neuron_tpulse.py): v and TPulse.i within
-# 1e-9 mV and 1e-12 nA in double (3e-13 mV measured), 1e-3 mV and 1e-6 nA in
-# float. tests/nmodl/tcheck/compare.py judges each run.
+# Then the point-process halves: tests/nmodl/tcheck/point_run.c (the CLI has
+# no point processes), built here against BUILD's static library as a consumer
+# would link it, runs one compartment with pas and one point process against
+# NEURON's committed run (neuron_point.py NAME): tpulse.mod's TPulse
+# (ELECTRODE_CURRENT, positive inward, and t in BREAKPOINT; tpulse_reference.csv):
+# v and TPulse.i within 1e-9 mV and 1e-12 nA in double (3e-13 mV measured),
+# 1e-3 mV and 1e-6 nA in float; vstep.mod's VStep (a voltage clamp through
+# 2 megohm, -70 mV then -20 mV from 1 to 6 ms, then off; its current computed
+# again after each step by a PROCEDURE solved with METHOD after_cvode, which
+# NEURON records: the engine keeps it again after the state step;
+# vstep_reference.csv): v and VStep.i within 1e-9 mV and 1e-9 nA in double,
+# 1e-3 mV and 1e-3 nA in float.
+# tests/nmodl/tcheck/compare.py judges each run.
 #
 # Then the geometry half: NMODL's diam. tests/nmodl/tcheck/cashell.json
 # (taper.swc: a dendrite tapering from 3 to 0.6 um; HH, cal.mod's L-type
@@ -54,8 +60,17 @@
 # serial 5.9e-7 mV, 3.5e-10 mM, 1.8e-6 mV); float 2e-3 mV, 1e-6 mM, 5e-3 mV
 # (2.5e-4 mV, 9.1e-8 mM, 7.3e-4 mV).
 #
+# Then the after-step current half: tests/nmodl/tcheck/gclamp.json (taper.swc;
+# HH and gclamp.mod, a conductance toward -40 mV whose SOLVE, a PROCEDURE
+# under METHOD after_cvode, computes its current again after each step,
+# everywhere; 1 nA at the soma from 2 to 17 ms) against NEURON's committed run
+# (gclamp_reference.csv, neuron_gclamp.py): the soma's v, v and gclamp.i at
+# 190 um (NEURON records i at the new v, and so must the probe), every
+# sample: double within 1e-5 mV, 1e-4 mV and 1e-8 mA/cm2; float 2e-3 mV,
+# 5e-3 mV and 2e-5 mA/cm2.
+#
 # Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod, tpulse.mod,
-# cal.mod, cashell.mod, cpool.mod, karea.mod and cashells.mod (ci/l5pc-compare.sh configures
+# vstep.mod, cal.mod, cashell.mod, cpool.mod, karea.mod, cashells.mod and gclamp.mod (ci/l5pc-compare.sh configures
 # its build so; ci/test.sh passes that build).
 #
 # Usage: bash ci/t-compare.sh BUILD [serial|openmp|opencl|cuda ...]   (default serial openmp;
@@ -126,25 +141,35 @@ cmake --build "$BUILD" --target hinesbatch_static >"$OUT/static.log" 2>&1 ||
 ver=$(find "$BUILD" -name hinesbatch_version.h -not -path '*/CMakeFiles/*' | head -1)
 priv=$(sed -n 's/^Libs.private: //p' "$BUILD/hinesbatch.pc")
 # shellcheck disable=SC2086 # Libs.private is a list of flags
-"${CC:-cc}" -std=c11 -O1 -I api/include -I "$(dirname "$ver")" tests/nmodl/tcheck/tpulse_run.c \
-    "$BUILD/libhinesbatch.a" $priv -o "$OUT/tpulse_run" >"$OUT/tpulse_run.log" 2>&1 ||
-    { echo "t-compare: building tpulse_run failed: $OUT/tpulse_run.log" >&2; exit 1; }
-echo "| backend, engine, precision (TPulse) | samples | worst v (mV) | i (nA) | within bounds |"
-echo "|---|---|---|---|---|"
-for b in "${BACKENDS[@]}"; do
-    for e in "${engines[@]}"; do
-        for p in double float; do
-            eng=0
-            [ "$e" = stages ] && eng=1
-            [ "$e" = cells ] && eng=2
-            bounds="1e-9 1e-12"
-            [ "$p" = float ] && bounds="1e-3 1e-6"
-            one_case "tpulse-$b-$e-$p" tests/nmodl/tcheck/tpulse_reference.csv "$bounds" \
-                env HINESBATCH_BACKEND="$b" "$OUT/tpulse_run" tests/nmodl/tcheck/soma.swc "$eng" \
-                "$([ "$p" = float ] && echo 1 || echo 0)" "$OUT/tpulse-$b-$e-$p.csv" || rc=1
+"${CC:-cc}" -std=c11 -O1 -I api/include -I "$(dirname "$ver")" tests/nmodl/tcheck/point_run.c \
+    "$BUILD/libhinesbatch.a" $priv -o "$OUT/point_run" >"$OUT/point_run.log" 2>&1 ||
+    { echo "t-compare: building point_run failed: $OUT/point_run.log" >&2; exit 1; }
+# point_cases NAME REF DOUBLE_BOUNDS FLOAT_BOUNDS: point_run's cell with the
+# point process NAME on every backend, engine and precision against REF.
+point_cases() {
+    local name=$1 ref=$2 bd=$3 bf=$4 tag b e p eng bounds
+    tag=$(printf '%s' "$name" | tr '[:upper:]' '[:lower:]')
+    for b in "${BACKENDS[@]}"; do
+        for e in "${engines[@]}"; do
+            for p in double float; do
+                eng=0
+                [ "$e" = stages ] && eng=1
+                [ "$e" = cells ] && eng=2
+                bounds=$bd
+                [ "$p" = float ] && bounds=$bf
+                one_case "$tag-$b-$e-$p" "$ref" "$bounds" \
+                    env HINESBATCH_BACKEND="$b" "$OUT/point_run" tests/nmodl/tcheck/soma.swc "$eng" \
+                    "$([ "$p" = float ] && echo 1 || echo 0)" "$OUT/$tag-$b-$e-$p.csv" "$name" || rc=1
+            done
         done
     done
-done
+}
+echo "| backend, engine, precision (TPulse) | samples | worst v (mV) | i (nA) | within bounds |"
+echo "|---|---|---|---|---|"
+point_cases TPulse tests/nmodl/tcheck/tpulse_reference.csv "1e-9 1e-12" "1e-3 1e-6"
+echo "| backend, engine, precision (VStep) | samples | worst v (mV) | i (nA) | within bounds |"
+echo "|---|---|---|---|---|"
+point_cases VStep tests/nmodl/tcheck/vstep_reference.csv "1e-9 1e-9" "1e-3 1e-3"
 echo "| backend, engine, precision (cashell) | samples | worst soma v (mV) | soma cai (mM) | cai, 50 um | cai, 190 um | v, 190 um | within bounds |"
 echo "|---|---|---|---|---|---|---|---|"
 model_cases cashell- tests/nmodl/tcheck/cashell.json tests/nmodl/tcheck/cashell_reference.csv \
@@ -161,6 +186,10 @@ echo "| backend, engine, precision (cashells) | samples | worst soma v (mV) | so
 echo "|---|---|---|---|---|---|---|---|---|"
 model_cases cashells- tests/nmodl/tcheck/cashells.json tests/nmodl/tcheck/cashells_reference.csv \
     "1e-5 1e-8 1e-8 1e-8 1e-8 1e-4" "2e-3 1e-6 1e-6 1e-6 1e-6 5e-3" 2,15,1
+echo "| backend, engine, precision (gclamp) | samples | worst soma v (mV) | v, 190 um | gclamp.i, 190 um (mA/cm2) | within bounds |"
+echo "|---|---|---|---|---|---|"
+model_cases gclamp- tests/nmodl/tcheck/gclamp.json tests/nmodl/tcheck/gclamp_reference.csv \
+    "1e-5 1e-4 1e-8" "2e-3 5e-3 2e-5" 2,15,1
 # diam and area are the morphology's: a model file that sets one must be
 # refused, naming it.
 # sets_geometry MODEL MECH PARAM WHAT: MODEL with MECH.PARAM set in its second

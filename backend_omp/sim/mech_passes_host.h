@@ -100,10 +100,16 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev 
         const hb_long *nd = inode + mtab[5 * (id) + 3];                                    \
         real tc[HB_CAT_NTC_##name + 1];                                                    \
         HB_KERNEL(hb_cat_##name##_tconst)(celsius, tc);                                    \
+        /* and its currents kept again where its SOLVE assigns them (hb_mech_inst_state) */ \
+        const int again = ((flags) & HB_CAT_KEEPAFTER) && (HB_MT_FLAGS(id) & HB_MT_KEEPI);  \
         HB_HOST_FOR                                                                        \
-        for (hb_long i = a; i < b; ++i)                                                    \
+        for (hb_long i = a; i < b; ++i) {                                                  \
             HB_KERNEL(hb_cat_##name##_state_tc)(i, n, pm, sm, v[nd[i]], dt, celsius, t,    \
                                                 ion, ionk, nrows, nd[i], tc);              \
+            if (again)                                                                     \
+                HB_KERNEL(hb_cat_##name##_keep)(i, n, pm, sm, i, v[nd[i]], celsius,        \
+                                                t - (real)0.5 * dt, ion, ionk, nrows, nd[i]); \
+        }                                                                                  \
     }
     HB_CAT_MECHS(HB_HOST_STATE)
 #undef HB_HOST_STATE

@@ -43,7 +43,9 @@
  *   states: each mechanism's over the step at the new v, row by row (in
  *     the next step's row pass, each mechanism's with its current, where
  *     HB_EPOCH_CAN_FUSE and no probe needs them apart; else in a pass of
- *     their own before it; and after the epoch's last step).
+ *     their own before it, which also keeps again the probed currents that
+ *     a SOLVE assigns again, HB_CAT_KEEPAFTER; and after the epoch's last
+ *     step).
  * Work-item j owns rows j, j + P, ...: v lives in a local array of its own
  * for the whole launch (only the row's owner writes it, behind a barrier
  * before anyone reads it); u (one array serves as l: the simulation's
@@ -86,10 +88,16 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
 #define HB_EPOCH_STATE_ONE(ID, NAME, FLAGS)                                                 \
     if (((FLAGS) & HB_CAT_STATE) && !((FLAGS) & HB_CAT_POINT)) {                            \
         const hb_long i_ = HB_EPOCH_INST(ID, k);                                            \
-        if (i_ >= 0)                                                                        \
+        if (i_ >= 0) {                                                                      \
             HB_KERNEL(hb_cat_##NAME##_state_tc)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), \
                                                 vk, dt, celsius, ts_, ion, ionk, nrows_all, \
                                                 ro + k, tc_##NAME);                         \
+            if (((FLAGS) & HB_CAT_KEEPAFTER) && (mfl[ID] & HB_MT_KEEPI))                    \
+                HB_KERNEL(hb_cat_##NAME##_keep)(i_, HB_MT_N(ID), HB_MT_PRM(ID), HB_MT_ST(ID), \
+                                                (mfl[ID] & HB_MT_UNIFORM) ? 0 : i_, vk,     \
+                                                celsius, ts_ - (real)0.5 * dt, ion, ionk,   \
+                                                nrows_all, ro + k);                         \
+        }                                                                                   \
     }
 /* Every density mechanism through hb_cat_NAME_state_current: with SC set, a
  * mechanism with a SOLVE moves its states first in the same call (its

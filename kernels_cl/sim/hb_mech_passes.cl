@@ -85,7 +85,10 @@ HB_FN void HB_KERNEL(hb_mech_inst_init)(const hb_int m, const hb_long i, const h
                            ionk, nrows, r);
 }
 
-/* Its states over one step of dt at v, ending at time t. */
+/* Its states over one step of dt at v, ending at time t; where its SOLVE
+ * assigns its currents again (HB_CAT_KEEPAFTER) and a probe records one,
+ * they are kept again at v (the new v) and the step's middle time: NEURON
+ * records a clamp's current so. */
 HB_FN void HB_KERNEL(hb_mech_inst_state)(const hb_int m, const hb_long i, const hb_long r,
                                          const real v, const real dt, const real t,
                                          const hb_long nrows, HB_MECH_ARGS)
@@ -94,6 +97,9 @@ HB_FN void HB_KERNEL(hb_mech_inst_state)(const hb_int m, const hb_long i, const 
     (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt;
     HB_KERNEL(hb_cat_state)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, dt, celsius, t, ion,
                             ionk, nrows, r);
+    if ((HB_MT_FLAGS(m) & (HB_CAT_KEEPAFTER | HB_MT_KEEPI)) == (HB_CAT_KEEPAFTER | HB_MT_KEEPI))
+        HB_KERNEL(hb_cat_keep)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), i, v, celsius,
+                               t - (real)0.5 * dt, ion, ionk, nrows, r);
 }
 
 /* Its conductance *g (uS) and current *i (nA) at v and time t: a density

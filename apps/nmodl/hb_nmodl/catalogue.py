@@ -91,11 +91,14 @@ def _dispatch(mechs, ions, descs, texts):
         out.append("#define HB_CAT_ION_%s %d" % (n.upper(), k))
     out.append("/* X(id, name, flags) per mechanism; flags: HB_CAT_POINT (a point process),")
     out.append(" * HB_CAT_STATE (it has a SOLVE), HB_CAT_CONC (it writes a concentration that")
-    out.append(" * others read), HB_CAT_NET (NET_RECEIVE). */")
+    out.append(" * others read), HB_CAT_NET (NET_RECEIVE), HB_CAT_KEEPAFTER (its SOLVE assigns")
+    out.append(" * its currents again at the new v: where probed, they are kept again after")
+    out.append(" * the state step, at the step's middle time, as NEURON records them). */")
     out.append("#define HB_CAT_POINT 1")
     out.append("#define HB_CAT_STATE 2")
     out.append("#define HB_CAT_CONC 4")
     out.append("#define HB_CAT_NET 8")
+    out.append("#define HB_CAT_KEEPAFTER 16")
     items = []
     for k, (_, m) in enumerate(mechs):
         fl = []
@@ -107,6 +110,8 @@ def _dispatch(mechs, ions, descs, texts):
             fl.append("HB_CAT_CONC")
         if m.net_frame is not None:
             fl.append("HB_CAT_NET")
+        if m.keep_after:
+            fl.append("HB_CAT_KEEPAFTER")
         items.append("X(%d, %s, %s)" % (k, cname(m), " | ".join(fl) if fl else "0"))
     out.append("#define HB_CAT_MECHS(X) " + " ".join(items))
     out.append("/* Per mechanism NAME: how many factors of celsius alone its state update")
@@ -371,7 +376,7 @@ def _info(mechs, ions, descs):
            "    int point;                  /* 1: point process (nA, uS); 0: density */",
            "    int nparam, nstate, nstatevar;",
            "    int has_state, has_net_receive;",
-           "    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8 */",
+           "    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8, KEEPAFTER 16 */",
            "    const char *const *param_names;",
            "    const double *param_defaults;",
            "    const char *const *state_names; /* st[] slots: STATEs, then kept values */",
@@ -406,7 +411,7 @@ def _info(mechs, ions, descs):
         n, d = cname(m), descs[k]
         flags = (1 if m.kind == "point" else 0) | (2 if d["method"] else 0) | \
             (4 if any(ion.concentrations for ion in m.ions) else 0) | \
-            (8 if m.net_frame is not None else 0)
+            (8 if m.net_frame is not None else 0) | (16 if m.keep_after else 0)
         out.append('    {"%s", "%s.mod", %d, %d, %d, %d, %d, %d, %d, hb_cat_%s_params, '
                    "hb_cat_%s_defaults, hb_cat_%s_states, hb_cat_%s_ions, %d, "
                    "hb_cat_%s_currents}," %

@@ -76,7 +76,8 @@ class CPrinter:
         if isinstance(e, sympy.And):
             return " && ".join(self.wrap(a, _REL) for a in e.args), _AND
         if isinstance(e, sympy.Or):
-            return " || ".join(self.wrap(a, _AND) for a in e.args), _OR
+            # && inside || in parentheses: the same C, and warning-free (-Wparentheses).
+            return " || ".join(self.wrap(a, _REL) for a in e.args), _OR
         if isinstance(e, sympy.ITE):
             a, b, c = e.args
             return "%s ? %s : %s" % (self.wrap(a, _OR), self.wrap(b, _TERNARY + 1),

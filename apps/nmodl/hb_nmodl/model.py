@@ -68,7 +68,19 @@ def _is_bool(e):
 
 
 def _bool(e):
-    return e if _is_bool(e) else sympy.Ne(e, 0)
+    if _is_bool(e):
+        return e
+    if isinstance(e, sympy.Piecewise):
+        # A number chosen by conditions (a flag an if set) as a condition: the
+        # branches whose value is not 0, each under its condition and none
+        # before it (sympy cannot take Ne(Piecewise, 0) as a Piecewise's
+        # condition).
+        terms, before = [], sympy.false
+        for val, cond in e.args:
+            terms.append(sympy.And(cond, sympy.Not(before), _bool(val)))
+            before = sympy.Or(before, cond)
+        return sympy.Or(*terms)
+    return sympy.Ne(e, 0)
 
 
 def _arith(e):
@@ -307,8 +319,12 @@ class Mechanism:
                                   s.method)
             self.method = m
         elif s.name in self.mod.functions and self.mod.functions[s.name].kind == "PROCEDURE":
-            if s.method is not None:
-                raise self._unsup("METHOD %s for a PROCEDURE" % s.method.text, s.method)
+            # after_cvode: with the fixed step, NEURON calls the PROCEDURE in
+            # nrn_state, after v has moved, as a SOLVE without METHOD (its
+            # CVODE meaning has no counterpart here).
+            if s.method is not None and s.method.text != "after_cvode":
+                raise self._unsup("METHOD %s for a PROCEDURE (after_cvode or none is translated)"
+                                  % s.method.text, s.method)
             self.method = "procedure"
         else:
             raise self._err("SOLVE %s: no DERIVATIVE or PROCEDURE of that name" % s.name, s.tok)
@@ -351,6 +367,7 @@ class Mechanism:
             # assignments evaluated here read t as t - dt/2.
             self.state_frame = self._run(self.solve.name, list(body), {}, fn="state",
                                          deriv=self.method != "procedure", pre=bp)
+        self.keep_after = self._keeps_after()
         self.net_frame = None
         nr = self.mod.net_receive
         if nr is not None:
@@ -429,6 +446,71 @@ class Mechanism:
         for n in self.store:
             if n in frame.glob and frame.glob[n] != self._initial(n, False):
                 raise self._kept_write(block, n)
+
+    def _keeps_after(self):
+        """Whether the SOLVE assigns the currents again, each as BREAKPOINT's formula at the
+        new v (a clamp's PROCEDURE under METHOD after_cvode: i = (vc - v)/rs): NEURON records
+        those values, after the step, so the engine keeps the currents again after the state
+        step, at the new v and the step's middle time (hb_cat_keep). Every current the SOLVE
+        assigns must be so (and read nothing it wrote); otherwise probes keep BREAKPOINT's."""
+        f = self.state_frame
+        if f is None:
+            return False
+        mine = [c for c in self.currents if c in self._assigned_by(self.solve.name)]
+        if not mine:
+            return False
+        written = {sympy.Symbol("s_" + n, real=True) for n, e in self._outputs(f).items()
+                   if e != self._initial(n, False)}
+        for c in mine:
+            after = _arith(f.glob[c])
+            if after.free_symbols & written:
+                return False
+            if sympy.simplify(after - self.current_out[c].subs(TIME, TIME - DT / 2)) != 0:
+                return False
+        return True
+
+    def _assigned_by(self, name):
+        """The module variables that block `name` (a DERIVATIVE, KINETIC, PROCEDURE or
+        FUNCTION) assigns, itself or through the PROCEDUREs and FUNCTIONs it calls."""
+        out, seen = set(), set()
+
+        def expr(e, shadow):
+            if isinstance(e, ast.CallExpr):
+                block(e.name)
+            for k in ("args", "arg", "left", "right", "index"):
+                sub = getattr(e, k, None)
+                for x in (sub if isinstance(sub, list) else [sub]):
+                    if isinstance(x, ast.Node):
+                        expr(x, shadow)
+
+        def body(stmts, shadow):
+            for st in stmts:
+                if isinstance(st, ast.Local):
+                    shadow = shadow | set(st.names)
+                elif isinstance(st, (ast.Assign, ast.DerivAssign)):
+                    if st.name not in shadow:
+                        out.add(st.name)
+                    expr(st.expr, shadow)
+                elif isinstance(st, ast.If):
+                    if st.cond is not None:
+                        expr(st.cond, shadow)
+                    body(st.then, shadow)
+                    body(st.orelse, shadow)
+                elif isinstance(st, ast.CallStmt):
+                    block(st.name)
+                    for a in st.args:
+                        expr(a, shadow)
+
+        def block(n):
+            if n in seen:
+                return
+            seen.add(n)
+            f = self.mod.functions.get(n) or self.mod.derivatives.get(n)
+            if f is not None:
+                body(f.body, set(getattr(f, "args", None) or []))
+
+        block(name)
+        return out
 
     def _outputs(self, frame, init=False):
         out = {}

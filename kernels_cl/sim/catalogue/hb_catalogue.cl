@@ -10,11 +10,14 @@
 #define HB_CAT_ION_CA 2
 /* X(id, name, flags) per mechanism; flags: HB_CAT_POINT (a point process),
  * HB_CAT_STATE (it has a SOLVE), HB_CAT_CONC (it writes a concentration that
- * others read), HB_CAT_NET (NET_RECEIVE). */
+ * others read), HB_CAT_NET (NET_RECEIVE), HB_CAT_KEEPAFTER (its SOLVE assigns
+ * its currents again at the new v: where probed, they are kept again after
+ * the state step, at the step's middle time, as NEURON records them). */
 #define HB_CAT_POINT 1
 #define HB_CAT_STATE 2
 #define HB_CAT_CONC 4
 #define HB_CAT_NET 8
+#define HB_CAT_KEEPAFTER 16
 #define HB_CAT_MECHS(X) X(0, pas, 0) X(1, hh, HB_CAT_STATE) X(2, ExpSyn, HB_CAT_POINT | HB_CAT_STATE | HB_CAT_NET) X(3, Exp2Syn, HB_CAT_POINT | HB_CAT_STATE | HB_CAT_NET)
 /* Per mechanism NAME: how many factors of celsius alone its state update
  * takes (hb_cat_NAME_tconst computes them, hb_cat_NAME_state_tc uses them). */

@@ -11,7 +11,7 @@ typedef struct {
     int point;                  /* 1: point process (nA, uS); 0: density */
     int nparam, nstate, nstatevar;
     int has_state, has_net_receive;
-    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8 */
+    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8, KEEPAFTER 16 */
     const char *const *param_names;
     const double *param_defaults;
     const char *const *state_names; /* st[] slots: STATEs, then kept values */

@@ -1,4 +1,4 @@
-/* tpulse_run.c: the point-process half of ci/t-compare.sh: one compartment (soma.swc) with pas and tests/nmodl/mod/tpulse.mod's TPulse (ELECTRODE_CURRENT, read t), 10 ms, its v and TPulse.i written as CSV; the CLI has no point processes, so this small program drives the library. */
+/* point_run.c: the point-process halves of ci/t-compare.sh: one compartment (soma.swc) with pas and one point process of the catalogue at its defaults (tests/nmodl/mod/tpulse.mod's TPulse, vstep.mod's VStep: ELECTRODE_CURRENTs), 10 ms, its v and NAME.i written as CSV; the CLI has no point processes, so this small program drives the library. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,17 +9,17 @@
     do {                                                                                    \
         hb_status s_ = (x);                                                                 \
         if (s_ != HB_SUCCESS) {                                                             \
-            fprintf(stderr, "tpulse_run: %s: %s: %s\n", #x, hb_status_string(s_),           \
+            fprintf(stderr, "point_run: %s: %s: %s\n", #x, hb_status_string(s_),           \
                     hb_last_error());                                                       \
             return 1;                                                                       \
         }                                                                                   \
     } while (0)
 
-/* Usage: tpulse_run SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float) OUT.CSV */
+/* Usage: point_run SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float) OUT.CSV NAME */
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: tpulse_run SOMA.SWC ENGINE PRECISION OUT.CSV\n");
+    if (argc != 6) {
+        fprintf(stderr, "usage: point_run SOMA.SWC ENGINE PRECISION OUT.CSV NAME\n");
         return 2;
     }
     hb_swc_options so;
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     CHECK(hb_sim_set_param(sim, "pas", "g", NULL, 1e-4));
     CHECK(hb_sim_set_param(sim, "pas", "e", NULL, -65));
     int64_t pp, rv, ri;
-    CHECK(hb_sim_add_point(sim, "TPulse", 0, -1, &pp));
+    CHECK(hb_sim_add_point(sim, argv[5], 0, -1, &pp));
     CHECK(hb_sim_probe(sim, 0, 0, "v", &rv));
     CHECK(hb_sim_probe_point(sim, pp, "i", &ri));
     CHECK(hb_sim_run(sim, 10));
@@ -60,10 +60,10 @@ int main(int argc, char **argv)
     CHECK(hb_sim_get_trace(sim, ri, &c, i));
     FILE *f = fopen(argv[4], "w");
     if (!f) {
-        fprintf(stderr, "tpulse_run: cannot write %s\n", argv[4]);
+        fprintf(stderr, "point_run: cannot write %s\n", argv[4]);
         return 1;
     }
-    fprintf(f, "t_ms,v_mV,TPulse.i\n");
+    fprintf(f, "t_ms,v_mV,%s.i\n", argv[5]);
     for (int64_t k = 0; k < ns; ++k)
         fprintf(f, "%.6f,%.17g,%.17g\n", (double)k * p.dt, v[k], i[k]);
     free(v), free(i);
