@@ -88,7 +88,10 @@ HB_FN void HB_KERNEL(hb_mech_inst_init)(const hb_int m, const hb_long i, const h
 /* Its states over one step of dt at v, ending at time t; where its SOLVE
  * assigns its currents again (HB_CAT_KEEPAFTER) and a probe records one,
  * they are kept again at v (the new v) and the step's middle time: NEURON
- * records a clamp's current so. */
+ * records a clamp's current so. Compiled only for a catalogue that has such
+ * a mechanism: the on-chip epoch runs this for point processes, and the
+ * dispatch alone cost it 12% at 10,000 CA1 cells in double on an H200
+ * (docs/benchmarks/h200-2026-11-29-vstep, call 4). */
 HB_FN void HB_KERNEL(hb_mech_inst_state)(const hb_int m, const hb_long i, const hb_long r,
                                          const real v, const real dt, const real t,
                                          const hb_long nrows, HB_MECH_ARGS)
@@ -97,9 +100,11 @@ HB_FN void HB_KERNEL(hb_mech_inst_state)(const hb_int m, const hb_long i, const 
     (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt;
     HB_KERNEL(hb_cat_state)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, dt, celsius, t, ion,
                             ionk, nrows, r);
+#if HB_CAT_ANY_KEEPAFTER
     if ((HB_MT_FLAGS(m) & (HB_CAT_KEEPAFTER | HB_MT_KEEPI)) == (HB_CAT_KEEPAFTER | HB_MT_KEEPI))
         HB_KERNEL(hb_cat_keep)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), i, v, celsius,
                                t - (real)0.5 * dt, ion, ionk, nrows, r);
+#endif
 }
 
 /* Its conductance *g (uS) and current *i (nA) at v and time t: a density

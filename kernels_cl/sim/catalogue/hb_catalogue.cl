@@ -32,6 +32,10 @@
  * only while the flag ionk[HB_CAT_NION + ion] is set (a probe records it). */
 #define HB_CAT_PROBE_CURRENTS(X) X(0) X(1)
 #define HB_CAT_ANY_PROBE_CURRENT 1
+/* Whether some mechanism is HB_CAT_KEEPAFTER: the code that keeps currents
+ * again after a state step is compiled only then (where a launch may run it,
+ * its dispatch costs registers). */
+#define HB_CAT_ANY_KEEPAFTER 0
 #endif
 
 #ifndef HB_CATALOGUE_FUNCS /* undefined between precisions by the CUDA and host builds */
