@@ -194,6 +194,7 @@ class Mechanism:
         self.bp_fixed = self._bp_cache_values() if self.bp_cache else {}
         self.singularities = []
         self._execute_all(record=False)
+        self.keep_after = self._keeps_after()  # on the final pass's frames and slots
         self.state_method = self.method  # numerics.build says when cnexp falls back
 
     # Declarations
@@ -367,7 +368,6 @@ class Mechanism:
             # assignments evaluated here read t as t - dt/2.
             self.state_frame = self._run(self.solve.name, list(body), {}, fn="state",
                                          deriv=self.method != "procedure", pre=bp)
-        self.keep_after = self._keeps_after()
         self.net_frame = None
         nr = self.mod.net_receive
         if nr is not None:
@@ -456,7 +456,8 @@ class Mechanism:
         f = self.state_frame
         if f is None:
             return False
-        mine = [c for c in self.currents if c in self._assigned_by(self.solve.name)]
+        assigned = self._assigned_by(self.solve.name)
+        mine = [c for c in self.currents if c in assigned]
         if not mine:
             return False
         written = {sympy.Symbol("s_" + n, real=True) for n, e in self._outputs(f).items()
@@ -474,14 +475,14 @@ class Mechanism:
         FUNCTION) assigns, itself or through the PROCEDUREs and FUNCTIONs it calls."""
         out, seen = set(), set()
 
-        def expr(e, shadow):
+        def expr(e):
             if isinstance(e, ast.CallExpr):
                 block(e.name)
             for k in ("args", "arg", "left", "right", "index"):
                 sub = getattr(e, k, None)
                 for x in (sub if isinstance(sub, list) else [sub]):
                     if isinstance(x, ast.Node):
-                        expr(x, shadow)
+                        expr(x)
 
         def body(stmts, shadow):
             for st in stmts:
@@ -490,16 +491,16 @@ class Mechanism:
                 elif isinstance(st, (ast.Assign, ast.DerivAssign)):
                     if st.name not in shadow:
                         out.add(st.name)
-                    expr(st.expr, shadow)
+                    expr(st.expr)
                 elif isinstance(st, ast.If):
                     if st.cond is not None:
-                        expr(st.cond, shadow)
+                        expr(st.cond)
                     body(st.then, shadow)
                     body(st.orelse, shadow)
                 elif isinstance(st, ast.CallStmt):
                     block(st.name)
                     for a in st.args:
-                        expr(a, shadow)
+                        expr(a)
 
         def block(n):
             if n in seen:
