@@ -6,6 +6,22 @@
 #include "solver/hb_coop_phases.cl"
 #endif
 
+/* HB_COOPL_ASYNC (defined by backend_cuda/solver/thomas_coop_async.cu,
+ * run on devices with an asynchronous global-to-local copy: CUDA's cp.async,
+ * sm_80 and later): the rows are copied as they are, b too, into a fourth
+ * local array (4 x S x pper x ld reals, HB_COOP_ASYNC_REALS), so a work-item
+ * has all its rows in flight at once without holding them in registers, and
+ * the forward pass divides by b_i - a_i c'_{i-1}: one division a row, not
+ * two. Without it (OpenCL, and CUDA's plain kernel) HB_COOPL_DIAG is 1 and
+ * the text below is the unit-diagonal kernel. */
+#ifdef HB_COOPL_ASYNC
+#define HB_COOPL_NAME hb_thomas_coop_async
+#define HB_COOPL_DIAG(l) sh[sb + (l)]
+#else
+#define HB_COOPL_NAME hb_thomas_coop_local
+#define HB_COOPL_DIAG(l) ((real)1)
+#endif
+
 /* Local offsets of reduced row I's sub-diagonal, super-diagonal and
  * right-hand side (system arrays at sa, sc, sd; chunks ld apart; chunk J has
  * m + 1 rows if J < rem, else m). Row 2j (chunk j's first row) lives in the
@@ -73,8 +89,7 @@
  * No pivoting, like Thomas: for diagonally dominant systems (a zero diagonal
  * fails at the load where Thomas would fail at that row, unless the rows
  * before it made it nonzero). */
-__kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int pper,
-                                              const hb_int ld, __global const hb_long *base,
+__kernel void HB_KERNEL(HB_COOPL_NAME)(const hb_long nslots, const hb_int pper, const hb_int ld, __global const hb_long *base,
                                               __global const hb_long *rows,
                                               __global const real *a, __global const real *b,
                                               __global const real *c, __global real *d
@@ -101,6 +116,20 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
     __global const real *A = a + o, *B = b + o, *C = c + o;
     __global real *D = d + o;
 
+#ifdef HB_COOPL_ASYNC
+    /* 1. Load: every row of the system's work-items copied as it is,
+     * asynchronously, then one wait (the copies land in local memory without
+     * passing through registers). */
+    const hb_int sb = (3 * S + kk) * W;
+    for (hb_int g = j; g < n; g += pper) {
+        const hb_int l = HB_COOPL_LOCAL_ROW(g);
+        hb_async_copy(sh + sa + l, A + g);
+        hb_async_copy(sh + sb + l, B + g);
+        hb_async_copy(sh + sc + l, C + g);
+        hb_async_copy(sh + sd + l, D + g);
+    }
+    hb_async_wait();
+#else
     /* 1. Load, each row over its diagonal, HB_COOPL_BATCH rows per
      * work-item at a time: their loads are all issued before the first
      * division waits on one (a loop that divides as it loads waits out a
@@ -126,6 +155,7 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
             }
         }
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* 2. Forward. Row 0 is kept as x_0 (a0, c0, d0); row 1 starts from
@@ -133,14 +163,15 @@ __kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int
     real a0 = (real)0, c0 = (real)0, d0 = (real)0;
     real ap = (real)-1, cp = (real)0, dp = (real)0;
     if (L >= 1) {
-        a0 = sh[sa + lj];
-        c0 = sh[sc + lj];
-        d0 = sh[sd + lj];
+        const real r0 = (real)1 / HB_COOPL_DIAG(lj);
+        a0 = sh[sa + lj] * r0;
+        c0 = sh[sc + lj] * r0;
+        d0 = sh[sd + lj] * r0;
     }
     for (hb_int i = 1; i < L; ++i) {
         const hb_int l = lj + i;
         const real ak = sh[sa + l];
-        const real r = (real)1 / ((real)1 - ak * cp);
+        const real r = (real)1 / (HB_COOPL_DIAG(l) - ak * cp);
         ap = -ak * ap * r;
         cp = sh[sc + l] * r;
         dp = (sh[sd + l] - ak * dp) * r;
