@@ -45,28 +45,6 @@ __device__ static inline size_t get_global_id(int d)
     T *name = reinterpret_cast<T *>(hb_dynamic_local_)
 #define HB_LOCAL_VIEW(T2, name, src, off) T2 *name = reinterpret_cast<T2 *>((src) + (off))
 
-/* One real copied from global to shared memory without passing through a
- * register (cp.async, sm_80 and later: the thread keeps issuing while the copy
- * is in flight; a plain load and store on older devices), and the wait for
- * all of the thread's copies (visible to the others after a barrier):
- * thomas_coop_local.cl under HB_COOPL_ASYNC. */
-template <typename T> __device__ static inline void hb_async_copy(T *dst, const T *src)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(src), "n"(sizeof(T))
-                 : "memory");
-#else
-    *dst = *src;
-#endif
-}
-__device__ static inline void hb_async_wait(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
-
 /* Every .cu includes its .cl twice, in namespaces hb_cl_d and hb_cl_s, with
  * HB_SUFFIX set to _d or _s: kernel names get the precision appended. */
 #define HB_CAT_(a, b) a##b

@@ -36,9 +36,6 @@ static hb_status cl_init(hb_context *ctx, const hb_context_options *opts)
     }
     /* One warp (NVIDIA) per block: every load of a row is one 128-byte line
      * in float. */
-    /* async_copy 0: OpenCL's async_work_group_copy copies one contiguous
-     * (or evenly strided) run per call, not the resident solver's padded
-     * chunks, and says nothing of how the device does it. */
     ctx->traits = (hb_device_traits){cl->is_gpu,       cl->has_fp64, 32, (size_t)cl->local_mem,
                                      cl->max_wg,       (int32_t)cl->compute_units, 0};
     return HB_SUCCESS;

@@ -30,17 +30,12 @@ static hb_plan_options coop_options(int32_t group)
     return hb_oracle_options(HB_STRATEGY_COOPERATIVE, group);
 }
 
-/* Local arrays of a resident plan: 4 (a, b, c, d as they are) where its
- * description says the rows are copied asynchronously (CUDA, sm_80 on),
- * else 3 (a, c, d over the diagonal). */
-#define ASYNC_WORDS "rows copied asynchronously"
-static int64_t local_arrays(const char *description)
-{
-    return strstr(description, ASYNC_WORDS) ? 4 : 3;
-}
+/* What hb_plan_describe says of a plan whose chunks are kept in registers. */
+#define REGS_WORDS "chunks in registers"
 
-/* 1 while HINESBATCH_COOP_ASYNC=0 is set: no plan may copy asynchronously. */
-static int async_off;
+/* 1 while HINESBATCH_COOP_REGS=0 is set: no plan may keep chunks in
+ * registers. */
+static int regs_off;
 
 static int64_t batch_max(const hb_oracle_batch *bt)
 {
@@ -83,15 +78,16 @@ static void check_variant(const hb_plan *plan, int64_t nsys, int64_t max_rows, h
     const int64_t esize = p == HB_DOUBLE ? 8 : 4;
     char want[160];
     if (in.resident) {
-        const int64_t S = in.systems_per_group, P = in.group_size, K = local_arrays(ds);
-        const int64_t unit = K * S * P * esize;
+        const int64_t S = in.systems_per_group, P = in.group_size;
+        const int64_t unit = 3 * S * P * esize;
         const int64_t ld = unit > 0 ? in.local_bytes / unit : 0;
         const int64_t chunk = (max_rows + P - 1) / P, c3 = chunk < 3 ? 3 : chunk;
-        /* The rule sizes groups by three arrays; the fourth comes on top. */
-        const int64_t three = in.local_bytes / K * 3;
-        const int within = three <= 48 * 1024 || (S == 1 && (alone == 0 || three <= alone));
-        HB_CHECK(K == 3 || !async_off, "%s: copies asynchronously under HINESBATCH_COOP_ASYNC=0 "
-                 "(%s)", what, ds);
+        const int within = in.local_bytes <= 48 * 1024 ||
+                           (S == 1 && (alone == 0 || in.local_bytes <= alone));
+        const int regs = strstr(ds, REGS_WORDS) != NULL;
+        HB_CHECK(!regs || (!regs_off && ld <= HB_COOP_REGS_ROWS),
+                 "%s: chunks in registers at stride %lld, HINESBATCH_COOP_REGS=%s (%s)", what,
+                 (long long)ld, regs_off ? "0" : "unset", ds);
         HB_CHECK(S >= 1 && S <= nsys && within && unit > 0 &&
                      in.local_bytes % unit == 0 && ld == (c3 | 1),
                  "%s: %lld systems x %lld work-items, %lld bytes local (%s)", what, (long long)S,
@@ -259,27 +255,27 @@ int main(void)
     bad_limits(ctx);
     {
         const char *const bad[] = {"2", "yes", "-1", "01"};
-        hb_oracle_coop_env_refused(ctx, "HINESBATCH_COOP_ASYNC", bad, sizeof bad / sizeof bad[0]);
+        hb_oracle_coop_env_refused(ctx, "HINESBATCH_COOP_REGS", bad, sizeof bad / sizeof bad[0]);
     }
-    /* Where the device copies rows asynchronously (CUDA on sm_80 and later:
-     * 512 rows of double fit four arrays there), every case runs twice: that
-     * kernel, then the plain one under HINESBATCH_COOP_ASYNC=0. */
+    /* Where the backend keeps short chunks in registers (CUDA), every case
+     * runs twice: with that kernel where the chunks allow, then with the
+     * plain one under HINESBATCH_COOP_REGS=0. */
     int passes = 1;
     {
         hb_plan_options o = coop_options(0);
         hb_plan *plan = NULL;
         HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 1000, 512, &o, &plan),
                         HB_SUCCESS);
-        if (plan && strstr(hb_plan_describe(plan), ASYNC_WORDS))
+        if (plan && strstr(hb_plan_describe(plan), REGS_WORDS))
             passes = 2;
         hb_plan_destroy(plan);
-        printf("rows copied asynchronously: %s\n", passes == 2 ? "yes, both kernels run" : "no");
+        printf("chunks in registers: %s\n", passes == 2 ? "yes, both kernels run" : "no");
     }
     for (int pass_ip = 0; pass_ip < 2 * passes; ++pass_ip) {
         const int ip = pass_ip % 2;
-        async_off = pass_ip >= 2;
+        regs_off = pass_ip >= 2;
         if (pass_ip == 2)
-            HB_CHECK(setenv("HINESBATCH_COOP_ASYNC", "0", 1) == 0, "setenv");
+            HB_CHECK(setenv("HINESBATCH_COOP_REGS", "0", 1) == 0, "setenv");
         const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
         /* The default rule on systems of 64 rows (hb__coop_resident_rows_per_item:
          * 1, 4 or 8 rows per work-item as the batch grows): P work-items per
@@ -300,8 +296,7 @@ int main(void)
             if (plan && hb_plan_get_info(plan, &in) == HB_SUCCESS)
                 HB_CHECK(in.resident && in.group_size == rule[r].P && in.systems_per_group == S &&
                              in.ngroups == (rule[r].nsys + S - 1) / S &&
-                             in.local_bytes == local_arrays(hb_plan_describe(plan)) * S *
-                                                   rule[r].P * rule[r].LD *
+                             in.local_bytes == 3 * S * rule[r].P * rule[r].LD *
                                                    (p == HB_DOUBLE ? 8 : 4),
                          "%lld x 64: %s", (long long)rule[r].nsys, hb_plan_describe(plan));
             hb_plan_destroy(plan);
@@ -395,7 +390,7 @@ int main(void)
         near_singular(ctx, p, 0);
         near_singular(ctx, p, 3);
     }
-    unsetenv("HINESBATCH_COOP_ASYNC");
+    unsetenv("HINESBATCH_COOP_REGS");
     hb_context_destroy(oracle);
     hb_context_destroy(ctx);
     return hb_test_finish();

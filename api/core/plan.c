@@ -256,7 +256,7 @@ static void describe(hb_plan *plan)
                  hb_layout_name(in.layout), (int)in.systems_per_group,
                  in.systems_per_group == 1 ? "" : "s", (int)in.group_size,
                  (double)in.local_bytes / 1024,
-                 plan->dev.coop_async ? ", rows copied asynchronously" : "");
+                 plan->dev.coop_regs ? ", chunks in registers" : "");
     else if (in.strategy == HB_STRATEGY_COOPERATIVE && plan->dev.coop_span > 1)
         snprintf(layout, sizeof layout, "%s(span: %d groups x %d work-items per system)",
                  hb_layout_name(in.layout), (int)plan->dev.coop_span, (int)in.group_size);
@@ -507,9 +507,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
          * (HINESBATCH_COOP_SPAN, else the rule), the staged kernel at G = 1. */
         int32_t span = 0;
         size_t alone = 0;
-        int async = 1;
+        int regs = 1;
         if ((st = hb__env_coop_span(&span)) || (st = hb__env_coop_resident_limit(&alone)) ||
-            (st = hb__env_coop_async(&async)))
+            (st = hb__env_coop_regs(&regs)))
             goto fail;
         /* The resident kernel's groups within its own limit as compiled
          * (registers: on an H200 its double kernel takes fewer than the
@@ -535,13 +535,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
             dev->coop_group = res.group;
             dev->coop_systems = res.systems;
             dev->coop_ld = res.ld;
-            /* Rows copied asynchronously where the device can (a fourth
-             * array, b, in local memory: not for one long system that
-             * already fills it). */
-            dev->coop_async =
-                async && rt.async_copy &&
-                HB_COOP_RESIDENT_ARRAYS_REALS(4, res.systems, res.group, res.ld) * plan->esize <=
-                    rt.local_mem;
+            /* Chunks in registers where they are short enough. */
+            dev->coop_regs = regs && rt.coop_regs && res.ld <= HB_COOP_REGS_ROWS;
         } else {
             const int64_t seg = (lay->max_rows + dev->coop_span - 1) / dev->coop_span;
             /* hb__coop_group aims at HB_COOP_ROWS_PER_ITEM rows per work-item;
@@ -1114,9 +1109,9 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
             o.ngroups = dv->coop_span > 1
                             ? plan->nsys * dv->coop_span
                             : (plan->nsys + o.systems_per_group - 1) / o.systems_per_group;
-            o.local_bytes = (int64_t)(o.resident ? HB_COOP_RESIDENT_ARRAYS_REALS(
-                                                       dv->coop_async ? 4 : 3, dv->coop_systems,
-                                                       dv->coop_group, dv->coop_ld)
+            o.local_bytes = (int64_t)(o.resident ? HB_COOP_RESIDENT_REALS(dv->coop_systems,
+                                                                          dv->coop_group,
+                                                                          dv->coop_ld)
                                                  : HB_COOP_LOCAL_REALS(dv->coop_group)) *
                             (int64_t)plan->esize;
         }
