@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run2.sh: the second device call of this record (H200): as run2.sh, for the kernel that keeps each work-item's chunk in registers (HB_COOPL_REGS, chunks of at most 9 rows) against the chunk walked in local memory (HINESBATCH_COOP_REGS=0): the tests on CUDA (test_coop_local runs every case with both), three rounds turn about at 256,000 x 512 double, one round over a spread of the seeds' grid, Nsight Compute of both. Everything comes back in call2.tar.gz.
+# run2.sh: the second device call of this record (H200): as run1.sh, for the kernel that keeps each work-item's chunk in registers (HB_COOPL_REGS, chunks of at most 9 rows) against the chunk walked in local memory (HINESBATCH_COOP_REGS=0): the tests on CUDA (test_coop_local runs every case with both), three rounds turn about at 256,000 x 512 double, one round over a spread of the seeds' grid, Nsight Compute of both. Everything comes back in call2.tar.gz.
 # Usage, from the repository root on the GPU machine: OUT=DIR bash docs/benchmarks/h200-2026-11-30-async/run2.sh
 set -u
 : "${OUT:?OUT: the folder that comes back}"
