@@ -148,7 +148,7 @@ static hb_status cuda_init(hb_context *ctx, const hb_context_options *opts)
     /* Two warps per block: 512-byte rows in double, and a block-shared block
      * of 64 threads. */
     ctx->traits = hb_device_traits{1, 1, 64, impl->smem_optin, (size_t)impl->max_threads,
-                                   prop.multiProcessorCount, 1};
+                                   prop.multiProcessorCount};
     device_label(prop, dev, ctx->device, sizeof ctx->device);
     if (adopted) {
         size_t len = strlen(ctx->device);

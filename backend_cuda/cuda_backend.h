@@ -99,13 +99,6 @@ hb_block_shared_fn hb__cuda_thomas_shared;
 hb_block_shared_fn hb__cuda_hines_shared;
 hb_thomas_fn hb__cuda_thomas_coop;
 hb_thomas_fn hb__cuda_thomas_coop_local;
-/* Its variant with each chunk in registers (lay->coop_regs;
- * thomas_coop_regs.cu), `systems` per block, and that kernel's block limit
- * as compiled. */
-hb_status hb__cuda_thomas_coop_regs(hb_context *ctx, cudaStream_t stream, hb_precision p,
-                                     const hb_layout_dev *lay, int systems, hb_buffer *a,
-                                     hb_buffer *b, hb_buffer *c, hb_buffer *d);
-hb_status hb__cuda_coop_regs_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 hb_status hb__cuda_coop_local_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 /* solver/thomas_span.cu: the span variant, called by hb__cuda_thomas_coop
  * when lay->coop_span > 1 (same arguments). */

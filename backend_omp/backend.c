@@ -10,7 +10,7 @@
 
 /* No on-chip memory the kernels could manage: block-shared runs as
  * block-interleaved; one system per core reads flat rows. */
-static const hb_device_traits host_traits = {0, 1, 32, 0, 1, 0, 0};
+static const hb_device_traits host_traits = {0, 1, 32, 0, 1, 0};
 
 /* The core refuses device and platform for the host backends: opts has
  * nothing for them. */

@@ -36,8 +36,8 @@ static hb_status cl_init(hb_context *ctx, const hb_context_options *opts)
     }
     /* One warp (NVIDIA) per block: every load of a row is one 128-byte line
      * in float. */
-    ctx->traits = (hb_device_traits){cl->is_gpu,       cl->has_fp64, 32, (size_t)cl->local_mem,
-                                     cl->max_wg,       (int32_t)cl->compute_units, 0};
+    ctx->traits = (hb_device_traits){cl->is_gpu, cl->has_fp64, 32, (size_t)cl->local_mem,
+                                     cl->max_wg, (int32_t)cl->compute_units};
     return HB_SUCCESS;
 }
 

@@ -30,13 +30,6 @@ static hb_plan_options coop_options(int32_t group)
     return hb_oracle_options(HB_STRATEGY_COOPERATIVE, group);
 }
 
-/* What hb_plan_describe says of a plan whose chunks are kept in registers. */
-#define REGS_WORDS "chunks in registers"
-
-/* 1 while HINESBATCH_COOP_REGS=0 is set: no plan may keep chunks in
- * registers. */
-static int regs_off;
-
 static int64_t batch_max(const hb_oracle_batch *bt)
 {
     int64_t m = 0;
@@ -84,10 +77,6 @@ static void check_variant(const hb_plan *plan, int64_t nsys, int64_t max_rows, h
         const int64_t chunk = (max_rows + P - 1) / P, c3 = chunk < 3 ? 3 : chunk;
         const int within = in.local_bytes <= 48 * 1024 ||
                            (S == 1 && (alone == 0 || in.local_bytes <= alone));
-        const int regs = strstr(ds, REGS_WORDS) != NULL;
-        HB_CHECK(!regs || (!regs_off && ld <= HB_COOP_REGS_ROWS),
-                 "%s: chunks in registers at stride %lld, HINESBATCH_COOP_REGS=%s (%s)", what,
-                 (long long)ld, regs_off ? "0" : "unset", ds);
         HB_CHECK(S >= 1 && S <= nsys && within && unit > 0 &&
                      in.local_bytes % unit == 0 && ld == (c3 | 1),
                  "%s: %lld systems x %lld work-items, %lld bytes local (%s)", what, (long long)S,
@@ -253,29 +242,8 @@ int main(void)
     }
     HB_CHECK_STATUS(ps, HB_SUCCESS);
     bad_limits(ctx);
-    {
-        const char *const bad[] = {"2", "yes", "-1", "01"};
-        hb_oracle_coop_env_refused(ctx, "HINESBATCH_COOP_REGS", bad, sizeof bad / sizeof bad[0]);
-    }
-    /* Where the backend keeps short chunks in registers (CUDA), every case
-     * runs twice: with that kernel where the chunks allow, then with the
-     * plain one under HINESBATCH_COOP_REGS=0. */
-    int passes = 1;
-    {
-        hb_plan_options o = coop_options(0);
-        hb_plan *plan = NULL;
-        HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 1000, 512, &o, &plan),
-                        HB_SUCCESS);
-        if (plan && strstr(hb_plan_describe(plan), REGS_WORDS))
-            passes = 2;
-        hb_plan_destroy(plan);
-        printf("chunks in registers: %s\n", passes == 2 ? "yes, both kernels run" : "no");
-    }
-    for (int pass_ip = 0; pass_ip < 2 * passes; ++pass_ip) {
-        const int ip = pass_ip % 2;
-        regs_off = pass_ip >= 2;
-        if (pass_ip == 2)
-            HB_CHECK(setenv("HINESBATCH_COOP_REGS", "0", 1) == 0, "setenv");
+
+    for (int ip = 0; ip < 2; ++ip) {
         const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
         /* The default rule on systems of 64 rows (hb__coop_resident_rows_per_item:
          * 1, 4 or 8 rows per work-item as the batch grows): P work-items per
@@ -390,7 +358,6 @@ int main(void)
         near_singular(ctx, p, 0);
         near_singular(ctx, p, 3);
     }
-    unsetenv("HINESBATCH_COOP_REGS");
     hb_context_destroy(oracle);
     hb_context_destroy(ctx);
     return hb_test_finish();

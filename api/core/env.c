@@ -114,19 +114,6 @@ hb_status hb__env_coop_resident_limit(size_t *out)
     return env_bytes("HINESBATCH_COOP_RESIDENT_LIMIT", out);
 }
 
-hb_status hb__env_coop_regs(int *out)
-{
-    const char *env = hb__env_value("HINESBATCH_COOP_REGS");
-    *out = 1;
-    if (!env || !strcmp(env, "1"))
-        return HB_SUCCESS;
-    if (!strcmp(env, "0")) {
-        *out = 0;
-        return HB_SUCCESS;
-    }
-    return hb__error(HB_ERR_INVALID_ARGUMENT, "HINESBATCH_COOP_REGS='%s' is not 0 or 1", env);
-}
-
 hb_status hb__env_epoch_stage(int *out)
 {
     static const char *const names[] = {"vx", "none", "u", "all"};

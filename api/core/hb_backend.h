@@ -34,9 +34,6 @@ typedef struct {
     int32_t    coop_systems; /* resident cooperative: systems per work-group;
                               0: the staged kernel runs                         */
     int32_t    coop_ld;    /* resident cooperative: local stride of a chunk     */
-    int32_t    coop_regs;  /* resident cooperative: 1 when every chunk has at
-                              most HB_COOP_REGS_ROWS rows and the backend runs
-                              the kernel that keeps them in registers        */
     int32_t    coop_span;  /* cooperative: work-groups per system G (<= 1: one,
                               the staged kernel; else the span kernels)         */
     int64_t    span_stride; /* span: reduced rows per system, 2 x coop_group x G */
@@ -163,8 +160,6 @@ typedef struct {
     size_t  max_group;   /* work-items per work-group                          */
     int32_t compute_units; /* multiprocessors (0: unknown): the cooperative
                               solver spans systems over groups to fill them   */
-    int     coop_regs;   /* 1: the resident cooperative solver has its
-                            register-chunk kernel (HB_COOPL_REGS)            */
 } hb_device_traits;
 
 /* The operations a backend implements, as function types: the table below
@@ -263,8 +258,6 @@ typedef struct hb_backend_ops {
      * systems in local memory; cw unused. NULL where the backend lacks it
      * (the core then plans the staged kernel). */
     hb_thomas_fn *thomas_coop_local;
-    /* (lay->coop_regs: the kernel with each chunk in registers; only where
-     * traits.coop_regs.) */
     /* Optional (NULL: the device's limit holds): the work-items one group of
      * thomas_coop_local may have in precision p as compiled (its registers
      * can make it fewer than the device's work-group limit); the plan keeps
@@ -295,9 +288,6 @@ typedef struct hb_backend_ops {
  * system aliases them). The core checked the product for overflow when it
  * planned it. */
 #define HB_COOP_RESIDENT_REALS(S, P, LD) ((size_t)3 * (size_t)(S) * (size_t)(P) * (size_t)(LD))
-/* The most rows a chunk may have for the kernel that keeps chunks in
- * registers (lay->coop_regs; its arrays' length, HB_COOPL_REGS). */
-#define HB_COOP_REGS_ROWS 9
 
 /* Each returns its table, or NULL when the backend was not compiled in. */
 const hb_backend_ops *hb__serial_backend(void);

@@ -53,11 +53,6 @@ hb_status hb__env_local_mem_limit(size_t *out);
  * rule before systems took a whole work-group's local memory); anything else
  * is HB_ERR_INVALID_ARGUMENT naming the value. */
 hb_status hb__env_coop_resident_limit(size_t *out);
-/* HINESBATCH_COOP_REGS: 0 keeps the resident cooperative solver's chunks in
- * local memory where they could be kept in registers (a test and measurement
- * knob): 1 when unset or empty or "1" (the plan decides), 0 for "0"; anything
- * else is HB_ERR_INVALID_ARGUMENT naming the value. */
-hb_status hb__env_coop_regs(int *out);
 /* A variable's value, NULL when unset or empty (empty counts as unset). */
 static inline const char *hb__env_value(const char *name)
 {

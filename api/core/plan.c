@@ -252,11 +252,10 @@ static void describe(hb_plan *plan)
                  (long long)in.nbranches, (long long)in.nlevels);
     else if (in.strategy == HB_STRATEGY_COOPERATIVE && in.resident)
         snprintf(layout, sizeof layout,
-                 "%s(resident: %d system%s x %d work-items per group, %.3g KiB local%s)",
+                 "%s(resident: %d system%s x %d work-items per group, %.3g KiB local)",
                  hb_layout_name(in.layout), (int)in.systems_per_group,
                  in.systems_per_group == 1 ? "" : "s", (int)in.group_size,
-                 (double)in.local_bytes / 1024,
-                 plan->dev.coop_regs ? ", chunks in registers" : "");
+                 (double)in.local_bytes / 1024);
     else if (in.strategy == HB_STRATEGY_COOPERATIVE && plan->dev.coop_span > 1)
         snprintf(layout, sizeof layout, "%s(span: %d groups x %d work-items per system)",
                  hb_layout_name(in.layout), (int)plan->dev.coop_span, (int)in.group_size);
@@ -507,9 +506,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
          * (HINESBATCH_COOP_SPAN, else the rule), the staged kernel at G = 1. */
         int32_t span = 0;
         size_t alone = 0;
-        int regs = 1;
-        if ((st = hb__env_coop_span(&span)) || (st = hb__env_coop_resident_limit(&alone)) ||
-            (st = hb__env_coop_regs(&regs)))
+        if ((st = hb__env_coop_span(&span)) || (st = hb__env_coop_resident_limit(&alone)))
             goto fail;
         /* The resident kernel's groups within its own limit as compiled
          * (registers: on an H200 its double kernel takes fewer than the
@@ -535,8 +532,6 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
             dev->coop_group = res.group;
             dev->coop_systems = res.systems;
             dev->coop_ld = res.ld;
-            /* Chunks in registers where they are short enough. */
-            dev->coop_regs = regs && rt.coop_regs && res.ld <= HB_COOP_REGS_ROWS;
         } else {
             const int64_t seg = (lay->max_rows + dev->coop_span - 1) / dev->coop_span;
             /* hb__coop_group aims at HB_COOP_ROWS_PER_ITEM rows per work-item;

@@ -6,19 +6,13 @@
 #define HB_CL_FILE "solver/thomas_coop_local.cl"
 #include "cl_both_precisions.cuh"
 
-/* The kernel's block limit as compiled (hb_backend_ops.coop_local_limit),
- * the lower of the two variants' (registers): the plan sizes its groups
- * before it knows which runs. */
+/* The kernel's block limit as compiled (hb_backend_ops.coop_local_limit). */
 hb_status hb__cuda_coop_local_limit(hb_context *ctx, hb_precision p, int64_t *max_items)
 {
     HB_FORWARD(hb__cuda_use(ctx));
     cudaFuncAttributes fa;
     HB_CUDA_CALL(cudaFuncGetAttributes(&fa, HB_CUDA_KERNEL(p, hb_thomas_coop_local)));
     *max_items = fa.maxThreadsPerBlock;
-    int64_t other = 0;
-    HB_FORWARD(hb__cuda_coop_regs_limit(ctx, p, &other));
-    if (other < *max_items)
-        *max_items = other;
     return HB_SUCCESS;
 }
 
@@ -45,9 +39,6 @@ hb_status hb__cuda_thomas_coop_local(hb_context *ctx, void *stream, hb_precision
                          impl->max_threads, per);
     if (systems * per > impl->max_threads)
         systems = impl->max_threads / per;
-    if (lay->coop_regs)
-        return hb__cuda_thomas_coop_regs(ctx, hb__cuda_stream(ctx, stream), p, lay, systems, a, b,
-                                          c, d);
     const size_t smem = HB_COOP_RESIDENT_REALS(systems, per, lay->coop_ld) *
                         (p == HB_DOUBLE ? sizeof(double) : sizeof(float));
     HB_FORWARD(hb__cuda_allow_smem(ctx, HB_CUDA_KERNEL(p, hb_thomas_coop_local), smem));

@@ -6,28 +6,6 @@
 #include "solver/hb_coop_phases.cl"
 #endif
 
-/* HB_COOPL_REGS (defined as the most rows a chunk may have by
- * backend_cuda/solver/thomas_coop_regs.cu; the plan takes that kernel where
- * its chunks are that short, lay->coop_regs): each work-item keeps its chunk's
- * rows in registers from the forward pass to the back-substitution, so local
- * memory carries only the load, the reduced system and the store (8 accesses
- * a row, not 17). Without it the chunk is walked in local memory. The loops
- * below run to HB_COOPL_END(L) rows, a constant under HB_COOPL_REGS so that
- * they unroll and the arrays stay in registers, each row guarded by L. */
-#ifdef HB_COOPL_REGS
-#define HB_COOPL_NAME hb_thomas_coop_regs
-#define HB_COOPL_END(L) HB_COOPL_REGS
-#define HB_COOPL_A(i) ra[i]
-#define HB_COOPL_C(i) rc[i]
-#define HB_COOPL_D(i) rd[i]
-#else
-#define HB_COOPL_NAME hb_thomas_coop_local
-#define HB_COOPL_END(L) (L)
-#define HB_COOPL_A(i) sh[sa + lj + (i)]
-#define HB_COOPL_C(i) sh[sc + lj + (i)]
-#define HB_COOPL_D(i) sh[sd + lj + (i)]
-#endif
-
 /* Local offsets of reduced row I's sub-diagonal, super-diagonal and
  * right-hand side (system arrays at sa, sc, sd; chunks ld apart; chunk J has
  * m + 1 rows if J < rem, else m). Row 2j (chunk j's first row) lives in the
@@ -95,7 +73,8 @@
  * No pivoting, like Thomas: for diagonally dominant systems (a zero diagonal
  * fails at the load where Thomas would fail at that row, unless the rows
  * before it made it nonzero). */
-__kernel void HB_KERNEL(HB_COOPL_NAME)(const hb_long nslots, const hb_int pper, const hb_int ld, __global const hb_long *base,
+__kernel void HB_KERNEL(hb_thomas_coop_local)(const hb_long nslots, const hb_int pper,
+                                              const hb_int ld, __global const hb_long *base,
                                               __global const hb_long *rows,
                                               __global const real *a, __global const real *b,
                                               __global const real *c, __global real *d
@@ -149,47 +128,36 @@ __kernel void HB_KERNEL(HB_COOPL_NAME)(const hb_long nslots, const hb_int pper, 
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-#ifdef HB_COOPL_REGS
-    real ra[HB_COOPL_REGS], rc[HB_COOPL_REGS], rd[HB_COOPL_REGS];
-    for (int i = 0; i < HB_COOPL_REGS; ++i) {
-        const int in = i < L;
-        ra[i] = in ? sh[sa + lj + i] : (real)0;
-        rc[i] = in ? sh[sc + lj + i] : (real)0;
-        rd[i] = in ? sh[sd + lj + i] : (real)0;
-    }
-#endif
     /* 2. Forward. Row 0 is kept as x_0 (a0, c0, d0); row 1 starts from
      * ap = -1, cp = dp = 0, which gives a'_1 = a_1. */
     real a0 = (real)0, c0 = (real)0, d0 = (real)0;
     real ap = (real)-1, cp = (real)0, dp = (real)0;
     if (L >= 1) {
-        a0 = HB_COOPL_A(0);
-        c0 = HB_COOPL_C(0);
-        d0 = HB_COOPL_D(0);
+        a0 = sh[sa + lj];
+        c0 = sh[sc + lj];
+        d0 = sh[sd + lj];
     }
-    for (hb_int i = 1; i < HB_COOPL_END(L); ++i) {
-        if (i < L) {
-            const real ak = HB_COOPL_A(i);
-            const real r = (real)1 / ((real)1 - ak * cp);
-            ap = -ak * ap * r;
-            cp = HB_COOPL_C(i) * r;
-            dp = (HB_COOPL_D(i) - ak * dp) * r;
-            HB_COOPL_A(i) = ap;
-            HB_COOPL_C(i) = cp;
-            HB_COOPL_D(i) = dp;
-        }
+    for (hb_int i = 1; i < L; ++i) {
+        const hb_int l = lj + i;
+        const real ak = sh[sa + l];
+        const real r = (real)1 / ((real)1 - ak * cp);
+        ap = -ak * ap * r;
+        cp = sh[sc + l] * r;
+        dp = (sh[sd + l] - ak * dp) * r;
+        sh[sa + l] = ap;
+        sh[sc + l] = cp;
+        sh[sd + l] = dp;
     }
 
     /* 3. Backward over rows L-2 .. 1: x_1 = d2 - a2 x_0 - c2 x_{L-1}
      * (starting from a2 = d2 = 0, c2 = -1 at row L-1). */
     real a2 = (real)0, c2 = (real)-1, d2 = (real)0;
-    for (hb_int i = HB_COOPL_END(L) - 2; i >= 1; --i) {
-        if (i <= L - 2) {
-            const real ci = HB_COOPL_C(i);
-            a2 = HB_COOPL_A(i) - ci * a2;
-            c2 = -ci * c2;
-            d2 = HB_COOPL_D(i) - ci * d2;
-        }
+    for (hb_int i = L - 2; i >= 1; --i) {
+        const hb_int l = lj + i;
+        const real ci = sh[sc + l];
+        a2 = sh[sa + l] - ci * a2;
+        c2 = -ci * c2;
+        d2 = sh[sd + l] - ci * d2;
     }
     /* The chunk's two reduced rows, into slots only this work-item used. */
     if (n > 0 && j < q) {
@@ -258,17 +226,11 @@ __kernel void HB_KERNEL(HB_COOPL_NAME)(const hb_long nslots, const hb_int pper, 
     if (L >= 1) {
         const real xf = sh[HB_COOPL_RD(2 * j)], xl = sh[HB_COOPL_RD(2 * j + 1)];
         real xn = xl;
-        for (hb_int i = HB_COOPL_END(L) - 2; i >= 1; --i) {
-            if (i <= L - 2) {
-                xn = HB_COOPL_D(i) - HB_COOPL_A(i) * xf - HB_COOPL_C(i) * xn;
-                HB_COOPL_D(i) = xn;
-            }
+        for (hb_int i = L - 2; i >= 1; --i) {
+            const hb_int l = lj + i;
+            xn = sh[sd + l] - sh[sa + l] * xf - sh[sc + l] * xn;
+            sh[sd + l] = xn;
         }
-#ifdef HB_COOPL_REGS
-        for (int i = 1; i < HB_COOPL_REGS - 1; ++i)
-            if (i <= L - 2)
-                sh[sd + lj + i] = rd[i];
-#endif
         sh[sd + lj + L - 1] = xl;
         sh[sd + lj] = xf;
     }
