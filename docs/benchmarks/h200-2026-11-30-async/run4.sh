@@ -8,7 +8,7 @@ mkdir -p "$w"
 t0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader >"$w/gpu.txt"
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 | head -1 | tr -d .)
-sed -i 's|\*pcr = HB_EPOCH_LAUNCH_BYTES(max_rows, esize, s, 1) <= dev->local_mem;|*pcr = !getenv("HB_TEST_NOPCR") \&\& HB_EPOCH_LAUNCH_BYTES(max_rows, esize, s, 1) <= dev->local_mem;|' api/sim/sim.c
+sed -i 's|\*pcr = HB_EPOCH_LAUNCH_BYTES(max_rows, esize, s, 1) <= dev->local_mem;|*pcr = !(getenv("HB_TEST_NOPCR") \&\& getenv("HB_TEST_NOPCR")[0]) \&\& HB_EPOCH_LAUNCH_BYTES(max_rows, esize, s, 1) <= dev->local_mem;|' api/sim/sim.c
 grep -c HB_TEST_NOPCR api/sim/sim.c
 cmake -S . -B b -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_CUDA=ON -DHINESBATCH_WITH_OPENCL=OFF \
     -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$w/build.log" 2>&1 &&
