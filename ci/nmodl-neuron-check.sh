@@ -12,7 +12,9 @@
 # states and the RANGE values the mechanism keeps) and, for
 # synapses, an event then a step, with TABLEs off (usetable = 0); mechanisms
 # that read or integrate cai at six concentrations, one that reads ica beside
-# one that writes it; and the
+# one that writes it (one that READs and WRITEs ica: its own current compared
+# with that one's conductance or permeability set to 0, since NEURON's ica is
+# then the total); and the
 # generated hh against NEURON's built-in hh (usetable_hh = 0). Pass: every value within 1e-12 relative of
 # NEURON's; values NEURON gives as NaN (a file's removable 0/0 evaluated as
 # written, hh.mod at -40 and -55 mV) are counted, not compared; a step that

@@ -69,8 +69,17 @@
 # sample: double within 1e-5 mV, 1e-4 mV and 1e-8 mA/cm2; float 2e-3 mV,
 # 5e-3 mV and 2e-5 mA/cm2.
 #
+# Then the read-and-written current half: tests/nmodl/tcheck/crw.json (one
+# compartment: HH, cal.mod and crw.mod, a calcium pool whose SOLVE reads the
+# ion's total ica and takes out the pump current its BREAKPOINT wrote the
+# step before, USEION ca READ ica WRITE ica; 1 nA from 2 to 17 ms) against
+# NEURON's committed run (crw_reference.csv, neuron_crw.py): v, crw.cpool,
+# the kept crw.ipump, the ion's cai and ica (the total), every sample: double
+# within 1e-5 mV, 1e-8 mM and 1e-8 mA/cm2 (measured 9.2e-7 mV, 2.8e-10 mM,
+# 7.8e-10 mA/cm2); float 2e-3 mV, 1e-6 (9.9e-5 mV, 1.2e-8 mM, 4.9e-8 mA/cm2).
+#
 # Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod, tpulse.mod,
-# vstep.mod, cal.mod, cashell.mod, cpool.mod, karea.mod, cashells.mod and gclamp.mod (ci/l5pc-compare.sh configures
+# vstep.mod, cal.mod, cashell.mod, cpool.mod, karea.mod, cashells.mod, gclamp.mod and crw.mod (ci/l5pc-compare.sh configures
 # its build so; ci/test.sh passes that build).
 #
 # Usage: bash ci/t-compare.sh BUILD [serial|openmp|opencl|cuda ...]   (default serial openmp;
@@ -190,6 +199,10 @@ echo "| backend, engine, precision (gclamp) | samples | worst soma v (mV) | v, 1
 echo "|---|---|---|---|---|---|"
 model_cases gclamp- tests/nmodl/tcheck/gclamp.json tests/nmodl/tcheck/gclamp_reference.csv \
     "1e-5 1e-4 1e-8" "2e-3 5e-3 2e-5" 2,15,1
+echo "| backend, engine, precision (crw) | samples | worst v (mV) | crw.cpool (mM) | crw.ipump (mA/cm2) | cai | ica (mA/cm2) | within bounds |"
+echo "|---|---|---|---|---|---|---|---|"
+model_cases crw- tests/nmodl/tcheck/crw.json tests/nmodl/tcheck/crw_reference.csv \
+    "1e-5 1e-8 1e-8 1e-8 1e-8" "2e-3 1e-6 1e-6 1e-6 1e-6" 2,15,1
 # diam and area are the morphology's: a model file that sets one must be
 # refused, naming it.
 # sets_geometry MODEL MECH PARAM WHAT: MODEL with MECH.PARAM set in its second

@@ -201,7 +201,10 @@ CAI0 = getattr(h, "cai0_ca_ion", None)  # no ca ion where no file uses it
 def companion(sec, name, ion_in):
     """A mechanism that reads an ion current (CaDynamics_E2 reads ica) gets a
     mechanism that writes it in its section, conductances 0.01 S/cm2, so that
-    the current it integrates is not zero; the current is read from NEURON."""
+    the current it integrates is not zero; the current is read from NEURON.
+    Returns each (parameter, mechanism) pair whose name ends in "bar" (a
+    conductance or permeability: g...bar, p...bar) with its value."""
+    made = []
     for cur in [n for n in ion_in if n.startswith("i")]:
         for o in table:
             outs = [o.ion_out_names[k].decode() for k in range(o.nion_out)]
@@ -212,7 +215,19 @@ def companion(sec, name, ion_in):
                     pn = o.param_names[k].decode()
                     if pn.startswith("g") and pn.endswith("bar"):
                         setattr(sec(0.5), "%s_%s" % (pn, oname), 0.01)
+                    if pn.endswith("bar"):
+                        made.append((pn, oname, getattr(sec(0.5), "%s_%s" % (pn, oname))))
                 break
+    return made
+
+
+def companions_on(seg, made, on):
+    """The companions' conductances and permeabilities at their values (on)
+    or 0, NEURON's currents again: at 0, seg's ion current is the
+    mechanism's own, also where it READs that current (cabpump's ica)."""
+    for pn, oname, value in made:
+        setattr(seg, "%s_%s" % (pn, oname), value if on else 0.0)
+    h.fcurrent()
 for e in table:
     name = e.name.decode()
     nname = PREFIX + name
@@ -242,7 +257,10 @@ for e in table:
     if hasattr(h, "usetable_" + nname):
         setattr(h, "usetable_" + nname, 0)  # TABLE: the exact functions, as generated
     seg = sec(0.5)
-    companion(sec, name, ion_in)
+    made = companion(sec, name, ion_in)
+    # Currents the file READs and WRITEs: NEURON's seg.i<ion> is the total,
+    # so its own is compared with the companions switched off.
+    own = [c for c in ion_out if c in ion_in]
     # Concentrations the file WRITEs without a STATE of that name (cai = ca):
     # kept values, compared with the ion's after the step.
     written = [c for ion in info[name]["ions"] for c in ion["concentrations"] if c not in states]
@@ -265,6 +283,8 @@ for e in table:
             compare("%s init %s at v %g, %g degC, cai %s" % (name, s, v0, celsius, cai), st[k],
                     nrn_state(mech, seg, s), 1e-6)
         h.fcurrent()
+        if own:
+            companions_on(seg, made, False)
         out = arr([])
         current(arr(ins), prm, st, out)
         total = 0.0
@@ -287,6 +307,8 @@ for e in table:
                   (ip - im) / (2 * GD_DV))
         seg.v = v0
         h.fcurrent()
+        if own:
+            companions_on(seg, made, True)
         # one step at v1 from the states of v0 (synapses: from made-up conductances)
         if e.point:
             for k, s in enumerate(states):

@@ -714,14 +714,14 @@ def test_mutated_files_fail_cleanly():
     srcs = []
     for d, names in ((MECHS, SHIPPED), (TEST_MODS, ["nat", "cal", "cad", "kca", "kspec", "cseq",
                                                     "cpool", "qcache", "kss", "karea",
-                                                    "cashells"]),
+                                                    "cashells", "crw"]),
                      (L5PC_MODS, ["K_Pst", "Nap_Et2", "SK_E2", "CaDynamics_E2", "Ih"])):
         for n in names:
             with open(os.path.join(d, n + ".mod")) as f:
                 srcs.append(f.read())
     inserts = ["(", ")", "{", "}", "-", "*", "^", "0", "v", "x", "'", "=", " if ", "/0", "exp(",
                "1e999", " else ", "LOCAL", ":", "COMMENT", " REPRESENTS ", "[", "<", "at_time(",
-               "]", " FROM i = 0 TO 3 ", " BY -1 ", "[k+1]", "[9]"]
+               "]", " FROM i = 0 TO 3 ", " BY -1 ", "[k+1]", "[9]", " ica ", " WRITE ica "]
     for _ in range(120):
         s = rng.choice(srcs)
         for _ in range(rng.randint(1, 3)):
@@ -1214,12 +1214,30 @@ def test_array_refusals():
 
 
 def test_read_and_write_of_one_current():
-    """A file that READs and WRITEs one ion current (NEURON's cabpump.mod) is refused at its
-    USEION: its input and output would share a name, and NEURON's value there depends on
-    the order of the mechanisms."""
-    refusal("NEURON { SUFFIX t USEION ca READ cao, ica WRITE ica }\nPARAMETER { a = 1 }\n"
-            "BREAKPOINT { ica = 0.1 * a }\n", "unsupported READ and WRITE of the same current ica",
-            1, 26)
+    """A file that READs and WRITEs one ion current (NEURON's cabpump.mod; tests/nmodl/mod/crw.mod):
+    the SOLVE reads the ion's total (received as in_ica), BREAKPOINT writes the mechanism's own
+    (ica). Refused, each at its statement: a read in BREAKPOINT before assigning it (NEURON gives
+    the sum so far, which hangs on the mechanisms' order), a read in INITIAL, an assignment in
+    the SOLVE."""
+    head = ("NEURON { SUFFIX t USEION ca READ cao, ica WRITE ica RANGE ip }\n"
+            "PARAMETER { a = 1 }\nASSIGNED { ica ip }\nSTATE { c }\n")
+    ok = head + ("BREAKPOINT { SOLVE s METHOD cnexp  ica = ip }\n"
+                 "DERIVATIVE s { ip = a * c  c' = -(ica - ip) - c }\n")
+    mech = loads(ok, "x.mod")
+    assert mech.rw_currents == ["ica"] and "ica" in mech.ion_inputs and mech.ion_currents == ["ica"]
+    text = generate(mech, "x.mod")
+    assert "const real in_ica" in text and "real *ica)" in text, text[:2000]
+    state = text[text.index("hb_mech_t_state_tc"):]
+    assert "in_ica" in state.split("{", 1)[1].split("(void)in_ica", 1)[-1], state[:1500]
+    crw = load(os.path.join(TEST_MODS, "crw.mod"))
+    assert crw.rw_currents == ["ica"] and crw.method == "derivimplicit"
+    refusal(head + "BREAKPOINT { SOLVE s METHOD cnexp  ica = ica + ip }\n"
+            "DERIVATIVE s { c' = -c }\n",
+            "use of ica in BREAKPOINT before assigning it", 5, 42)
+    refusal(head + "INITIAL { c = ica }\nBREAKPOINT { SOLVE s METHOD cnexp  ica = ip }\n"
+            "DERIVATIVE s { c' = -c }\n", "use of ica in INITIAL before assigning it", 5, 15)
+    refusal(head + "BREAKPOINT { SOLVE s METHOD cnexp  ica = ip }\n"
+            "DERIVATIVE s { ica = c  c' = -c }\n", "assignment to ica in s ", 6, 16)
 
 
 def test_array_derivatives():

@@ -399,8 +399,8 @@ def _info(mechs, ions, descs):
         pn = [p["name"] for p in d["parameters"]]
         pd = [p["default"] if p["default"] is not None else 0.0 for p in d["parameters"]]
         sn = [m.shown(s) for s in m.slot_names()]
-        iv = list(m.ion_inputs) + list(m.ion_currents) + \
-            [c for ion in m.ions for c in ion.concentrations]
+        iv = list(dict.fromkeys(list(m.ion_inputs) + list(m.ion_currents) +
+                                [c for ion in m.ions for c in ion.concentrations]))
         out.append("static const char *const hb_cat_%s_params[] = %s;" % (n, _c_string_list(pn)))
         out.append("static const double hb_cat_%s_defaults[] = %s;" % (n, _c_num_list(pd)))
         out.append("static const char *const hb_cat_%s_states[] = %s;" % (n, _c_string_list(sn)))

@@ -115,9 +115,15 @@ def macro(mech):
     return "HB_MECH_" + cname(mech).upper()
 
 
+def input_name(mech, n):
+    """The C name of ion input n: a current the file also WRITEs (an output
+    of current() under its own name) is received as in_<name>."""
+    return "in_" + n if n in mech.rw_currents else n
+
+
 def signatures(mech):
     """Parameter lists (C text) of each function, and the symbol -> C name map of the inputs."""
-    ions = ["const real %s" % n for n in mech.ion_inputs]
+    ions = ["const real %s" % input_name(mech, n) for n in mech.ion_inputs]
     outs = ["real *%s" % c for c in mech.ion_currents]
     # The time only where a block reads it: a mechanism that does not keeps
     # the text it had before t was translated.
@@ -139,7 +145,7 @@ def _emit(mech, kind, fn, params, extra_names=None):
     names = {V: "v", CELSIUS: "celsius", DT: "dt", WEIGHT: "weight", TIME: "t"}
     names.update(extra_names or {})
     for n in mech.ion_inputs:
-        names[sympy.Symbol(n, real=True)] = n
+        names[sympy.Symbol(n, real=True)] = input_name(mech, n)
     loads = []
     for k, p in enumerate(mech.param_names):
         names[sympy.Symbol("p_" + p, real=True)] = "p_" + p

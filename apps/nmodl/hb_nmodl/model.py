@@ -218,15 +218,17 @@ class Mechanism:
         # where the file READs it too.
         self.conc_kept = []
         ion_currents, state_set = [], set(self.states)
+        # Currents a file both READs and WRITEs (NEURON's cabpump.mod takes
+        # its own pump's share out of the total in its KINETIC block): the
+        # SOLVE reads the ion's total, as NEURON's nrn_state loads it after
+        # every mechanism's nrn_cur; BREAKPOINT only writes the mechanism's
+        # own (what NEURON's nrn_cur would read first is the sum so far,
+        # which hangs on the mechanisms' order: refused, as is a read in
+        # INITIAL and an assignment in the SOLVE).
+        self.rw_currents = []
         for ion in mod.ions:
             inputs, currents, concs = [], [], []
-            both = [r for r in ion.read if r == "i" + ion.name and r in ion.write]
-            if both:
-                # NEURON gives such a file the ion's current summed so far,
-                # which depends on the order of the mechanisms (NEURON's own
-                # cabpump.mod reads the total in its KINETIC block to take
-                # its own pump's out again).
-                raise self._unsup("READ and WRITE of the same current %s" % both[0], ion.tok)
+            self.rw_currents += [r for r in ion.read if r == "i" + ion.name and r in ion.write]
             for r in ion.read:
                 if r not in state_set:
                     inputs.append(r)
@@ -394,6 +396,11 @@ class Mechanism:
         """The function a read or write belongs to: BREAKPOINT's statements
         also run first in state() (pre), and count as BREAKPOINT's."""
         return "BREAKPOINT" if self._fn == "current" or self._t_shift else self._fn
+
+    def _block_shown(self):
+        """The block a statement belongs to, for messages: BREAKPOINT's
+        statements that state() runs first count as BREAKPOINT's."""
+        return "BREAKPOINT" if self._where() == "BREAKPOINT" else self._block
 
     def _bp_cache_values(self):
         """BREAKPOINT's cache as every call reads it: BREAKPOINT as a map F of
@@ -575,6 +582,14 @@ class Mechanism:
     def _read(self, name, frame, tok):
         if name in frame.local:
             return frame.local[name]
+        if name in self.rw_currents:
+            if self._fn == "state" and not self._t_shift:
+                return sympy.Symbol(name, real=True)  # the ion's total
+            if name not in frame.glob:
+                raise self._unsup("use of %s in %s before assigning it (the file READs and "
+                                  "WRITEs it: the SOLVE reads the ion's total; elsewhere NEURON "
+                                  "gives the current summed so far, which depends on the order "
+                                  "of the mechanisms)" % (name, self._block_shown()), tok)
         if name in frame.glob:
             return frame.glob[name]
         if name in self.conc_kept and self._fn == "net_receive":
@@ -613,6 +628,9 @@ class Mechanism:
         raise self._err("unknown name %s" % name, tok)
 
     def _write(self, name, value, frame, tok):
+        if name in self.rw_currents and name not in frame.local and self._where() != "BREAKPOINT":
+            raise self._unsup("assignment to %s in %s (the file READs and WRITEs it: only "
+                              "BREAKPOINT assigns it)" % (name, self._block_shown()), tok)
         if name in self.conc_kept and self._fn == "net_receive" and name not in frame.local:
             raise self._unsup("assignment to %s in NET_RECEIVE (the ion is written after "
                               "INITIAL and the SOLVE only)" % name, tok)

@@ -1,4 +1,4 @@
-"""neuron_run.py: the shared parts of the t checks' NEURON reference scripts (neuron_tdrive.py, neuron_point.py, neuron_cashell.py, neuron_cpool.py, neuron_karea.py, neuron_cashells.py, neuron_gclamp.py): taper.swc's cell as the geometry checks build it, and the end: record, run from v_init to tstop, write the records as CSV."""
+"""neuron_run.py: the shared parts of the t checks' NEURON reference scripts (neuron_tdrive.py, neuron_point.py, neuron_cashell.py, neuron_cpool.py, neuron_karea.py, neuron_cashells.py, neuron_gclamp.py, neuron_crw.py): taper.swc's cell as the geometry checks build it, and the end: record, run from v_init to tstop, write the records as CSV."""
 import math
 import os
 
