@@ -2,21 +2,10 @@
 import sys
 
 from neuron import h
-from neuron_run import run_and_write
+from neuron_run import calcium_soma, run_and_write
 
 h.load_file("stdrun.hoc")
-soma = h.Section(name="soma")
-soma.L = soma.diam = 20
-soma.nseg = 1
-soma.cm, soma.Ra = 1.0, 100.0
-for m in ("hh", "caltest", "crw"):
-    soma.insert(m)
-seg = soma(0.5)
-seg.pbar_caltest = 2e-4
-h.cai0_ca_ion, h.cao0_ca_ion = 5e-5, 2.0
-h.celsius, h.usetable_hh, h.dt, h.secondorder = 6.3, 0, 0.025, 0
-stim = h.IClamp(seg)
-stim.delay, stim.dur, stim.amp = 2.0, 15.0, 1.0
+seg, stim = calcium_soma(("hh", "caltest", "crw"))
 # ica is the ion's total (caltest's and crw's pump), as the engine's probe of
 # the ion reads it.
 refs = (h._ref_t, seg._ref_v, seg._ref_cpool_crw, seg._ref_ipump_crw, seg._ref_cai, seg._ref_ica)

@@ -1,4 +1,4 @@
-"""neuron_run.py: the shared parts of the t checks' NEURON reference scripts (neuron_tdrive.py, neuron_point.py, neuron_cashell.py, neuron_cpool.py, neuron_karea.py, neuron_cashells.py, neuron_gclamp.py, neuron_crw.py): taper.swc's cell as the geometry checks build it, and the end: record, run from v_init to tstop, write the records as CSV."""
+"""neuron_run.py: the shared parts of the t checks' NEURON reference scripts (neuron_tdrive.py, neuron_point.py, neuron_cashell.py, neuron_cpool.py, neuron_karea.py, neuron_cashells.py, neuron_gclamp.py, neuron_crw.py): taper.swc's cell as the geometry checks build it, the pool checks' one compartment, and the end: record, run from v_init to tstop, write the records as CSV."""
 import math
 import os
 
@@ -29,6 +29,29 @@ def taper_cell(mechs):
         return min(segs, key=lambda seg: abs(h.distance(soma(0.5), seg) - dist))
 
     return secs, soma, nearest, stim
+
+
+def calcium_soma(mechs):
+    """One compartment as soma.swc's sphere comes out of Import3d (L = diam =
+    20 um, one segment; cm 1, Ra 100; stdrun.hoc loaded by the caller) with
+    mechs inserted, caltest's
+    pbar 2e-4, cai0 5e-5 mM and cao0 2 mM, 6.3 degC, dt 0.025 ms, NEURON's
+    first-order step; IClamp 1 nA at soma(0.5) from 2 to 17 ms: the cell of
+    the pool checks (neuron_cpool.py, neuron_crw.py). Returns (soma(0.5),
+    stim)."""
+    soma = h.Section(name="soma")
+    soma.L = soma.diam = 20
+    soma.nseg = 1
+    soma.cm, soma.Ra = 1.0, 100.0
+    for m in mechs:
+        soma.insert(m)
+    seg = soma(0.5)
+    seg.pbar_caltest = 2e-4
+    h.cai0_ca_ion, h.cao0_ca_ion = 5e-5, 2.0
+    h.celsius, h.usetable_hh, h.dt, h.secondorder = 6.3, 0, 0.025, 0
+    stim = h.IClamp(seg)
+    stim.delay, stim.dur, stim.amp = 2.0, 15.0, 1.0
+    return seg, stim
 
 
 def run_and_write(out, header, refs, tstop, fmts=None, v_init=-65):
