@@ -34,11 +34,10 @@ def taper_cell(mechs):
 def calcium_soma(mechs):
     """One compartment as soma.swc's sphere comes out of Import3d (L = diam =
     20 um, one segment; cm 1, Ra 100; stdrun.hoc loaded by the caller) with
-    mechs inserted, caltest's
-    pbar 2e-4, cai0 5e-5 mM and cao0 2 mM, 6.3 degC, dt 0.025 ms, NEURON's
-    first-order step; IClamp 1 nA at soma(0.5) from 2 to 17 ms: the cell of
-    the pool checks (neuron_cpool.py, neuron_crw.py). Returns (soma(0.5),
-    stim)."""
+    mechs inserted, caltest's pbar 2e-4, cai0 5e-5 mM and cao0 2 mM, 6.3
+    degC, dt 0.025 ms, NEURON's first-order step; IClamp 1 nA at soma(0.5)
+    from 2 to 17 ms: the cell of the pool checks (neuron_cpool.py,
+    neuron_crw.py). Returns (soma(0.5), stim)."""
     soma = h.Section(name="soma")
     soma.L = soma.diam = 20
     soma.nseg = 1
