@@ -6,6 +6,8 @@ set -u
 r=docs/benchmarks/h200-2026-11-30-sass
 w=$OUT/call4
 mkdir -p "$w" /tmp/icd
+# The HB_COOPL_NOUNROLL hooks the variants use (in the working tree during the recorded call).
+git apply "$r/nounroll.diff" || exit 1
 t0=$(date +%s)
 limit=${HB_CALL_S:-280}
 left() { echo $((limit - ($(date +%s) - t0))); }
