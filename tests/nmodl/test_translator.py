@@ -1258,3 +1258,46 @@ def test_array_derivatives():
     got = _run_function(build(mech)["state"], vals)
     for r, k in enumerate((1, 2, 3)):
         assert abs(got["st[%d]" % r] - sympy.exp(-k * dt)) < 1e-25, (r, got)
+
+
+GUARDED = """NEURON { POINT_PROCESS g RANGE tau, n, w0 GLOBAL gcount NONSPECIFIC_CURRENT i }
+PARAMETER { tau = 2 (ms) }
+ASSIGNED { v (mV) i (nA) n w0 gcount }
+STATE { s }
+INITIAL { s = 0 n = 0 w0 = 0 }
+BREAKPOINT {
+  SOLVE st METHOD cnexp
+  i = s * v
+}
+DERIVATIVE st { s' = -s / tau }
+NET_RECEIVE(w) {
+%s}
+"""
+
+
+def test_thread_guards():
+    """PROTECT and MUTEXLOCK/MUTEXUNLOCK guard values NEURON's threads share:
+    each instance here owns what it assigns, so the generated code is the
+    same as without them; a GLOBAL assigned under one (a sum over instances)
+    is refused at the assignment, and unbalanced locks at their statement."""
+    guarded = "  s = s + w\n  PROTECT n = n + 1\n  MUTEXLOCK\n  w0 = w0 + w\n  MUTEXUNLOCK\n"
+    plain = "  s = s + w\n  n = n + 1\n  w0 = w0 + w\n"
+    text = generate(loads(GUARDED % guarded, "g.mod"), "g.mod")
+    assert text == generate(loads(GUARDED % plain, "g.mod"), "g.mod")
+    # The comparison sees the guarded statements: without one, the text differs.
+    assert text != generate(loads(GUARDED % "  s = s + w\n  n = n + 1\n", "g.mod"), "g.mod")
+    nested = "  if (w > 0) {\n    MUTEXLOCK\n    n = n + 1\n    MUTEXUNLOCK\n  }\n"
+    loads(GUARDED % nested, "g.mod")
+    sum_msg = "assignment to GLOBAL gcount under %s (a value shared by every instance"
+    refusal(GUARDED % "  PROTECT gcount = gcount + 1\n", sum_msg % "PROTECT", 12, 11)
+    refusal(GUARDED % "  MUTEXLOCK\n  gcount = gcount + w\n  MUTEXUNLOCK\n",
+            sum_msg % "MUTEXLOCK", 13, 3)
+    refusal(GUARDED % "  MUTEXLOCK\n  s = s + w\n",
+            "MUTEXLOCK without its MUTEXUNLOCK in the same block", 12, 3, NmodlError)
+    refusal(GUARDED % "  s = s + w\n  MUTEXUNLOCK\n",
+            "MUTEXUNLOCK without a MUTEXLOCK in its block", 13, 3, NmodlError)
+    refusal(GUARDED % "  MUTEXLOCK\n  MUTEXLOCK\n  MUTEXUNLOCK\n  MUTEXUNLOCK\n",
+            "MUTEXLOCK inside MUTEXLOCK (line 12)", 13, 3, NmodlError)
+    refusal(GUARDED % "  MUTEXLOCK\n  if (w > 0) {\n    MUTEXUNLOCK\n  }\n",
+            "MUTEXUNLOCK without a MUTEXLOCK in its block", 14, 5, NmodlError)
+    refusal(GUARDED % "  PROTECT f()\n", "PROTECT guards an assignment", 12, 3, NmodlError)

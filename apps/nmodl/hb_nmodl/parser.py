@@ -24,7 +24,6 @@ _UNSUPPORTED_STMTS = {
     "WATCH": "WATCH statement",
     "COMPARTMENT": "COMPARTMENT statement outside a KINETIC block",
     "LONGITUDINAL_DIFFUSION": "LONGITUDINAL_DIFFUSION",
-    "MUTEXLOCK": "MUTEXLOCK", "MUTEXUNLOCK": "MUTEXUNLOCK", "PROTECT": "PROTECT statement",
 }
 
 
@@ -36,6 +35,9 @@ class Parser:
         self.i = 0
         self.mod = ast.Module(file)
         self._kinetic = False  # inside a KINETIC block: reactions and CONSERVE allowed
+        self._mutex = None  # the open MUTEXLOCK's token
+        self._depth = 0  # blocks open; the MUTEXLOCK's is _mutex_depth
+        self._mutex_depth = 0
         self._unit_defs = {}  # UNITS' (name) = (expression), for the constants after them
 
     # Token helpers
@@ -163,6 +165,12 @@ class Parser:
                 raise self.unsupported(_UNSUPPORTED_BLOCKS[w], t)
             else:
                 raise self.unsupported("block %s" % w, t)
+        for name, tok, guard in self.mod.guarded:
+            if name in self.mod.global_:
+                raise self.unsupported(
+                    "assignment to GLOBAL %s under %s (a value shared by every instance, as a "
+                    "count or sum over them; hinesbatch keeps each instance's values apart)"
+                    % (name, guard), tok)
         return expand_arrays(self.mod)
 
     def skip_braced(self):
@@ -343,6 +351,8 @@ class Parser:
     # Statements
     def block(self):
         self.expect("{")
+        locked = self._mutex
+        self._depth += 1
         body = []
         while not self.at("}"):
             if self.peek().kind == "EOF":
@@ -350,8 +360,36 @@ class Parser:
             s = self.statement()
             if s is not None:
                 body.append(s)
+        if self._mutex is not locked:
+            raise self.error("MUTEXLOCK without its MUTEXUNLOCK in the same block", self._mutex)
+        self._depth -= 1
         self.next()
         return body
+
+    def guarded(self, t):
+        """`PROTECT assignment`, `MUTEXLOCK` and `MUTEXUNLOCK`: NEURON's guards
+        of a value that threads share. Each instance here owns every value it
+        assigns (a GLOBAL assigned is per instance too), so a guard changes
+        nothing; a GLOBAL assigned under one is refused once the file is read
+        (parse), since the guard means a value shared by every instance (a
+        count or sum over them), which hinesbatch does not keep."""
+        w = t.text
+        self.next()
+        if w == "PROTECT":
+            s = self.statement()
+            if not isinstance(s, ast.Assign):
+                raise self.error("PROTECT guards an assignment", t)
+            self.mod.guarded.append((s.name, s.tok, w))
+            return s
+        if w == "MUTEXLOCK":
+            if self._mutex:
+                raise self.error("MUTEXLOCK inside MUTEXLOCK (line %d)" % self._mutex.line, t)
+            self._mutex, self._mutex_depth = t, self._depth
+        else:
+            if not self._mutex or self._mutex_depth != self._depth:
+                raise self.error("MUTEXUNLOCK without a MUTEXLOCK in its block", t)
+            self._mutex = None
+        return None
 
     def statement(self):
         t = self.peek()
@@ -409,6 +447,8 @@ class Parser:
             self.expect("WITH")
             self.expression()
             return None
+        if w in ("PROTECT", "MUTEXLOCK", "MUTEXUNLOCK"):
+            return self.guarded(t)
         if w in _UNSUPPORTED_STMTS:
             raise self.unsupported(_UNSUPPORTED_STMTS[w], t)
         if w in ("INITIAL", "BREAKPOINT", "DERIVATIVE", "PROCEDURE", "FUNCTION", "NET_RECEIVE",
@@ -427,6 +467,8 @@ class Parser:
             return ast.DerivAssign(t, name=w, expr=self.expression(), index=index)
         if self.at("="):
             self.next()
+            if self._mutex:
+                self.mod.guarded.append((w, t, "MUTEXLOCK"))
             return ast.Assign(t, name=w, expr=self.expression(), index=index)
         if self.at("(") and index is None:
             return ast.CallStmt(t, name=w, args=self.call_args())
