@@ -112,8 +112,10 @@ int hb_test_compare_to_oracle(hb_backend backend, int same_order, hb_precision p
  * compare soma traces, the same split again: same order on a host backend:
  * bit-identical; otherwise the same spike counts, spike times within
  * HB_TEST_SIM_MS and soma voltages within HB_TEST_SIM_MV; in float away from
- * spikes by more than HB_TEST_SIM_SPIKE_WINDOW ms (a spike moved by a few
- * microseconds changes the voltage on its flanks by mV). Double: the bounds
+ * spikes, and from depolarisations above HB_TEST_SIM_EXCURSION_MV, by more
+ * than HB_TEST_SIM_SPIKE_WINDOW ms (a spike moved by a few microseconds
+ * changes the voltage on its flanks by mV), up to the first one in one run
+ * only (below). Double: the bounds
  * absorb the device's exp/expm1 (last bits) and another order of sums. Float,
  * same order: only exp/expm1 differ (seen: 0.014 mV on PoCL); another order:
  * rounding differences grow in HH dynamics near threshold over milliseconds
@@ -123,6 +125,16 @@ int hb_test_compare_to_oracle(hb_backend backend, int same_order, hb_precision p
 #define HB_TEST_SIM_MS(p, same_order) ((p) == HB_DOUBLE ? 1e-6 : (same_order) ? 0.05 : 0.5)
 #define HB_TEST_SIM_MV(p, same_order) ((p) == HB_DOUBLE ? 1e-6 : (same_order) ? 0.5 : 5.0)
 #define HB_TEST_SIM_SPIKE_WINDOW 1.0
+/* Float can also decide whether a near-threshold depolarisation fires or
+ * fails: seed 6092059641002 (test_sim_backend, float twins, vx) has the
+ * serial run's failed spike reach -29.6 mV at 9 ms where PoCL's stayed at
+ * -52 mV, with equal spike counts, and the voltages differ by up to 5.7 mV
+ * for a millisecond after it. So in float the window is also kept around
+ * every sample above this voltage in either trace, and a cell's voltages are
+ * compared only up to a window before the first sample above it in one run
+ * that the other run has nothing above it within the window of (the runs
+ * part at an all-or-none event there; spikes are still compared). */
+#define HB_TEST_SIM_EXCURSION_MV (-45.0)
 /* Compares ncells traces of nsamples (sample j at t = j*dt) and spike times
  * (times[c*max_times + k], counts[c]) with the serial run's. */
 typedef struct {
