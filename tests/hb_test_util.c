@@ -314,6 +314,12 @@ void hb_test_compare_sim(hb_backend backend, int same_order, hb_precision p,
                 if ((vx[j] > HB_TEST_SIM_EXCURSION_MV && gr[j] > wide) ||
                     (vr[j] > HB_TEST_SIM_EXCURSION_MV && gx[j] > wide))
                     upto = j > wide ? j - wide : 0;
+            /* Both runs start from rest together: parting within the first
+             * window is no rounding difference (a run that starts
+             * depolarised would otherwise skip every comparison). */
+            HB_CHECK(upto > 0, "%s: cell %lld: above %g mV within %g ms of the start in one run "
+                     "only", what, (long long)c, HB_TEST_SIM_EXCURSION_MV,
+                     HB_TEST_SIM_SPIKE_WINDOW);
             if (upto < ns)
                 printf("%s: cell %lld: voltages compared up to %g ms (a depolarisation above %g "
                        "mV in one run only at %g ms)\n", what, (long long)c,
