@@ -115,5 +115,4 @@ class Module:
         self.derivatives = {}      # name -> Func (kind 'DERIVATIVE', no args)
         self.functions = {}        # name -> Func
         self.net_receive = None    # Func (kind 'NET_RECEIVE')
-        self.guarded = []          # (name, its token, 'PROTECT' or 'MUTEXLOCK'): assignments under a guard
         self.display = {}          # an array element's variable name -> its name shown, ca_0 -> ca[0]

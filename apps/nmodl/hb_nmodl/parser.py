@@ -38,6 +38,7 @@ class Parser:
         self._mutex = None  # the open MUTEXLOCK's token
         self._depth = 0  # blocks open; the MUTEXLOCK's is _mutex_depth
         self._mutex_depth = 0
+        self._guarded = []  # (name, its token, 'PROTECT' or 'MUTEXLOCK'): checked once read
         self._unit_defs = {}  # UNITS' (name) = (expression), for the constants after them
 
     # Token helpers
@@ -165,7 +166,7 @@ class Parser:
                 raise self.unsupported(_UNSUPPORTED_BLOCKS[w], t)
             else:
                 raise self.unsupported("block %s" % w, t)
-        for name, tok, guard in self.mod.guarded:
+        for name, tok, guard in self._guarded:
             if name in self.mod.global_:
                 raise self.unsupported(
                     "assignment to GLOBAL %s under %s (a value shared by every instance, as a "
@@ -379,7 +380,7 @@ class Parser:
             s = self.statement()
             if not isinstance(s, ast.Assign):
                 raise self.error("PROTECT guards an assignment", t)
-            self.mod.guarded.append((s.name, s.tok, w))
+            self._guarded.append((s.name, s.tok, w))
             return s
         if w == "MUTEXLOCK":
             if self._mutex:
@@ -468,7 +469,7 @@ class Parser:
         if self.at("="):
             self.next()
             if self._mutex:
-                self.mod.guarded.append((w, t, "MUTEXLOCK"))
+                self._guarded.append((w, t, "MUTEXLOCK"))
             return ast.Assign(t, name=w, expr=self.expression(), index=index)
         if self.at("(") and index is None:
             return ast.CallStmt(t, name=w, args=self.call_args())
