@@ -1,4 +1,4 @@
-/* test_opencl_plans.c: OpenCL plan behaviour: float-only devices, buffer reuse across time steps, zero-sized batches, allocation failure, and the stated bound against the oracle. */
+/* test_opencl_plans.c: OpenCL plan behaviour: float-only devices, buffer reuse across time steps, plans taking turns on one kernel, zero-sized batches, allocation failure, and the stated bound against the oracle. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -82,6 +82,58 @@ static void reuse_tridiag(hb_context *ctx, hb_context *oracle, hb_precision p, h
     hb_plan_destroy(plan);
     free(x);
     hb_oracle_free(&bt);
+}
+
+/* Plans taking turns on one kernel. A cl_kernel keeps the arguments of its
+ * last launch and the backend sets only those that changed (program.c), so
+ * each plan's solve must still see its own buffers and sizes: A, B, A again
+ * with new data, then B destroyed and C made in its place (its buffers may get
+ * B's freed handles back), C, and A once more; each against the oracle. */
+static void take_turn(hb_context *ctx, hb_context *oracle, const hb_plan_options *ro,
+                      hb_plan *plan, hb_oracle_batch *bt, void *x, const char *label)
+{
+    if (!plan)
+        return;
+    char what[400];
+    snprintf(what, sizeof what, "%s %s in turn, plan %s: %s", bt->kind->name,
+             hb_test_precision_name(bt->p), label, hb_plan_describe(plan));
+    hb_oracle_plan_set(plan, bt);
+    hb_oracle_plan_step(ctx, oracle, ro, plan, bt, x, what);
+}
+
+static void plans_in_turn(hb_context *ctx, hb_context *oracle, const hb_oracle_kind *kind,
+                          hb_precision p, hb_strategy strategy)
+{
+    const hb_oracle_shape sa = {"60 systems of 33 rows", 60, 33, 33, HB_TREE_KINDS};
+    const hb_oracle_shape sb = {"90 systems of 20..140 rows", 90, 20, 140, HB_TREE_KINDS};
+    hb_oracle_batch ba, bb, bc;
+    hb_oracle_make(&ba, kind, p, &sa, 1.0);
+    hb_oracle_make(&bb, kind, p, &sb, 1.0);
+    hb_oracle_make(&bc, kind, p, &sb, 1.0);
+    hb_plan_options o, ro;
+    hb_plan_options_init(&o);
+    o.strategy = strategy;
+    hb_plan_options_init(&ro); /* the oracle's AUTO: per-system */
+    hb_plan *pa = NULL, *pb = NULL, *pc = NULL;
+    hb_oracle_plan_create(ctx, &ba, &o, 0, &pa);
+    hb_oracle_plan_create(ctx, &bb, &o, 0, &pb);
+    int64_t most = ba.nrows > bb.nrows ? ba.nrows : bb.nrows;
+    void *x = hb_test_alloc(p, most > bc.nrows ? most : bc.nrows);
+    take_turn(ctx, oracle, &ro, pa, &ba, x, "A");
+    take_turn(ctx, oracle, &ro, pb, &bb, x, "B");
+    ba.kind->random(&ba, 1.0);
+    take_turn(ctx, oracle, &ro, pa, &ba, x, "A");
+    hb_plan_destroy(pb);
+    hb_oracle_plan_create(ctx, &bc, &o, 0, &pc);
+    take_turn(ctx, oracle, &ro, pc, &bc, x, "C");
+    ba.kind->random(&ba, 1.0);
+    take_turn(ctx, oracle, &ro, pa, &ba, x, "A");
+    hb_plan_destroy(pa);
+    hb_plan_destroy(pc);
+    free(x);
+    hb_oracle_free(&ba);
+    hb_oracle_free(&bb);
+    hb_oracle_free(&bc);
 }
 
 /* A device without cl_khr_fp64 (simulated): double plans and one-shot
@@ -177,6 +229,11 @@ int main(void)
         reuse_hines(ctx, oracle, (hb_precision)p, HB_LAYOUT_AUTO, HB_STRATEGY_FINE_TREE);
         /* One work-group per cell, flat. */
         reuse_hines(ctx, oracle, (hb_precision)p, HB_LAYOUT_AUTO, HB_STRATEGY_CELL_GROUP);
+        plans_in_turn(ctx, oracle, &hb_oracle_tridiag, (hb_precision)p, HB_STRATEGY_AUTO);
+        plans_in_turn(ctx, oracle, &hb_oracle_tridiag, (hb_precision)p,
+                      HB_STRATEGY_COOPERATIVE);
+        plans_in_turn(ctx, oracle, &hb_oracle_hines, (hb_precision)p, HB_STRATEGY_AUTO);
+        plans_in_turn(ctx, oracle, &hb_oracle_hines, (hb_precision)p, HB_STRATEGY_CELL_GROUP);
     }
     no_fp64(oracle);
     zero_sized(ctx);
