@@ -82,13 +82,9 @@ static hb_status cl_alloc(hb_context *ctx, size_t bytes, hb_buffer **out)
 
 static void cl_release(hb_context *ctx, hb_buffer *buf)
 {
+    (void)ctx;
     if (buf) {
-        hb_cl *cl = hb__cl(ctx);
-        /* Kernels may hold this handle: a new buffer could get it back. */
-        hb__mutex_lock(&cl->lock);
-        cl->gen++;
         clReleaseMemObject(buf->mem);
-        hb__mutex_unlock(&cl->lock);
         free(buf);
     }
 }

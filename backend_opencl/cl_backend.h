@@ -30,15 +30,6 @@ enum {
     HB_CLK_COUNT
 };
 
-/* One argument a kernel holds: its size and value (every argument the
- * launchers pass is at most 8 bytes, or local memory with no value). */
-#define HB_CL_HELD_ARGS 40
-typedef struct {
-    size_t        size;       /* 0: not known                                  */
-    int           local;      /* local memory (value NULL)                     */
-    unsigned char value[8];
-} hb_cl_held;
-
 /* Per-context state (ctx->impl). Programs and kernels are built lazily, once
  * per precision (index HB_DOUBLE or HB_FLOAT). Threads share a context (each
  * with its own plans), and a cl_kernel carries its arguments from
@@ -63,15 +54,6 @@ typedef struct {
     size_t           kmax[2][HB_CLK_COUNT];  /* its CL_KERNEL_WORK_GROUP_SIZE  */
     hb__mutex        lock;         /* programs, kernels and their arguments     */
     int              lock_ready;   /* lock was initialised (fini destroys it)   */
-    /* The arguments each kernel holds (a cl_kernel keeps them between
-     * launches): a launch sets only those that changed. A plan or an epoch
-     * loop launches the same kernel with the same buffers again and again,
-     * and each clSetKernelArg costs NVIDIA's driver a fraction of a
-     * microsecond. `gen` counts buffer releases: a released cl_mem's handle
-     * may come back for a new buffer, so a release forgets every held one. */
-    hb_cl_held       held[2][HB_CLK_COUNT][HB_CL_HELD_ARGS];
-    unsigned long    held_gen[2][HB_CLK_COUNT];
-    unsigned long    gen;
 } hb_cl;
 
 struct hb_buffer {

@@ -157,7 +157,6 @@ static void release_program(hb_cl *cl, int p)
         if (cl->kernel[p][k])
             clReleaseKernel(cl->kernel[p][k]);
         cl->kernel[p][k] = NULL;
-        memset(cl->held[p][k], 0, sizeof cl->held[p][k]);
     }
     if (cl->program[p])
         clReleaseProgram(cl->program[p]);
@@ -179,31 +178,12 @@ static hb_status launch_locked(hb_context *ctx, cl_command_queue q, hb_precision
     cl_kernel k = NULL;
     size_t local = 1;
     HB_FORWARD(kernel_locked(ctx, p, which, &k, &local));
-    hb_cl *cl = hb__cl(ctx);
-    hb_cl_held *held = cl->held[p][which];
-    if (cl->held_gen[p][which] != cl->gen) {
-        memset(cl->held[p][which], 0, sizeof cl->held[p][which]);
-        cl->held_gen[p][which] = cl->gen;
-    }
     for (int i = 0; i < nargs; ++i) {
-        const int local_arg = args[i].value == NULL;
-        const int keep = i < HB_CL_HELD_ARGS && args[i].size <= sizeof held[i].value;
-        if (keep && held[i].size == args[i].size && held[i].local == local_arg &&
-            (local_arg || memcmp(held[i].value, args[i].value, args[i].size) == 0))
-            continue; /* the kernel holds this value already */
-        if (i < HB_CL_HELD_ARGS)
-            held[i].size = 0; /* unknown until the driver took the new value */
         cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
         if (err != CL_SUCCESS) {
             char what[64];
             snprintf(what, sizeof what, "%s argument %d", kernel_names[which], i);
             return hb__cl_fail(err, "clSetKernelArg", what);
-        }
-        if (keep) {
-            held[i].size = args[i].size;
-            held[i].local = local_arg;
-            if (!local_arg)
-                memcpy(held[i].value, args[i].value, args[i].size);
         }
     }
     if (ngroups > 0) {

@@ -85,10 +85,10 @@ static void reuse_tridiag(hb_context *ctx, hb_context *oracle, hb_precision p, h
 }
 
 /* Plans taking turns on one kernel. A cl_kernel keeps the arguments of its
- * last launch and the backend sets only those that changed (program.c), so
- * each plan's solve must still see its own buffers and sizes: A, B, A again
- * with new data, then B destroyed and C made in its place (its buffers may get
- * B's freed handles back), C, and A once more; each against the oracle. */
+ * last launch (shared by every plan of the context), so each plan's solve
+ * must set and see its own buffers and sizes: A, B, A again with new data,
+ * then B destroyed and C made in its place (its buffers may get B's freed
+ * handles back), C, and A once more; each against the oracle. */
 static void take_turn(hb_context *ctx, hb_context *oracle, const hb_plan_options *ro,
                       hb_plan *plan, hb_oracle_batch *bt, void *x, const char *label)
 {
