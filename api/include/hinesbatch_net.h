@@ -68,7 +68,9 @@ HB_API void hb_net_destroy(hb_net *net); /* NULL is fine; the parts' simulations
 HB_API hb_status hb_net_add_part(hb_net *net, hb_sim *sim, const int64_t *gids, int32_t *part);
 
 /* The spikes of global cell src reach point process `point` of part `part`
- * (of this rank) with `weight` after `delay` ms (>= the step dt). */
+ * (of this rank) with `weight` after `delay` ms (>= the step dt). Where the
+ * point's NET_RECEIVE keeps values per connection (arguments after the
+ * weight), this connection keeps its own. */
 HB_API hb_status hb_net_connect(hb_net *net, int64_t src, int32_t part, int64_t point,
                                 double weight, double delay);
 

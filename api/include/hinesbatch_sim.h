@@ -212,6 +212,8 @@ HB_API hb_status hb_sim_set_point_param(hb_sim *sim, int64_t id, const char *par
  * n times (ms, >= 0) delivers `weight` at the first step whose midpoint
  * t + dt/2 is at or after it, before that step's currents (NEURON's fixed
  * step delivery). Events of one step arrive in the order they were added.
+ * Where its NET_RECEIVE keeps values per connection (arguments after the
+ * weight), these events share the point's one connection.
  * Allowed between runs too, for times not before the step the simulation is
  * at (each run uploads the events due before its end). */
 HB_API hb_status hb_sim_add_events(hb_sim *sim, int64_t id, int64_t n, const double *times,

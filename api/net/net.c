@@ -15,6 +15,7 @@ typedef struct {
     int32_t part;
     int64_t point;
     double  weight, delay;
+    int64_t stream; /* its values at the point (hb__sim_add_stream), -1: none */
 } net_conn;
 
 typedef struct {
@@ -190,7 +191,9 @@ static hb_status net_connect(hb_net *net, int64_t src, int32_t part, int64_t poi
             return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld connections", fn, (long long)cap);
         net->conns = x, net->conns_cap = cap;
     }
-    net->conns[net->nconns++] = (net_conn){src, part, point, weight, delay};
+    int64_t stream = -1;
+    HB_FORWARD(hb__sim_add_stream(sim, point, &stream));
+    net->conns[net->nconns++] = (net_conn){src, part, point, weight, delay, stream};
     return HB_SUCCESS;
 }
 
@@ -393,7 +396,7 @@ static hb_status exchange(hb_net *net)
             const net_conn *c = &net->conns[j];
             const double te = due_time(net, all[k].t, c->delay);
             st = hb__sim_add_event(net->parts[c->part].sim, c->point,
-                                   hb__sim_event_step(te, net->dt), te, c->weight);
+                                   hb__sim_event_step(te, net->dt), te, c->weight, c->stream);
         }
     }
     free(got);

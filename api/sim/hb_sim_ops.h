@@ -58,7 +58,8 @@ typedef struct {
     hb_buffer *scale;         /* real[nrows]: area um2 x 1e-2 (mA/cm2 -> nA)    */
     hb_buffer *evptr;         /* int64[npoints + 1]: events of point entry q     */
     hb_buffer *evcur;         /* int64[npoints]: its next event                  */
-    hb_buffer *evstep;        /* int64[nev]: the step an event arrives at         */
+    hb_buffer *evstep;        /* int64[2 nev]: the step an event arrives at, and  *
+                               * its connection's values in mst (-1: none)        */
     hb_buffer *evw;           /* real[nev]: its weight                           */
     hb_buffer *evt;           /* real[nev]: its delivery time, ms (NET_RECEIVE's t) */
     hb_buffer *d0;            /* real[nrows] the matrix diagonal C/dt + axial, uS */

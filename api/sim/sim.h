@@ -30,6 +30,7 @@ typedef struct {
     int64_t point, step, seq;
     double  weight;
     double  time;     /* ms: the delivery time NET_RECEIVE reads as t (within the step) */
+    int64_t stream;   /* its connection (hb__sim_add_stream); -1: the point's own      */
 } hb_sim_event;
 typedef struct {
     hb_sim_density dens[HB_CAT_INFO_NMECH];
@@ -40,6 +41,14 @@ typedef struct {
     hb_sim_event  *events;   /* pending: not yet in a run's device table         */
     int64_t        nev, ev_cap, ev_seq; /* ev_seq: events ever added            */
     int64_t       *entry;    /* npoints: each point process's device entry (built) */
+    /* Connections into point processes whose NET_RECEIVE keeps values per
+     * connection (hb_cat_mech.nconn > 0): each one's point, made before the
+     * build; then stream_off (built, nstream + npoints): where each keeps
+     * 1 + nconn values in dev.mst, the connections first, then each point's
+     * own (for events added to it directly); -1 where its mechanism has none. */
+    int64_t       *stream_point;
+    int64_t        nstream, stream_cap;
+    int64_t       *stream_off;
     double        *ion;      /* 3 nion nrows: per ion e, ci, co                   */
     int            nernst[HB_CAT_INFO_NION];
     uint8_t        keepi[HB_CAT_INFO_NMECH]; /* a probe records one of its currents */
@@ -211,7 +220,11 @@ void hb__sim_region_rows(const hb_sim *sim, const hb_sim_region *w, int64_t *r0,
 /* The first step whose midpoint n dt + dt/2 is at or after t (sim_model.c). */
 int64_t hb__sim_event_step(double t, double dt);
 hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double time,
-                            double weight);
+                            double weight, int64_t stream);
+/* A connection into point process `point` (checked by the caller), before
+ * the build: *stream its values' index for hb__sim_add_event, -1 where the
+ * mechanism keeps none (sim_model.c). */
+hb_status hb__sim_add_stream(hb_sim *sim, int64_t point, int64_t *stream);
 hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end);
 /* After a run: every voltage finite, or HB_ERR_NUMERICAL naming the first
  * failing cell and compartment (sim_run.c). */

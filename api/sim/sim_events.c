@@ -9,6 +9,7 @@
 typedef struct {
     int64_t q, step, seq;
     double  weight, time;
+    int64_t cs; /* its connection's values in dev.mst, -1: none */
 } due_event;
 /* Entry, step, then the order the events were added: a point's events
  * arrive in time order and, within a step, in the order they came (the sums
@@ -59,7 +60,7 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
         return HB_SUCCESS;
     due_event *now = hb__malloc_n(due, sizeof *now);
     int64_t *evptr = hb__calloc_n(P + 1, sizeof *evptr);
-    int64_t *evstep = hb__malloc_n(due, sizeof *evstep);
+    int64_t *evstep = hb__malloc_n(due, 2 * sizeof *evstep); /* step, connection */
     double *evw = hb__malloc_n(due, sizeof *evw);
     double *evt = hb__malloc_n(due, sizeof *evt);
     hb_status st = HB_SUCCESS;
@@ -85,7 +86,9 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
             if (md->events[e].step < step_end) {
                 const hb_sim_event *ev = &md->events[e];
                 const int64_t q = md->entry[ev->point];
-                now[at[q]++] = (due_event){q, ev->step, ev->seq, ev->weight, ev->time};
+                const int64_t sid = ev->stream >= 0 ? ev->stream : md->nstream + ev->point;
+                now[at[q]++] = (due_event){q, ev->step, ev->seq, ev->weight, ev->time,
+                                           md->stream_off[sid]};
             }
         free(at);
         for (int64_t q = 0; st == HB_SUCCESS && q < P; ++q) {
@@ -102,7 +105,8 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
             }
         }
         for (int64_t e = 0; st == HB_SUCCESS && e < due; ++e) {
-            evstep[e] = now[e].step;
+            evstep[2 * e] = now[e].step;
+            evstep[2 * e + 1] = now[e].cs;
             evw[e] = now[e].weight;
             evt[e] = now[e].time;
         }
@@ -114,7 +118,7 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
         ctx->ops->release(ctx, d->evw), d->evw = NULL;
         ctx->ops->release(ctx, d->evt), d->evt = NULL;
         sim->ev_cap = 0;
-        if ((st = hb__sim_alloc(sim, &d->evstep, sizeof(int64_t), due, NULL)) == HB_SUCCESS &&
+        if ((st = hb__sim_alloc(sim, &d->evstep, 2 * sizeof(int64_t), due, NULL)) == HB_SUCCESS &&
             (st = hb__sim_alloc(sim, &d->evw, sim->esize, due, NULL)) == HB_SUCCESS &&
             (st = hb__sim_alloc(sim, &d->evt, sim->esize, due, NULL)) == HB_SUCCESS)
             sim->ev_cap = due;
@@ -127,7 +131,7 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
     if (st == HB_SUCCESS)
         st = ctx->ops->write(ctx, stream, d->evcur, 0, evptr, (size_t)P * sizeof *evptr);
     if (st == HB_SUCCESS)
-        st = ctx->ops->write(ctx, stream, d->evstep, 0, evstep, (size_t)due * sizeof *evstep);
+        st = ctx->ops->write(ctx, stream, d->evstep, 0, evstep, (size_t)due * 2 * sizeof *evstep);
     if (st == HB_SUCCESS)
         st = write_real(sim, d->evw, due, evw);
     if (st == HB_SUCCESS)
@@ -147,11 +151,11 @@ hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end)
 }
 
 hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double time,
-                            double weight)
+                            double weight, int64_t stream)
 {
     hb_sim_model *md = &sim->model;
     HB_FORWARD(hb__sim_grow((void **)&md->events, &md->ev_cap, md->nev + 1, 64,
                             sizeof *md->events, "pending events", "hb_net_run"));
-    md->events[md->nev++] = (hb_sim_event){point, step, md->ev_seq++, weight, time};
+    md->events[md->nev++] = (hb_sim_event){point, step, md->ev_seq++, weight, time, stream};
     return HB_SUCCESS;
 }

@@ -234,6 +234,7 @@ void hb__sim_model_free(hb_sim *sim)
     for (int m = 0; m < NMECH; ++m)
         free(md->dens[m].on), free(md->dens[m].prm);
     free(md->points), free(md->point_prm), free(md->events), free(md->entry), free(md->ion);
+    free(md->stream_point), free(md->stream_off);
     free(md->type), free(md->dist), free(md->area), free(md->diam), free(md->cellof);
     memset(md, 0, sizeof *md);
 }
@@ -529,9 +530,27 @@ static hb_status add_events(hb_sim *sim, int64_t id, int64_t n, const double *ti
                     "events", fn));
     for (int64_t i = 0; i < n; ++i)
         md->events[md->nev + i] = (hb_sim_event){id, hb__sim_event_step(times[i], sim->prm.dt),
-                                                 md->ev_seq + i, weight, times[i]};
+                                                 md->ev_seq + i, weight, times[i], -1};
     md->nev += n;
     md->ev_seq += n;
+    return HB_SUCCESS;
+}
+
+hb_status hb__sim_add_stream(hb_sim *sim, int64_t point, int64_t *stream)
+{
+    hb_sim_model *md = &sim->model;
+    *stream = -1;
+    if (hb_cat_mechs[md->points[point].mech].nconn == 0)
+        return HB_SUCCESS;
+    if (md->built)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "hb_net_connect: the simulation of point %lld has run: a connection "
+                         "into %s (values kept per connection) must come before",
+                         (long long)point, hb_cat_mechs[md->points[point].mech].name);
+    HB_FORWARD(hb__sim_grow((void **)&md->stream_point, &md->stream_cap, md->nstream + 1, 64,
+                            sizeof *md->stream_point, "connections", "hb_net_connect"));
+    md->stream_point[md->nstream] = point;
+    *stream = md->nstream++;
     return HB_SUCCESS;
 }
 
@@ -689,6 +708,7 @@ typedef struct {
     int64_t *mtab, *inode, *mcell, *pptr, *pidx, *evptr, *order, *entry;
     int32_t *pmech, *dmap;
     double  *mprm, *ion, *ionk, *scale;
+    double  *zeros; /* the state's start where connections keep values, else NULL */
 } build_tables;
 
 static void free_tables(build_tables *t)
@@ -696,6 +716,7 @@ static void free_tables(build_tables *t)
     free(t->mtab), free(t->inode), free(t->mcell), free(t->pptr), free(t->pidx);
     free(t->evptr), free(t->order), free(t->entry);
     free(t->pmech), free(t->dmap), free(t->mprm), free(t->ion), free(t->ionk), free(t->scale);
+    free(t->zeros);
 }
 
 /* hb_sim_dev.dmap from the density instances (t->inode, t->mcell): a column
@@ -774,6 +795,31 @@ static hb_status build(hb_sim *sim, const char *fn)
         for (int k = 0; k < 5; ++k)
             t.mtab[5 * m + k] = md->mtab[5 * m + k] = row[k];
         nprm += a, nst += b, ninst += count[m];
+    }
+    /* After the mechanisms' slots: each connection's values (a flag, 0 until
+     * its first event runs NET_RECEIVE's INITIAL, then nconn values), the
+     * connections first, then each point's own; zero at the start. */
+    const int64_t nstream_all = md->nstream + P, nst_mech = nst;
+    md->stream_off = hb__malloc_n(nstream_all > 0 ? nstream_all : 1, sizeof *md->stream_off);
+    if (!md->stream_off) {
+        free_tables(&t);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld connections", fn,
+                         (long long)nstream_all);
+    }
+    for (int64_t sid = 0; sid < nstream_all; ++sid) {
+        const int64_t pt = sid < md->nstream ? md->stream_point[sid] : sid - md->nstream;
+        const int k = hb_cat_mechs[md->points[pt].mech].nconn;
+        md->stream_off[sid] = k > 0 ? nst : -1;
+        if (k > 0 && nst > INT64_MAX - (1 + k)) {
+            free_tables(&t);
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld connections overflow the tables",
+                             fn, (long long)nstream_all);
+        }
+        nst += k > 0 ? 1 + k : 0;
+    }
+    if (nst > nst_mech && !(t.zeros = hb__calloc_n(nst, sizeof *t.zeros))) {
+        free_tables(&t);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld state slots", fn, (long long)nst);
     }
     int64_t mcells; /* (C + 1) x NMECH, C bounded by the batch */
     if (!hb__mul_i64(C + 1, NMECH, &mcells)) {
@@ -885,14 +931,14 @@ static hb_status build(hb_sim *sim, const char *fn)
         (st = hb__sim_alloc(sim, &d->pmech, sizeof(int32_t), P, t.pmech)) ||
         (st = hb__sim_alloc(sim, &d->pidx, sizeof(int64_t), P, t.pidx)) ||
         (st = hb__sim_alloc_real(sim, &d->mprm, nprm, t.mprm)) ||
-        (st = hb__sim_alloc_real(sim, &d->mst, nst, NULL)) ||
+        (st = hb__sim_alloc_real(sim, &d->mst, nst, t.zeros)) ||
         (st = hb__sim_alloc_real(sim, &d->ion, nion_rows, t.ion)) ||
         (st = hb__sim_alloc_real(sim, &d->ionk, 2 * NION, t.ionk)) ||
         (st = hb__sim_alloc_real(sim, &d->scale, R, t.scale)) ||
         /* No events yet: each run uploads those due (sim_events.c). */
         (st = hb__sim_alloc(sim, &d->evptr, sizeof(int64_t), P + 1, t.evptr)) ||
         (st = hb__sim_alloc(sim, &d->evcur, sizeof(int64_t), P, t.evptr)) ||
-        (st = hb__sim_alloc(sim, &d->evstep, sizeof(int64_t), 1, NULL)) ||
+        (st = hb__sim_alloc(sim, &d->evstep, 2 * sizeof(int64_t), 1, NULL)) ||
         (st = hb__sim_alloc(sim, &d->evw, sim->esize, 1, NULL)) ||
         (st = hb__sim_alloc(sim, &d->evt, sim->esize, 1, NULL))) {
         free_tables(&t);

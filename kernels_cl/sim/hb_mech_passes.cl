@@ -12,9 +12,11 @@
  * 4]. Density instances are in row order; those of cells c0 .. c1 - 1 are
  * [mcell[c0 N + m], mcell[c1 N + m]) (N = HB_CAT_NMECH). Row r's point
  * processes are [pptr[r], pptr[r + 1]), each instance pidx[q] of mechanism
- * pmech[q], its events [evptr[q], evptr[q + 1]) at steps evstep with
+ * pmech[q], its events [evptr[q], evptr[q + 1]) at steps evstep[2e] with
  * weights evw and delivery times evt (ms: NET_RECEIVE's t), the next one
- * evcur[q]. The simulation time t each mechanism function gets is NEURON's
+ * evcur[q]; evstep[2e + 1] is where the event's connection keeps its values
+ * in mst (NET_RECEIVE's arguments after the weight: a flag, then the values),
+ * -1 for a mechanism without them. The simulation time t each mechanism function gets is NEURON's
  * (docs/mechanisms.md, The simulation time t): 0 for INITIAL, the step's
  * middle (step + 1/2) dt for the currents, its end (step + 1) dt for the
  * states, each computed as (that multiple of dt) * dt in double (the
@@ -150,10 +152,12 @@ HB_FN void HB_KERNEL(hb_mech_points_events)(const hb_long r, const hb_long step,
         const hb_int m = pmech[q];
         const hb_long e1 = evptr[q + 1];
         hb_long e = evcur[q];
-        if (e < e1 && evstep[e] <= step) {
-            for (; e < e1 && evstep[e] <= step; ++e)
+        if (e < e1 && evstep[2 * e] <= step) {
+            for (; e < e1 && evstep[2 * e] <= step; ++e) {
+                const hb_long cs = evstep[2 * e + 1];
                 HB_KERNEL(hb_cat_net_receive)(m, pidx[q], HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m),
-                                              evw[e], evt[e]);
+                                              evw[e], evt[e], mst + (cs >= 0 ? cs : 0));
+            }
             evcur[q] = e;
         }
     }

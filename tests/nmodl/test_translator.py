@@ -103,10 +103,11 @@ def test_refusals():
             NmodlError)
     refusal(MINIMAL + "INITIAL {\n  LOCAL q\n  q = 2 * 1e999\n}\n", "number 1e999 does not fit", 6, 11,
             NmodlError)
-    refusal(MINIMAL + "NET_RECEIVE(w, f) { }\n", "NET_RECEIVE with 2 arguments", 4, 1)
+    refusal(MINIMAL + "NET_RECEIVE(w, w) { }\n", "NET_RECEIVE names an argument twice", 4, 1,
+            NmodlError)
     refusal(MINIMAL + "INITIAL { net_send(1, 2) }\n", "unsupported function net_send", 4, 11)
     refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  INITIAL { g = 0 }\n}\n",
-            "unsupported INITIAL block inside a block", 6, 3)
+            "unsupported assignment to g in NET_RECEIVE's INITIAL", 6, 13)
     refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  g = g + w*v\n}\n",
             "unsupported use of v in NET_RECEIVE", 6, 13)
     refusal(MINIMAL.replace("RANGE a", "RANGE a NONSPECIFIC_CURRENT i") +
@@ -1301,3 +1302,50 @@ def test_thread_guards():
     refusal(GUARDED % "  MUTEXLOCK\n  if (w > 0) {\n    MUTEXUNLOCK\n  }\n",
             "MUTEXUNLOCK without a MUTEXLOCK in its block", 14, 5, NmodlError)
     refusal(GUARDED % "  PROTECT f()\n", "PROTECT guards an assignment", 12, 3, NmodlError)
+
+
+STP = os.path.join(ROOT, "tests", "nmodl", "mod", "stp.mod")
+NETARGS = """NEURON { POINT_PROCESS P RANGE tau, u0 NONSPECIFIC_CURRENT i }
+PARAMETER { tau = 2 (ms) u0 = 0.1 }
+ASSIGNED { v (mV) i (nA) }
+STATE { g }
+BREAKPOINT { i = g*v }
+NET_RECEIVE(w, x, tl (ms)) {
+%s}
+"""
+
+
+def test_net_receive_connection_values():
+    """NET_RECEIVE's arguments after the weight are each connection's own
+    values (NEURON's NetCon weight vector): read and written by NET_RECEIVE
+    through cs[], set up by NET_RECEIVE's INITIAL (net_init, at t = 0, from
+    the weight, PARAMETERs and constants only); a file with one argument
+    keeps the text it had."""
+    mech = load(STP)
+    assert mech.conn_args == ["x", "u", "tlast"]
+    text = generate(mech, "stp.mod")
+    assert ("hb_mech_StpSyn_net_receive)(const real weight, const real t, const real *prm, "
+            "real *st, real *cs)") in text
+    assert "#define HB_MECH_STPSYN_NCONN 3" in text and "#define HB_MECH_STPSYN_HAS_NET_INIT 1" in text
+    init = text[text.index("hb_mech_StpSyn_net_init)"):]
+    assert "cs[0] = (real)1;" in init and "cs[1] = p_u0;" in init and "cs[2] = (real)0;" in init
+    assert "tlast" in describe(mech, "stp.mod")["connection"]
+    # NET_RECEIVE writes back only what it changed; tl stays as it came.
+    m = loads(NETARGS % "  g = g + w*x\n  x = x*0.5\n", "n.mod")
+    body = generate(m, "n.mod")
+    nr = body[body.index("hb_mech_P_net_receive)"):]
+    assert "cs[0] = " in nr and "cs[1]" not in nr and "net_init" not in body
+    assert "HB_MECH_P_HAS_NET_INIT 0" in body
+    # One argument: the text has no cs and no NCONN.
+    one = generate(load(os.path.join(MECHS, "expsyn.mod")), "expsyn.mod")
+    assert "cs" not in one.split("net_receive)")[1].split("\n")[0] and "NCONN" not in one
+    ok = "  INITIAL {\n    x = u0*w\n    tl = t\n  }\n  g = g + w*x\n"
+    assert "tl" in describe(loads(NETARGS % ok, "n.mod"), "n.mod")["connection"]
+    refusal(NETARGS % "  INITIAL { x = g }\n", "use of g in NET_RECEIVE's INITIAL", 7, 17)
+    refusal(NETARGS % "  INITIAL { x = v }\n", "use of v in NET_RECEIVE's INITIAL", 7, 17)
+    refusal(NETARGS % "  INITIAL { x = flag }\n", "use of flag in NET_RECEIVE's INITIAL", 7, 17)
+    refusal(NETARGS % "  INITIAL { i = 1 }\n", "assignment to i in NET_RECEIVE's INITIAL", 7, 13)
+    refusal(NETARGS % "  INITIAL { x = 1 }\n  INITIAL { x = 2 }\n",
+            "NET_RECEIVE has two INITIAL blocks", 8, 3, NmodlError)
+    refusal(NETARGS % "  if (w > 0) {\n    INITIAL { x = 1 }\n  }\n",
+            "INITIAL block inside a block", 8, 5)

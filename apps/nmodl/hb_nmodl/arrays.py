@@ -118,6 +118,9 @@ class _Expander:
                 [mod.net_receive] if mod.net_receive else []):
             # A function's argument of an array's name hides the array.
             f.body = self.body(f.body, {}, {a: None for a in f.args})
+        if mod.net_initial is not None:
+            mod.net_initial = self.body(mod.net_initial, {},
+                                        {a: None for a in mod.net_receive.args})
 
     def array(self, name, scope):
         """name's size where it is an array here (a LOCAL array, else a module

@@ -115,4 +115,6 @@ class Module:
         self.derivatives = {}      # name -> Func (kind 'DERIVATIVE', no args)
         self.functions = {}        # name -> Func
         self.net_receive = None    # Func (kind 'NET_RECEIVE')
+        self.net_initial = None    # NET_RECEIVE's INITIAL: list of statements
+        self.net_initial_tok = None
         self.display = {}          # an array element's variable name -> its name shown, ca_0 -> ca[0]

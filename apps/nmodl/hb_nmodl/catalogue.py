@@ -323,11 +323,34 @@ def _dispatch(mechs, ions, descs, texts):
         out.append("}")
         if m.net_frame is not None:
             out.append("HB_FN void HB_KERNEL(hb_cat_%s_net_receive)(%s, const real weight, "
-                       "const real t)" % (n, inst))
+                       "const real t, __global real *cs)" % (n, inst))
             out.append("{")
             out += t_unused(m)
             out += load(m)
-            out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight%s, p_, s_);" % (n, targ(m)))
+            if m.conn_args:
+                # The connection's values: cs[0] 0 until its first event, which
+                # runs NET_RECEIVE's INITIAL first (NEURON runs it at
+                # finitialize; nothing reads the values before), then cs[1 ..].
+                k = len(m.conn_args)
+                out.append("    real c_[%d];" % k)
+                out.append("    if (cs[0] == (real)0) {")
+                out.append("        for (int q = 0; q < %d; ++q)" % k)
+                out.append("            c_[q] = (real)0;")
+                if m.net_init_frame is not None:
+                    out.append("        HB_KERNEL(hb_mech_%s_net_init)(weight, p_, c_);" % n)
+                out.append("        cs[0] = (real)1;")
+                out.append("    } else {")
+                out.append("        for (int q = 0; q < %d; ++q)" % k)
+                out.append("            c_[q] = cs[1 + q];")
+                out.append("    }")
+                out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight%s, p_, s_, c_);" %
+                           (n, targ(m)))
+                out.append("    for (int q = 0; q < %d; ++q)" % k)
+                out.append("        cs[1 + q] = c_[q];")
+            else:
+                out += unused(["cs"])
+                out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight%s, p_, s_);" %
+                           (n, targ(m)))
             out.append("    for (int q = 0; q < %s_NSTATE; ++q)" % macro(m))
             out.append("        st[q * n + idx] = s_[q];")
             out.append("}")
@@ -345,8 +368,8 @@ def _dispatch(mechs, ions, descs, texts):
                     "idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, scale, g, i"),
         "keep": ("%s, const hb_long pidx, const real v, const real celsius, const real t, %s" %
                  (common, row), "idx, n, prm, st, pidx, v, celsius, t, ion, ionk, nrows, row"),
-        "net_receive": ("%s, const real weight, const real t" % common,
-                        "idx, n, prm, st, weight, t"),
+        "net_receive": ("%s, const real weight, const real t, __global real *cs" % common,
+                        "idx, n, prm, st, weight, t, cs"),
     }
     for fn in ("init", "state", "current", "keep", "net_receive"):
         decl, call = sigs[fn]
@@ -380,6 +403,8 @@ def _info(mechs, ions, descs):
            "    int point;                  /* 1: point process (nA, uS); 0: density */",
            "    int nparam, nstate, nstatevar;",
            "    int has_state, has_net_receive;",
+           "    int nconn;                  /* each connection's values (NET_RECEIVE's arguments",
+           "                                 * after the weight); the engine keeps 1 + nconn */",
            "    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8, KEEPAFTER 16 */",
            "    const char *const *param_names;",
            "    const double *param_defaults;",
@@ -416,12 +441,12 @@ def _info(mechs, ions, descs):
         flags = (1 if m.kind == "point" else 0) | (2 if d["method"] else 0) | \
             (4 if any(ion.concentrations for ion in m.ions) else 0) | \
             (8 if m.net_frame is not None else 0) | (16 if m.keep_after else 0)
-        out.append('    {"%s", "%s.mod", %d, %d, %d, %d, %d, %d, %d, hb_cat_%s_params, '
+        out.append('    {"%s", "%s.mod", %d, %d, %d, %d, %d, %d, %d, %d, hb_cat_%s_params, '
                    "hb_cat_%s_defaults, hb_cat_%s_states, hb_cat_%s_ions, %d, "
                    "hb_cat_%s_currents}," %
                    (m.name, base, int(m.kind == "point"), len(d["parameters"]), len(m.slot_names()),
-                    len(m.states), int(bool(d["method"])), int(m.net_frame is not None), flags,
-                    n, n, n, n, len(m.currents), n))
+                    len(m.states), int(bool(d["method"])), int(m.net_frame is not None),
+                    len(m.conn_args), flags, n, n, n, n, len(m.currents), n))
     out.append("};")
     out.append("#define HB_CAT_INFO_NION %d" % len(ions))
     out.append("static const hb_cat_ion hb_cat_ions[%d] = {%s};" %

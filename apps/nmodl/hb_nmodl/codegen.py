@@ -6,7 +6,7 @@ import sympy
 
 from .cprint import CPrinter
 from .errors import NmodlError
-from .model import CELSIUS, DT, TIME, V, WEIGHT, _is_bool
+from .model import CELSIUS, DT, TIME, V, WEIGHT, _is_bool, conn_symbol
 from .numerics import Function, build
 
 _HELPERS = """\
@@ -136,7 +136,9 @@ def signatures(mech):
                     ["const real *prm", "const real *st", "real *out"],
         "state": ["const real v", "const real dt", "const real celsius"] + t + ions +
                  ["const real *prm", "real *st"],
-        "net_receive": ["const real weight"] + t + ["const real *prm", "real *st"],
+        "net_receive": ["const real weight"] + t + ["const real *prm", "real *st"] +
+                       (["real *cs"] if mech.conn_args else []),
+        "net_init": ["const real weight", "const real *prm", "real *cs"],
     }
 
 
@@ -153,6 +155,9 @@ def _emit(mech, kind, fn, params, extra_names=None):
     for k, s in enumerate(slots):
         names[sympy.Symbol("s_" + s, real=True)] = "s_" + s
         loads.append((sympy.Symbol("s_" + s, real=True), "st[%d]" % k, "s_" + s))
+    for k, a in enumerate(mech.conn_args):
+        names[conn_symbol(a)] = "c_" + a
+        loads.append((conn_symbol(a), "cs[%d]" % k, "c_" + a))
     body = []
     used = set()
     counter = [0]
@@ -247,6 +252,10 @@ def _generate(mech, source_name):
         m, len(mech.currents), ", ".join(mech.currents) or "none"))
     out.append("#define %s_HAS_STATE %d" % (m, 1 if funcs["state"] else 0))
     out.append("#define %s_HAS_NET_RECEIVE %d" % (m, 1 if funcs["net_receive"] else 0))
+    if mech.conn_args:  # only then: mechanisms without them keep the text they had
+        out.append("#define %s_NCONN %d /* cs[]: each connection's %s */" % (
+            m, len(mech.conn_args), ", ".join(mech.conn_args)))
+        out.append("#define %s_HAS_NET_INIT %d" % (m, 1 if funcs["net_init"] else 0))
     for k, s in enumerate(slots):
         out.append("#define %s_S_%s %d" % (m, s, k))
     for k, p in enumerate(mech.param_names):
@@ -260,9 +269,9 @@ def _generate(mech, source_name):
     out.append("#endif")
     out.append("")
     out.append(_HELPERS)
-    for kind in ("init", "current", "currents", "state", "net_receive"):
+    for kind in ("init", "current", "currents", "state", "net_receive", "net_init"):
         fn = funcs[kind]
-        if fn is None and kind == "net_receive":
+        if fn is None and kind in ("net_receive", "net_init"):
             continue
         if fn is None:  # no SOLVE: state() exists and does nothing (one shape)
             fn = Function("state", [], [])
@@ -339,11 +348,14 @@ def describe(mech, source_name):
                           for s in mech.singularities],
         "functions": {k: "hb_mech_%s_%s(%s)" % (cname(mech), k, ", ".join(v))
                       for k, v in signatures(mech).items()
-                      if k != "net_receive" or mech.net_frame is not None},
+                      if (k != "net_receive" or mech.net_frame is not None) and
+                      (k != "net_init" or mech.net_init_frame is not None)},
         "warnings": mech.warnings,
     }
     if mech.uses_t:  # only then: the descriptions of mechanisms without t stay as they were
         d["reads_t"] = True
+    if mech.conn_args:  # likewise: each connection's values, NET_RECEIVE's later arguments
+        d["connection"] = list(mech.conn_args)
     return d
 
 

@@ -54,14 +54,22 @@ def host_table(mechs):
         net = "NULL"
         if m.net_frame is not None:
             net = n + "_net_w"
+            # A mechanism keeping values per connection: one connection, set
+            # up by NET_RECEIVE's INITIAL (zeros without one), for each event.
+            conn, cs = "", ""
+            if m.conn_args:
+                conn = "    real c[%d] = {0};\n" % len(m.conn_args)
+                if m.net_init_frame is not None:
+                    conn += "    HB_KERNEL(hb_mech_%s_net_init)((real)weight, p, c);\n" % n
+                cs = ", c"
             out.append("static void %s_net_w(double weight, double t, const double *prm, "
                        "double *st)\n{\n"
                        "    real p[HB_MECH_MAX_SLOTS], s[HB_MECH_MAX_SLOTS];\n"
-                       "    %s_prm(prm, p);\n"
+                       "    %s_prm(prm, p);\n%s"
                        "    for (int k = 0; k < %s_NSTATE; ++k)\n        s[k] = (real)st[k];\n"
-                       "    HB_KERNEL(hb_mech_%s_net_receive)((real)weight%s, p, s);\n"
+                       "    HB_KERNEL(hb_mech_%s_net_receive)((real)weight%s, p, s%s);\n"
                        "    for (int k = 0; k < %s_NSTATE; ++k)\n        st[k] = (double)s[k];\n}\n"
-                       % (n, n, M, n, ", (real)t" if m.uses_t else "", M))
+                       % (n, n, conn, M, n, ", (real)t" if m.uses_t else "", cs, M))
             if not m.uses_t:
                 out[-1] = out[-1].replace("{\n", "{\n    (void)t;\n", 1)
         out.append("static const char *const %s_snames[] = {%s};" %

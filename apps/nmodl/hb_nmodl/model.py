@@ -19,6 +19,12 @@ TIME = sympy.Symbol("t", real=True)
 _SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT, "t": TIME}
 
 
+def conn_symbol(name):
+    """A connection's value (NET_RECEIVE's argument after the weight) as its
+    function receives it."""
+    return sympy.Symbol("c_" + name, real=True)
+
+
 def updated_symbol(name):
     """STATE name after its own cnexp update: what a cnexp DERIVATIVE block's statements
     after `name' = ...` read (nocmodl updates each state in place, in the block's order);
@@ -371,13 +377,26 @@ class Mechanism:
             self.state_frame = self._run(self.solve.name, list(body), {}, fn="state",
                                          deriv=self.method != "procedure", pre=bp)
         self.net_frame = None
+        self.net_init_frame = None
+        self.conn_args = []
         nr = self.mod.net_receive
         if nr is not None:
-            if len(nr.args) != 1:
-                raise self._unsup("NET_RECEIVE with %d arguments (one: the weight)" % len(nr.args),
-                                  nr.tok)
-            self.net_frame = self._run("NET_RECEIVE", nr.body, {nr.args[0]: WEIGHT},
-                                       fn="net_receive")
+            if not nr.args:
+                raise self._err("NET_RECEIVE without arguments (the first is the weight)", nr.tok)
+            if len(set(nr.args)) != len(nr.args):
+                raise self._err("NET_RECEIVE names an argument twice", nr.tok)
+            # The arguments after the weight are the connection's own values
+            # (NEURON's NetCon weight vector): kept per connection between its
+            # events, read and written by NET_RECEIVE, set up by its INITIAL.
+            self.conn_args = list(nr.args[1:])
+            args = dict({nr.args[0]: WEIGHT}, **{a: conn_symbol(a) for a in self.conn_args})
+            if self.mod.net_initial is not None:
+                self.net_init_frame = self._run("NET_RECEIVE's INITIAL", self.mod.net_initial,
+                                                dict(args), fn="net_init")
+            self.net_frame = self._run("NET_RECEIVE", nr.body, args, fn="net_receive")
+        elif self.mod.net_initial is not None:
+            raise self._err("INITIAL inside NET_RECEIVE without NET_RECEIVE",
+                            self.mod.net_initial_tok)
 
     def _check_no_dt(self, fn, outputs):
         if fn in self._no_dt and _has_no_dt(outputs):
@@ -595,6 +614,13 @@ class Mechanism:
         if name in self.conc_kept and self._fn == "net_receive":
             raise self._unsup("use of %s in NET_RECEIVE (the generated net_receive() does not "
                               "receive ions)" % name, tok)
+        if self._fn == "net_init" and name == "t":
+            return sympy.Integer(0)  # NEURON runs it at finitialize, t = 0
+        if self._fn == "net_init" and (self._module_var(name) or name in _SPECIAL or
+                                       name in self.ion_inputs or name in _GEOMETRY or
+                                       name == "flag"):
+            raise self._unsup("use of %s in NET_RECEIVE's INITIAL (it sets up a connection's "
+                              "values from the weight, PARAMETERs, constants and t)" % name, tok)
         if self._module_var(name):
             return self._initial(name, self._init)
         if name in self.param_names:
@@ -636,6 +662,9 @@ class Mechanism:
                               "INITIAL and the SOLVE only)" % name, tok)
         if name in frame.local:
             frame.local[name] = value
+        elif self._fn == "net_init":
+            raise self._unsup("assignment to %s in NET_RECEIVE's INITIAL (it sets up the "
+                              "connection's values, NET_RECEIVE's arguments, only)" % name, tok)
         elif self._module_var(name):
             frame.glob[name] = value
             self._assign_tok.setdefault(name, tok)

@@ -1,7 +1,7 @@
 """numerics.py: each interface function as straight-line assignments: cnexp as Rush-Larsen, derivimplicit, nonlinear cnexp and KINETIC as backward Euler by Newton steps, g = di/dv."""
 import sympy
 
-from .model import DT, V, updated_symbol
+from .model import DT, V, conn_symbol, updated_symbol
 from .implicit import is_zero as _zero
 from .implicit import check_coupled, newton_step
 from .singular import remove_singularities
@@ -59,14 +59,29 @@ def build(mech):
     if mech.state_frame is not None:
         funcs["state"] = _state(mech, fix)
     funcs["net_receive"] = None
+    funcs["net_init"] = None
     if mech.net_frame is not None:
         frame = mech.net_frame
         w = []
         for k, n in enumerate(slots):
             if n in frame.glob:
                 w.append(("st[%d]" % k, fix(frame.glob[n], "NET_RECEIVE")))
+        w += _conn_writes(mech, frame, "NET_RECEIVE", fix)
         funcs["net_receive"] = Function("net_receive", [], w)
+    if mech.net_init_frame is not None:
+        funcs["net_init"] = Function("net_init", [], _conn_writes(
+            mech, mech.net_init_frame, "NET_RECEIVE's INITIAL", fix))
     return funcs
+
+
+def _conn_writes(mech, frame, where, fix):
+    """The connection's values a NET_RECEIVE function leaves changed, into cs[]."""
+    out = []
+    for k, a in enumerate(mech.conn_args):
+        e = frame.local[a]
+        if e != conn_symbol(a):
+            out.append(("cs[%d]" % k, fix(e, where)))
+    return out
 
 
 def _sub(e, values):

@@ -38,6 +38,7 @@ class Parser:
         self._mutex = None  # the open MUTEXLOCK's token
         self._depth = 0  # blocks open; the MUTEXLOCK's is _mutex_depth
         self._mutex_depth = 0
+        self._net_top = None  # the depth of NET_RECEIVE's own statements while it is read
         self._guarded = []  # (name, its token, 'PROTECT' or 'MUTEXLOCK'): checked once read
         self._unit_defs = {}  # UNITS' (name) = (expression), for the constants after them
 
@@ -161,7 +162,12 @@ class Parser:
             elif w == "NET_RECEIVE":
                 self.next()
                 args = self.arg_list()
-                self.mod.net_receive = ast.Func(t, kind=w, name=w, args=args, body=self.block())
+                self._net_top = self._depth + 1  # its INITIAL sits at the block's own level
+                try:
+                    body = self.block()
+                finally:
+                    self._net_top = None
+                self.mod.net_receive = ast.Func(t, kind=w, name=w, args=args, body=body)
             elif w in _UNSUPPORTED_BLOCKS:
                 raise self.unsupported(_UNSUPPORTED_BLOCKS[w], t)
             else:
@@ -452,9 +458,19 @@ class Parser:
             return self.guarded(t)
         if w in _UNSUPPORTED_STMTS:
             raise self.unsupported(_UNSUPPORTED_STMTS[w], t)
+        if w == "INITIAL" and self.at("{", 1) and self._net_top == self._depth:
+            # NET_RECEIVE's INITIAL: each connection's values set up (NEURON
+            # runs it per NetCon at finitialize).
+            if self.mod.net_initial is not None:
+                raise self.error("NET_RECEIVE has two INITIAL blocks", t)
+            self.next()
+            self.mod.net_initial = self.block()
+            self.mod.net_initial_tok = t
+            return None
         if w in ("INITIAL", "BREAKPOINT", "DERIVATIVE", "PROCEDURE", "FUNCTION", "NET_RECEIVE",
                  "NEURON", "STATE", "ASSIGNED", "PARAMETER") and self.at("{", 1):
-            raise self.unsupported("%s block inside a block (NET_RECEIVE's INITIAL)" % w, t)
+            raise self.unsupported("%s block inside a block (but NET_RECEIVE's INITIAL, at its "
+                                   "top level)" % w, t)
         if w in _UNSUPPORTED_BLOCKS:
             raise self.unsupported(_UNSUPPORTED_BLOCKS[w], t)
         self.next()

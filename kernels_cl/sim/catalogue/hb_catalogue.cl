@@ -974,7 +974,7 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_keep)(const hb_long idx, const hb_long n, __g
     for (int q = 0; q < 1; ++q)
         st[(HB_MECH_EXPSYN_NSTATE + q) * n + idx] = c_[q];
 }
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t)
+HB_FN void HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t, __global real *cs)
 {
     (void)t;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
@@ -982,6 +982,7 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long
         p_[q] = prm[q * n + idx];
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
+    (void)cs;
     HB_KERNEL(hb_mech_ExpSyn_net_receive)(weight, p_, s_);
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
@@ -1112,7 +1113,7 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_keep)(const hb_long idx, const hb_long n, __
     for (int q = 0; q < 1; ++q)
         st[(HB_MECH_EXP2SYN_NSTATE + q) * n + idx] = c_[q];
 }
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t)
+HB_FN void HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t, __global real *cs)
 {
     (void)t;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
@@ -1120,6 +1121,7 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_lon
         p_[q] = prm[q * n + idx];
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
+    (void)cs;
     HB_KERNEL(hb_mech_Exp2Syn_net_receive)(weight, p_, s_);
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
@@ -1219,11 +1221,11 @@ HB_FN void HB_KERNEL(hb_cat_keep)(const hb_int id, const hb_long idx, const hb_l
         break;
     }
 }
-HB_FN void HB_KERNEL(hb_cat_net_receive)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t)
+HB_FN void HB_KERNEL(hb_cat_net_receive)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t, __global real *cs)
 {
     switch (id) {
-    case 2: HB_KERNEL(hb_cat_ExpSyn_net_receive)(idx, n, prm, st, weight, t); break;
-    case 3: HB_KERNEL(hb_cat_Exp2Syn_net_receive)(idx, n, prm, st, weight, t); break;
+    case 2: HB_KERNEL(hb_cat_ExpSyn_net_receive)(idx, n, prm, st, weight, t, cs); break;
+    case 3: HB_KERNEL(hb_cat_Exp2Syn_net_receive)(idx, n, prm, st, weight, t, cs); break;
     default:
         (void)idx;
         (void)n;
@@ -1231,6 +1233,7 @@ HB_FN void HB_KERNEL(hb_cat_net_receive)(const hb_int id, const hb_long idx, con
         (void)st;
         (void)weight;
         (void)t;
+        (void)cs;
         break;
     }
 }

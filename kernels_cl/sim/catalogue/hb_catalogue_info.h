@@ -11,6 +11,8 @@ typedef struct {
     int point;                  /* 1: point process (nA, uS); 0: density */
     int nparam, nstate, nstatevar;
     int has_state, has_net_receive;
+    int nconn;                  /* each connection's values (NET_RECEIVE's arguments
+                                 * after the weight); the engine keeps 1 + nconn */
     int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8, KEEPAFTER 16 */
     const char *const *param_names;
     const double *param_defaults;
@@ -48,10 +50,10 @@ static const char *const hb_cat_Exp2Syn_currents[] = {"i"};
 
 #define HB_CAT_INFO_NMECH 4
 static const hb_cat_mech hb_cat_mechs[4] = {
-    {"pas", "pas.mod", 0, 2, 0, 0, 0, 0, 0, hb_cat_pas_params, hb_cat_pas_defaults, hb_cat_pas_states, hb_cat_pas_ions, 1, hb_cat_pas_currents},
-    {"hh", "hh.mod", 0, 4, 3, 3, 1, 0, 2, hb_cat_hh_params, hb_cat_hh_defaults, hb_cat_hh_states, hb_cat_hh_ions, 3, hb_cat_hh_currents},
-    {"ExpSyn", "expsyn.mod", 1, 2, 1, 1, 1, 1, 11, hb_cat_ExpSyn_params, hb_cat_ExpSyn_defaults, hb_cat_ExpSyn_states, hb_cat_ExpSyn_ions, 1, hb_cat_ExpSyn_currents},
-    {"Exp2Syn", "exp2syn.mod", 1, 3, 4, 2, 1, 1, 11, hb_cat_Exp2Syn_params, hb_cat_Exp2Syn_defaults, hb_cat_Exp2Syn_states, hb_cat_Exp2Syn_ions, 1, hb_cat_Exp2Syn_currents},
+    {"pas", "pas.mod", 0, 2, 0, 0, 0, 0, 0, 0, hb_cat_pas_params, hb_cat_pas_defaults, hb_cat_pas_states, hb_cat_pas_ions, 1, hb_cat_pas_currents},
+    {"hh", "hh.mod", 0, 4, 3, 3, 1, 0, 0, 2, hb_cat_hh_params, hb_cat_hh_defaults, hb_cat_hh_states, hb_cat_hh_ions, 3, hb_cat_hh_currents},
+    {"ExpSyn", "expsyn.mod", 1, 2, 1, 1, 1, 1, 0, 11, hb_cat_ExpSyn_params, hb_cat_ExpSyn_defaults, hb_cat_ExpSyn_states, hb_cat_ExpSyn_ions, 1, hb_cat_ExpSyn_currents},
+    {"Exp2Syn", "exp2syn.mod", 1, 3, 4, 2, 1, 1, 0, 11, hb_cat_Exp2Syn_params, hb_cat_Exp2Syn_defaults, hb_cat_Exp2Syn_states, hb_cat_Exp2Syn_ions, 1, hb_cat_Exp2Syn_currents},
 };
 #define HB_CAT_INFO_NION 3
 static const hb_cat_ion hb_cat_ions[3] = {{"na", 1}, {"k", 1}, {"ca", 2}};

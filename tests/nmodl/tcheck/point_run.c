@@ -1,4 +1,4 @@
-/* point_run.c: the point-process halves of ci/t-compare.sh: one compartment (soma.swc) with pas and one point process of the catalogue at its defaults (tests/nmodl/mod/tpulse.mod's TPulse, vstep.mod's VStep: ELECTRODE_CURRENTs), 10 ms, its v and NAME.i written as CSV; the CLI has no point processes, so this small program drives the library. */
+/* point_run.c: the point-process halves of ci/t-compare.sh: one compartment (soma.swc) with pas and one point process of the catalogue at its defaults (tests/nmodl/mod/tpulse.mod's TPulse, vstep.mod's VStep: ELECTRODE_CURRENTs; stp.mod's StpSyn, with events), 10 ms, its v and NAME.i written as CSV; the CLI has no point processes, so this small program drives the library. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,12 +15,28 @@
         }                                                                                   \
     } while (0)
 
-/* Usage: point_run SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float) OUT.CSV NAME */
+/* Usage: point_run SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float)
+ * OUT.CSV NAME [EVENTS]; EVENTS W:T1,T2,... gives NAME an event of weight W
+ * at each Tk ms (hb_sim_add_events: one connection, as NEURON's NetCon). */
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: point_run SOMA.SWC ENGINE PRECISION OUT.CSV NAME\n");
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: point_run SOMA.SWC ENGINE PRECISION OUT.CSV NAME [W:T1,T2,...]\n");
         return 2;
+    }
+    double weight = 0, times[64];
+    int64_t nev = 0;
+    if (argc == 7) {
+        char *end = NULL, *at = argv[6];
+        weight = strtod(at, &end);
+        while (end && *end == (nev == 0 ? ':' : ',') && nev < 64) {
+            at = end + 1;
+            times[nev++] = strtod(at, &end);
+        }
+        if (!end || *end != '\0' || nev == 0) {
+            fprintf(stderr, "point_run: EVENTS %s is not W:T1,T2,...\n", argv[6]);
+            return 2;
+        }
     }
     hb_swc_options so;
     hb_swc_options_init(&so);
@@ -48,6 +64,8 @@ int main(int argc, char **argv)
     CHECK(hb_sim_set_param(sim, "pas", "e", NULL, -65));
     int64_t pp, rv, ri;
     CHECK(hb_sim_add_point(sim, argv[5], 0, -1, &pp));
+    if (nev > 0)
+        CHECK(hb_sim_add_events(sim, pp, nev, times, weight));
     CHECK(hb_sim_probe(sim, 0, 0, "v", &rv));
     CHECK(hb_sim_probe_point(sim, pp, "i", &ri));
     CHECK(hb_sim_run(sim, 10));

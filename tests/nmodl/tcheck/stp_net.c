@@ -1,0 +1,112 @@
+/* stp_net.c: the per-connection half of ci/t-compare.sh: stp.mod's StpSyn, whose NET_RECEIVE keeps values per connection, in a network; each connection must keep its own, so the conductance g of a synapse with two connections equals the sum of two synapses with one each, and one with two connections from the same cell twice the one with one. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hinesbatch.h"
+#include "hinesbatch_net.h"
+#include "hinesbatch_sim.h"
+
+#define CHECK(x)                                                                            \
+    do {                                                                                    \
+        hb_status s_ = (x);                                                                 \
+        if (s_ != HB_SUCCESS) {                                                             \
+            fprintf(stderr, "stp_net: %s: %s: %s\n", #x, hb_status_string(s_),             \
+                    hb_last_error());                                                       \
+            return 1;                                                                       \
+        }                                                                                   \
+    } while (0)
+
+/* Usage: stp_net SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float) TAG
+ * Cells 0 and 1 (HH, driven at two rates) are the sources; StpSyn a on cell 2
+ * takes both, b on cell 3 cell 0's, c on cell 4 cell 1's, d on cell 2 cell
+ * 0's twice; every cell has HH, and g does not depend on v. Prints one row:
+ * the sources' spikes, the largest |g_a - g_b - g_c| and |g_d - 2 g_b| over
+ * the run relative to the largest g, and whether both are within the
+ * precision's bound (1e-12 double, 1e-5 float). */
+int main(int argc, char **argv)
+{
+    if (argc != 5) {
+        fprintf(stderr, "usage: stp_net SOMA.SWC ENGINE PRECISION TAG\n");
+        return 2;
+    }
+    hb_swc_options so;
+    hb_swc_options_init(&so);
+    hb_morph *m = NULL;
+    CHECK(hb_morph_read_swc(argv[1], &so, &m));
+    hb_discretize_options dopt;
+    hb_discretize_options_init(&dopt);
+    hb_cable cab;
+    hb_cable_init(&cab);
+    hb_morph_cell *cell = NULL;
+    CHECK(hb_morph_cell_create(m, &dopt, &cab, &cell));
+    hb_morph_destroy(m);
+    hb_context *ctx = NULL;
+    CHECK(hb_context_create(HB_BACKEND_AUTO, &ctx));
+    hb_sim_params p;
+    hb_sim_params_init(&p);
+    p.engine = (hb_sim_engine)atoi(argv[2]);
+    const int is_float = atoi(argv[3]) != 0;
+    p.precision = is_float ? HB_FLOAT : HB_DOUBLE;
+    const hb_morph_cell *cells[5] = {cell, cell, cell, cell, cell};
+    hb_sim *sim = NULL;
+    CHECK(hb_sim_create(ctx, cells, 5, &p, &sim));
+    CHECK(hb_sim_insert(sim, "hh", NULL));
+    CHECK(hb_sim_add_iclamp(sim, 0, -1, 2.0, 40.0, 1.0));
+    CHECK(hb_sim_add_iclamp(sim, 1, -1, 5.0, 40.0, 0.6));
+    int64_t syn[4], probe[4];
+    const int64_t on[4] = {2, 3, 4, 2};
+    for (int k = 0; k < 4; ++k) {
+        CHECK(hb_sim_add_point(sim, "StpSyn", on[k], -1, &syn[k]));
+        CHECK(hb_sim_probe_point(sim, syn[k], "g", &probe[k]));
+    }
+    hb_net *net = NULL;
+    CHECK(hb_net_create(NULL, HB_NET_STEP_END, &net));
+    const int64_t gids[5] = {0, 1, 2, 3, 4};
+    int32_t part = 0;
+    CHECK(hb_net_add_part(net, sim, gids, &part));
+    const double w = 0.002, delay = 1.0;
+    CHECK(hb_net_connect(net, 0, part, syn[0], w, delay));
+    CHECK(hb_net_connect(net, 1, part, syn[0], w, delay));
+    CHECK(hb_net_connect(net, 0, part, syn[1], w, delay));
+    CHECK(hb_net_connect(net, 1, part, syn[2], w, delay));
+    CHECK(hb_net_connect(net, 0, part, syn[3], w, delay));
+    CHECK(hb_net_connect(net, 0, part, syn[3], w, delay));
+    CHECK(hb_net_run(net, 50.0));
+    hb_net_spike sp[512];
+    int64_t nsp = 0, from[2] = {0, 0};
+    CHECK(hb_net_spikes(net, 0, 512, sp, &nsp));
+    for (int64_t k = 0; k < nsp && k < 512; ++k)
+        if (sp[k].gid < 2)
+            from[sp[k].gid]++;
+    int64_t nrec = 0, ns = 0, c = 0;
+    CHECK(hb_sim_trace_count(sim, &nrec, &ns));
+    double *g[4];
+    for (int k = 0; k < 4; ++k) {
+        g[k] = malloc((size_t)ns * sizeof *g[k]);
+        if (!g[k])
+            return 1;
+        CHECK(hb_sim_get_trace(sim, probe[k], &c, g[k]));
+    }
+    double gmax = 0, sum = 0, twice = 0;
+    for (int64_t j = 0; j < ns; ++j) {
+        gmax = fmax(gmax, fabs(g[0][j]));
+        sum = fmax(sum, fabs(g[0][j] - g[1][j] - g[2][j]));
+        twice = fmax(twice, fabs(g[3][j] - 2 * g[1][j]));
+    }
+    sum /= gmax > 0 ? gmax : 1;
+    twice /= gmax > 0 ? gmax : 1;
+    const double bound = is_float ? 1e-5 : 1e-12;
+    /* Both sources must fire several times: facilitation and depression
+     * are what tell a connection's own values from a shared set. */
+    const int ok = from[0] >= 3 && from[1] >= 3 && gmax > 0 && sum <= bound && twice <= bound;
+    printf("| %s | %lld + %lld spikes | %.3g | %.3g | %s |\n", argv[4], (long long)from[0],
+           (long long)from[1], sum, twice, ok ? "yes" : "NO");
+    for (int k = 0; k < 4; ++k)
+        free(g[k]);
+    hb_net_destroy(net);
+    hb_sim_destroy(sim);
+    hb_context_destroy(ctx);
+    hb_morph_cell_destroy(cell);
+    return ok ? 0 : 1;
+}
