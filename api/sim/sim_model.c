@@ -800,6 +800,7 @@ static hb_status build(hb_sim *sim, const char *fn)
      * its first event runs NET_RECEIVE's INITIAL, then nconn values), the
      * connections first, then each point's own; zero at the start. */
     const int64_t nstream_all = md->nstream + P, nst_mech = nst;
+    free(md->stream_off); /* a build that failed before may have made it */
     md->stream_off = hb__malloc_n(nstream_all > 0 ? nstream_all : 1, sizeof *md->stream_off);
     if (!md->stream_off) {
         free_tables(&t);

@@ -352,13 +352,16 @@ for e in table:
             # An event of weight 0.02 uS at t: NEURON delivers it at the start
             # of the next step, before the currents and the states.
             net = FN(e.net_receive)
+            # Made before finitialize, which runs NET_RECEIVE's INITIAL for
+            # each NetCon (the table's wrapper: at the connection's first
+            # event, with t = 0; its values after the states, from 0).
+            nc = h.NetCon(None, pp)
+            nc.weight[0] = 0.02
             h.finitialize(v0)
             ins2 = arr([v0, DT, celsius] + [getattr(seg, n) for n in ion_in] + [h.t])
             st2 = arr([])
             init(ins2, prm, st2)
             h.t = T0
-            nc = h.NetCon(None, pp)
-            nc.weight[0] = 0.02
             # two events within the step's first half (its start delivers both, each
             # at its own time), the second facilitated by the first where t is read
             nc.event(T0 + 0.004)

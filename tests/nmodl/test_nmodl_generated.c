@@ -61,7 +61,9 @@ static void ion_inputs(const hb_mech_entry *m, double *in)
 
 static void sweep_one(const hb_mech_entry *md, const hb_mech_entry *ms, const double *vs, int nv)
 {
-    double in[HB_MECH_MAX_SLOTS], st0[HB_MECH_MAX_SLOTS], sd[HB_MECH_MAX_SLOTS],
+    /* st0 past the state: a connection's values not yet set up (NET_RECEIVE
+     * with arguments after the weight keeps them there, from a flag of 0). */
+    double in[HB_MECH_MAX_SLOTS], st0[HB_MECH_MAX_SLOTS] = {0}, sd[HB_MECH_MAX_SLOTS],
         ss[HB_MECH_MAX_SLOTS], od[HB_MECH_MAX_SLOTS], os[HB_MECH_MAX_SLOTS];
     HB_CHECK(md->nstate == ms->nstate && md->nparam == ms->nparam && md->nion_in == ms->nion_in,
              "%s: float and double tables differ", md->name);

@@ -16,8 +16,8 @@ def host_table(mechs):
     entries = []
     for base, m in mechs:
         n, M = cname(m), macro(m)
-        if max(len(m.slot_names()), len(m.param_names), len(m.ion_inputs) + 3,
-               len(m.ion_currents) + 2) > 64:
+        if max(len(m.slot_names()) + (1 + len(m.conn_args) if m.conn_args else 0),
+               len(m.param_names), len(m.ion_inputs) + 3, len(m.ion_currents) + 2) > 64:
             raise NmodlError("%s: more than 64 states, parameters or ions for the host table" %
                              m.name, m.file, 1, 1)
         # The time (ms) follows the ion inputs in in[]; passed where m reads t.
@@ -54,13 +54,23 @@ def host_table(mechs):
         net = "NULL"
         if m.net_frame is not None:
             net = n + "_net_w"
-            # A mechanism keeping values per connection: one connection, set
-            # up by NET_RECEIVE's INITIAL (zeros without one), for each event.
-            conn, cs = "", ""
+            # A mechanism keeping values per connection: one connection's
+            # after the states in st[], as the engine keeps them (a flag, 0
+            # until its first event runs NET_RECEIVE's INITIAL, then the values).
+            conn, cs, back = "", "", ""
             if m.conn_args:
-                conn = "    real c[%d] = {0};\n" % len(m.conn_args)
+                k = len(m.conn_args)
+                conn = ("    real c[%d];\n"
+                        "    if (st[%s_NSTATE] == 0) {\n"
+                        "        for (int k = 0; k < %d; ++k)\n            c[k] = (real)0;\n" %
+                        (k, M, k))
                 if m.net_init_frame is not None:
-                    conn += "    HB_KERNEL(hb_mech_%s_net_init)((real)weight, p, c);\n" % n
+                    conn += "        HB_KERNEL(hb_mech_%s_net_init)((real)weight, p, c);\n" % n
+                conn += ("        st[%s_NSTATE] = 1;\n    } else {\n"
+                         "        for (int k = 0; k < %d; ++k)\n"
+                         "            c[k] = (real)st[%s_NSTATE + 1 + k];\n    }\n" % (M, k, M))
+                back = ("    for (int k = 0; k < %d; ++k)\n"
+                        "        st[%s_NSTATE + 1 + k] = (double)c[k];\n" % (k, M))
                 cs = ", c"
             out.append("static void %s_net_w(double weight, double t, const double *prm, "
                        "double *st)\n{\n"
@@ -68,8 +78,8 @@ def host_table(mechs):
                        "    %s_prm(prm, p);\n%s"
                        "    for (int k = 0; k < %s_NSTATE; ++k)\n        s[k] = (real)st[k];\n"
                        "    HB_KERNEL(hb_mech_%s_net_receive)((real)weight%s, p, s%s);\n"
-                       "    for (int k = 0; k < %s_NSTATE; ++k)\n        st[k] = (double)s[k];\n}\n"
-                       % (n, n, conn, M, n, ", (real)t" if m.uses_t else "", cs, M))
+                       "    for (int k = 0; k < %s_NSTATE; ++k)\n        st[k] = (double)s[k];\n%s}\n"
+                       % (n, n, conn, M, n, ", (real)t" if m.uses_t else "", cs, M, back))
             if not m.uses_t:
                 out[-1] = out[-1].replace("{\n", "{\n    (void)t;\n", 1)
         out.append("static const char *const %s_snames[] = {%s};" %

@@ -27,7 +27,10 @@ typedef struct {
     void (*init)(const double *in, const double *prm, double *st);
     void (*current)(const double *in, const double *prm, const double *st, double *out);
     void (*state)(const double *in, const double *prm, double *st);
-    /* NULL: none; t the event's delivery time (ms) */
+    /* NULL: none; t the event's delivery time (ms). A mechanism keeping
+     * values per connection (NET_RECEIVE's arguments after the weight) keeps
+     * one connection's after the states: st[nstate] a flag, 0 until its first
+     * event runs NET_RECEIVE's INITIAL, then the values. */
     void (*net_receive)(double weight, double t, const double *prm, double *st);
     int uses_t;     /* 1: some block reads the simulation time t (in[3 + nion_in]) */
 } hb_mech_entry;
