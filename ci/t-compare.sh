@@ -165,22 +165,24 @@ priv=$(sed -n 's/^Libs.private: //p' "$BUILD/hinesbatch.pc")
 "${CC:-cc}" -std=c11 -O1 -I api/include -I "$(dirname "$ver")" tests/nmodl/tcheck/point_run.c \
     "$BUILD/libhinesbatch.a" $priv -o "$OUT/point_run" >"$OUT/point_run.log" 2>&1 ||
     { echo "t-compare: building point_run failed: $OUT/point_run.log" >&2; exit 1; }
+# engine_code ENGINE: the small programs' engine argument (0 auto, 1 stages, 2 cells).
+engine_code() {
+    case $1 in stages) echo 1 ;; cells) echo 2 ;; *) echo 0 ;; esac
+}
 # point_cases NAME REF DOUBLE_BOUNDS FLOAT_BOUNDS [EVENTS]: point_run's cell with the
 # point process NAME (and EVENTS W:T1,... into it) on every backend, engine and
 # precision against REF.
 point_cases() {
-    local name=$1 ref=$2 bd=$3 bf=$4 events=${5:-} tag b e p eng bounds
+    local name=$1 ref=$2 bd=$3 bf=$4 events=${5:-} tag b e p bounds
     tag=$(printf '%s' "$name" | tr '[:upper:]' '[:lower:]')
     for b in "${BACKENDS[@]}"; do
         for e in "${engines[@]}"; do
             for p in double float; do
-                eng=0
-                [ "$e" = stages ] && eng=1
-                [ "$e" = cells ] && eng=2
                 bounds=$bd
                 [ "$p" = float ] && bounds=$bf
                 one_case "$tag-$b-$e-$p" "$ref" "$bounds" \
-                    env HINESBATCH_BACKEND="$b" "$OUT/point_run" tests/nmodl/tcheck/soma.swc "$eng" \
+                    env HINESBATCH_BACKEND="$b" "$OUT/point_run" tests/nmodl/tcheck/soma.swc \
+                    "$(engine_code "$e")" \
                     "$([ "$p" = float ] && echo 1 || echo 0)" "$OUT/$tag-$b-$e-$p.csv" "$name" \
                     ${events:+"$events"} || rc=1
             done
@@ -207,11 +209,9 @@ echo "|---|---|---|---|---|"
 for b in "${BACKENDS[@]}"; do
     for e in "${engines[@]}"; do
         for p in double float; do
-            eng=0
-            [ "$e" = stages ] && eng=1
-            [ "$e" = cells ] && eng=2
             tag="stpnet-$b-$e-$p"
-            if ! env HINESBATCH_BACKEND="$b" "$OUT/stp_net" tests/nmodl/tcheck/soma.swc "$eng" \
+            if ! env HINESBATCH_BACKEND="$b" "$OUT/stp_net" tests/nmodl/tcheck/soma.swc \
+                "$(engine_code "$e")" \
                 "$([ "$p" = float ] && echo 1 || echo 0)" "$tag" 2>"$OUT/$tag.log"; then
                 if grep -q "HB_ERR_BACKEND_UNAVAILABLE" "$OUT/$tag.log"; then
                     echo "| $tag | (engine not on this backend) |"

@@ -2,18 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hinesbatch.h"
-#include "hinesbatch_sim.h"
-
-#define CHECK(x)                                                                            \
-    do {                                                                                    \
-        hb_status s_ = (x);                                                                 \
-        if (s_ != HB_SUCCESS) {                                                             \
-            fprintf(stderr, "point_run: %s: %s: %s\n", #x, hb_status_string(s_),           \
-                    hb_last_error());                                                       \
-            return 1;                                                                       \
-        }                                                                                   \
-    } while (0)
+#define TCHECK_NAME "point_run"
+#include "tcheck_cell.h"
 
 /* Usage: point_run SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float)
  * OUT.CSV NAME [EVENTS]; EVENTS W:T1,T2,... gives NAME an event of weight W
@@ -38,17 +28,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    hb_swc_options so;
-    hb_swc_options_init(&so);
-    hb_morph *m = NULL;
-    CHECK(hb_morph_read_swc(argv[1], &so, &m));
-    hb_discretize_options d;
-    hb_discretize_options_init(&d);
-    hb_cable cab;
-    hb_cable_init(&cab);
     hb_morph_cell *cell = NULL;
-    CHECK(hb_morph_cell_create(m, &d, &cab, &cell));
-    hb_morph_destroy(m);
+    CHECK(tcheck_cell(argv[1], &cell));
     hb_context *ctx = NULL;
     CHECK(hb_context_create(HB_BACKEND_AUTO, &ctx));
     hb_sim_params p;

@@ -3,19 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hinesbatch.h"
+#define TCHECK_NAME "stp_net"
+#include "tcheck_cell.h"
 #include "hinesbatch_net.h"
-#include "hinesbatch_sim.h"
-
-#define CHECK(x)                                                                            \
-    do {                                                                                    \
-        hb_status s_ = (x);                                                                 \
-        if (s_ != HB_SUCCESS) {                                                             \
-            fprintf(stderr, "stp_net: %s: %s: %s\n", #x, hb_status_string(s_),             \
-                    hb_last_error());                                                       \
-            return 1;                                                                       \
-        }                                                                                   \
-    } while (0)
 
 /* Usage: stp_net SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float) TAG
  * Cells 0 and 1 (HH, driven at two rates) are the sources; StpSyn a on cell 2
@@ -30,17 +20,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: stp_net SOMA.SWC ENGINE PRECISION TAG\n");
         return 2;
     }
-    hb_swc_options so;
-    hb_swc_options_init(&so);
-    hb_morph *m = NULL;
-    CHECK(hb_morph_read_swc(argv[1], &so, &m));
-    hb_discretize_options dopt;
-    hb_discretize_options_init(&dopt);
-    hb_cable cab;
-    hb_cable_init(&cab);
     hb_morph_cell *cell = NULL;
-    CHECK(hb_morph_cell_create(m, &dopt, &cab, &cell));
-    hb_morph_destroy(m);
+    CHECK(tcheck_cell(argv[1], &cell));
     hb_context *ctx = NULL;
     CHECK(hb_context_create(HB_BACKEND_AUTO, &ctx));
     hb_sim_params p;
