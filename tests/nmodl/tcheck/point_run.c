@@ -32,10 +32,7 @@ int main(int argc, char **argv)
     CHECK(tcheck_cell(argv[1], &cell));
     hb_context *ctx = NULL;
     CHECK(hb_context_create(HB_BACKEND_AUTO, &ctx));
-    hb_sim_params p;
-    hb_sim_params_init(&p);
-    p.engine = (hb_sim_engine)atoi(argv[2]);
-    p.precision = atoi(argv[3]) ? HB_FLOAT : HB_DOUBLE;
+    hb_sim_params p = tcheck_params(argv[2], argv[3]);
     p.v_init = -65;
     const hb_morph_cell *cells[1] = {cell};
     hb_sim *sim = NULL;

@@ -24,11 +24,8 @@ int main(int argc, char **argv)
     CHECK(tcheck_cell(argv[1], &cell));
     hb_context *ctx = NULL;
     CHECK(hb_context_create(HB_BACKEND_AUTO, &ctx));
-    hb_sim_params p;
-    hb_sim_params_init(&p);
-    p.engine = (hb_sim_engine)atoi(argv[2]);
-    const int is_float = atoi(argv[3]) != 0;
-    p.precision = is_float ? HB_FLOAT : HB_DOUBLE;
+    const hb_sim_params p = tcheck_params(argv[2], argv[3]);
+    const int is_float = p.precision == HB_FLOAT;
     const hb_morph_cell *cells[5] = {cell, cell, cell, cell, cell};
     hb_sim *sim = NULL;
     CHECK(hb_sim_create(ctx, cells, 5, &p, &sim));

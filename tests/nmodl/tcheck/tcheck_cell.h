@@ -1,8 +1,9 @@
-/* tcheck_cell.h: what the t checks' small programs (point_run.c, stp_net.c) share: a status check that reports and exits main, and the one-compartment cell of soma.swc. */
+/* tcheck_cell.h: what the t checks' small programs (point_run.c, stp_net.c) share: a status check that reports and exits main, the one-compartment cell of soma.swc, and the engine and precision from their arguments. */
 #ifndef TCHECK_CELL_H
 #define TCHECK_CELL_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "hinesbatch.h"
 #include "hinesbatch_sim.h"
@@ -35,6 +36,17 @@ static hb_status tcheck_cell(const char *path, hb_morph_cell **cell)
     st = hb_morph_cell_create(m, &d, &cab, cell);
     hb_morph_destroy(m);
     return st;
+}
+
+/* The simulation parameters of the programs' ENGINE (0 auto, 1 stages, 2
+ * cells) and PRECISION (0 double, 1 float) arguments, the rest at defaults. */
+static hb_sim_params tcheck_params(const char *engine, const char *precision)
+{
+    hb_sim_params p;
+    hb_sim_params_init(&p);
+    p.engine = (hb_sim_engine)atoi(engine);
+    p.precision = atoi(precision) ? HB_FLOAT : HB_DOUBLE;
+    return p;
 }
 
 #endif
