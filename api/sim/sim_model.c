@@ -948,10 +948,10 @@ static hb_status build(hb_sim *sim, const char *fn)
     /* The point entries, for the event tables of each run. */
     md->entry = t.entry, t.entry = NULL;
     free_tables(&t);
-    /* What one pass over the model moves: parameters in, state in and out,
-     * ion slots in and out, the instance rows, the point lists and the
-     * scale in. */
-    md->bytes = (nprm + 2 * nst + 2 * nion_rows + R) * (int64_t)sim->esize + ninst * 8 +
+    /* What one pass over the model moves: parameters in, state in and out
+     * (the mechanisms'; connections' values move only at their events), ion
+     * slots in and out, the instance rows, the point lists and the scale in. */
+    md->bytes = (nprm + 2 * nst_mech + 2 * nion_rows + R) * (int64_t)sim->esize + ninst * 8 +
                 (R + 1) * 8 + P * 12;
     /* INITIAL at v_init, with the kernels' own functions. */
     HB_FORWARD(sim->ops->mech_init(sim->ctx, sim->prm.plan.stream, sim->prm.precision, d));
