@@ -1,7 +1,7 @@
 """catalogue.py: the engine's catalogue of mechanisms: one dispatch file over every translated mechanism (kernels and host) and one C header of their names, defaults and ions."""
 import json
 
-from .codegen import cname, describe, macro
+from .codegen import cname, conn_lines, describe, macro
 from .errors import NmodlError
 
 # Valences NEURON assumes for the usual ions when a USEION line gives none.
@@ -328,25 +328,11 @@ def _dispatch(mechs, ions, descs, texts):
             out += t_unused(m)
             out += load(m)
             if m.conn_args:
-                # The connection's values: cs[0] 0 until its first event, which
-                # runs NET_RECEIVE's INITIAL first (NEURON runs it at
-                # finitialize; nothing reads the values before), then cs[1 ..].
-                k = len(m.conn_args)
-                out.append("    real c_[%d];" % k)
-                out.append("    if (cs[0] == (real)0) {")
-                out.append("        for (int q = 0; q < %d; ++q)" % k)
-                out.append("            c_[q] = (real)0;")
-                if m.net_init_frame is not None:
-                    out.append("        HB_KERNEL(hb_mech_%s_net_init)(weight, p_, c_);" % n)
-                out.append("        cs[0] = (real)1;")
-                out.append("    } else {")
-                out.append("        for (int q = 0; q < %d; ++q)" % k)
-                out.append("            c_[q] = cs[1 + q];")
-                out.append("    }")
+                before, after = conn_lines(m, "p_")
+                out += before
                 out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight%s, p_, s_, c_);" %
                            (n, targ(m)))
-                out.append("    for (int q = 0; q < %d; ++q)" % k)
-                out.append("        cs[1 + q] = c_[q];")
+                out += after
             else:
                 out += unused(["cs"])
                 out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight%s, p_, s_);" %

@@ -115,6 +115,31 @@ def macro(mech):
     return "HB_MECH_" + cname(mech).upper()
 
 
+def conn_lines(mech, prm, store_cast=""):
+    """C lines before and after a call of mech's net_receive (taking c_[])
+    that keep one connection's values at cs[] as every engine and the host
+    table keep them: cs[0] is 0 until the connection's first event, which
+    runs NET_RECEIVE's INITIAL first (NEURON runs it at finitialize; nothing
+    reads the values before), then cs[1 ..] are the values. prm: the
+    parameters' array; store_cast: the cast of a value stored back."""
+    k = len(mech.conn_args)
+    before = ["    real c_[%d];" % k,
+              "    if (cs[0] == 0) {",
+              "        for (int q = 0; q < %d; ++q)" % k,
+              "            c_[q] = (real)0;"]
+    if mech.net_init_frame is not None:
+        before.append("        HB_KERNEL(hb_mech_%s_net_init)((real)weight, %s, c_);" %
+                      (cname(mech), prm))
+    before += ["        cs[0] = 1;",
+               "    } else {",
+               "        for (int q = 0; q < %d; ++q)" % k,
+               "            c_[q] = (real)cs[1 + q];",
+               "    }"]
+    after = ["    for (int q = 0; q < %d; ++q)" % k,
+             "        cs[1 + q] = %sc_[q];" % store_cast]
+    return before, after
+
+
 def input_name(mech, n):
     """The C name of ion input n: a current the file also WRITEs (an output
     of current() under its own name) is received as in_<name>."""

@@ -1,5 +1,5 @@
 """hosttable.py: a C file of uniform double-array wrappers and one table of mechanisms, compiled once per precision (runtime/hb_mech_table.h)."""
-from .codegen import cname, macro
+from .codegen import cname, conn_lines, macro
 from .errors import NmodlError
 
 
@@ -55,31 +55,23 @@ def host_table(mechs):
         if m.net_frame is not None:
             net = n + "_net_w"
             # A mechanism keeping values per connection: one connection's
-            # after the states in st[], as the engine keeps them (a flag, 0
-            # until its first event runs NET_RECEIVE's INITIAL, then the values).
-            conn, cs, back = "", "", ""
+            # after the states in st[], as the engine keeps them.
+            call = "    HB_KERNEL(hb_mech_%s_net_receive)((real)weight%s, p, s%s);\n" % (
+                n, ", (real)t" if m.uses_t else "", ", c_" if m.conn_args else "")
+            conn, back = "", ""
             if m.conn_args:
-                k = len(m.conn_args)
-                conn = ("    real c[%d];\n"
-                        "    if (st[%s_NSTATE] == 0) {\n"
-                        "        for (int k = 0; k < %d; ++k)\n            c[k] = (real)0;\n" %
-                        (k, M, k))
-                if m.net_init_frame is not None:
-                    conn += "        HB_KERNEL(hb_mech_%s_net_init)((real)weight, p, c);\n" % n
-                conn += ("        st[%s_NSTATE] = 1;\n    } else {\n"
-                         "        for (int k = 0; k < %d; ++k)\n"
-                         "            c[k] = (real)st[%s_NSTATE + 1 + k];\n    }\n" % (M, k, M))
-                back = ("    for (int k = 0; k < %d; ++k)\n"
-                        "        st[%s_NSTATE + 1 + k] = (double)c[k];\n" % (k, M))
-                cs = ", c"
+                before, after = conn_lines(m, "p", "(double)")
+                conn = "".join(x + "\n" for x in
+                               ["    double *cs = st + %s_NSTATE;" % M] + before)
+                back = "".join(x + "\n" for x in after)
             out.append("static void %s_net_w(double weight, double t, const double *prm, "
                        "double *st)\n{\n"
                        "    real p[HB_MECH_MAX_SLOTS], s[HB_MECH_MAX_SLOTS];\n"
                        "    %s_prm(prm, p);\n%s"
                        "    for (int k = 0; k < %s_NSTATE; ++k)\n        s[k] = (real)st[k];\n"
-                       "    HB_KERNEL(hb_mech_%s_net_receive)((real)weight%s, p, s%s);\n"
+                       "%s"
                        "    for (int k = 0; k < %s_NSTATE; ++k)\n        st[k] = (double)s[k];\n%s}\n"
-                       % (n, n, conn, M, n, ", (real)t" if m.uses_t else "", cs, M, back))
+                       % (n, n, conn, M, call, M, back))
             if not m.uses_t:
                 out[-1] = out[-1].replace("{\n", "{\n    (void)t;\n", 1)
         out.append("static const char *const %s_snames[] = {%s};" %
