@@ -90,9 +90,20 @@
 # each, and two connections from one cell against one; relative 1e-12 in
 # double, 1e-5 in float; a shared set of values misses by 0.45 and 0.75).
 #
+# Then self-events: pulse.mod's PulseSyn (each event opens a transmitter pulse
+# that a net_send ends 1.5 ms later; the last to end sends one of delay 0; the
+# pulse's end reads its connection's values as they are then) in point_run's
+# cell with events of weight 0.002 uS at 1, 2, 2.2, 3.5 (where a pulse ends
+# too), 5, 5.1, ..., 5.7 (8 pulses pending, the queue's capacity) and 8 ms
+# against NEURON's committed run (pulse_reference.csv): v and PulseSyn.i
+# within 1e-9 mV and 1e-12 nA in double (5.8e-13 mV, 3.5e-15 nA measured),
+# 1e-3 mV and 1e-6 nA in float (2.0e-5 mV, 1.2e-7 nA). Ten pulses pending
+# must fail the run (HB_ERR_NUMERICAL naming the point: self-events lost).
+#
 # Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod, tpulse.mod,
-# vstep.mod, cal.mod, cashell.mod, cpool.mod, karea.mod, cashells.mod, gclamp.mod, crw.mod
-# and stp.mod (ci/l5pc-compare.sh configures its build so; ci/test.sh passes that build).
+# vstep.mod, cal.mod, cashell.mod, cpool.mod, karea.mod, cashells.mod, gclamp.mod, crw.mod,
+# stp.mod and pulse.mod (ci/l5pc-compare.sh configures its build so; ci/test.sh passes
+# that build).
 #
 # Usage: bash ci/t-compare.sh BUILD [serial|openmp|opencl|cuda ...]   (default serial openmp;
 #        ENGINES="auto cells stages" by default; OUT=$BUILD/t-compare)
@@ -199,6 +210,24 @@ echo "| backend, engine, precision (StpSyn) | samples | worst v (mV) | i (nA) | 
 echo "|---|---|---|---|---|"
 point_cases StpSyn tests/nmodl/tcheck/stp_reference.csv "1e-9 1e-12" "1e-3 1e-6" \
     0.002:1,3,3.5,4,6.025,9
+echo "| backend, engine, precision (PulseSyn) | samples | worst v (mV) | i (nA) | within bounds |"
+echo "|---|---|---|---|---|"
+point_cases PulseSyn tests/nmodl/tcheck/pulse_reference.csv "1e-9 1e-12" "1e-3 1e-6" \
+    0.002:1,2,2.2,3.5,5,5.1,5.2,5.3,5.4,5.5,5.6,5.7,8
+# More self-events pending than a queue holds: the run fails and says so.
+for b in "${BACKENDS[@]}"; do
+    tag="pulse-full-$b"
+    if env HINESBATCH_BACKEND="$b" "$OUT/point_run" tests/nmodl/tcheck/soma.swc 0 0 \
+        "$OUT/$tag.csv" PulseSyn 0.002:1,1.1,1.2,1.3,1.4,1.5,1.6,1.7,1.8,1.9 >"$OUT/$tag.log" 2>&1; then
+        echo "| $tag | ran: ten pending self-events must fail the run |"
+        rc=1
+    elif grep -q "HB_ERR_NUMERICAL.*point process 0 (PulseSyn) lost self-events" "$OUT/$tag.log"; then
+        echo "| $tag | refused as it must: $(grep -o 'lost self-events ([0-9]* in all)' "$OUT/$tag.log") |"
+    else
+        echo "| $tag | failed otherwise: $OUT/$tag.log |"
+        rc=1
+    fi
+done
 # The per-connection half: stp_net.c, built as point_run is.
 # shellcheck disable=SC2086 # Libs.private is a list of flags
 "${CC:-cc}" -std=c11 -O1 -I api/include -I "$(dirname "$ver")" tests/nmodl/tcheck/stp_net.c \

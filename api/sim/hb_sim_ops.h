@@ -14,6 +14,12 @@ extern "C" {
  * slots, which have room for them). */
 #define HB_SIM_MT_UNIFORM 256
 #define HB_SIM_MT_KEEPI 512
+/* A self-event sender's queue in mst (kernels_cl/sim/hb_mech_passes.cl's
+ * HB_SELF_CAP entries of HB_SELF_W values, after a count of those pending
+ * and one of those lost): its length. */
+#define HB_SIM_SELF_CAP 8
+#define HB_SIM_SELF_LEN (2 + HB_SIM_SELF_CAP * 5)
+#define HB_SIM_SELF_ROUNDS 256 /* HB_SELF_ROUNDS: deliveries to a point in a step */
 
 /* Device-side state of a simulation (api/sim/; kernels in
  * kernels_cl/sim/membrane.cl, host loops in backend_omp/sim/membrane.c). Per-row
@@ -62,6 +68,11 @@ typedef struct {
                                * its connection's values in mst (-1: none)        */
     hb_buffer *evw;           /* real[nev]: its weight                           */
     hb_buffer *evt;           /* real[nev]: its delivery time, ms (NET_RECEIVE's t) */
+    hb_buffer *selfq;         /* int64[1 + npoints]: [0] self-events lost (an
+                                 int32 in its first half, incremented
+                                 atomically), then per point entry the place
+                                 of its self-event queue in mst (-1: its
+                                 mechanism sends none) */
     hb_buffer *d0;            /* real[nrows] the matrix diagonal C/dt + axial, uS */
     hb_buffer *cdt;           /* real[nrows] its C/dt alone, uS (the on-chip
                                  epoch's step for v, HB_EPOCH_STAGE_VX; NULL

@@ -49,6 +49,10 @@ typedef struct {
     int64_t       *stream_point;
     int64_t        nstream, stream_cap;
     int64_t       *stream_off;
+    /* Points whose mechanism sends self-events (HB_CAT_SEND): each keeps a
+     * queue of HB_SIM_SELF_LEN values in dev.mst from self_off on, in the
+     * order of their device entries (built). */
+    int64_t        nself, self_off;
     double        *ion;      /* 3 nion nrows: per ion e, ci, co                   */
     int            nernst[HB_CAT_INFO_NION];
     uint8_t        keepi[HB_CAT_INFO_NMECH]; /* a probe records one of its currents */
@@ -226,6 +230,9 @@ hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double tim
  * mechanism keeps none (sim_model.c). */
 hb_status hb__sim_add_stream(hb_sim *sim, int64_t point, int64_t *stream);
 hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end);
+/* After a run: HB_ERR_NUMERICAL naming the first point process whose
+ * self-event queue overflowed (sim_events.c), if any did. */
+hb_status hb__sim_check_self(hb_sim *sim);
 /* After a run: every voltage finite, or HB_ERR_NUMERICAL naming the first
  * failing cell and compartment (sim_run.c). */
 hb_status hb__sim_check_finite(hb_sim *sim);

@@ -1,4 +1,4 @@
-/* sim_events.c: events to point processes: the host's pending list, and the device table of those due before a run's end, uploaded as each run starts (so events may arrive between runs, as a network's do). */
+/* sim_events.c: events to point processes: the host's pending list, the device table of those due before a run's end, uploaded as each run starts (so events may arrive between runs, as a network's do), and the check of the self-event queues after a run. */
 #include "sim.h"
 
 #include <stdlib.h>
@@ -158,4 +158,45 @@ hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double tim
                             sizeof *md->events, "pending events", "hb_net_run"));
     md->events[md->nev++] = (hb_sim_event){point, step, md->ev_seq++, weight, time, stream};
     return HB_SUCCESS;
+}
+
+hb_status hb__sim_check_self(hb_sim *sim)
+{
+    hb_sim_model *md = &sim->model;
+    if (md->nself == 0)
+        return HB_SUCCESS;
+    hb_context *ctx = sim->ctx;
+    int32_t lost = 0;
+    HB_FORWARD(ctx->ops->read(ctx, sim->prm.plan.stream, sim->dev.selfq, 0, &lost, sizeof lost));
+    if (lost == 0)
+        return HB_SUCCESS;
+    /* Which: the first queue, in entry order, that counts a loss. */
+    const int64_t P = md->npoints, n = md->nself * HB_SIM_SELF_LEN;
+    double *q = hb__malloc_n(n, sizeof *q);
+    int64_t *id_of = hb__malloc_n(P, sizeof *id_of);
+    hb_status st = HB_SUCCESS;
+    if (!q || !id_of)
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "hb_sim_run: %lld self-event queues",
+                       (long long)md->nself);
+    if (st == HB_SUCCESS)
+        st = hb__sim_read_real(sim, sim->dev.mst, md->self_off, n, q);
+    int64_t bad = -1;
+    for (int64_t i = 0; st == HB_SUCCESS && i < P; ++i)
+        id_of[md->entry[i]] = i;
+    for (int64_t e = 0, k = 0; st == HB_SUCCESS && bad < 0 && e < P; ++e)
+        if (hb_cat_mechs[md->points[id_of[e]].mech].flags & HB_CAT_INFO_SEND) {
+            if (q[k * HB_SIM_SELF_LEN + 1] > 0)
+                bad = id_of[e];
+            ++k;
+        }
+    if (st == HB_SUCCESS) {
+        const char *name = bad >= 0 ? hb_cat_mechs[md->points[bad].mech].name : "?";
+        st = hb__error(HB_ERR_NUMERICAL,
+                       "hb_sim_run: point process %lld (%s) lost self-events (%d in all): more "
+                       "than %d sent by NET_RECEIVE were pending at once, or its net_sends of "
+                       "delay 0 went on past %d deliveries in one step",
+                       (long long)bad, name, (int)lost, HB_SIM_SELF_CAP, HB_SIM_SELF_ROUNDS);
+    }
+    free(q), free(id_of);
+    return st;
 }

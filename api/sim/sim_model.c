@@ -705,7 +705,7 @@ static int64_t points_in_row_order(const hb_sim_model *md, int m, int64_t *ids, 
 /* Host tables of the instances, their parameters and the events, uploaded in
  * one go; freed on every path. */
 typedef struct {
-    int64_t *mtab, *inode, *mcell, *pptr, *pidx, *evptr, *order, *entry;
+    int64_t *mtab, *inode, *mcell, *pptr, *pidx, *evptr, *order, *entry, *selfq;
     int32_t *pmech, *dmap;
     double  *mprm, *ion, *ionk, *scale;
     double  *zeros; /* the state's start where connections keep values, else NULL */
@@ -714,7 +714,7 @@ typedef struct {
 static void free_tables(build_tables *t)
 {
     free(t->mtab), free(t->inode), free(t->mcell), free(t->pptr), free(t->pidx);
-    free(t->evptr), free(t->order), free(t->entry);
+    free(t->evptr), free(t->order), free(t->entry), free(t->selfq);
     free(t->pmech), free(t->dmap), free(t->mprm), free(t->ion), free(t->ionk), free(t->scale);
     free(t->zeros);
 }
@@ -818,6 +818,17 @@ static hb_status build(hb_sim *sim, const char *fn)
         }
         nst += k > 0 ? 1 + k : 0;
     }
+    /* Then each self-event sender's queue, empty (all 0). */
+    md->nself = 0, md->self_off = nst;
+    for (int64_t i = 0; i < P; ++i)
+        md->nself += (hb_cat_mechs[md->points[i].mech].flags & HB_CAT_INFO_SEND) != 0;
+    int64_t qall;
+    if (!hb__mul_i64(md->nself, HB_SIM_SELF_LEN, &qall) || nst > INT64_MAX - qall) {
+        free_tables(&t);
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: self-event queues of %lld points overflow "
+                         "the tables", fn, (long long)md->nself);
+    }
+    nst += qall;
     if (nst > nst_mech && !(t.zeros = hb__calloc_n(nst, sizeof *t.zeros))) {
         free_tables(&t);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld state slots", fn, (long long)nst);
@@ -839,8 +850,9 @@ static hb_status build(hb_sim *sim, const char *fn)
     t.ionk = hb__calloc_n(2 * NION, sizeof *t.ionk); /* Nernst factors, probe flags (0) */
     t.scale = hb__malloc_n(R, sizeof *t.scale);
     t.evptr = hb__calloc_n(P + 1, sizeof *t.evptr);
+    t.selfq = hb__malloc_n(P + 1, sizeof *t.selfq);
     if (!t.mtab || !t.inode || !t.mcell || !t.pptr || !t.pmech || !t.pidx || !t.order ||
-        !t.entry || !t.mprm || !t.ion || !t.ionk || !t.scale || !t.evptr) {
+        !t.entry || !t.mprm || !t.ion || !t.ionk || !t.scale || !t.evptr || !t.selfq) {
         free_tables(&t);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: mechanism tables of %lld instances", fn,
                          (long long)ninst);
@@ -890,10 +902,13 @@ static hb_status build(hb_sim *sim, const char *fn)
     }
     points_in_row_order(md, -1, t.order, tmp);
     free(tmp);
-    for (int64_t q = 0; q < P; ++q) {
+    t.selfq[0] = 0;
+    for (int64_t q = 0, k = 0; q < P; ++q) {
         const hb_sim_point *pt = &md->points[t.order[q]];
         const int m = pt->mech, np = hb_cat_mechs[m].nparam;
         const int64_t i = next[m]++, n = count[m];
+        t.selfq[1 + q] = hb_cat_mechs[m].flags & HB_CAT_INFO_SEND ? md->self_off + HB_SIM_SELF_LEN * k++
+                                                              : -1;
         t.entry[t.order[q]] = q;
         t.pmech[q] = m;
         t.pidx[q] = i;
@@ -941,7 +956,8 @@ static hb_status build(hb_sim *sim, const char *fn)
         (st = hb__sim_alloc(sim, &d->evcur, sizeof(int64_t), P, t.evptr)) ||
         (st = hb__sim_alloc(sim, &d->evstep, 2 * sizeof(int64_t), 1, NULL)) ||
         (st = hb__sim_alloc(sim, &d->evw, sim->esize, 1, NULL)) ||
-        (st = hb__sim_alloc(sim, &d->evt, sim->esize, 1, NULL))) {
+        (st = hb__sim_alloc(sim, &d->evt, sim->esize, 1, NULL)) ||
+        (st = hb__sim_alloc(sim, &d->selfq, sizeof(int64_t), P + 1, t.selfq))) {
         free_tables(&t);
         return st;
     }

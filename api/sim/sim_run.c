@@ -416,6 +416,7 @@ static hb_status run(hb_sim *sim, double tstop)
     }
     HB_FORWARD(flush(sim));
     HB_FORWARD(hb__sim_drain_spikes(sim));
+    HB_FORWARD(hb__sim_check_self(sim));
     HB_FORWARD(ctx->ops->finish(ctx, stream));
     tm->total_ms += now_ms() - t_begin;
     /* A network checks its parts once at the end of its run, not per epoch

@@ -62,7 +62,8 @@ static hb_status cuda_membrane(hb_context *ctx, void *stream, hb_precision p,
     if (m->nrows > 0)
         HB_FORWARD(HB_CUDA_LAUNCH(p, hb_sim_mech_rows_pre, m->nrows, grid(m->nrows),
                                   HB_SIM_THREADS, 0, s, m->nrows, (long long)step,
-                                  HB_CUDA_MECH_ARGS(m), hb__dev(m->gmem), hb__dev(m->imem)));
+                                  hb__real(m->dt), HB_CUDA_MECH_ARGS(m), hb__dev(m->gmem),
+                                  hb__dev(m->imem)));
     for (int k = 0; k < (int)m->nmech; ++k) {
         const int64_t n = m->mtab_host[5 * k];
         if (!(m->mtab_host[5 * k + 4] & 1) && n > 0)

@@ -12,6 +12,6 @@
         hb__dev((m)->pmech), hb__dev((m)->pidx), hb__dev((m)->mprm), hb__dev((m)->mst),   \
         hb__dev((m)->ion), hb__dev((m)->ionk), hb__dev((m)->scale), hb__dev((m)->evptr),  \
         hb__dev((m)->evcur), hb__dev((m)->evstep), hb__dev((m)->evw), hb__dev((m)->evt),  \
-        hb__real((m)->celsius)
+        hb__dev((m)->selfq), hb__real((m)->celsius)
 
 #endif

@@ -52,10 +52,11 @@
     const hb_long *evstep = (const hb_long *)(sd)->evstep->ptr;                             \
     const real *evw = (const real *)(sd)->evw->ptr;                                         \
     const real *evt = (const real *)(sd)->evt->ptr;                                         \
+    hb_long *selfq = (hb_long *)(sd)->selfq->ptr;                                           \
     const real celsius = (real)(sd)->celsius;                                               \
     (void)mtab, (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)mprm;   \
     (void)mst, (void)ion, (void)ionk, (void)scale, (void)evptr, (void)evcur, (void)evstep;  \
-    (void)evw, (void)evt, (void)celsius
+    (void)evw, (void)evt, (void)selfq, (void)celsius
 
 #if HB_HOST_PAR
 /* Every instance's INITIAL at its row's v and t = 0, mechanism after
@@ -141,7 +142,7 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd
     if (points) {
         HB_HOST_FOR
         for (hb_long r = r0; r < r1; ++r)
-            HB_KERNEL(hb_mech_points_events)(r, step, HB_MECH_PASS);
+            HB_KERNEL(hb_mech_points_events)(r, step, (real)sd->dt, HB_MECH_PASS);
     }
 #if HB_CAT_ANY_READ_CURRENT || HB_CAT_ANY_PROBE_CURRENT
     /* A pass over the rows only where a current is summed (read, or probed). */

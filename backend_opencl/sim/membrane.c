@@ -52,9 +52,9 @@ static hb_status cl_sim_membrane(hb_context *ctx, void *stream, hb_precision p,
     cl_long nrows = sim->nrows, ncl = sim->nclamp_rows, st = step;
     real_arg cel = real_of(sim->celsius);
     /* The currents at the step's middle (NEURON's nrn_cur; t = 0 at step -1). */
-    real_arg t = real_of(hb__sim_current_time(step, sim->dt));
-    const hb_cl_arg pre[] = {HB_CL_LONG(nrows), HB_CL_LONG(st), HB_CL_MECH_ARGS(p, sim, cel),
-                             MEM(sim->gmem), MEM(sim->imem)};
+    real_arg t = real_of(hb__sim_current_time(step, sim->dt)), dt = real_of(sim->dt);
+    const hb_cl_arg pre[] = {HB_CL_LONG(nrows), HB_CL_LONG(st), REAL(p, dt),
+                             HB_CL_MECH_ARGS(p, sim, cel), MEM(sim->gmem), MEM(sim->imem)};
     HB_FORWARD(hb__cl_launch(ctx, stream, p, HB_CLK_SIM_MECH_ROWS_PRE, pre, NARGS(pre), nrows));
     for (cl_int m = 0; m < sim->nmech; ++m) {
         const cl_long n = HB_SIM_MT_N(sim, m);

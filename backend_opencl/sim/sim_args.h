@@ -24,7 +24,7 @@ static inline real_arg real_of(double v) { return (real_arg){v, (cl_float)v}; }
     MEM((m)->mtab), MEM((m)->inode), MEM((m)->mcell), MEM((m)->pptr), MEM((m)->pmech),     \
         MEM((m)->pidx), MEM((m)->mprm), MEM((m)->mst), MEM((m)->ion), MEM((m)->ionk),      \
         MEM((m)->scale), MEM((m)->evptr), MEM((m)->evcur), MEM((m)->evstep),               \
-        MEM((m)->evw), MEM((m)->evt), REAL(p, cel)
+        MEM((m)->evw), MEM((m)->evt), MEM((m)->selfq), REAL(p, cel)
 /* Flags of the host's mechanism table (hb_sim_dev.mtab_host). */
 #define HB_SIM_MT_N(sim, m) ((sim)->mtab_host[5 * (m)])
 #define HB_SIM_MT_FLAGS(sim, m) ((sim)->mtab_host[5 * (m) + 4])

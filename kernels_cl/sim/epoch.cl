@@ -179,7 +179,7 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
             if (sc && points)                                                               \
                 HB_KERNEL(hb_mech_points_advance)(kk, vk, dt, ts_, nrows_all, HB_MECH_PASS); \
             if (points)                                                                     \
-                HB_KERNEL(hb_mech_points_events)(kk, step, HB_MECH_PASS);                   \
+                HB_KERNEL(hb_mech_points_events)(kk, step, dt, HB_MECH_PASS);               \
             if (zero_ion)                                                                   \
                 HB_KERNEL(hb_mech_row_zero)(kk, nrows_all, ion, ionk);                      \
             const real scl = scale[kk];                                                     \

@@ -16,7 +16,10 @@
  * weights evw and delivery times evt (ms: NET_RECEIVE's t), the next one
  * evcur[q]; evstep[2e + 1] is where the event's connection keeps its values
  * in mst (NET_RECEIVE's arguments after the weight: a flag, then the values),
- * -1 for a mechanism without them. The simulation time t each mechanism function gets is NEURON's
+ * -1 for a mechanism without them. A point whose mechanism sends self-events
+ * (HB_CAT_SEND) keeps them at mst + selfq[1 + q] (hb_self_push says how);
+ * selfq[0] counts, in its first 32 bits, those lost to a full queue, which the
+ * host reads after each run. The simulation time t each mechanism function gets is NEURON's
  * (docs/mechanisms.md, The simulation time t): 0 for INITIAL, the step's
  * middle (step + 1/2) dt for the currents, its end (step + 1) dt for the
  * states, each computed as (that multiple of dt) * dt in double (the
@@ -31,10 +34,10 @@
         __global const real *ionk, __global const real *scale,                              \
         __global const hb_long *evptr, __global hb_long *evcur,                             \
         __global const hb_long *evstep, __global const real *evw, __global const real *evt, \
-        const real celsius
+        __global hb_long *selfq, const real celsius
 #define HB_MECH_PASS                                                                   \
     mtab, inode, mcell, pptr, pmech, pidx, mprm, mst, ion, ionk, scale, evptr, evcur,  \
-        evstep, evw, evt, celsius
+        evstep, evw, evt, selfq, celsius
 #define HB_MT_N(m) mtab[5 * (m)]
 #define HB_MT_PRM(m) (mprm + mtab[5 * (m) + 1])
 #define HB_MT_ST(m) (mst + mtab[5 * (m) + 2])
@@ -57,6 +60,18 @@
 #define HB_PROBE_PARAM 2
 #define HB_PROBE_ION 3
 #define HB_PROBE_ION_E 4
+/* A point's self-event queue: [0] how many are pending, [1] how many were
+ * lost to a full queue, then HB_SELF_CAP entries of HB_SELF_W values in the
+ * order sent: delivery time (ms), flag, weight, and the place of the
+ * connection's values in mst as place / 2^20 and place mod 2^20 (each exact
+ * in float; -1 and 0: none). The engine reserves 2 + HB_SELF_CAP HB_SELF_W
+ * values per such point (api/sim/sim_model.c). */
+#define HB_SELF_CAP 8 /* HB_SIM_SELF_CAP, HB_SIM_SELF_LEN of api/sim/hb_sim_ops.h */
+#define HB_SELF_W 5
+/* Deliveries to one point in one step at most (a NET_RECEIVE whose zero
+ * delays send each other without end would never return): past it, the
+ * rest count as lost. */
+#define HB_SELF_ROUNDS 256 /* HB_SIM_SELF_ROUNDS */
 #endif
 
 #ifndef HB_MECH_PASSES_FUNCS /* undefined between precisions by the CUDA and host builds */
@@ -82,7 +97,7 @@ HB_FN void HB_KERNEL(hb_mech_inst_init)(const hb_int m, const hb_long i, const h
                                         HB_MECH_ARGS)
 {
     (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)scale;
-    (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt;
+    (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt, (void)selfq;
     HB_KERNEL(hb_cat_init)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, t, ion,
                            ionk, nrows, r);
 }
@@ -99,7 +114,7 @@ HB_FN void HB_KERNEL(hb_mech_inst_state)(const hb_int m, const hb_long i, const 
                                          const hb_long nrows, HB_MECH_ARGS)
 {
     (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)scale;
-    (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt;
+    (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt, (void)selfq;
     HB_KERNEL(hb_cat_state)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, dt, celsius, t, ion,
                             ionk, nrows, r);
 #if HB_CAT_ANY_KEEPAFTER
@@ -117,7 +132,7 @@ HB_FN void HB_KERNEL(hb_mech_inst_current)(const hb_int m, const hb_long i, cons
                                            HB_MECH_ARGS, real *g, real *cur)
 {
     (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx;
-    (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt;
+    (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt, (void)selfq;
     const real sc = scale[r];
     real gi = (real)0, ii = (real)0;
     HB_KERNEL(hb_cat_current)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, t, ion,
@@ -143,12 +158,100 @@ HB_FN void HB_KERNEL(hb_mech_points_advance)(const hb_long r, const real v, cons
         HB_KERNEL(hb_mech_inst_state)(pmech[q], pidx[q], r, v, dt, t, nrows, HB_MECH_PASS);
 }
 
-/* Row r's point processes at step `step`: the events due (NET_RECEIVE, in
- * their order, each at its own delivery time, as NEURON's). */
-HB_FN void HB_KERNEL(hb_mech_points_events)(const hb_long r, const hb_long step, HB_MECH_ARGS)
+#if HB_CAT_ANY_SEND
+/* Queues a self-event of point q (queue sq) at time te with flag, weight w
+ * and connection place cs; a full queue counts it lost, in sq[1] and in
+ * selfq[0]. */
+HB_FN void HB_KERNEL(hb_self_push)(__global real *sq, __global hb_long *selfq, const real te,
+                                   const real flag, const real w, const hb_long cs)
 {
-    (void)inode, (void)mcell, (void)ion, (void)ionk, (void)scale, (void)celsius;
+    const hb_int n = (hb_int)sq[0];
+    if (n >= HB_SELF_CAP) {
+        sq[1] = sq[1] + (real)1;
+        atomic_inc((volatile __global hb_int *)selfq);
+        return;
+    }
+    __global real *x = sq + 2 + HB_SELF_W * n;
+    x[0] = te;
+    x[1] = flag;
+    x[2] = w;
+    x[3] = cs < 0 ? (real)-1 : (real)(cs >> 20);
+    x[4] = cs < 0 ? (real)0 : (real)(cs & 1048575);
+    sq[0] = (real)(n + 1);
+}
+
+/* Point q at step `step` when its mechanism sends self-events: its events
+ * due and its self-events due (time / dt at most step + 1/2, the host's
+ * rule for events, hb__sim_event_step) merged in time order, an event
+ * before a self-event of the same time; each NET_RECEIVE's net_sends
+ * queued, those of delay 0 delivered in this step too. A self-event
+ * carries the weight and connection of the event that sent it (NEURON's
+ * self-event keeps the NetCon's weight vector). */
+HB_FN void HB_KERNEL(hb_mech_point_events_self)(const hb_long q, const hb_long step,
+                                                const real dt, HB_MECH_ARGS)
+{
+    (void)inode, (void)mcell, (void)pptr, (void)ion, (void)ionk, (void)scale, (void)celsius;
+    const hb_int m = pmech[q];
+    __global real *sq = mst + selfq[1 + q];
+    const real lim = (real)step + (real)0.5 + (real)1e-9;
+    const hb_long e1 = evptr[q + 1];
+    hb_long e = evcur[q];
+    real snd[3 * HB_CAT_MAX_SEND];
+    for (hb_int round = 0;; ++round) {
+        const int ext = e < e1 && evstep[2 * e] <= step;
+        const hb_int n = (hb_int)sq[0];
+        hb_int b = -1;
+        for (hb_int k = 0; k < n; ++k) {
+            const real te = sq[2 + HB_SELF_W * k];
+            if (te / dt <= lim && (b < 0 || te < sq[2 + HB_SELF_W * b]))
+                b = k;
+        }
+        if (!ext && b < 0)
+            break;
+        if (round == HB_SELF_ROUNDS) {
+            sq[1] = sq[1] + (real)1;
+            atomic_inc((volatile __global hb_int *)selfq);
+            break;
+        }
+        real w, t, flag;
+        hb_long cs;
+        if (ext && (b < 0 || evt[e] <= sq[2 + HB_SELF_W * b])) {
+            w = evw[e], t = evt[e], flag = (real)0, cs = evstep[2 * e + 1];
+            ++e;
+        } else {
+            __global real *x = sq + 2 + HB_SELF_W * b;
+            t = x[0], flag = x[1], w = x[2];
+            cs = x[3] < (real)0 ? -1 : (hb_long)x[3] * 1048576 + (hb_long)x[4];
+            for (hb_int k = HB_SELF_W * b; k < HB_SELF_W * (n - 1); ++k) /* keep the order */
+                sq[2 + k] = sq[2 + HB_SELF_W + k];
+            sq[0] = (real)(n - 1);
+        }
+        const hb_int ns = HB_KERNEL(hb_cat_net_receive)(m, pidx[q], HB_MT_N(m), HB_MT_PRM(m),
+                                                        HB_MT_ST(m), w, t, flag,
+                                                        mst + (cs >= 0 ? cs : 0), snd);
+        for (hb_int k = 0; k < ns; ++k)
+            if (snd[3 * k] != (real)0)
+                HB_KERNEL(hb_self_push)(sq, selfq, snd[3 * k + 1], snd[3 * k + 2], w, cs);
+    }
+    evcur[q] = e;
+}
+#endif
+
+/* Row r's point processes at step `step` (of dt): the events due
+ * (NET_RECEIVE, in their order, each at its own delivery time, as NEURON's),
+ * and a sender's self-events. */
+HB_FN void HB_KERNEL(hb_mech_points_events)(const hb_long r, const hb_long step, const real dt,
+                                            HB_MECH_ARGS)
+{
+    (void)inode, (void)mcell, (void)ion, (void)ionk, (void)scale, (void)celsius, (void)dt;
+    (void)selfq;
     for (hb_long q = pptr[r]; q < pptr[r + 1]; ++q) {
+#if HB_CAT_ANY_SEND
+        if (selfq[1 + q] >= 0) {
+            HB_KERNEL(hb_mech_point_events_self)(q, step, dt, HB_MECH_PASS);
+            continue;
+        }
+#endif
         const hb_int m = pmech[q];
         const hb_long e1 = evptr[q + 1];
         hb_long e = evcur[q];
@@ -156,7 +259,8 @@ HB_FN void HB_KERNEL(hb_mech_points_events)(const hb_long r, const hb_long step,
             for (; e < e1 && evstep[2 * e] <= step; ++e) {
                 const hb_long cs = evstep[2 * e + 1];
                 HB_KERNEL(hb_cat_net_receive)(m, pidx[q], HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m),
-                                              evw[e], evt[e], mst + (cs >= 0 ? cs : 0));
+                                              evw[e], evt[e], (real)0, mst + (cs >= 0 ? cs : 0),
+                                              (real *)0);
             }
             evcur[q] = e;
         }

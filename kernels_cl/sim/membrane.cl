@@ -56,16 +56,16 @@ __kernel void HB_KERNEL(hb_sim_mech_points_advance)(const hb_long nrows, const r
         HB_KERNEL(hb_mech_points_advance)(r, v[r], dt, t, nrows, HB_MECH_PASS);
 }
 
-/* One work-item per row: its point processes' events due at step, its read
- * ion currents, g and I cleared. */
+/* One work-item per row: its point processes' events due at step (of dt),
+ * its read ion currents, g and I cleared. */
 __kernel void HB_KERNEL(hb_sim_mech_rows_pre)(const hb_long nrows, const hb_long step,
-                                              HB_MECH_ARGS, __global real *gmem,
-                                              __global real *imem)
+                                              const real dt, HB_MECH_ARGS,
+                                              __global real *gmem, __global real *imem)
 {
     const hb_long r = (hb_long)get_global_id(0);
     if (r >= nrows)
         return;
-    HB_KERNEL(hb_mech_points_events)(r, step, HB_MECH_PASS);
+    HB_KERNEL(hb_mech_points_events)(r, step, dt, HB_MECH_PASS);
     HB_KERNEL(hb_mech_row_zero)(r, nrows, ion, ionk);
     gmem[r] = (real)0;
     imem[r] = (real)0;

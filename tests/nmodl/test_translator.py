@@ -105,7 +105,7 @@ def test_refusals():
             NmodlError)
     refusal(MINIMAL + "NET_RECEIVE(w, w) { }\n", "NET_RECEIVE names an argument twice", 4, 1,
             NmodlError)
-    refusal(MINIMAL + "INITIAL { net_send(1, 2) }\n", "unsupported function net_send", 4, 11)
+    refusal(MINIMAL + "INITIAL { net_send(1, 2) }\n", "unsupported net_send in INITIAL", 4, 11)
     refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  INITIAL { g = 0 }\n}\n",
             "unsupported assignment to g in NET_RECEIVE's INITIAL", 6, 13)
     refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  g = g + w*v\n}\n",
@@ -1088,20 +1088,6 @@ def test_cnexp_is_exact_for_linear():
     assert abs(got - want.evalf(30)) < 1e-25
 
 
-if __name__ == "__main__":
-    failed = 0
-    names = [n for n in sorted(globals()) if n.startswith("test_")]
-    for n in names:
-        try:
-            globals()[n]()
-            print("PASS", n)
-        except Exception as e:  # report every test, then fail
-            failed += 1
-            print("FAIL", n, type(e).__name__, e)
-    print("%d passed, %d failed" % (len(names) - failed, failed))
-    sys.exit(1 if failed else 0)
-
-
 ARRAYS = MINIMAL + """DEFINE N 3
 ASSIGNED { vol[N] }
 STATE { c[N] d }
@@ -1305,6 +1291,7 @@ def test_thread_guards():
 
 
 STP = os.path.join(ROOT, "tests", "nmodl", "mod", "stp.mod")
+PULSE = os.path.join(ROOT, "tests", "nmodl", "mod", "pulse.mod")
 NETARGS = """NEURON { POINT_PROCESS P RANGE tau, u0 NONSPECIFIC_CURRENT i }
 PARAMETER { tau = 2 (ms) u0 = 0.1 }
 ASSIGNED { v (mV) i (nA) }
@@ -1313,6 +1300,44 @@ BREAKPOINT { i = g*v }
 NET_RECEIVE(w, x, tl (ms)) {
 %s}
 """
+
+
+def test_net_send():
+    """net_send(delay, flag) in NET_RECEIVE: net_receive() takes the flag and
+    fills snd[] with (1 if sent, t + delay, flag) per statement, each under
+    the conditions it stands in (evaluated where it stands); flag is 0 and
+    not an argument where no net_send exists; net_send elsewhere, a wrong
+    count of arguments, and too many statements are refused."""
+    mech = load(PULSE)
+    assert len(mech.sends) == 2 and mech.uses_t
+    text = generate(mech, "pulse.mod")
+    assert ("hb_mech_PulseSyn_net_receive)(const real weight, const real t, const real flag, "
+            "const real *prm, real *st, real *cs, real *snd)") in text
+    assert "#define HB_MECH_PULSESYN_NSEND 2" in text
+    nr = text[text.index("hb_mech_PulseSyn_net_receive)"):]
+    assert "snd[1] = p_dur + t;" in nr and "snd[2] = (real)1;" in nr and "snd[5] = (real)2;" in nr
+    assert describe(mech, "pulse.mod")["net_send"] == 2
+    # A value read where net_send stands: the time before x changes after it.
+    body = MINIMAL + "ASSIGNED { x }\nINITIAL { x = 1 }\nNET_RECEIVE(w) {\n%s}\n"
+    m = loads(body % "  if (flag == 0) {\n    net_send(x, 3)\n  }\n  x = x + 1\n", "s.mod")
+    g, te, f = m.sends[0]
+    assert str(te) == "s_x + t" and f == 3 and "flag" in str(g)
+    c = generate(m, "s.mod")
+    assert "snd[0] = flag == (real)0 ? (real)1 : (real)0;" in c
+    # A procedure's net_send counts as NET_RECEIVE's.
+    m = loads(MINIMAL + "PROCEDURE p(d) {\n  net_send(d, 1)\n}\nNET_RECEIVE(w) {\n  p(2)\n  p(3)\n}\n",
+              "p.mod")
+    assert [str(te) for _, te, _ in m.sends] == ["t + 2", "t + 3"]
+    # No net_send: flag is 0 and the text keeps its shape.
+    m = loads(body % "  if (flag == 0) {\n    x = 2\n  }\n", "n.mod")
+    assert not m.has_send and "flag" not in generate(m, "n.mod").split("net_receive)")[1].split("\n")[0]
+    refusal(body % "  net_send(1)\n", "net_send takes a delay and a flag", 7, 3, NmodlError)
+    refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w, c) {\n  INITIAL { net_send(0, 1) }\n}\n",
+            "unsupported net_send in NET_RECEIVE's INITIAL", 6, 13)
+    refusal(MINIMAL + "PROCEDURE p() {\n  net_send(0, 1)\n}\nBREAKPOINT { p() }\n",
+            "unsupported net_send in BREAKPOINT", 5, 3)
+    many = "".join("  net_send(%d, 1)\n" % k for k in range(17))
+    refusal(body % many, "unsupported more than 16 net_send statements", 6, 1)
 
 
 def test_net_receive_connection_values():
@@ -1349,3 +1374,18 @@ def test_net_receive_connection_values():
             "NET_RECEIVE has two INITIAL blocks", 8, 3, NmodlError)
     refusal(NETARGS % "  if (w > 0) {\n    INITIAL { x = 1 }\n  }\n",
             "INITIAL block inside a block", 8, 5)
+
+
+# Last: every test above is defined by the time it runs.
+if __name__ == "__main__":
+    failed = 0
+    names = [n for n in sorted(globals()) if n.startswith("test_")]
+    for n in names:
+        try:
+            globals()[n]()
+            print("PASS", n)
+        except Exception as e:  # report every test, then fail
+            failed += 1
+            print("FAIL", n, type(e).__name__, e)
+    print("%d passed, %d failed" % (len(names) - failed, failed))
+    sys.exit(1 if failed else 0)

@@ -93,12 +93,14 @@ def _dispatch(mechs, ions, descs, texts):
     out.append(" * HB_CAT_STATE (it has a SOLVE), HB_CAT_CONC (it writes a concentration that")
     out.append(" * others read), HB_CAT_NET (NET_RECEIVE), HB_CAT_KEEPAFTER (its SOLVE assigns")
     out.append(" * its currents again at the new v: where probed, they are kept again after")
-    out.append(" * the state step, at the step's middle time, as NEURON records them). */")
+    out.append(" * the state step, at the step's middle time, as NEURON records them),")
+    out.append(" * HB_CAT_SEND (NET_RECEIVE sends self-events: net_send). */")
     out.append("#define HB_CAT_POINT 1")
     out.append("#define HB_CAT_STATE 2")
     out.append("#define HB_CAT_CONC 4")
     out.append("#define HB_CAT_NET 8")
     out.append("#define HB_CAT_KEEPAFTER 16")
+    out.append("#define HB_CAT_SEND 32")
     items = []
     for k, (_, m) in enumerate(mechs):
         fl = []
@@ -112,6 +114,8 @@ def _dispatch(mechs, ions, descs, texts):
             fl.append("HB_CAT_NET")
         if m.keep_after:
             fl.append("HB_CAT_KEEPAFTER")
+        if m.has_send and m.net_frame is not None:
+            fl.append("HB_CAT_SEND")
         items.append("X(%d, %s, %s)" % (k, cname(m), " | ".join(fl) if fl else "0"))
     out.append("#define HB_CAT_MECHS(X) " + " ".join(items))
     out.append("/* Per mechanism NAME: how many factors of celsius alone its state update")
@@ -129,6 +133,12 @@ def _dispatch(mechs, ions, descs, texts):
     out.append(" * again after a state step is compiled only then (where a launch may run it,")
     out.append(" * its dispatch costs registers). */")
     out.append("#define HB_CAT_ANY_KEEPAFTER %d" % (1 if any(m.keep_after for _, m in mechs) else 0))
+    senders = [m for _, m in mechs if m.has_send and m.net_frame is not None]
+    out.append("/* Whether some mechanism sends self-events (the engine's queues of them are")
+    out.append(" * compiled only then), and the most net_sends one NET_RECEIVE holds (the")
+    out.append(" * length / 3 of the snd[] buffer hb_cat_net_receive fills). */")
+    out.append("#define HB_CAT_ANY_SEND %d" % (1 if senders else 0))
+    out.append("#define HB_CAT_MAX_SEND %d" % max([len(m.sends) for m in senders] + [1]))
     out.append("#endif")
     out.append("")
     out.append("#ifndef HB_CATALOGUE_FUNCS /* undefined between precisions by the CUDA and host builds */")
@@ -322,23 +332,29 @@ def _dispatch(mechs, ions, descs, texts):
                            "nrows", "row"])
         out.append("}")
         if m.net_frame is not None:
-            out.append("HB_FN void HB_KERNEL(hb_cat_%s_net_receive)(%s, const real weight, "
-                       "const real t, __global real *cs)" % (n, inst))
+            # Returns how many (on, time, flag) triples it left in snd[].
+            out.append("HB_FN hb_int HB_KERNEL(hb_cat_%s_net_receive)(%s, const real weight, "
+                       "const real t, const real flag, __global real *cs, real *snd)" % (n, inst))
             out.append("{")
             out += t_unused(m)
+            send = ", flag" if m.has_send else ""
             out += load(m)
+            if not m.has_send:
+                out += unused(["flag", "snd"])
+            cargs = ", c_" if m.conn_args else ""
+            sargs = ", snd" if m.has_send else ""
             if m.conn_args:
                 before, after = conn_lines(m, "p_")
                 out += before
-                out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight%s, p_, s_, c_);" %
-                           (n, targ(m)))
-                out += after
             else:
                 out += unused(["cs"])
-                out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight%s, p_, s_);" %
-                           (n, targ(m)))
+            out.append("    HB_KERNEL(hb_mech_%s_net_receive)(weight%s%s, p_, s_%s%s);" %
+                       (n, targ(m), send, cargs, sargs))
+            if m.conn_args:
+                out += after
             out.append("    for (int q = 0; q < %s_NSTATE; ++q)" % macro(m))
             out.append("        st[q * n + idx] = s_[q];")
+            out.append("    return %d;" % (len(m.sends) if m.has_send else 0))
             out.append("}")
     out.append("")
     out.append("/* ---- by id (a switch; uniform where a loop runs one mechanism) ---- */")
@@ -354,22 +370,28 @@ def _dispatch(mechs, ions, descs, texts):
                     "idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, scale, g, i"),
         "keep": ("%s, const hb_long pidx, const real v, const real celsius, const real t, %s" %
                  (common, row), "idx, n, prm, st, pidx, v, celsius, t, ion, ionk, nrows, row"),
-        "net_receive": ("%s, const real weight, const real t, __global real *cs" % common,
-                        "idx, n, prm, st, weight, t, cs"),
+        "net_receive": ("%s, const real weight, const real t, const real flag, "
+                        "__global real *cs, real *snd" % common,
+                        "idx, n, prm, st, weight, t, flag, cs, snd"),
     }
     for fn in ("init", "state", "current", "keep", "net_receive"):
         decl, call = sigs[fn]
-        out.append("HB_FN void HB_KERNEL(hb_cat_%s)(%s)" % (fn, decl))
+        # net_receive gives the count of snd[]'s triples (0: it sends none).
+        net = fn == "net_receive"
+        out.append("HB_FN %s HB_KERNEL(hb_cat_%s)(%s)" % ("hb_int" if net else "void", fn, decl))
         out.append("{")
         out.append("    switch (id) {")
         for k, (_, m) in enumerate(mechs):
-            if fn == "net_receive" and m.net_frame is None:
+            if net and m.net_frame is None:
                 continue
-            out.append("    case %d: HB_KERNEL(hb_cat_%s_%s)(%s); break;" % (k, cname(m), fn, call))
+            out.append(("    case %d: return HB_KERNEL(hb_cat_%s_%s)(%s);" if net else
+                        "    case %d: HB_KERNEL(hb_cat_%s_%s)(%s); break;") % (k, cname(m), fn, call))
         out.append("    default:")
         out += ["    " + u for u in unused(call.split(", "))]
         out.append("        break;")
         out.append("    }")
+        if net:
+            out.append("    return 0;")
         out.append("}")
     out.append("#endif")
     return "\n".join(out) + "\n"
@@ -391,7 +413,8 @@ def _info(mechs, ions, descs):
            "    int has_state, has_net_receive;",
            "    int nconn;                  /* each connection's values (NET_RECEIVE's arguments",
            "                                 * after the weight); the engine keeps 1 + nconn */",
-           "    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8, KEEPAFTER 16 */",
+           "    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8, KEEPAFTER 16,",
+           "                                 * SEND 32 */",
            "    const char *const *param_names;",
            "    const double *param_defaults;",
            "    const char *const *state_names; /* st[] slots: STATEs, then kept values */",
@@ -421,12 +444,14 @@ def _info(mechs, ions, descs):
                    (n, _c_string_list(m.currents)))
     out.append("")
     out.append("#define HB_CAT_INFO_NMECH %d" % len(mechs))
+    out.append("#define HB_CAT_INFO_SEND 32 /* in flags: NET_RECEIVE sends self-events */")
     out.append("static const hb_cat_mech hb_cat_mechs[%d] = {" % len(mechs))
     for k, (base, m) in enumerate(mechs):
         n, d = cname(m), descs[k]
         flags = (1 if m.kind == "point" else 0) | (2 if d["method"] else 0) | \
             (4 if any(ion.concentrations for ion in m.ions) else 0) | \
-            (8 if m.net_frame is not None else 0) | (16 if m.keep_after else 0)
+            (8 if m.net_frame is not None else 0) | (16 if m.keep_after else 0) | \
+            (32 if m.has_send and m.net_frame is not None else 0)
         out.append('    {"%s", "%s.mod", %d, %d, %d, %d, %d, %d, %d, %d, hb_cat_%s_params, '
                    "hb_cat_%s_defaults, hb_cat_%s_states, hb_cat_%s_ions, %d, "
                    "hb_cat_%s_currents}," %

@@ -6,7 +6,7 @@ import sympy
 
 from .cprint import CPrinter
 from .errors import NmodlError
-from .model import CELSIUS, DT, TIME, V, WEIGHT, _is_bool, conn_symbol
+from .model import CELSIUS, DT, FLAG, TIME, V, WEIGHT, _is_bool, conn_symbol
 from .numerics import Function, build
 
 _HELPERS = """\
@@ -161,15 +161,17 @@ def signatures(mech):
                     ["const real *prm", "const real *st", "real *out"],
         "state": ["const real v", "const real dt", "const real celsius"] + t + ions +
                  ["const real *prm", "real *st"],
-        "net_receive": ["const real weight"] + t + ["const real *prm", "real *st"] +
-                       (["real *cs"] if mech.conn_args else []),
+        "net_receive": ["const real weight"] + t + (["const real flag"] if mech.has_send else []) +
+                       ["const real *prm", "real *st"] +
+                       (["real *cs"] if mech.conn_args else []) +
+                       (["real *snd"] if mech.has_send else []),
         "net_init": ["const real weight", "const real *prm", "real *cs"],
     }
 
 
 def _emit(mech, kind, fn, params, extra_names=None):
     slots = mech.slot_names()
-    names = {V: "v", CELSIUS: "celsius", DT: "dt", WEIGHT: "weight", TIME: "t"}
+    names = {V: "v", CELSIUS: "celsius", DT: "dt", WEIGHT: "weight", TIME: "t", FLAG: "flag"}
     names.update(extra_names or {})
     for n in mech.ion_inputs:
         names[sympy.Symbol(n, real=True)] = input_name(mech, n)
@@ -281,6 +283,9 @@ def _generate(mech, source_name):
         out.append("#define %s_NCONN %d /* cs[]: each connection's %s */" % (
             m, len(mech.conn_args), ", ".join(mech.conn_args)))
         out.append("#define %s_HAS_NET_INIT %d" % (m, 1 if funcs["net_init"] else 0))
+    if mech.has_send:  # likewise: net_receive() takes the flag and fills snd[]
+        out.append("#define %s_NSEND %d /* snd[]: (1 if sent, time, flag) per net_send */" % (
+            m, len(mech.sends)))
     for k, s in enumerate(slots):
         out.append("#define %s_S_%s %d" % (m, s, k))
     for k, p in enumerate(mech.param_names):
@@ -381,6 +386,8 @@ def describe(mech, source_name):
         d["reads_t"] = True
     if mech.conn_args:  # likewise: each connection's values, NET_RECEIVE's later arguments
         d["connection"] = list(mech.conn_args)
+    if mech.has_send:  # and the net_send statements of NET_RECEIVE
+        d["net_send"] = len(mech.sends)
     return d
 
 

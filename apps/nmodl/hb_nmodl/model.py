@@ -16,6 +16,13 @@ WEIGHT = sympy.Symbol("weight", real=True)
 # The simulation time (ms) the block runs at, as NEURON's fixed step gives it
 # (docs/mechanisms.md, The simulation time t): read-only, an input like dt.
 TIME = sympy.Symbol("t", real=True)
+# NET_RECEIVE's flag: 0 for an event from a connection, what net_send gave
+# for a self-event (an input of a mechanism that sends any).
+FLAG = sympy.Symbol("flag", real=True)
+# The most net_send statements one NET_RECEIVE may hold (after its
+# procedures and loops are expanded): each is a slot of the engine's send
+# buffer.
+MAX_SENDS = 16
 _SPECIAL = {"v": V, "celsius": CELSIUS, "dt": DT, "t": TIME}
 
 
@@ -129,17 +136,20 @@ class IonUse:
 class _Frame:
     """Values during symbolic execution: locals, module variables, derivatives."""
 
-    def __init__(self, local, glob, derivs, conserve=None, compartments=None):
+    def __init__(self, local, glob, derivs, conserve=None, compartments=None, sends=None):
         self.local = local
         self.glob = glob
         self.derivs = derivs
         self.conserve = [] if conserve is None else conserve  # KINETIC: (lhs, total)
         # KINETIC's COMPARTMENT: state name -> (volume, the state's symbol)
         self.compartments = {} if compartments is None else compartments
+        # NET_RECEIVE's net_send statements so far: (condition it runs
+        # under, delivery time, flag), each evaluated where it stands.
+        self.sends = [] if sends is None else sends
 
     def copy(self):
         return _Frame(dict(self.local), dict(self.glob), dict(self.derivs), self.conserve,
-                      self.compartments)
+                      self.compartments, list(self.sends))
 
 
 # Newton iterations at most in a nonlinear STEADYSTATE's step of 1e9 ms (it
@@ -174,6 +184,10 @@ class Mechanism:
         self.warnings = []
         self.uses_t = False  # some block reads t: its functions take it (codegen.signatures)
         self._t_shift = False
+        # NET_RECEIVE or a function sends self-events (net_send): its
+        # net_receive() then takes the flag and gives the events sent.
+        self.has_send = self._scan_sends()
+        self.sends = []
         self._declare()
         self._solve_stmt()
         # Pass 1 finds the ASSIGNED variables some function reads before it
@@ -298,6 +312,22 @@ class Mechanism:
             scan(self.mod.net_receive.body, set(self.mod.net_receive.args))
         return written
 
+    def _scan_sends(self):
+        """Whether NET_RECEIVE or any FUNCTION or PROCEDURE has a net_send
+        statement (those outside NET_RECEIVE are refused when they run)."""
+        def scan(body):
+            for s in body:
+                if isinstance(s, ast.CallStmt) and s.name == "net_send":
+                    return True
+                if isinstance(s, ast.If) and (scan(s.then) or scan(s.orelse)):
+                    return True
+            return False
+
+        bodies = [f.body for f in self.mod.functions.values()]
+        if self.mod.net_receive:
+            bodies.append(self.mod.net_receive.body)
+        return any(scan(b) for b in bodies)
+
     def _solve_stmt(self):
         """The BREAKPOINT's SOLVE (at most one): its target and method."""
         self.solve = None
@@ -394,6 +424,11 @@ class Mechanism:
                 self.net_init_frame = self._run("NET_RECEIVE's INITIAL", self.mod.net_initial,
                                                 dict(args), fn="net_init")
             self.net_frame = self._run("NET_RECEIVE", nr.body, args, fn="net_receive")
+            self.sends = self.net_frame.sends
+            if len(self.sends) > MAX_SENDS:
+                raise self._unsup("more than %d net_send statements in NET_RECEIVE (with its "
+                                  "procedures expanded): %d" % (MAX_SENDS, len(self.sends)),
+                                  nr.tok)
         elif self.mod.net_initial is not None:
             raise self._err("INITIAL inside NET_RECEIVE without NET_RECEIVE",
                             self.mod.net_initial_tok)
@@ -645,9 +680,9 @@ class Mechanism:
         if name in _BUILTIN_CONSTANTS:
             return _BUILTIN_CONSTANTS[name]
         if name == "flag" and self._fn == "net_receive":
-            # NET_RECEIVE's flag: 0 for an event from a NetCon, the only
-            # kind there is here (net_send, which sets others, is refused).
-            return sympy.Integer(0)
+            # NET_RECEIVE's flag: 0 for an event from a connection, the only
+            # kind a mechanism that never calls net_send receives.
+            return FLAG if self.has_send else sympy.Integer(0)
         if name in _GEOMETRY:
             raise self._err("use of %s without declaring it (ASSIGNED { %s (%s) }, as NEURON "
                             "requires)" % (name, name, _GEOMETRY_PARAMS[name][0]), tok)
@@ -757,6 +792,9 @@ class Mechanism:
             if len(s.args) != 1:
                 raise self._err("at_time takes one time", s.tok)
             self._eval(s.args[0], frame)
+        elif (isinstance(s, ast.CallStmt) and s.name == "net_send" and
+              s.name not in self.mod.functions):
+            self._net_send(s, frame)
         elif isinstance(s, ast.CallStmt):
             self._call(s.name, [self._eval(x, frame) for x in s.args], frame, s.tok, stmt=True)
         elif isinstance(s, ast.Reaction):
@@ -775,6 +813,21 @@ class Mechanism:
             raise self._unsup("SOLVE outside BREAKPOINT", s.tok)
         else:
             raise self._err("unexpected statement", s.tok)
+
+    def _net_send(self, s, frame):
+        """net_send(delay, flag): a self-event to this instance at t + delay
+        (ms) with that flag, carrying the weight and connection of the
+        event being received (NEURON's self-event keeps the NetCon's weight
+        vector)."""
+        if self._fn != "net_receive":
+            raise self._unsup("net_send in %s (self-events start from NET_RECEIVE only: "
+                              "the engine delivers them there)" % self._block_shown(), s.tok)
+        if len(s.args) != 2:
+            raise self._err("net_send takes a delay and a flag", s.tok)
+        delay = _arith(self._eval(s.args[0], frame))
+        flag = _arith(self._eval(s.args[1], frame))
+        self.uses_t = True  # the delivery time is t + delay
+        frame.sends.append((sympy.true, TIME + delay, flag))
 
     def _reaction(self, s, frame):
         """A KINETIC reaction's fluxes added to its states' derivatives (law of mass action)."""
@@ -937,6 +990,11 @@ class Mechanism:
             self._assign_tok.setdefault(n, s.tok)
 
     def _merge(self, frame, c, a, b):
+        # Each branch's own net_sends, under its condition.
+        n0 = len(frame.sends)
+        frame.sends[:] = frame.sends + \
+            [(sympy.And(c, g), te, f) for g, te, f in a.sends[n0:]] + \
+            [(sympy.And(sympy.Not(c), g), te, f) for g, te, f in b.sends[n0:]]
         for attr in ("local", "glob", "derivs"):
             base, da, db = getattr(frame, attr), getattr(a, attr), getattr(b, attr)
             for k in set(da) | set(db):
@@ -968,7 +1026,8 @@ class Mechanism:
         local = {a: _arith(x) for a, x in zip(f.args, args)}
         if f.kind == "FUNCTION":
             local[name] = sympy.Integer(0)
-        sub = _Frame(local, frame.glob, frame.derivs, frame.conserve, frame.compartments)
+        sub = _Frame(local, frame.glob, frame.derivs, frame.conserve, frame.compartments,
+                     frame.sends)
         saved = self._block, self._inner
         self._block, self._inner = "%s (%s)" % (name, saved[0]), name
         self._exec(f.body, sub)

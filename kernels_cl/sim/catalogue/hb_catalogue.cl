@@ -12,12 +12,14 @@
  * HB_CAT_STATE (it has a SOLVE), HB_CAT_CONC (it writes a concentration that
  * others read), HB_CAT_NET (NET_RECEIVE), HB_CAT_KEEPAFTER (its SOLVE assigns
  * its currents again at the new v: where probed, they are kept again after
- * the state step, at the step's middle time, as NEURON records them). */
+ * the state step, at the step's middle time, as NEURON records them),
+ * HB_CAT_SEND (NET_RECEIVE sends self-events: net_send). */
 #define HB_CAT_POINT 1
 #define HB_CAT_STATE 2
 #define HB_CAT_CONC 4
 #define HB_CAT_NET 8
 #define HB_CAT_KEEPAFTER 16
+#define HB_CAT_SEND 32
 #define HB_CAT_MECHS(X) X(0, pas, 0) X(1, hh, HB_CAT_STATE) X(2, ExpSyn, HB_CAT_POINT | HB_CAT_STATE | HB_CAT_NET) X(3, Exp2Syn, HB_CAT_POINT | HB_CAT_STATE | HB_CAT_NET)
 /* Per mechanism NAME: how many factors of celsius alone its state update
  * takes (hb_cat_NAME_tconst computes them, hb_cat_NAME_state_tc uses them). */
@@ -36,6 +38,11 @@
  * again after a state step is compiled only then (where a launch may run it,
  * its dispatch costs registers). */
 #define HB_CAT_ANY_KEEPAFTER 0
+/* Whether some mechanism sends self-events (the engine's queues of them are
+ * compiled only then), and the most net_sends one NET_RECEIVE holds (the
+ * length / 3 of the snd[] buffer hb_cat_net_receive fills). */
+#define HB_CAT_ANY_SEND 0
+#define HB_CAT_MAX_SEND 1
 #endif
 
 #ifndef HB_CATALOGUE_FUNCS /* undefined between precisions by the CUDA and host builds */
@@ -974,7 +981,7 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_keep)(const hb_long idx, const hb_long n, __g
     for (int q = 0; q < 1; ++q)
         st[(HB_MECH_EXPSYN_NSTATE + q) * n + idx] = c_[q];
 }
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t, __global real *cs)
+HB_FN hb_int HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t, const real flag, __global real *cs, real *snd)
 {
     (void)t;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
@@ -982,10 +989,13 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_long
         p_[q] = prm[q * n + idx];
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
+    (void)flag;
+    (void)snd;
     (void)cs;
     HB_KERNEL(hb_mech_ExpSyn_net_receive)(weight, p_, s_);
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
+    return 0;
 }
 
 /* Exp2Syn (point process: nA, uS) */
@@ -1113,7 +1123,7 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_keep)(const hb_long idx, const hb_long n, __
     for (int q = 0; q < 1; ++q)
         st[(HB_MECH_EXP2SYN_NSTATE + q) * n + idx] = c_[q];
 }
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t, __global real *cs)
+HB_FN hb_int HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t, const real flag, __global real *cs, real *snd)
 {
     (void)t;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
@@ -1121,10 +1131,13 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_lon
         p_[q] = prm[q * n + idx];
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         s_[q] = st[q * n + idx];
+    (void)flag;
+    (void)snd;
     (void)cs;
     HB_KERNEL(hb_mech_Exp2Syn_net_receive)(weight, p_, s_);
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
+    return 0;
 }
 
 /* ---- by id (a switch; uniform where a loop runs one mechanism) ---- */
@@ -1221,11 +1234,11 @@ HB_FN void HB_KERNEL(hb_cat_keep)(const hb_int id, const hb_long idx, const hb_l
         break;
     }
 }
-HB_FN void HB_KERNEL(hb_cat_net_receive)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t, __global real *cs)
+HB_FN hb_int HB_KERNEL(hb_cat_net_receive)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real weight, const real t, const real flag, __global real *cs, real *snd)
 {
     switch (id) {
-    case 2: HB_KERNEL(hb_cat_ExpSyn_net_receive)(idx, n, prm, st, weight, t, cs); break;
-    case 3: HB_KERNEL(hb_cat_Exp2Syn_net_receive)(idx, n, prm, st, weight, t, cs); break;
+    case 2: return HB_KERNEL(hb_cat_ExpSyn_net_receive)(idx, n, prm, st, weight, t, flag, cs, snd);
+    case 3: return HB_KERNEL(hb_cat_Exp2Syn_net_receive)(idx, n, prm, st, weight, t, flag, cs, snd);
     default:
         (void)idx;
         (void)n;
@@ -1233,8 +1246,11 @@ HB_FN void HB_KERNEL(hb_cat_net_receive)(const hb_int id, const hb_long idx, con
         (void)st;
         (void)weight;
         (void)t;
+        (void)flag;
         (void)cs;
+        (void)snd;
         break;
     }
+    return 0;
 }
 #endif

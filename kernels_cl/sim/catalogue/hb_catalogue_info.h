@@ -13,7 +13,8 @@ typedef struct {
     int has_state, has_net_receive;
     int nconn;                  /* each connection's values (NET_RECEIVE's arguments
                                  * after the weight); the engine keeps 1 + nconn */
-    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8, KEEPAFTER 16 */
+    int flags;                  /* HB_CAT_POINT 1, STATE 2, CONC 4, NET 8, KEEPAFTER 16,
+                                 * SEND 32 */
     const char *const *param_names;
     const double *param_defaults;
     const char *const *state_names; /* st[] slots: STATEs, then kept values */
@@ -49,6 +50,7 @@ static const char *const hb_cat_Exp2Syn_ions[] = {NULL};
 static const char *const hb_cat_Exp2Syn_currents[] = {"i"};
 
 #define HB_CAT_INFO_NMECH 4
+#define HB_CAT_INFO_SEND 32 /* in flags: NET_RECEIVE sends self-events */
 static const hb_cat_mech hb_cat_mechs[4] = {
     {"pas", "pas.mod", 0, 2, 0, 0, 0, 0, 0, 0, hb_cat_pas_params, hb_cat_pas_defaults, hb_cat_pas_states, hb_cat_pas_ions, 1, hb_cat_pas_currents},
     {"hh", "hh.mod", 0, 4, 3, 3, 1, 0, 0, 2, hb_cat_hh_params, hb_cat_hh_defaults, hb_cat_hh_states, hb_cat_hh_ions, 3, hb_cat_hh_currents},
