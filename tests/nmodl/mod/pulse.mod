@@ -6,7 +6,7 @@
 : at its delivery).
 NEURON {
     POINT_PROCESS PulseSyn
-    RANGE dur, alpha, beta, gmax, e, i, g, open, ton, toff
+    RANGE dur, alpha, beta, gmax, e, i, g, open, wsum, ton, toff
     NONSPECIFIC_CURRENT i
 }
 

@@ -1,4 +1,4 @@
-/* stp_net.c: the per-connection half of ci/t-compare.sh: stp.mod's StpSyn, whose NET_RECEIVE keeps values per connection, in a network; each connection must keep its own, so the conductance g of a synapse with two connections equals the sum of two synapses with one each, and one with two connections from the same cell twice the one with one. */
+/* stp_net.c: the per-connection half of ci/t-compare.sh: stp.mod's StpSyn (or pulse.mod's PulseSyn, whose self-events carry their connection), whose NET_RECEIVE keeps values per connection, in a network; each connection must keep its own, so the conductance of a synapse with two connections equals the sum of two synapses with one each, and one with two connections from the same cell twice the one with one. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,18 +8,21 @@
 #include "hinesbatch_net.h"
 
 /* Usage: stp_net SOMA.SWC ENGINE(0 auto, 1 stages, 2 cells) PRECISION(0 double, 1 float) TAG
- * Cells 0 and 1 (HH, driven at two rates) are the sources; StpSyn a on cell 2
+ * [NAME VALUE] (default StpSyn g; PulseSyn wsum, the conductance its open
+ * pulses give, which its self-events take off by their connection's values)
+ * Cells 0 and 1 (HH, driven at two rates) are the sources; NAME a on cell 2
  * takes both, b on cell 3 cell 0's, c on cell 4 cell 1's, d on cell 2 cell
- * 0's twice; every cell has HH, and g does not depend on v. Prints one row:
+ * 0's twice; every cell has HH, and VALUE does not depend on v. Prints one row:
  * the sources' spikes, the largest |g_a - g_b - g_c| and |g_d - 2 g_b| over
- * the run relative to the largest g, and whether both are within the
+ * the run relative to the largest g (g: VALUE), and whether both are within the
  * precision's bound (1e-12 double, 1e-5 float). */
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: stp_net SOMA.SWC ENGINE PRECISION TAG\n");
+    if (argc != 5 && argc != 7) {
+        fprintf(stderr, "usage: stp_net SOMA.SWC ENGINE PRECISION TAG [NAME VALUE]\n");
         return 2;
     }
+    const char *name = argc == 7 ? argv[5] : "StpSyn", *value = argc == 7 ? argv[6] : "g";
     hb_morph_cell *cell = NULL;
     CHECK(tcheck_cell(argv[1], &cell));
     hb_context *ctx = NULL;
@@ -35,8 +38,8 @@ int main(int argc, char **argv)
     int64_t syn[4], probe[4];
     const int64_t on[4] = {2, 3, 4, 2};
     for (int k = 0; k < 4; ++k) {
-        CHECK(hb_sim_add_point(sim, "StpSyn", on[k], -1, &syn[k]));
-        CHECK(hb_sim_probe_point(sim, syn[k], "g", &probe[k]));
+        CHECK(hb_sim_add_point(sim, name, on[k], -1, &syn[k]));
+        CHECK(hb_sim_probe_point(sim, syn[k], value, &probe[k]));
     }
     hb_net *net = NULL;
     CHECK(hb_net_create(NULL, HB_NET_STEP_END, &net));
