@@ -197,7 +197,7 @@ HB_FN void HB_KERNEL(hb_mech_point_events_self)(const hb_long q, const hb_long s
     const hb_long e1 = evptr[q + 1];
     hb_long e = evcur[q];
     real snd[3 * HB_CAT_MAX_SEND];
-    for (hb_int round = 0;; ++round) {
+    for (hb_int done = 0;; ++done) {
         const int ext = e < e1 && evstep[2 * e] <= step;
         const hb_int n = (hb_int)sq[0];
         hb_int b = -1;
@@ -208,7 +208,7 @@ HB_FN void HB_KERNEL(hb_mech_point_events_self)(const hb_long q, const hb_long s
         }
         if (!ext && b < 0)
             break;
-        if (round == HB_SELF_ROUNDS) {
+        if (done == HB_SELF_ROUNDS) {
             sq[1] = sq[1] + (real)1;
             atomic_inc((volatile __global hb_int *)selfq);
             break;
