@@ -36,9 +36,9 @@ BACKENDS=("$@")
 PY=python3
 command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
 # tdrive.mod, tpulse.mod, vstep.mod, cal.mod, cashell.mod, cpool.mod, karea.mod, cashells.mod,
-# gclamp.mod, crw.mod, stp.mod and pulse.mod ride along for ci/t-compare.sh, which runs on this build (ci/test.sh).
+# gclamp.mod, crw.mod, stp.mod, pulse.mod and train.mod ride along for ci/t-compare.sh, which runs on this build (ci/test.sh).
 mechs="$(ls "$PWD"/data/models/l5pc/mod/*.mod | tr '\n' ';')"
-for m in tdrive tpulse vstep cal cashell cpool karea cashells gclamp crw stp pulse; do mechs="$mechs$PWD/tests/nmodl/mod/$m.mod;"; done
+for m in tdrive tpulse vstep cal cashell cpool karea cashells gclamp crw stp pulse train; do mechs="$mechs$PWD/tests/nmodl/mod/$m.mod;"; done
 mechs=${mechs%;}
 if ! cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_CUDA="${CUDA:-OFF}" \
         -DHINESBATCH_MECHANISMS="$mechs" >"$BUILD.configure.log" 2>&1 ||

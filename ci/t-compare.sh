@@ -101,12 +101,17 @@
 # must fail the run (HB_ERR_NUMERICAL naming the point: self-events lost).
 # And PulseSyn in stp_net's network (wsum, the conductance its open pulses
 # give: 0 in double, 4.8e-8 in float; self-events that lose their
-# connection miss by 1).
+# connection miss by 1). Then self-events sent by INITIAL: train.mod's
+# TrainSyn (a train of 4 pulses that INITIAL's net_send starts, each pulse's
+# end sending the next start; events of 0.001 uS at 1, 3, 5.4 and 6.8 ms
+# add to the conductance while a pulse is open) against NEURON's run
+# (train_reference.csv): 1e-9 mV and 1e-12 nA in double (4.3e-13 mV,
+# 1.4e-15 nA measured), 1e-3 mV and 1e-6 nA in float (9.9e-6 mV, 4.6e-8 nA).
 #
 # Needs a build whose catalogue holds tests/nmodl/mod/tdrive.mod, tpulse.mod,
 # vstep.mod, cal.mod, cashell.mod, cpool.mod, karea.mod, cashells.mod, gclamp.mod, crw.mod,
-# stp.mod and pulse.mod (ci/l5pc-compare.sh configures its build so; ci/test.sh passes
-# that build).
+# stp.mod, pulse.mod and train.mod (ci/l5pc-compare.sh configures its build so; ci/test.sh
+# passes that build).
 #
 # Usage: bash ci/t-compare.sh BUILD [serial|openmp|opencl|cuda ...]   (default serial openmp;
 #        ENGINES="auto cells stages" by default; OUT=$BUILD/t-compare)
@@ -217,6 +222,10 @@ echo "| backend, engine, precision (PulseSyn) | samples | worst v (mV) | i (nA) 
 echo "|---|---|---|---|---|"
 point_cases PulseSyn tests/nmodl/tcheck/pulse_reference.csv "1e-9 1e-12" "1e-3 1e-6" \
     0.002:1,2,2.2,3.5,5,5.1,5.2,5.3,5.4,5.5,5.6,5.7,8
+echo "| backend, engine, precision (TrainSyn) | samples | worst v (mV) | i (nA) | within bounds |"
+echo "|---|---|---|---|---|"
+point_cases TrainSyn tests/nmodl/tcheck/train_reference.csv "1e-9 1e-12" "1e-3 1e-6" \
+    0.001:1,3,5.4,6.8
 # More self-events pending than a queue holds: the run fails and says so.
 for b in "${BACKENDS[@]}"; do
     tag="pulse-full-$b"

@@ -15,10 +15,11 @@ extern "C" {
 #define HB_SIM_MT_UNIFORM 256
 #define HB_SIM_MT_KEEPI 512
 /* A self-event sender's queue in mst (kernels_cl/sim/hb_mech_passes.cl's
- * HB_SELF_CAP entries of HB_SELF_W values, after a count of those pending
- * and one of those lost): its length. */
+ * HB_SELF_CAP entries of HB_SELF_W values, after a head of HB_SELF_HEAD: a
+ * count of those pending, one of those lost, and the place of the point's
+ * own connection values as place / 2^20 and place mod 2^20): its length. */
 #define HB_SIM_SELF_CAP 8
-#define HB_SIM_SELF_LEN (2 + HB_SIM_SELF_CAP * 5)
+#define HB_SIM_SELF_LEN (4 + HB_SIM_SELF_CAP * 5)
 #define HB_SIM_SELF_ROUNDS 256 /* HB_SELF_ROUNDS: deliveries to a point in a step */
 
 /* Device-side state of a simulation (api/sim/; kernels in

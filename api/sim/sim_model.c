@@ -907,8 +907,16 @@ static hb_status build(hb_sim *sim, const char *fn)
         const hb_sim_point *pt = &md->points[t.order[q]];
         const int m = pt->mech, np = hb_cat_mechs[m].nparam;
         const int64_t i = next[m]++, n = count[m];
-        t.selfq[1 + q] = hb_cat_mechs[m].flags & HB_CAT_INFO_SEND ? md->self_off + HB_SIM_SELF_LEN * k++
-                                                              : -1;
+        t.selfq[1 + q] = -1;
+        if (hb_cat_mechs[m].flags & HB_CAT_INFO_SEND) {
+            /* The queue's head: the point's own connection, for INITIAL's
+             * self-events (-1: its mechanism keeps no values). */
+            const int64_t at = md->self_off + HB_SIM_SELF_LEN * k++;
+            const int64_t own = md->stream_off[md->nstream + t.order[q]];
+            t.selfq[1 + q] = at;
+            t.zeros[at + 2] = own < 0 ? -1.0 : (double)(own >> 20);
+            t.zeros[at + 3] = own < 0 ? 0.0 : (double)(own & 1048575);
+        }
         t.entry[t.order[q]] = q;
         t.pmech[q] = m;
         t.pidx[q] = i;

@@ -61,13 +61,16 @@
 #define HB_PROBE_ION 3
 #define HB_PROBE_ION_E 4
 /* A point's self-event queue: [0] how many are pending, [1] how many were
- * lost to a full queue, then HB_SELF_CAP entries of HB_SELF_W values in the
- * order sent: delivery time (ms), flag, weight, and the place of the
- * connection's values in mst as place / 2^20 and place mod 2^20 (each exact
- * in float; -1 and 0: none). The engine reserves 2 + HB_SELF_CAP HB_SELF_W
- * values per such point (api/sim/sim_model.c). */
+ * lost to a full queue, [2] and [3] the place of the point's own connection
+ * values (those of INITIAL's self-events), then HB_SELF_CAP entries of
+ * HB_SELF_W values in the order sent: delivery time (ms), flag, weight, and
+ * the place of the connection's values. A place in mst is kept as place /
+ * 2^20 and place mod 2^20 (each exact in float; -1 and 0: none). The engine
+ * reserves HB_SELF_HEAD + HB_SELF_CAP HB_SELF_W values per such point
+ * (api/sim/sim_model.c). */
 #define HB_SELF_CAP 8 /* HB_SIM_SELF_CAP, HB_SIM_SELF_LEN of api/sim/hb_sim_ops.h */
 #define HB_SELF_W 5
+#define HB_SELF_HEAD 4
 /* Deliveries to one point in one step at most (a NET_RECEIVE whose zero
  * delays send each other without end would never return): past it, the
  * rest count as lost. */
@@ -91,15 +94,55 @@ HB_FN void HB_KERNEL(hb_spike_push)(__global hb_long *slist, __global real *stim
     }
 }
 
-/* Instance i of mechanism m on row r at voltage v and time t: INITIAL. */
+#if HB_CAT_ANY_SEND
+/* Queues a self-event of point q (queue sq) at time te with flag, weight w
+ * and connection place cs; a full queue counts it lost, in sq[1] and in
+ * selfq[0]. */
+HB_FN void HB_KERNEL(hb_self_push)(__global real *sq, __global hb_long *selfq, const real te,
+                                   const real flag, const real w, const hb_long cs)
+{
+    const hb_int n = (hb_int)sq[0];
+    if (n >= HB_SELF_CAP) {
+        sq[1] = sq[1] + (real)1;
+        atomic_inc((volatile __global hb_int *)selfq);
+        return;
+    }
+    __global real *x = sq + HB_SELF_HEAD + HB_SELF_W * n;
+    x[0] = te;
+    x[1] = flag;
+    x[2] = w;
+    x[3] = cs < 0 ? (real)-1 : (real)(cs >> 20);
+    x[4] = cs < 0 ? (real)0 : (real)(cs & 1048575);
+    sq[0] = (real)(n + 1);
+}
+#endif
+
+/* Instance i of mechanism m on row r at voltage v and time t: INITIAL; a
+ * point's self-events it sends queued with weight 0 and the point's own
+ * connection (NEURON gives them no NetCon). */
 HB_FN void HB_KERNEL(hb_mech_inst_init)(const hb_int m, const hb_long i, const hb_long r,
                                         const real v, const real t, const hb_long nrows,
                                         HB_MECH_ARGS)
 {
     (void)inode, (void)mcell, (void)pptr, (void)pmech, (void)pidx, (void)scale;
     (void)evptr, (void)evcur, (void)evstep, (void)evw, (void)evt, (void)selfq;
-    HB_KERNEL(hb_cat_init)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, t, ion,
-                           ionk, nrows, r);
+#if HB_CAT_ANY_SEND
+    real snd[3 * HB_CAT_MAX_SEND];
+    const hb_int ns = HB_KERNEL(hb_cat_init)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v,
+                                             celsius, t, ion, ionk, nrows, r, snd);
+    for (hb_long q = pptr[r]; ns > 0 && q < pptr[r + 1]; ++q)
+        if (pmech[q] == m && pidx[q] == i && selfq[1 + q] >= 0) {
+            __global real *sq = mst + selfq[1 + q];
+            const hb_long cs = sq[2] < (real)0 ? -1 : (hb_long)sq[2] * 1048576 + (hb_long)sq[3];
+            for (hb_int k = 0; k < ns; ++k)
+                if (snd[3 * k] != (real)0)
+                    HB_KERNEL(hb_self_push)(sq, selfq, snd[3 * k + 1], snd[3 * k + 2], (real)0,
+                                            cs);
+        }
+#else
+    HB_KERNEL(hb_cat_init)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, t, ion, ionk,
+                           nrows, r, (real *)0);
+#endif
 }
 
 /* Its states over one step of dt at v, ending at time t; where its SOLVE
@@ -159,27 +202,6 @@ HB_FN void HB_KERNEL(hb_mech_points_advance)(const hb_long r, const real v, cons
 }
 
 #if HB_CAT_ANY_SEND
-/* Queues a self-event of point q (queue sq) at time te with flag, weight w
- * and connection place cs; a full queue counts it lost, in sq[1] and in
- * selfq[0]. */
-HB_FN void HB_KERNEL(hb_self_push)(__global real *sq, __global hb_long *selfq, const real te,
-                                   const real flag, const real w, const hb_long cs)
-{
-    const hb_int n = (hb_int)sq[0];
-    if (n >= HB_SELF_CAP) {
-        sq[1] = sq[1] + (real)1;
-        atomic_inc((volatile __global hb_int *)selfq);
-        return;
-    }
-    __global real *x = sq + 2 + HB_SELF_W * n;
-    x[0] = te;
-    x[1] = flag;
-    x[2] = w;
-    x[3] = cs < 0 ? (real)-1 : (real)(cs >> 20);
-    x[4] = cs < 0 ? (real)0 : (real)(cs & 1048575);
-    sq[0] = (real)(n + 1);
-}
-
 /* Point q at step `step` when its mechanism sends self-events: its events
  * due and its self-events due (time / dt at most step + 1/2, the host's
  * rule for events, hb__sim_event_step) merged in time order, an event
@@ -202,8 +224,8 @@ HB_FN void HB_KERNEL(hb_mech_point_events_self)(const hb_long q, const hb_long s
         const hb_int n = (hb_int)sq[0];
         hb_int b = -1;
         for (hb_int k = 0; k < n; ++k) {
-            const real te = sq[2 + HB_SELF_W * k];
-            if (te / dt <= lim && (b < 0 || te < sq[2 + HB_SELF_W * b]))
+            const real te = sq[HB_SELF_HEAD + HB_SELF_W * k];
+            if (te / dt <= lim && (b < 0 || te < sq[HB_SELF_HEAD + HB_SELF_W * b]))
                 b = k;
         }
         if (!ext && b < 0)
@@ -215,15 +237,15 @@ HB_FN void HB_KERNEL(hb_mech_point_events_self)(const hb_long q, const hb_long s
         }
         real w, t, flag;
         hb_long cs;
-        if (ext && (b < 0 || evt[e] <= sq[2 + HB_SELF_W * b])) {
+        if (ext && (b < 0 || evt[e] <= sq[HB_SELF_HEAD + HB_SELF_W * b])) {
             w = evw[e], t = evt[e], flag = (real)0, cs = evstep[2 * e + 1];
             ++e;
         } else {
-            __global real *x = sq + 2 + HB_SELF_W * b;
+            __global real *x = sq + HB_SELF_HEAD + HB_SELF_W * b;
             t = x[0], flag = x[1], w = x[2];
             cs = x[3] < (real)0 ? -1 : (hb_long)x[3] * 1048576 + (hb_long)x[4];
             for (hb_int k = HB_SELF_W * b; k < HB_SELF_W * (n - 1); ++k) /* keep the order */
-                sq[2 + k] = sq[2 + HB_SELF_W + k];
+                sq[HB_SELF_HEAD + k] = sq[HB_SELF_HEAD + HB_SELF_W + k];
             sq[0] = (real)(n - 1);
         }
         const hb_int ns = HB_KERNEL(hb_cat_net_receive)(m, pidx[q], HB_MT_N(m), HB_MT_PRM(m),

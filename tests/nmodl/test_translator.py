@@ -105,7 +105,8 @@ def test_refusals():
             NmodlError)
     refusal(MINIMAL + "NET_RECEIVE(w, w) { }\n", "NET_RECEIVE names an argument twice", 4, 1,
             NmodlError)
-    refusal(MINIMAL + "INITIAL { net_send(1, 2) }\n", "unsupported net_send in INITIAL", 4, 11)
+    refusal(MINIMAL + "INITIAL { net_send(1, 2) }\n", "unsupported net_send in a density mechanism",
+            4, 11)
     refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  INITIAL { g = 0 }\n}\n",
             "unsupported assignment to g in NET_RECEIVE's INITIAL", 6, 13)
     refusal(MINIMAL + "STATE { g }\nNET_RECEIVE(w) {\n  g = g + w*v\n}\n",
@@ -1292,6 +1293,7 @@ def test_thread_guards():
 
 STP = os.path.join(ROOT, "tests", "nmodl", "mod", "stp.mod")
 PULSE = os.path.join(ROOT, "tests", "nmodl", "mod", "pulse.mod")
+TRAIN = os.path.join(ROOT, "tests", "nmodl", "mod", "train.mod")
 NETARGS = """NEURON { POINT_PROCESS P RANGE tau, u0 NONSPECIFIC_CURRENT i }
 PARAMETER { tau = 2 (ms) u0 = 0.1 }
 ASSIGNED { v (mV) i (nA) }
@@ -1318,14 +1320,16 @@ def test_net_send():
     assert "snd[1] = p_dur + t;" in nr and "snd[2] = (real)1;" in nr and "snd[5] = (real)2;" in nr
     assert describe(mech, "pulse.mod")["net_send"] == 2
     # A value read where net_send stands: the time before x changes after it.
-    body = MINIMAL + "ASSIGNED { x }\nINITIAL { x = 1 }\nNET_RECEIVE(w) {\n%s}\n"
+    # A point process (density mechanisms' net_sends are refused), 3 lines as MINIMAL.
+    head = "NEURON { POINT_PROCESS Q RANGE a }\nPARAMETER { a = 1 }\nASSIGNED { v (mV) }\n"
+    body = head + "ASSIGNED { x }\nINITIAL { x = 1 }\nNET_RECEIVE(w) {\n%s}\n"
     m = loads(body % "  if (flag == 0) {\n    net_send(x, 3)\n  }\n  x = x + 1\n", "s.mod")
     g, te, f = m.sends[0]
     assert str(te) == "s_x + t" and f == 3 and "flag" in str(g)
     c = generate(m, "s.mod")
     assert "snd[0] = flag == (real)0 ? (real)1 : (real)0;" in c
     # A procedure's net_send counts as NET_RECEIVE's.
-    m = loads(MINIMAL + "PROCEDURE p(d) {\n  net_send(d, 1)\n}\nNET_RECEIVE(w) {\n  p(2)\n  p(3)\n}\n",
+    m = loads(head + "PROCEDURE p(d) {\n  net_send(d, 1)\n}\nNET_RECEIVE(w) {\n  p(2)\n  p(3)\n}\n",
               "p.mod")
     assert [str(te) for _, te, _ in m.sends] == ["t + 2", "t + 3"]
     # No net_send: flag is 0 and the text keeps its shape.
@@ -1336,6 +1340,18 @@ def test_net_send():
             "unsupported net_send in NET_RECEIVE's INITIAL", 6, 13)
     refusal(MINIMAL + "PROCEDURE p() {\n  net_send(0, 1)\n}\nBREAKPOINT { p() }\n",
             "unsupported net_send in BREAKPOINT", 5, 3)
+    # INITIAL's: init() fills snd[] likewise (t is 0 there); a file without
+    # NET_RECEIVE has nothing to receive them.
+    tr = load(TRAIN)
+    assert len(tr.init_sends) == 1 and len(tr.sends) == 2
+    ti = generate(tr, "train.mod")
+    assert "#define HB_MECH_TRAINSYN_NSEND_INIT 1" in ti
+    init = ti[ti.index("hb_mech_TrainSyn_init)"):]
+    assert init.split("\n")[0].endswith("real *st, real *snd)") and "snd[1] = p_start + t;" in init
+    assert describe(tr, "train.mod")["initial_net_send"] == 1
+    point = "NEURON { POINT_PROCESS Q }\nASSIGNED { v (mV) }\n"
+    refusal(point + "INITIAL {\n  net_send(1, 1)\n}\n", "net_send in INITIAL without NET_RECEIVE",
+            4, 3, NmodlError)
     many = "".join("  net_send(%d, 1)\n" % k for k in range(17))
     refusal(body % many, "unsupported more than 16 net_send statements", 6, 1)
 

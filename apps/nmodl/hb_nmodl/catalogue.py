@@ -138,7 +138,8 @@ def _dispatch(mechs, ions, descs, texts):
     out.append(" * compiled only then), and the most net_sends one NET_RECEIVE holds (the")
     out.append(" * length / 3 of the snd[] buffer hb_cat_net_receive fills). */")
     out.append("#define HB_CAT_ANY_SEND %d" % (1 if senders else 0))
-    out.append("#define HB_CAT_MAX_SEND %d" % max([len(m.sends) for m in senders] + [1]))
+    out.append("#define HB_CAT_MAX_SEND %d" % max([max(len(m.sends), len(m.init_sends))
+                                                   for m in senders] + [1]))
     out.append("#endif")
     out.append("")
     out.append("#ifndef HB_CATALOGUE_FUNCS /* undefined between precisions by the CUDA and host builds */")
@@ -237,14 +238,18 @@ def _dispatch(mechs, ions, descs, texts):
         out.append("")
         out.append("/* %s (%s) */" % (m.name, "point process: nA, uS" if point else
                                        "density: mA/cm2, S/cm2"))
-        out.append("HB_FN void HB_KERNEL(hb_cat_%s_init)(%s, const real v, const real celsius, "
-                   "const real t, %s)" % (n, inst, row))
+        # Returns how many (sent, time, flag) triples INITIAL left in snd[].
+        out.append("HB_FN hb_int HB_KERNEL(hb_cat_%s_init)(%s, const real v, const real celsius, "
+                   "const real t, %s, real *snd)" % (n, inst, row))
         out.append("{")
         out += unused(["ion", "ionk", "nrows", "row"]) + t_unused(m)
+        if not m.init_sends:
+            out += unused(["snd"])
         out += load(m, with_state=False)
-        out.append("    HB_KERNEL(hb_mech_%s_init)(v, celsius%s%s, p_, s_);" %
-                   (n, targ(m), ion_args(m)))
+        out.append("    HB_KERNEL(hb_mech_%s_init)(v, celsius%s%s, p_, s_%s);" %
+                   (n, targ(m), ion_args(m), ", snd" if m.init_sends else ""))
         out += store(m)
+        out.append("    return %d;" % len(m.init_sends))
         out.append("}")
         # _state, and _state_tc given the factors of celsius alone that
         # _tconst computes (the on-chip engine: once per launch).
@@ -360,8 +365,8 @@ def _dispatch(mechs, ions, descs, texts):
     out.append("/* ---- by id (a switch; uniform where a loop runs one mechanism) ---- */")
     common = "const hb_int id, " + inst
     sigs = {
-        "init": ("%s, const real v, const real celsius, const real t, %s" % (common, row),
-                 "idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row"),
+        "init": ("%s, const real v, const real celsius, const real t, %s, real *snd" %
+                 (common, row), "idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, snd"),
         "state": ("%s, const real v, const real dt, const real celsius, const real t, %s" %
                   (common, row), "idx, n, prm, st, v, dt, celsius, t, ion, ionk, nrows, row"),
         "current": ("%s, const real v, const real celsius, const real t, %s, const real scale, "
@@ -376,13 +381,13 @@ def _dispatch(mechs, ions, descs, texts):
     }
     for fn in ("init", "state", "current", "keep", "net_receive"):
         decl, call = sigs[fn]
-        # net_receive gives the count of snd[]'s triples (0: it sends none).
-        net = fn == "net_receive"
+        # init and net_receive give the count of snd[]'s triples (0: none).
+        net = fn in ("init", "net_receive")
         out.append("HB_FN %s HB_KERNEL(hb_cat_%s)(%s)" % ("hb_int" if net else "void", fn, decl))
         out.append("{")
         out.append("    switch (id) {")
         for k, (_, m) in enumerate(mechs):
-            if net and m.net_frame is None:
+            if fn == "net_receive" and m.net_frame is None:
                 continue
             out.append(("    case %d: return HB_KERNEL(hb_cat_%s_%s)(%s);" if net else
                         "    case %d: HB_KERNEL(hb_cat_%s_%s)(%s); break;") % (k, cname(m), fn, call))

@@ -154,7 +154,8 @@ def signatures(mech):
     # the text it had before t was translated.
     t = ["const real t"] if mech.uses_t else []
     return {
-        "init": ["const real v", "const real celsius"] + t + ions + ["const real *prm", "real *st"],
+        "init": ["const real v", "const real celsius"] + t + ions + ["const real *prm", "real *st"] +
+                (["real *snd"] if mech.init_sends else []),
         "current": ["const real v", "const real celsius"] + t + ions +
                    ["const real *prm", "const real *st", "real *g", "real *i"] + outs,
         "currents": ["const real v", "const real celsius"] + t + ions +
@@ -286,6 +287,8 @@ def _generate(mech, source_name):
     if mech.has_send:  # likewise: net_receive() takes the flag and fills snd[]
         out.append("#define %s_NSEND %d /* snd[]: (1 if sent, time, flag) per net_send */" % (
             m, len(mech.sends)))
+        out.append("#define %s_NSEND_INIT %d /* init()'s snd[], INITIAL's net_sends */" % (
+            m, len(mech.init_sends)))
     for k, s in enumerate(slots):
         out.append("#define %s_S_%s %d" % (m, s, k))
     for k, p in enumerate(mech.param_names):
@@ -386,8 +389,9 @@ def describe(mech, source_name):
         d["reads_t"] = True
     if mech.conn_args:  # likewise: each connection's values, NET_RECEIVE's later arguments
         d["connection"] = list(mech.conn_args)
-    if mech.has_send:  # and the net_send statements of NET_RECEIVE
+    if mech.has_send:  # and the net_send statements of NET_RECEIVE and INITIAL
         d["net_send"] = len(mech.sends)
+        d["initial_net_send"] = len(mech.init_sends)
     return d
 
 

@@ -28,13 +28,15 @@ def host_table(mechs):
         out.append("static void %s_prm(const double *prm, real *p)\n{\n"
                    "    for (int k = 0; k < %s_NPARAM; ++k)\n        p[k] = (real)prm[k];\n}\n"
                    % (n, M))
+        # INITIAL's self-events, like NET_RECEIVE's, are the engine's.
+        isnd = ("    real snd[%d];\n" % (3 * len(m.init_sends)), ", snd") if m.init_sends else ("", "")
         out.append("static void %s_init_w(const double *in, const double *prm, double *st)\n{\n"
-                   "    real p[HB_MECH_MAX_SLOTS], s[HB_MECH_MAX_SLOTS];\n"
+                   "    real p[HB_MECH_MAX_SLOTS], s[HB_MECH_MAX_SLOTS];\n%s"
                    "    %s_prm(prm, p);\n"
                    "    for (int k = 0; k < HB_MECH_MAX_SLOTS; ++k)\n        s[k] = (real)NAN; /* poisoned: every slot must be written */\n"
-                   "    HB_KERNEL(hb_mech_%s_init)((real)in[0], (real)in[2]%s, p, s);\n"
+                   "    HB_KERNEL(hb_mech_%s_init)((real)in[0], (real)in[2]%s, p, s%s);\n"
                    "    for (int k = 0; k < %s_NSTATE; ++k)\n        st[k] = (double)s[k];\n}\n"
-                   % (n, n, n, ions, M))
+                   % (n, isnd[0], n, n, ions, isnd[1], M))
         out.append("static void %s_current_w(const double *in, const double *prm, const double *st,"
                    " double *out)\n{\n"
                    "    real p[HB_MECH_MAX_SLOTS], s[HB_MECH_MAX_SLOTS], o[HB_MECH_MAX_SLOTS];\n"
@@ -123,9 +125,9 @@ def test_kernels(mechs):
             "    const int k = (int)get_global_id(0);\n"
             "    if (k >= n)\n        return;\n"
             "    __global const real *x = in + k * %(nin)d;\n"
-            "    real p[%(np)d], s[%(ns)d], o[%(no)d];\n"
+            "    real p[%(np)d], s[%(ns)d], o[%(no)d]%(sdecl)s;\n"
             "    for (int j = 0; j < %(npar)d; ++j)\n        p[j] = prm[j];\n"
-            "    HB_KERNEL(hb_mech_%(n)s_init)(x[0], x[2]%(ions)s, p, s);\n"
+            "    HB_KERNEL(hb_mech_%(n)s_init)(x[0], x[2]%(ions)s, p, s%(sarg)s);\n"
             "    for (int j = 0; j < %(nst)d; ++j)\n        st_init[k * %(ns)d + j] = s[j];\n"
             "    for (int j = 0; j < %(nst)d; ++j)\n        s[j] = st0[k * %(ns)d + j];\n"
             "    HB_KERNEL(hb_mech_%(n)s_current)(x[0], x[2]%(ions)s, p, s, &o[0], &o[1]%(outs)s);\n"
@@ -133,7 +135,9 @@ def test_kernels(mechs):
             "    HB_KERNEL(hb_mech_%(n)s_state)(x[0], x[1], x[2]%(ions)s, p, s);\n"
             "    for (int j = 0; j < %(nst)d; ++j)\n        st_step[k * %(ns)d + j] = s[j];\n}\n"
             % dict(n=n, nin=nin, np=np_, ns=ns, no=no, npar=len(m.param_names), ions=ions,
-                   outs=outs, nst=len(m.slot_names())))
+                   outs=outs, nst=len(m.slot_names()),
+                   sdecl=", snd[%d]" % (3 * len(m.init_sends)) if m.init_sends else "",
+                   sarg=", snd" if m.init_sends else ""))
     # CUDA: the kernels in table order (the test launches them through this table).
     out.append("#ifdef __CUDACC__")
     out.append("typedef void (*hb_mech_test_kernel)(int, const real *, const real *, const real *,"

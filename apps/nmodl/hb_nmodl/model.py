@@ -184,10 +184,12 @@ class Mechanism:
         self.warnings = []
         self.uses_t = False  # some block reads t: its functions take it (codegen.signatures)
         self._t_shift = False
-        # NET_RECEIVE or a function sends self-events (net_send): its
-        # net_receive() then takes the flag and gives the events sent.
+        # NET_RECEIVE, INITIAL or a function sends self-events (net_send):
+        # net_receive() then takes the flag and gives the events sent, and
+        # init() those INITIAL sends.
         self.has_send = self._scan_sends()
         self.sends = []
+        self.init_sends = []
         self._declare()
         self._solve_stmt()
         # Pass 1 finds the ASSIGNED variables some function reads before it
@@ -313,8 +315,9 @@ class Mechanism:
         return written
 
     def _scan_sends(self):
-        """Whether NET_RECEIVE or any FUNCTION or PROCEDURE has a net_send
-        statement (those outside NET_RECEIVE are refused when they run)."""
+        """Whether NET_RECEIVE, INITIAL or any FUNCTION or PROCEDURE has a
+        net_send statement (those outside NET_RECEIVE and INITIAL are
+        refused when they run)."""
         def scan(body):
             for s in body:
                 if isinstance(s, ast.CallStmt) and s.name == "net_send":
@@ -323,7 +326,7 @@ class Mechanism:
                     return True
             return False
 
-        bodies = [f.body for f in self.mod.functions.values()]
+        bodies = [f.body for f in self.mod.functions.values()] + [self.mod.initial or []]
         if self.mod.net_receive:
             bodies.append(self.mod.net_receive.body)
         return any(scan(b) for b in bodies)
@@ -382,6 +385,7 @@ class Mechanism:
         self._no_dt = {}  # fn -> the refusal of its first read of dt
         self.init_stages = []  # INITIAL's STEADYSTATE solves: stages before its writes
         init_frame = self._run("INITIAL", self.mod.initial or [], {}, init=True, fn="init")
+        self.init_sends = init_frame.sends
         self.init_out = self._outputs(init_frame, init=True)
         self._check_no_dt("init", (self.init_out, self.init_stages))
         bp = self._breakpoint_body()
@@ -425,13 +429,17 @@ class Mechanism:
                                                 dict(args), fn="net_init")
             self.net_frame = self._run("NET_RECEIVE", nr.body, args, fn="net_receive")
             self.sends = self.net_frame.sends
-            if len(self.sends) > MAX_SENDS:
-                raise self._unsup("more than %d net_send statements in NET_RECEIVE (with its "
-                                  "procedures expanded): %d" % (MAX_SENDS, len(self.sends)),
-                                  nr.tok)
+            for what, sends in (("NET_RECEIVE", self.sends), ("INITIAL", self.init_sends)):
+                if len(sends) > MAX_SENDS:
+                    raise self._unsup("more than %d net_send statements in %s (with its "
+                                      "procedures expanded): %d" % (MAX_SENDS, what,
+                                                                   len(sends)), nr.tok)
         elif self.mod.net_initial is not None:
             raise self._err("INITIAL inside NET_RECEIVE without NET_RECEIVE",
                             self.mod.net_initial_tok)
+        elif self.init_sends:
+            raise self._err("net_send in INITIAL without NET_RECEIVE (nothing would receive "
+                            "the self-event)", self._send_tok)
 
     def _check_no_dt(self, fn, outputs):
         if fn in self._no_dt and _has_no_dt(outputs):
@@ -819,9 +827,13 @@ class Mechanism:
         (ms) with that flag, carrying the weight and connection of the
         event being received (NEURON's self-event keeps the NetCon's weight
         vector)."""
-        if self._fn != "net_receive":
-            raise self._unsup("net_send in %s (self-events start from NET_RECEIVE only: "
-                              "the engine delivers them there)" % self._block_shown(), s.tok)
+        if self._fn not in ("net_receive", "init") or self._t_shift:
+            raise self._unsup("net_send in %s (self-events start from NET_RECEIVE or "
+                              "INITIAL)" % self._block_shown(), s.tok)
+        if self.kind != "point":
+            raise self._unsup("net_send in a density mechanism (SUFFIX %s): self-events go "
+                              "to point processes" % self.name, s.tok)
+        self._send_tok = s.tok
         if len(s.args) != 2:
             raise self._err("net_send takes a delay and a flag", s.tok)
         delay = _arith(self._eval(s.args[0], frame))

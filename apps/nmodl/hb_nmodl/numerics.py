@@ -30,7 +30,8 @@ def build(mech):
     funcs["init"] = Function("init", [[(s, fix(e, "INITIAL")) for s, e in stage]
                                       for stage in mech.init_stages],
                              [("st[%d]" % k, fix(mech.init_out[n], "INITIAL"))
-                              for k, n in enumerate(slots)])
+                              for k, n in enumerate(slots)] +
+                             _send_writes(mech.init_sends, "INITIAL", fix))
     total = sympy.Integer(0)
     writes = []
     per_ion = []
@@ -67,18 +68,24 @@ def build(mech):
             if n in frame.glob:
                 w.append(("st[%d]" % k, fix(frame.glob[n], "NET_RECEIVE")))
         w += _conn_writes(mech, frame, "NET_RECEIVE", fix)
-        # Each net_send: snd[3k] 1 where it ran (0 where its condition did
-        # not hold), snd[3k + 1] its delivery time, snd[3k + 2] its flag.
-        for k, (cond, te, flag) in enumerate(mech.sends):
-            on = sympy.Integer(1) if cond == sympy.true else \
-                sympy.Piecewise((sympy.Integer(1), cond), (sympy.Integer(0), True))
-            w += [("snd[%d]" % (3 * k), on), ("snd[%d]" % (3 * k + 1), fix(te, "NET_RECEIVE")),
-                  ("snd[%d]" % (3 * k + 2), fix(flag, "NET_RECEIVE"))]
+        w += _send_writes(mech.sends, "NET_RECEIVE", fix)
         funcs["net_receive"] = Function("net_receive", [], w)
     if mech.net_init_frame is not None:
         funcs["net_init"] = Function("net_init", [], _conn_writes(
             mech, mech.net_init_frame, "NET_RECEIVE's INITIAL", fix))
     return funcs
+
+
+def _send_writes(sends, where, fix):
+    """Each net_send: snd[3k] 1 where it ran (0 where its condition did not
+    hold), snd[3k + 1] its delivery time, snd[3k + 2] its flag."""
+    w = []
+    for k, (cond, te, flag) in enumerate(sends):
+        on = sympy.Integer(1) if cond == sympy.true else \
+            sympy.Piecewise((sympy.Integer(1), cond), (sympy.Integer(0), True))
+        w += [("snd[%d]" % (3 * k), on), ("snd[%d]" % (3 * k + 1), fix(te, where)),
+              ("snd[%d]" % (3 * k + 2), fix(flag, where))]
+    return w
 
 
 def _conn_writes(mech, frame, where, fix):

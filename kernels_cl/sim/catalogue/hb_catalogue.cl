@@ -601,13 +601,14 @@ HB_FN void HB_KERNEL(hb_mech_Exp2Syn_net_receive)(const real weight, const real 
  * its current is summed for a probe (HB_CAT_PROBE_CURRENTS). */
 
 /* pas (density: mA/cm2, S/cm2) */
-HB_FN void HB_KERNEL(hb_cat_pas_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN hb_int HB_KERNEL(hb_cat_pas_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, real *snd)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
     (void)t;
+    (void)snd;
     real p_[HB_MECH_PAS_NPARAM + 1], s_[HB_MECH_PAS_NSTATE + 1];
     for (int q = 0; q < HB_MECH_PAS_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -615,6 +616,7 @@ HB_FN void HB_KERNEL(hb_cat_pas_init)(const hb_long idx, const hb_long n, __glob
     HB_KERNEL(hb_mech_pas_init)(v, celsius, p_, s_);
     for (int q = 0; q < HB_MECH_PAS_NSTATE; ++q)
         st[q * n + idx] = s_[q];
+    return 0;
 }
 HB_FN void HB_KERNEL(hb_cat_pas_tconst)(const real celsius, real *tc)
 {
@@ -721,13 +723,14 @@ HB_FN void HB_KERNEL(hb_cat_pas_keep)(const hb_long idx, const hb_long n, __glob
 }
 
 /* hh (density: mA/cm2, S/cm2) */
-HB_FN void HB_KERNEL(hb_cat_hh_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN hb_int HB_KERNEL(hb_cat_hh_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, real *snd)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
     (void)t;
+    (void)snd;
     real p_[HB_MECH_HH_NPARAM + 1], s_[HB_MECH_HH_NSTATE + 1];
     for (int q = 0; q < HB_MECH_HH_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -735,6 +738,7 @@ HB_FN void HB_KERNEL(hb_cat_hh_init)(const hb_long idx, const hb_long n, __globa
     HB_KERNEL(hb_mech_hh_init)(v, celsius, (ionk[0] != (real)0 ? ionk[0] * log(ion[(hb_long)2 * nrows + row] / ion[(hb_long)1 * nrows + row]) : ion[(hb_long)0 * nrows + row]), (ionk[1] != (real)0 ? ionk[1] * log(ion[(hb_long)6 * nrows + row] / ion[(hb_long)5 * nrows + row]) : ion[(hb_long)4 * nrows + row]), p_, s_);
     for (int q = 0; q < HB_MECH_HH_NSTATE; ++q)
         st[q * n + idx] = s_[q];
+    return 0;
 }
 HB_FN void HB_KERNEL(hb_cat_hh_tconst)(const real celsius, real *tc)
 {
@@ -857,13 +861,14 @@ HB_FN void HB_KERNEL(hb_cat_hh_keep)(const hb_long idx, const hb_long n, __globa
 }
 
 /* ExpSyn (point process: nA, uS) */
-HB_FN void HB_KERNEL(hb_cat_ExpSyn_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN hb_int HB_KERNEL(hb_cat_ExpSyn_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, real *snd)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
     (void)t;
+    (void)snd;
     real p_[HB_MECH_EXPSYN_NPARAM + 1], s_[HB_MECH_EXPSYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXPSYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -871,6 +876,7 @@ HB_FN void HB_KERNEL(hb_cat_ExpSyn_init)(const hb_long idx, const hb_long n, __g
     HB_KERNEL(hb_mech_ExpSyn_init)(v, celsius, p_, s_);
     for (int q = 0; q < HB_MECH_EXPSYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
+    return 0;
 }
 HB_FN void HB_KERNEL(hb_cat_ExpSyn_tconst)(const real celsius, real *tc)
 {
@@ -999,13 +1005,14 @@ HB_FN hb_int HB_KERNEL(hb_cat_ExpSyn_net_receive)(const hb_long idx, const hb_lo
 }
 
 /* Exp2Syn (point process: nA, uS) */
-HB_FN void HB_KERNEL(hb_cat_Exp2Syn_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN hb_int HB_KERNEL(hb_cat_Exp2Syn_init)(const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, real *snd)
 {
     (void)ion;
     (void)ionk;
     (void)nrows;
     (void)row;
     (void)t;
+    (void)snd;
     real p_[HB_MECH_EXP2SYN_NPARAM + 1], s_[HB_MECH_EXP2SYN_NSTATE + 1];
     for (int q = 0; q < HB_MECH_EXP2SYN_NPARAM; ++q)
         p_[q] = prm[q * n + idx];
@@ -1013,6 +1020,7 @@ HB_FN void HB_KERNEL(hb_cat_Exp2Syn_init)(const hb_long idx, const hb_long n, __
     HB_KERNEL(hb_mech_Exp2Syn_init)(v, celsius, p_, s_);
     for (int q = 0; q < HB_MECH_EXP2SYN_NSTATE; ++q)
         st[q * n + idx] = s_[q];
+    return 0;
 }
 HB_FN void HB_KERNEL(hb_cat_Exp2Syn_tconst)(const real celsius, real *tc)
 {
@@ -1141,13 +1149,13 @@ HB_FN hb_int HB_KERNEL(hb_cat_Exp2Syn_net_receive)(const hb_long idx, const hb_l
 }
 
 /* ---- by id (a switch; uniform where a loop runs one mechanism) ---- */
-HB_FN void HB_KERNEL(hb_cat_init)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
+HB_FN hb_int HB_KERNEL(hb_cat_init)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row, real *snd)
 {
     switch (id) {
-    case 0: HB_KERNEL(hb_cat_pas_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row); break;
-    case 1: HB_KERNEL(hb_cat_hh_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row); break;
-    case 2: HB_KERNEL(hb_cat_ExpSyn_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row); break;
-    case 3: HB_KERNEL(hb_cat_Exp2Syn_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row); break;
+    case 0: return HB_KERNEL(hb_cat_pas_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, snd);
+    case 1: return HB_KERNEL(hb_cat_hh_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, snd);
+    case 2: return HB_KERNEL(hb_cat_ExpSyn_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, snd);
+    case 3: return HB_KERNEL(hb_cat_Exp2Syn_init)(idx, n, prm, st, v, celsius, t, ion, ionk, nrows, row, snd);
     default:
         (void)idx;
         (void)n;
@@ -1160,8 +1168,10 @@ HB_FN void HB_KERNEL(hb_cat_init)(const hb_int id, const hb_long idx, const hb_l
         (void)ionk;
         (void)nrows;
         (void)row;
+        (void)snd;
         break;
     }
+    return 0;
 }
 HB_FN void HB_KERNEL(hb_cat_state)(const hb_int id, const hb_long idx, const hb_long n, __global const real *prm, __global real *st, const real v, const real dt, const real celsius, const real t, __global real *ion, __global const real *ionk, const hb_long nrows, const hb_long row)
 {

@@ -1,4 +1,4 @@
-/* point_run.c: the point-process halves of ci/t-compare.sh: one compartment (soma.swc) with pas and one point process of the catalogue at its defaults (tests/nmodl/mod/tpulse.mod's TPulse, vstep.mod's VStep: ELECTRODE_CURRENTs; stp.mod's StpSyn and pulse.mod's PulseSyn, with events), 10 ms, its v and NAME.i written as CSV; the CLI has no point processes, so this small program drives the library. */
+/* point_run.c: the point-process halves of ci/t-compare.sh: one compartment (soma.swc) with pas and one point process of the catalogue at its defaults (tests/nmodl/mod/tpulse.mod's TPulse, vstep.mod's VStep: ELECTRODE_CURRENTs; stp.mod's StpSyn, pulse.mod's PulseSyn and train.mod's TrainSyn, with events), 10 ms, its v and NAME.i written as CSV; the CLI has no point processes, so this small program drives the library. */
 #include <stdio.h>
 #include <stdlib.h>
 
