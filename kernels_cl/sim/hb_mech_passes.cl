@@ -17,7 +17,7 @@
  * evcur[q]; evstep[2e + 1] is where the event's connection keeps its values
  * in mst (NET_RECEIVE's arguments after the weight: a flag, then the values),
  * -1 for a mechanism without them. A point whose mechanism sends self-events
- * (HB_CAT_SEND) keeps them at mst + selfq[1 + q] (hb_self_push says how);
+ * (HB_CAT_SEND) keeps them at mst + selfq[1 + q] (HB_SELF_CAP says how);
  * selfq[0] counts, in its first 32 bits, those lost to a full queue, which the
  * host reads after each run. The simulation time t each mechanism function gets is NEURON's
  * (docs/mechanisms.md, The simulation time t): 0 for INITIAL, the step's
@@ -95,25 +95,41 @@ HB_FN void HB_KERNEL(hb_spike_push)(__global hb_long *slist, __global real *stim
 }
 
 #if HB_CAT_ANY_SEND
-/* Queues a self-event of point q (queue sq) at time te with flag, weight w
- * and connection place cs; a full queue counts it lost, in sq[1] and in
- * selfq[0]. */
-HB_FN void HB_KERNEL(hb_self_push)(__global real *sq, __global hb_long *selfq, const real te,
-                                   const real flag, const real w, const hb_long cs)
+/* A place in mst kept as hi = place / 2^20 and lo = place mod 2^20 (-1: none). */
+HB_FN hb_long HB_KERNEL(hb_self_place)(const real hi, const real lo)
 {
-    const hb_int n = (hb_int)sq[0];
-    if (n >= HB_SELF_CAP) {
-        sq[1] = sq[1] + (real)1;
-        atomic_inc((volatile __global hb_int *)selfq);
-        return;
+    return hi < (real)0 ? -1 : (hb_long)hi * 1048576 + (hb_long)lo;
+}
+
+/* A self-event of queue sq lost: counted in sq[1] and in selfq[0]. */
+HB_FN void HB_KERNEL(hb_self_lost)(__global real *sq, __global hb_long *selfq)
+{
+    sq[1] = sq[1] + (real)1;
+    atomic_inc((volatile __global hb_int *)selfq);
+}
+
+/* Queues the ns self-events of snd[] that were sent (snd[3k] not 0) at
+ * times snd[3k + 1] with flags snd[3k + 2], weight w and connection place
+ * cs, in order; a full queue counts the rest lost. */
+HB_FN void HB_KERNEL(hb_self_queue)(__global real *sq, __global hb_long *selfq, const real *snd,
+                                    const hb_int ns, const real w, const hb_long cs)
+{
+    for (hb_int k = 0; k < ns; ++k) {
+        if (snd[3 * k] == (real)0)
+            continue;
+        const hb_int n = (hb_int)sq[0];
+        if (n >= HB_SELF_CAP) {
+            HB_KERNEL(hb_self_lost)(sq, selfq);
+            continue;
+        }
+        __global real *x = sq + HB_SELF_HEAD + HB_SELF_W * n;
+        x[0] = snd[3 * k + 1];
+        x[1] = snd[3 * k + 2];
+        x[2] = w;
+        x[3] = cs < 0 ? (real)-1 : (real)(cs >> 20);
+        x[4] = cs < 0 ? (real)0 : (real)(cs & 1048575);
+        sq[0] = (real)(n + 1);
     }
-    __global real *x = sq + HB_SELF_HEAD + HB_SELF_W * n;
-    x[0] = te;
-    x[1] = flag;
-    x[2] = w;
-    x[3] = cs < 0 ? (real)-1 : (real)(cs >> 20);
-    x[4] = cs < 0 ? (real)0 : (real)(cs & 1048575);
-    sq[0] = (real)(n + 1);
 }
 #endif
 
@@ -133,11 +149,8 @@ HB_FN void HB_KERNEL(hb_mech_inst_init)(const hb_int m, const hb_long i, const h
     for (hb_long q = pptr[r]; ns > 0 && q < pptr[r + 1]; ++q)
         if (pmech[q] == m && pidx[q] == i && selfq[1 + q] >= 0) {
             __global real *sq = mst + selfq[1 + q];
-            const hb_long cs = sq[2] < (real)0 ? -1 : (hb_long)sq[2] * 1048576 + (hb_long)sq[3];
-            for (hb_int k = 0; k < ns; ++k)
-                if (snd[3 * k] != (real)0)
-                    HB_KERNEL(hb_self_push)(sq, selfq, snd[3 * k + 1], snd[3 * k + 2], (real)0,
-                                            cs);
+            HB_KERNEL(hb_self_queue)(sq, selfq, snd, ns, (real)0,
+                                     HB_KERNEL(hb_self_place)(sq[2], sq[3]));
         }
 #else
     HB_KERNEL(hb_cat_init)(m, i, HB_MT_N(m), HB_MT_PRM(m), HB_MT_ST(m), v, celsius, t, ion, ionk,
@@ -231,8 +244,7 @@ HB_FN void HB_KERNEL(hb_mech_point_events_self)(const hb_long q, const hb_long s
         if (!ext && b < 0)
             break;
         if (done == HB_SELF_ROUNDS) {
-            sq[1] = sq[1] + (real)1;
-            atomic_inc((volatile __global hb_int *)selfq);
+            HB_KERNEL(hb_self_lost)(sq, selfq);
             break;
         }
         real w, t, flag;
@@ -243,7 +255,7 @@ HB_FN void HB_KERNEL(hb_mech_point_events_self)(const hb_long q, const hb_long s
         } else {
             __global real *x = sq + HB_SELF_HEAD + HB_SELF_W * b;
             t = x[0], flag = x[1], w = x[2];
-            cs = x[3] < (real)0 ? -1 : (hb_long)x[3] * 1048576 + (hb_long)x[4];
+            cs = HB_KERNEL(hb_self_place)(x[3], x[4]);
             for (hb_int k = HB_SELF_W * b; k < HB_SELF_W * (n - 1); ++k) /* keep the order */
                 sq[HB_SELF_HEAD + k] = sq[HB_SELF_HEAD + HB_SELF_W + k];
             sq[0] = (real)(n - 1);
@@ -251,9 +263,7 @@ HB_FN void HB_KERNEL(hb_mech_point_events_self)(const hb_long q, const hb_long s
         const hb_int ns = HB_KERNEL(hb_cat_net_receive)(m, pidx[q], HB_MT_N(m), HB_MT_PRM(m),
                                                         HB_MT_ST(m), w, t, flag,
                                                         mst + (cs >= 0 ? cs : 0), snd);
-        for (hb_int k = 0; k < ns; ++k)
-            if (snd[3 * k] != (real)0)
-                HB_KERNEL(hb_self_push)(sq, selfq, snd[3 * k + 1], snd[3 * k + 2], w, cs);
+        HB_KERNEL(hb_self_queue)(sq, selfq, snd, ns, w, cs);
     }
     evcur[q] = e;
 }

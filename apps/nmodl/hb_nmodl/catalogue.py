@@ -114,7 +114,7 @@ def _dispatch(mechs, ions, descs, texts):
             fl.append("HB_CAT_NET")
         if m.keep_after:
             fl.append("HB_CAT_KEEPAFTER")
-        if m.has_send and m.net_frame is not None:
+        if m.has_send:
             fl.append("HB_CAT_SEND")
         items.append("X(%d, %s, %s)" % (k, cname(m), " | ".join(fl) if fl else "0"))
     out.append("#define HB_CAT_MECHS(X) " + " ".join(items))
@@ -133,7 +133,7 @@ def _dispatch(mechs, ions, descs, texts):
     out.append(" * again after a state step is compiled only then (where a launch may run it,")
     out.append(" * its dispatch costs registers). */")
     out.append("#define HB_CAT_ANY_KEEPAFTER %d" % (1 if any(m.keep_after for _, m in mechs) else 0))
-    senders = [m for _, m in mechs if m.has_send and m.net_frame is not None]
+    senders = [m for _, m in mechs if m.has_send]
     out.append("/* Whether some mechanism sends self-events (the engine's queues of them are")
     out.append(" * compiled only then), and the most net_sends one NET_RECEIVE holds (the")
     out.append(" * length / 3 of the snd[] buffer hb_cat_net_receive fills). */")
@@ -456,7 +456,7 @@ def _info(mechs, ions, descs):
         flags = (1 if m.kind == "point" else 0) | (2 if d["method"] else 0) | \
             (4 if any(ion.concentrations for ion in m.ions) else 0) | \
             (8 if m.net_frame is not None else 0) | (16 if m.keep_after else 0) | \
-            (32 if m.has_send and m.net_frame is not None else 0)
+            (32 if m.has_send else 0)
         out.append('    {"%s", "%s.mod", %d, %d, %d, %d, %d, %d, %d, %d, hb_cat_%s_params, '
                    "hb_cat_%s_defaults, hb_cat_%s_states, hb_cat_%s_ions, %d, "
                    "hb_cat_%s_currents}," %

@@ -216,6 +216,9 @@ class Mechanism:
         self.bp_fixed = self._bp_cache_values() if self.bp_cache else {}
         self.singularities = []
         self._execute_all(record=False)
+        # Self-events go to NET_RECEIVE: without it (a net_send in a procedure
+        # nothing calls) the mechanism sends none.
+        self.has_send = self.has_send and self.net_frame is not None
         self.keep_after = self._keeps_after()  # on the final pass's frames and slots
         self.state_method = self.method  # numerics.build says when cnexp falls back
 
