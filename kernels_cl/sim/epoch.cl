@@ -173,6 +173,11 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
         const int sc = can_fuse && (SC), upd = (UPD), keep = (KEEP);                        \
         for (hb_int k = j; k < nr; k += P) {                                                \
             const hb_long kk = ro + k;                                                      \
+            /* The row's constants first: their loads then wait beside the                  \
+             * mechanisms' work, not after it (nothing here writes them; H200,              \
+             * 10,000 CA1 cells: 2-3% in double, 6% in float, docs/benchmarks/              \
+             * h200-2026-11-30-counts). */                                                  \
+            const real scl = scale[kk], d0k = d0[kk], cdtk = vx ? cdt[kk] : (real)0;        \
             const real vk = upd ? sh[oV + k] + sh[oR + k] : sh[oV + k];                     \
             if (upd)                                                                        \
                 sh[oV + k] = vk;                                                            \
@@ -182,7 +187,6 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
                 HB_KERNEL(hb_mech_points_events)(kk, step, dt, HB_MECH_PASS);               \
             if (zero_ion)                                                                   \
                 HB_KERNEL(hb_mech_row_zero)(kk, nrows_all, ion, ionk);                      \
-            const real scl = scale[kk];                                                     \
             real gk_ = (real)0, ik = (real)0;                                               \
             HB_CAT_MECHS(HB_EPOCH_CURRENT_ONE)                                              \
             if (points)                                                                     \
@@ -196,8 +200,8 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
                         sum = sum + camp[a];                                                \
                 ik = ik - sum;                                                              \
             }                                                                               \
-            sh[oD + k] = d0[kk] + gk_;                                                      \
-            sh[oR + k] = vx ? (cdt[kk] + gk_) * vk - ik : -ik;                              \
+            sh[oD + k] = d0k + gk_;                                                         \
+            sh[oR + k] = vx ? (cdtk + gk_) * vk - ik : -ik;                                 \
         }                                                                                   \
     } while (0)
 
