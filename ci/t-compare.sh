@@ -249,8 +249,8 @@ done
 # every backend, engine and precision.
 net_cases() {
     local pre=$1 name=$2 value=$3 b e p tag
-    echo "| backend, engine, precision ($name, per connection) | sources' spikes | a - b - c | d - 2 b | within bounds |"
-    echo "|---|---|---|---|---|"
+    echo "| backend, engine, precision ($name, per connection) | sources' spikes | a - b - c | d - 2 b | values read back | within bounds |"
+    echo "|---|---|---|---|---|---|"
     for b in "${BACKENDS[@]}"; do
         for e in "${engines[@]}"; do
             for p in double float; do

@@ -361,6 +361,28 @@ static void bad_calls(hb_context *ctx)
     HB_CHECK_STATUS(hb_net_connect(net, 5, part, syn, 0.1, 0.01), E); /* below dt */
     HB_CHECK_STATUS(hb_net_connect(net, 5, part, syn, 0.1, INFINITY), E);
     HB_CHECK_STATUS(hb_net_connect(net, 5, part, syn, 0.1, 1.0), HB_SUCCESS);
+    /* Connection values: ExpSyn's NET_RECEIVE keeps none (t-compare's
+     * stp_net checks a mechanism that does, on every backend). */
+    int64_t nconn = -1;
+    HB_CHECK_STATUS(hb_net_connection_count(NULL, &nconn), E);
+    HB_CHECK_STATUS(hb_net_connection_count(net, NULL), E);
+    HB_CHECK_STATUS(hb_net_connection_count(net, &nconn), HB_SUCCESS);
+    HB_CHECK(nconn == 1, "hb_net_connection_count: %lld, expected 1", (long long)nconn);
+    double vals[2] = {-7, -7};
+    int32_t nv = -1;
+    HB_CHECK_STATUS(hb_net_get_values(net, 1, 2, vals, &nv), E);  /* no connection 1 */
+    HB_CHECK_STATUS(hb_net_get_values(net, -1, 2, vals, &nv), E);
+    HB_CHECK_STATUS(hb_net_get_values(net, 0, 2, vals, NULL), E);
+    HB_CHECK_STATUS(hb_net_get_values(net, 0, 2, NULL, &nv), E);
+    HB_CHECK_STATUS(hb_net_get_values(net, 0, -1, vals, &nv), E);
+    HB_CHECK_STATUS(hb_net_get_values(net, 0, 2, vals, &nv), HB_SUCCESS);
+    HB_CHECK(nv == 0 && vals[0] == -7, "ExpSyn's connection: %d values, values[0] = %g", (int)nv,
+             vals[0]);
+    HB_CHECK_STATUS(hb_net_set_values(net, 0, 1, vals), E); /* keeps none */
+    HB_CHECK(strstr(hb_last_error(), "ExpSyn") && strstr(hb_last_error(), "keeps 0"),
+             "hb_net_set_values on ExpSyn: '%s'", hb_last_error());
+    HB_CHECK_STATUS(hb_net_set_values(net, 3, 0, vals), E);
+    HB_CHECK_STATUS(hb_net_set_values(net, 0, 0, NULL), HB_SUCCESS);
     HB_CHECK_STATUS(hb_net_run(net, NAN), E);
     /* 1e30 ms is 4e31 steps: refused as hb_sim_run refuses it, not clamped
      * to 2^62 steps and run. */
@@ -374,6 +396,8 @@ static void bad_calls(hb_context *ctx)
     HB_CHECK(fabs(ms - 1.0) < 1e-9 && epochs == 2, "epoch %g ms, %lld epochs", ms,
              (long long)epochs);
     HB_CHECK_STATUS(hb_net_connect(net, 5, part, syn, 0.1, 1.0), E); /* after a run */
+    HB_CHECK_STATUS(hb_net_set_values(net, 0, 0, NULL), E);
+    HB_CHECK_STATUS(hb_net_get_values(net, 0, 0, NULL, &nv), HB_SUCCESS);
     int64_t cnt;
     HB_CHECK_STATUS(hb_net_spikes(net, 0, 1, NULL, &cnt), E);
     HB_CHECK_STATUS(hb_net_spikes(net, 0, 0, NULL, NULL), E);

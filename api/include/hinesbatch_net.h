@@ -73,6 +73,22 @@ HB_API hb_status hb_net_add_part(hb_net *net, hb_sim *sim, const int64_t *gids, 
  * weight), this connection keeps its own. */
 HB_API hb_status hb_net_connect(hb_net *net, int64_t src, int32_t part, int64_t point,
                                 double weight, double delay);
+/* This rank's connections: they are numbered 0, 1, ... in the order
+ * hb_net_connect made them (conn below). */
+HB_API hb_status hb_net_connection_count(const hb_net *net, int64_t *n);
+/* The values NET_RECEIVE keeps for connection conn: its arguments after
+ * the weight (NEURON's NetCon weight[1], weight[2], ...), in order.
+ * Set: the first n of them (n at most how many the point's mechanism keeps,
+ * finite), before the first run; the others start at 0. NET_RECEIVE's
+ * INITIAL, where the mechanism has one, runs at the connection's first
+ * event and starts from them (what it assigns replaces them).
+ * Get: *n is how many the mechanism keeps (0 for one without: ExpSyn); the
+ * first min(cap, *n) go into values: before the first run as set, after it
+ * as they are now (read from the device; a connection without events yet
+ * still holds the values set). */
+HB_API hb_status hb_net_set_values(hb_net *net, int64_t conn, int32_t n, const double *values);
+HB_API hb_status hb_net_get_values(hb_net *net, int64_t conn, int32_t cap, double *values,
+                                   int32_t *n);
 
 /* Advances every part to tstop (whole steps, as hb_sim_run). The first run
  * fixes the epoch (the smallest delay over every rank, or the whole run when

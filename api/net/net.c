@@ -16,6 +16,7 @@ typedef struct {
     int64_t point;
     double  weight, delay;
     int64_t stream; /* its values at the point (hb__sim_add_stream), -1: none */
+    int64_t made;   /* its index in the order made (hb_net_get_values)       */
 } net_conn;
 
 typedef struct {
@@ -35,6 +36,7 @@ struct hb_net {
     int32_t         nparts, parts_cap;
     net_conn       *conns;      /* sorted by src at the first run (stable) */
     int64_t         nconns, conns_cap;
+    int64_t        *by_made;    /* from the first run: conns[by_made[i]].made == i */
     /* The sources' index: the sorted conns of source src_key[i] are
      * [src_first[i], src_first[i + 1]); an open-addressing table of
      * 2^src_bits slots maps a gid to i (-1: empty), one probe or two a spike
@@ -101,7 +103,8 @@ void hb_net_destroy(hb_net *net)
         net->parts[p].sim->spk.collect = 0;
         net->parts[p].sim->defer_finite = 0;
     }
-    free(net->parts), free(net->conns), free(net->src_key), free(net->src_first);
+    free(net->parts), free(net->conns), free(net->by_made), free(net->src_key),
+        free(net->src_first);
     free(net->src_slot);
     free(net->mine), free(net->all);
     free(net);
@@ -193,7 +196,10 @@ static hb_status net_connect(hb_net *net, int64_t src, int32_t part, int64_t poi
     }
     int64_t stream = -1;
     HB_FORWARD(hb__sim_add_stream(sim, point, &stream));
-    net->conns[net->nconns++] = (net_conn){src, part, point, weight, delay, stream};
+    net->conns[net->nconns] = (net_conn){src, part, point, weight, delay, stream, net->nconns};
+    net->nconns++;
+    free(net->by_made); /* a failed first run's: the next run makes it again */
+    net->by_made = NULL;
     return HB_SUCCESS;
 }
 
@@ -201,6 +207,96 @@ hb_status hb_net_connect(hb_net *net, int64_t src, int32_t part, int64_t point, 
                          double delay)
 {
     NET_GUARDED(net, "hb_net_connect", net_connect(net, src, part, point, weight, delay));
+}
+
+static hb_status connection_count(const hb_net *net, int64_t *n)
+{
+    if (!n)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "hb_net_connection_count: n (output) is NULL");
+    *n = net->nconns;
+    return HB_SUCCESS;
+}
+
+hb_status hb_net_connection_count(const hb_net *net, int64_t *n)
+{
+    NET_GUARDED(net, "hb_net_connection_count", connection_count(net, n));
+}
+
+/* Connection `conn` (in the order made) and how many values its point's
+ * mechanism keeps. */
+static hb_status conn_of(const hb_net *net, int64_t conn, const char *fn, const net_conn **c,
+                         int32_t *count)
+{
+    if (conn < 0 || conn >= net->nconns)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: conn %lld not in [0, %lld)", fn,
+                         (long long)conn, (long long)net->nconns);
+    /* Made in order until the first run sorts them by source; a first run
+     * that failed leaves them sorted, and a connection made after it drops
+     * the index (net_connect): then the slow way. */
+    int64_t j = net->by_made ? net->by_made[conn] : conn;
+    if (net->conns[j].made != conn)
+        for (j = 0; net->conns[j].made != conn; ++j) {
+        }
+    *c = &net->conns[j];
+    const hb_sim *sim = net->parts[(*c)->part].sim;
+    *count = (*c)->stream < 0 ? 0 : hb_cat_mechs[sim->model.points[(*c)->point].mech].nconn;
+    return HB_SUCCESS;
+}
+
+static hb_status set_values(hb_net *net, int64_t conn, int32_t n, const double *values)
+{
+    const char *fn = "hb_net_set_values";
+    const net_conn *c = NULL;
+    int32_t count = 0;
+    HB_FORWARD(conn_of(net, conn, fn, &c, &count));
+    hb_sim *sim = net->parts[c->part].sim;
+    const char *mech = hb_cat_mechs[sim->model.points[c->point].mech].name;
+    if (net->started)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: the network has run: connection %lld's values are set before", fn,
+                         (long long)conn);
+    if (n < 0 || n > count)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: n = %d values for connection %lld, whose point process (%s, "
+                         "point %lld of part %d) keeps %d",
+                         fn, (int)n, (long long)conn, mech, (long long)c->point, (int)c->part,
+                         (int)count);
+    if (n > 0 && !values)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: values is NULL", fn);
+    for (int32_t q = 0; q < n; ++q)
+        if (!isfinite(values[q]))
+            return hb__error(HB_ERR_INVALID_ARGUMENT,
+                             "%s: values[%d] = %g for connection %lld (%s) is not finite", fn,
+                             (int)q, values[q], (long long)conn, mech);
+    return hb__sim_set_stream_values(sim, c->stream, n, values, fn);
+}
+
+hb_status hb_net_set_values(hb_net *net, int64_t conn, int32_t n, const double *values)
+{
+    NET_GUARDED(net, "hb_net_set_values", set_values(net, conn, n, values));
+}
+
+static hb_status get_values(hb_net *net, int64_t conn, int32_t cap, double *values, int32_t *n)
+{
+    const char *fn = "hb_net_get_values";
+    if (!n)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: n (output) is NULL", fn);
+    if (cap < 0 || (cap > 0 && !values))
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: cap = %d with values %s", fn, (int)cap,
+                         values ? "set" : "NULL");
+    const net_conn *c = NULL;
+    int32_t count = 0;
+    HB_FORWARD(conn_of(net, conn, fn, &c, &count));
+    const int32_t k = cap < count ? cap : count;
+    if (k > 0)
+        HB_FORWARD(hb__sim_get_stream_values(net->parts[c->part].sim, c->stream, k, values, fn));
+    *n = count;
+    return HB_SUCCESS;
+}
+
+hb_status hb_net_get_values(hb_net *net, int64_t conn, int32_t cap, double *values, int32_t *n)
+{
+    NET_GUARDED(net, "hb_net_get_values", get_values(net, conn, cap, values, n));
 }
 
 /* Connections by source, ties in the order they were made (merge sort:
@@ -451,6 +547,13 @@ static hb_status start(hb_net *net)
                          (long long)net->nconns);
     sort_conns(net->conns, tmp, net->nconns);
     free(tmp);
+    free(net->by_made); /* a first run that failed after this may have made it */
+    net->by_made = hb__malloc_n(net->nconns > 0 ? net->nconns : 1, sizeof *net->by_made);
+    if (!net->by_made)
+        return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld connections", fn,
+                         (long long)net->nconns);
+    for (int64_t j = 0; j < net->nconns; ++j)
+        net->by_made[net->conns[j].made] = j;
     HB_FORWARD(index_sources(net, fn));
     double dmin = INFINITY;
     for (int64_t j = 0; j < net->nconns; ++j)

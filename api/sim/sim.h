@@ -32,6 +32,13 @@ typedef struct {
     double  time;     /* ms: the delivery time NET_RECEIVE reads as t (within the step) */
     int64_t stream;   /* its connection (hb__sim_add_stream); -1: the point's own      */
 } hb_sim_event;
+/* A value set for a connection's NET_RECEIVE argument q + 1 (after the
+ * weight) before the build (hb_net_set_values). */
+typedef struct {
+    int64_t stream;
+    int32_t q;
+    double  value;
+} hb_sim_conn_value;
 typedef struct {
     hb_sim_density dens[HB_CAT_INFO_NMECH];
     hb_sim_point  *points;
@@ -49,6 +56,10 @@ typedef struct {
     int64_t       *stream_point;
     int64_t        nstream, stream_cap;
     int64_t       *stream_off;
+    /* Values set for connections before the build, in the order set (a
+     * later one for the same value wins); the rest start at 0. */
+    hb_sim_conn_value *conn_vals;
+    int64_t        nconn_vals, conn_vals_cap;
     /* Points whose mechanism sends self-events (HB_CAT_SEND): each keeps a
      * queue of HB_SIM_SELF_LEN values in dev.mst from self_off on, in the
      * order of their device entries (built). */
@@ -229,6 +240,14 @@ hb_status hb__sim_add_event(hb_sim *sim, int64_t point, int64_t step, double tim
  * the build: *stream its values' index for hb__sim_add_event, -1 where the
  * mechanism keeps none (sim_model.c). */
 hb_status hb__sim_add_stream(hb_sim *sim, int64_t point, int64_t *stream);
+/* Connection `stream`'s values (NET_RECEIVE's arguments after the weight;
+ * how many: its point's mechanism's hb_cat_mech.nconn): set the first n
+ * before the build, or read the first n (before the build, as set; after,
+ * from the device; sim_model.c). fn names the caller in errors. */
+hb_status hb__sim_set_stream_values(hb_sim *sim, int64_t stream, int32_t n, const double *values,
+                                    const char *fn);
+hb_status hb__sim_get_stream_values(hb_sim *sim, int64_t stream, int32_t n, double *values,
+                                    const char *fn);
 hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end);
 /* After a run: HB_ERR_NUMERICAL naming the first point process whose
  * self-event queue overflowed (sim_events.c), if any did. */

@@ -234,7 +234,7 @@ void hb__sim_model_free(hb_sim *sim)
     for (int m = 0; m < NMECH; ++m)
         free(md->dens[m].on), free(md->dens[m].prm);
     free(md->points), free(md->point_prm), free(md->events), free(md->entry), free(md->ion);
-    free(md->stream_point), free(md->stream_off);
+    free(md->stream_point), free(md->stream_off), free(md->conn_vals);
     free(md->type), free(md->dist), free(md->area), free(md->diam), free(md->cellof);
     memset(md, 0, sizeof *md);
 }
@@ -554,6 +554,35 @@ hb_status hb__sim_add_stream(hb_sim *sim, int64_t point, int64_t *stream)
     return HB_SUCCESS;
 }
 
+hb_status hb__sim_set_stream_values(hb_sim *sim, int64_t stream, int32_t n, const double *values,
+                                    const char *fn)
+{
+    hb_sim_model *md = &sim->model;
+    if (md->built)
+        return hb__error(HB_ERR_INVALID_ARGUMENT,
+                         "%s: the simulation has run: a connection's values are set before", fn);
+    HB_FORWARD(hb__sim_grow((void **)&md->conn_vals, &md->conn_vals_cap, md->nconn_vals + n, 64,
+                            sizeof *md->conn_vals, "connection values", fn));
+    for (int32_t q = 0; q < n; ++q)
+        md->conn_vals[md->nconn_vals++] = (hb_sim_conn_value){stream, q, values[q]};
+    return HB_SUCCESS;
+}
+
+hb_status hb__sim_get_stream_values(hb_sim *sim, int64_t stream, int32_t n, double *values,
+                                    const char *fn)
+{
+    const hb_sim_model *md = &sim->model;
+    if (md->built)
+        return hb__sim_read_real(sim, sim->dev.mst, md->stream_off[stream] + 1, n, values);
+    (void)fn;
+    for (int32_t q = 0; q < n; ++q)
+        values[q] = 0;
+    for (int64_t j = 0; j < md->nconn_vals; ++j)
+        if (md->conn_vals[j].stream == stream && md->conn_vals[j].q < n)
+            values[md->conn_vals[j].q] = md->conn_vals[j].value;
+    return HB_SUCCESS;
+}
+
 hb_status hb_sim_add_events(hb_sim *sim, int64_t id, int64_t n, const double *times,
                             double weight)
 {
@@ -833,6 +862,11 @@ static hb_status build(hb_sim *sim, const char *fn)
         free_tables(&t);
         return hb__error(HB_ERR_OUT_OF_MEMORY, "%s: %lld state slots", fn, (long long)nst);
     }
+    /* The values set for connections (NET_RECEIVE's INITIAL, at each one's
+     * first event, starts from them). */
+    for (int64_t j = 0; j < md->nconn_vals; ++j)
+        t.zeros[md->stream_off[md->conn_vals[j].stream] + 1 + md->conn_vals[j].q] =
+            md->conn_vals[j].value;
     int64_t mcells; /* (C + 1) x NMECH, C bounded by the batch */
     if (!hb__mul_i64(C + 1, NMECH, &mcells)) {
         free_tables(&t);

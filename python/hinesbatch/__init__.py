@@ -17,6 +17,7 @@ from ._solve import hines_residual, solve_hines, solve_tridiagonal, tridiagonal_
 from ._plan import Plan
 from ._morph import Cell, Morphology, batch, load_swc, tree_level_counts, tree_order, tree_stats
 from ._sim import Simulation, mechanisms
+from ._net import Network
 from ._cardiac import Cardiac, cardiac_models
 
 
@@ -36,5 +37,5 @@ __all__ = [
     "Context", "backends", "devices", "get_context",
     "solve_tridiagonal", "solve_hines", "tridiagonal_residual", "hines_residual",
     "Plan", "Morphology", "Cell", "load_swc", "tree_stats", "tree_level_counts", "tree_order",
-    "batch", "Simulation", "mechanisms", "Cardiac", "cardiac_models", "version", "cuda_interop",
+    "batch", "Simulation", "mechanisms", "Network", "Cardiac", "cardiac_models", "version", "cuda_interop",
 ]

@@ -310,6 +310,7 @@ NB_MODULE(_core, m) {
     bind_plan(m);
     bind_morph(m);
     bind_sim(m);
+    bind_net(m);
     bind_cardiac(m);
     bind_device(m);
 }

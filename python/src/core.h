@@ -61,6 +61,17 @@ struct Context {
     ~Context() { hb_context_destroy(ctx); }
 };
 
+// A simulation as Python holds it (a network that runs it keeps it alive:
+// core_net.cpp).
+struct Sim {
+    hb_sim *sim = nullptr;
+    int64_t ncells = 0;
+    Sim(hb_sim *s, int64_t n) : sim(s), ncells(n) {}
+    Sim(const Sim &) = delete;
+    Sim &operator=(const Sim &) = delete;
+    ~Sim() { hb_sim_destroy(sim); }
+};
+
 hb_backend backend_of_name(const std::string &name);
 
 void bind_plan(nb::module_ &m);
@@ -68,5 +79,6 @@ void bind_morph(nb::module_ &m);
 void bind_sim(nb::module_ &m);
 void bind_device(nb::module_ &m);
 void bind_cardiac(nb::module_ &m);
+void bind_net(nb::module_ &m);
 
 } // namespace hbpy

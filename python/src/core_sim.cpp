@@ -4,14 +4,6 @@
 
 namespace hbpy {
 
-struct Sim {
-    hb_sim *sim = nullptr;
-    explicit Sim(hb_sim *s) : sim(s) {}
-    Sim(const Sim &) = delete;
-    Sim &operator=(const Sim &) = delete;
-    ~Sim() { hb_sim_destroy(sim); }
-};
-
 static void params_from(const nb::dict &d, hb_sim_params *p) {
     hb_sim_params_init(p);
     nb::dict plan;
@@ -72,7 +64,7 @@ static Sim *sim_create(Context &c, std::vector<const Cell *> cells, nb::dict par
         st = hb_sim_create(c.ctx, cs.data(), (int64_t)cs.size(), &p, &s);
     }
     check(st);
-    return new Sim(s);
+    return new Sim(s, (int64_t)cs.size());
 }
 
 static nb::tuple sim_traces(const Sim &s) {

@@ -118,22 +118,21 @@ def macro(mech):
 def conn_lines(mech, prm, store_cast=""):
     """C lines before and after a call of mech's net_receive (taking c_[])
     that keep one connection's values at cs[] as every engine and the host
-    table keep them: cs[0] is 0 until the connection's first event, which
-    runs NET_RECEIVE's INITIAL first (NEURON runs it at finitialize; nothing
-    reads the values before), then cs[1 ..] are the values. prm: the
-    parameters' array; store_cast: the cast of a value stored back."""
+    table keep them: cs[1 ..] are the values (0, or as the user set them
+    before the run: hb_net_set_values); cs[0] is 0 until the connection's
+    first event, which runs NET_RECEIVE's INITIAL first, from those values
+    (NEURON runs it at finitialize from the NetCon's weight vector; nothing
+    reads the values before). prm: the parameters' array; store_cast: the
+    cast of a value stored back."""
     k = len(mech.conn_args)
     before = ["    real c_[%d];" % k,
-              "    if (cs[0] == 0) {",
-              "        for (int q = 0; q < %d; ++q)" % k,
-              "            c_[q] = (real)0;"]
+              "    for (int q = 0; q < %d; ++q)" % k,
+              "        c_[q] = (real)cs[1 + q];",
+              "    if (cs[0] == 0) {"]
     if mech.net_init_frame is not None:
         before.append("        HB_KERNEL(hb_mech_%s_net_init)((real)weight, %s, c_);" %
                       (cname(mech), prm))
     before += ["        cs[0] = 1;",
-               "    } else {",
-               "        for (int q = 0; q < %d; ++q)" % k,
-               "            c_[q] = (real)cs[1 + q];",
                "    }"]
     after = ["    for (int q = 0; q < %d; ++q)" % k,
              "        cs[1 + q] = %sc_[q];" % store_cast]
