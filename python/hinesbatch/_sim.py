@@ -145,6 +145,13 @@ class Simulation:
             self._recorded.append(c)
         return self
 
+    def set_spike_detector(self, cell: int, compartment: int = -1) -> "Simulation":
+        """Move a cell's spike detector (the threshold crossing that spikes()
+        and networks count) from its soma to `compartment` (-1: back to the
+        soma), e.g. the axon's initial segment; before the first run."""
+        self._s.set_spike_detector(integer(cell, "cell"), integer(compartment, "compartment"))
+        return self
+
     def probe(self, cell: int, compartment: int, what: str) -> int:
         """Record `what` at a compartment (-1: the soma) of a cell every step:
         "v" (mV), "MECH.VAR" (a density mechanism's state or PARAMETER, e.g.

@@ -195,6 +195,10 @@ void bind_sim(nb::module_ &m) {
                  check(hb_sim_add_iclamp(s.sim, cell, comp, onset, dur, amp));
              })
         .def("record", [](Sim &s, int64_t cell) { check(hb_sim_record(s.sim, cell)); })
+        .def("set_spike_detector",
+             [](Sim &s, int64_t cell, int64_t comp) {
+                 check(hb_sim_set_spike_detector(s.sim, cell, comp));
+             })
         .def("probe",
              [](Sim &s, int64_t cell, int64_t comp, const std::string &what) {
                  int64_t id = -1;

@@ -33,3 +33,11 @@ def test_neuro_workflow(tmp_path):
     out = run("neuro_workflow.py", "--cells", "24", "--tstop", "25", "--out", str(png),
               cwd=tmp_path)
     assert "fired" in out and png.stat().st_size > 10000
+
+
+def test_network(tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "net.png"
+    out = run("network.py", "--cells", "12", "--fanin", "3", "--tstop", "40", "--parts", "2",
+              "--out", str(png), cwd=tmp_path)
+    assert "12 cells in 2 part(s), 36 connections" in out and png.stat().st_size > 5000

@@ -1,4 +1,4 @@
-"""test_net.py: networks (hinesbatch.Network) on every CPU backend: a ring of cells whose spikes travel round it with the delays, the same spikes split over two parts as in one and as on the serial backend, spike_time delivery, connection values (none for ExpSyn), the parts kept alive, and bad calls refused with the library's codes."""
+"""test_net.py: networks (hinesbatch.Network) on every CPU backend: a ring of cells whose spikes travel round it with the delays, the same spikes split over two parts as in one and as on the serial backend, spike_time delivery, connection values (none for ExpSyn), the parts kept alive, a spike detector moved off the soma, and bad calls refused with the library's codes."""
 from __future__ import annotations
 
 import gc
@@ -134,3 +134,25 @@ def test_bad_calls(cell):
         net.connect(7, 0, p, 0.5, 1.0)
     with pytest.raises(hb.InvalidArgumentError, match="has run"):
         net.set_values(0, [])
+
+
+def test_spike_detector(cell, backend):
+    """A detector on the cell's last compartment sees the soma's spike later
+    (with HH everywhere the spike travels there)."""
+    def first(comp):
+        s = hb.Simulation(cell, 1, backend=backend, hh_everywhere=True)
+        s.add_iclamp(0, amp=1.0, onset=1.0, dur=2.0)
+        if comp is not None:
+            s.set_spike_detector(0, comp)
+        s.run(15.0)
+        return s.spikes(0)
+    far = cell.n - 1
+    soma, moved = first(None), first(far)
+    assert len(soma) >= 1 and len(moved) >= 1
+    assert moved[0] > soma[0], (soma, moved)
+    np.testing.assert_allclose(first(-1), soma)
+    s = hb.Simulation(cell, 1, backend=backend)
+    with pytest.raises(hb.InvalidArgumentError):
+        s.set_spike_detector(0, cell.n)  # no such compartment
+    with pytest.raises(hb.InvalidArgumentError):
+        s.set_spike_detector(1, 0)  # no such cell
