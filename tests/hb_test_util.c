@@ -281,6 +281,34 @@ static void excursion_gaps(const double *v, int64_t ns, int64_t *gap)
     }
 }
 
+/* Whether cell c's first unpaired spike (index k: the earlier of the two
+ * runs' k-th) fired in one run only by where the threshold fell: within the
+ * window of it, both traces agree within HB_TEST_SIM_GRAZE_MV and the other
+ * run's comes within that of the threshold (a peak just below it, or a
+ * trough that stayed just above it after the spike before). A spike lost or
+ * added by a fault parts the traces by tens of mV there. */
+static int graze(const hb_test_sim_run *x, const hb_test_sim_run *ref, int64_t c, int64_t k,
+                 int64_t ns)
+{
+    const double *tx = x->times + c * x->max_times, *tr = ref->times + c * ref->max_times;
+    const int hx = k < x->count[c], hr = k < ref->count[c];
+    if (!hx && !hr)
+        return 0;
+    /* The spike: the run whose k-th comes first (or the only one). */
+    const int in_x = hx && (!hr || tx[k] < tr[k]);
+    const double ts = in_x ? tx[k] : tr[k];
+    const double *vo = (in_x ? ref->trace : x->trace) + c * ns;
+    const double *vs = (in_x ? x->trace : ref->trace) + c * ns;
+    const int64_t lo = (int64_t)fmax(0.0, floor((ts - HB_TEST_SIM_SPIKE_WINDOW) / ref->dt)),
+                  hi = (int64_t)fmin((double)ns, ceil((ts + HB_TEST_SIM_SPIKE_WINDOW) / ref->dt) + 1);
+    double apart = 0, near = INFINITY;
+    for (int64_t j = lo; j < hi; ++j) {
+        apart = fmax(apart, fabs(vs[j] - vo[j]));
+        near = fmin(near, fabs(vo[j] - ref->threshold));
+    }
+    return lo < hi && apart <= HB_TEST_SIM_GRAZE_MV && near <= HB_TEST_SIM_GRAZE_MV;
+}
+
 void hb_test_compare_sim(hb_backend backend, int same_order, hb_precision p,
                          const hb_test_sim_run *x, const hb_test_sim_run *ref, const char *what)
 {
@@ -327,9 +355,22 @@ void hb_test_compare_sim(hb_backend backend, int same_order, hb_precision p,
                        (double)(upto + wide) * ref->dt);
         }
         int64_t nx = x->count[c], nr = ref->count[c];
+        const double *tx = x->times + c * x->max_times, *tr = ref->times + c * ref->max_times;
+        /* Spikes paired in order while their times agree within the window. */
+        int64_t paired = 0;
+        while (paired < nx && paired < nr && paired < x->max_times && paired < ref->max_times &&
+               fabs(tx[paired] - tr[paired]) <= HB_TEST_SIM_SPIKE_WINDOW)
+            ++paired;
+        if (nx != nr && p == HB_FLOAT && paired < x->max_times && paired < ref->max_times &&
+            graze(x, ref, c, paired, ns)) {
+            printf("%s: cell %lld: %lld spikes, serial %lld: traces within %g mV where one "
+                   "crosses the threshold and the other does not; spike times compared up to "
+                   "there\n",
+                   what, (long long)c, (long long)nx, (long long)nr, HB_TEST_SIM_GRAZE_MV);
+            nx = nr = paired;
+        }
         HB_CHECK(nx == nr, "%s: cell %lld: %lld spikes, serial %lld", what, (long long)c,
                  (long long)nx, (long long)nr);
-        const double *tx = x->times + c * x->max_times, *tr = ref->times + c * ref->max_times;
         for (int64_t k = 0; k < nx && k < nr && k < x->max_times && k < ref->max_times; ++k)
             worst_t = fabs(tx[k] - tr[k]) <= worst_t ? worst_t : fabs(tx[k] - tr[k]);
         for (int64_t j = 0; j < upto; ++j) {

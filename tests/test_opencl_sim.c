@@ -63,8 +63,8 @@ static void compare(hb_context *ctx, hb_context *oracle, hb_precision p, hb_morp
      * last bit: the simulation bounds of hb_test_util.h. */
     hb_sim_params prm;
     hb_sim_params_init(&prm); /* simulate() keeps its dt */
-    const hb_test_sim_run x = {NCELLS, ns, 64, prm.dt, tr, sp, cnt};
-    const hb_test_sim_run ref = {NCELLS, nsr, 64, prm.dt, trr, spr, cntr};
+    const hb_test_sim_run x = {NCELLS, ns, 64, prm.dt, tr, sp, cnt, prm.threshold};
+    const hb_test_sim_run ref = {NCELLS, nsr, 64, prm.dt, trr, spr, cntr, prm.threshold};
     char what[64];
     snprintf(what, sizeof what, "%s, %d cells", hb_test_precision_name(p), NCELLS);
     hb_test_compare_sim(hb_context_backend(ctx), 1, p, &x, &ref, what);

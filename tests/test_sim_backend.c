@@ -172,9 +172,10 @@ static void compare(hb_context *ctx, const scenario *sc, const hb_plan_options *
     int same_order = sim_strategy(ctx, sc, po) == HB_STRATEGY_PER_SYSTEM;
     HB_CHECK(x->nrows == ref->nrows, "%s: %lld rows, oracle %lld", what, (long long)x->nrows,
              (long long)ref->nrows);
-    const hb_test_sim_run rx = {sc->ncells, x->nsamples, 64, sc->prm.dt, x->trace, x->times[0], x->count};
+    const hb_test_sim_run rx = {sc->ncells, x->nsamples, 64, sc->prm.dt, x->trace, x->times[0],
+                                x->count, sc->prm.threshold};
     const hb_test_sim_run rr = {sc->ncells, ref->nsamples, 64, sc->prm.dt, ref->trace, ref->times[0],
-                                ref->count};
+                                ref->count, sc->prm.threshold};
     hb_test_compare_sim(backend, same_order, sc->prm.precision, &rx, &rr, what);
     for (int w = 0; same_order && hb_test_host_backend(backend) && x->nrows == ref->nrows && w < 4; ++w)
         HB_CHECK(hb_test_bitequal(x->state[w], ref->state[w], (size_t)x->nrows * sizeof(double)),

@@ -191,9 +191,9 @@ static void compare(hb_context *ctx, const model *md, const result *x, const res
                     const char *what)
 {
     const hb_test_sim_run rx = {md->ncells, x->nsamples, 64, md->prm.dt, x->trace, x->times[0],
-                                x->count};
+                                x->count, md->prm.threshold};
     const hb_test_sim_run rr = {md->ncells, ref->nsamples, 64, md->prm.dt, ref->trace,
-                                ref->times[0], ref->count};
+                                ref->times[0], ref->count, md->prm.threshold};
     /* Another summation order than the oracle's on the devices (the
      * cell-group solver); OpenMP's per-system plan is the oracle's order. */
     int same = hb_test_on_host(ctx);
