@@ -289,7 +289,7 @@ static hb_status get_values(hb_net *net, int64_t conn, int32_t cap, double *valu
     HB_FORWARD(conn_of(net, conn, fn, &c, &count));
     const int32_t k = cap < count ? cap : count;
     if (k > 0)
-        HB_FORWARD(hb__sim_get_stream_values(net->parts[c->part].sim, c->stream, k, values, fn));
+        HB_FORWARD(hb__sim_get_stream_values(net->parts[c->part].sim, c->stream, k, values));
     *n = count;
     return HB_SUCCESS;
 }

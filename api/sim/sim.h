@@ -243,11 +243,10 @@ hb_status hb__sim_add_stream(hb_sim *sim, int64_t point, int64_t *stream);
 /* Connection `stream`'s values (NET_RECEIVE's arguments after the weight;
  * how many: its point's mechanism's hb_cat_mech.nconn): set the first n
  * before the build, or read the first n (before the build, as set; after,
- * from the device; sim_model.c). fn names the caller in errors. */
+ * from the device; sim_model.c). fn names the setter's caller in errors. */
 hb_status hb__sim_set_stream_values(hb_sim *sim, int64_t stream, int32_t n, const double *values,
                                     const char *fn);
-hb_status hb__sim_get_stream_values(hb_sim *sim, int64_t stream, int32_t n, double *values,
-                                    const char *fn);
+hb_status hb__sim_get_stream_values(hb_sim *sim, int64_t stream, int32_t n, double *values);
 hb_status hb__sim_events_upload(hb_sim *sim, int64_t step_end);
 /* After a run: HB_ERR_NUMERICAL naming the first point process whose
  * self-event queue overflowed (sim_events.c), if any did. */

@@ -568,13 +568,11 @@ hb_status hb__sim_set_stream_values(hb_sim *sim, int64_t stream, int32_t n, cons
     return HB_SUCCESS;
 }
 
-hb_status hb__sim_get_stream_values(hb_sim *sim, int64_t stream, int32_t n, double *values,
-                                    const char *fn)
+hb_status hb__sim_get_stream_values(hb_sim *sim, int64_t stream, int32_t n, double *values)
 {
     const hb_sim_model *md = &sim->model;
     if (md->built)
         return hb__sim_read_real(sim, sim->dev.mst, md->stream_off[stream] + 1, n, values);
-    (void)fn;
     for (int32_t q = 0; q < n; ++q)
         values[q] = 0;
     for (int64_t j = 0; j < md->nconn_vals; ++j)
