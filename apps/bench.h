@@ -61,6 +61,8 @@ typedef struct {
     const char *morph_dir;
     int64_t group_size;       /* hb_plan_options.group_size of every plan (0:
                                  the library's rule)                           */
+    int64_t cell_chain;       /* hb_plan_options.cell_chain of every plan (0:
+                                 the library's rule)                           */
     int     shared_couplings; /* Hines points of one tree, strategy auto or
                                  per-system: hb_plan_options.shared_couplings  */
 } bench_config;

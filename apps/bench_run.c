@@ -112,6 +112,7 @@ static hb_status create_plan(const bench_point *pt, const bench_data *data,
     hb_plan_options o;
     hb_plan_options_init(&o);
     o.group_size = (int32_t)cfg->group_size;
+    o.cell_chain = (int32_t)cfg->cell_chain;
     /* U and L below are then read from the start: system 0's couplings, the
      * same as every copy's (the residual check would catch any other). */
     o.shared_couplings = bench_shares_couplings(pt, data, cfg);

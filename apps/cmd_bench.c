@@ -26,7 +26,7 @@ static void usage(FILE *out)
         "         [--strategy LIST] [--morphology LIST] [--kind thomas|hines] [--seed S]\n"
         "         [--max-seconds S] [--serial-max-rows N] [--max-rows N] [--morph-dir DIR]\n"
         "         [--ring-mib M] [--max-reps N] [--target-s S] [--wall-cap S]\n"
-        "         [--group-size N] [--shared-couplings]\n"
+        "         [--group-size N] [--cell-chain N] [--shared-couplings]\n"
         "Suites: %s (all: every suite but simulate). --quick: a small version of every\n"
         "suite but simulate (or of --suite), a correctness smoke test. Without --suite,\n"
         "the selections give single points (thomas unless --morphology, --strategy or\n"
@@ -37,7 +37,9 @@ static void usage(FILE *out)
         "(hines),\n"
         "auto|per-system|cooperative (thomas; single thomas points need --kind thomas).\n"
         "--group-size N: every plan's group_size (cooperative: work-items per system;\n"
-        "fine tree: per group; default 0, the library's rule).\n"
+        "fine tree: per group; default 0, the library's rule). --cell-chain N: every\n"
+        "plan's cell_chain (cell-group: the most nodes of a run one work-item\n"
+        "eliminates between barriers; default 0, the library's rule).\n"
         "--shared-couplings: Hines points of one tree (copies of one neuron) set U and L\n"
         "once for every system (hb_plan_options.shared_couplings; strategy auto or\n"
         "per-system): compulsory bytes 3 values per row; the strategy column says so.\n"
@@ -193,7 +195,7 @@ enum {
     OPT_SUITE = 256, OPT_QUICK, OPT_CSV, OPT_BACKEND, OPT_SYSTEMS, OPT_ROWS, OPT_PRECISION,
     OPT_LAYOUT, OPT_STRATEGY, OPT_MORPH, OPT_KIND, OPT_SEED, OPT_MAX_SECONDS, OPT_SERIAL_MAX_ROWS,
     OPT_MAX_ROWS, OPT_MORPH_DIR, OPT_RING_MIB, OPT_MAX_REPS, OPT_TARGET_S, OPT_WALL_CAP,
-    OPT_GROUP_SIZE, OPT_SHARED_COUPLINGS
+    OPT_GROUP_SIZE, OPT_SHARED_COUPLINGS, OPT_CELL_CHAIN
 };
 
 static const struct option opts[] = {
@@ -218,6 +220,7 @@ static const struct option opts[] = {
     {"target-s", required_argument, 0, OPT_TARGET_S},
     {"wall-cap", required_argument, 0, OPT_WALL_CAP},
     {"group-size", required_argument, 0, OPT_GROUP_SIZE},
+    {"cell-chain", required_argument, 0, OPT_CELL_CHAIN},
     {"shared-couplings", no_argument, 0, OPT_SHARED_COUPLINGS},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
@@ -284,6 +287,8 @@ static int take(int c, const cli_opts *a, bench_selection *sel, bench_config *cf
         return cli_real(CMD, f, v, 0, 1e6, CLI_LO_OPEN, &x->wall_cap);
     case OPT_GROUP_SIZE: /* 0: the library's rule */
         return cli_int(CMD, f, v, 0, INT32_MAX, &cfg->group_size);
+    case OPT_CELL_CHAIN: /* 0: the library's rule */
+        return cli_int(CMD, f, v, 0, INT32_MAX, &cfg->cell_chain);
     case OPT_SHARED_COUPLINGS:
         return cfg->shared_couplings = 1;
     default:

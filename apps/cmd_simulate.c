@@ -37,6 +37,7 @@ static void usage(void)
         "         [--plot FILE.png] [--spikes FILE] [--no-split] [--seed S] [--dump-cell FILE]\n"
         "         [--layout auto|flat|interleaved|block|block-shared]\n"
         "         [--engine auto|stages|cells] [--epoch STEPS] [--group-size N]\n"
+        "         [--cell-chain N]\n"
         "  model: [--model FILE.json]\n"
         "  SWC:   [--policy sample|section [--nseg N | --d-lambda X | --seg-length UM]]\n"
         "         [--scale S]\n"
@@ -74,7 +75,9 @@ static void usage(void)
         "whole batch, cells runs each cell on its own for many steps (on a GPU, on chip:\n"
         "a work-group per cell), auto (default) cells where they fit; --epoch caps the\n"
         "steps of one on-chip launch (0: no cap); --group-size sets the work-items per cell\n"
-        "on chip (the solver plan's group_size; 0: chosen from the cell and the device).\n"
+        "on chip (the solver plan's group_size; 0: chosen from the cell and the device);\n"
+        "--cell-chain N the most nodes of a run one work-item eliminates between barriers\n"
+        "on chip (the plan's cell_chain; 0: whole runs).\n"
         "--dump-cell writes cell 0's compartments (for\n"
         "ci/neuron-check.sh).\n"
         "--model FILE.json: the cells, mechanisms, ions, capacitances, celsius and v_init\n"
@@ -111,7 +114,7 @@ enum {
     OPT_HH, OPT_PRECISION, OPT_RECORD, OPT_CSV, OPT_PLOT, OPT_SPIKES, OPT_POLICY, OPT_NSEG,
     OPT_NOSPLIT, OPT_LAYOUT, OPT_SEED, OPT_DUMP, OPT_SPREAD, OPT_MAXCOMP, OPT_DLAMBDA, OPT_SCALE,
     OPT_REPAIR, OPT_REROOT, OPT_RA, OPT_CM, OPT_GNABAR, OPT_GKBAR, OPT_GL, OPT_EL, OPT_ENA, OPT_EK,
-    OPT_VINIT, OPT_THRESHOLD, OPT_ENGINE, OPT_EPOCH, OPT_GROUP, OPT_NRNCONV, OPT_MODEL, OPT_SEGLEN
+    OPT_VINIT, OPT_THRESHOLD, OPT_ENGINE, OPT_EPOCH, OPT_GROUP, OPT_CHAIN, OPT_NRNCONV, OPT_MODEL, OPT_SEGLEN
 };
 
 static const struct option opts[] = {
@@ -136,6 +139,7 @@ static const struct option opts[] = {
     {"v-init", required_argument, 0, OPT_VINIT},    {"threshold", required_argument, 0, OPT_THRESHOLD},
     {"engine", required_argument, 0, OPT_ENGINE},   {"epoch", required_argument, 0, OPT_EPOCH},
     {"group-size", required_argument, 0, OPT_GROUP},
+    {"cell-chain", required_argument, 0, OPT_CHAIN},
     {"neuron-conventions", no_argument, 0, OPT_NRNCONV},
     {"model", required_argument, 0, OPT_MODEL}, {"seg-length", required_argument, 0, OPT_SEGLEN},
     {0, 0, 0, 0}};
@@ -198,6 +202,8 @@ static int take(int c, const cli_opts *a, sim_options *o)
         return cli_int(CMD, f, v, 0, INT64_MAX, &o->prm.epoch_steps);
     case OPT_GROUP:
         return cli_int32(CMD, f, v, 0, 1024, &o->prm.plan.group_size);
+    case OPT_CHAIN:
+        return cli_int32(CMD, f, v, 0, INT32_MAX, &o->prm.plan.cell_chain);
     case OPT_SEED:
         return cli_u64(CMD, f, v, &o->seed);
     case OPT_SPREAD:

@@ -50,6 +50,18 @@ static void forced(hb_context *ctx, const hb_oracle_batch *bt, int32_t group, in
     hb_oracle_plan(ctx, bt, &o, uni, NULL, what);
 }
 
+/* The same with runs cut into chains of at most `chain` nodes (1: a level
+ * per node height, as the simulation's epoch never runs; INT32_MAX: whole
+ * runs, as it does). */
+static const int32_t chains[] = {1, 3, INT32_MAX};
+static void forced_chain(hb_context *ctx, const hb_oracle_batch *bt, int32_t chain,
+                         const char *what)
+{
+    hb_plan_options o = cell_options(0);
+    o.cell_chain = chain;
+    hb_oracle_plan(ctx, bt, &o, 0, NULL, what);
+}
+
 /* Diagonally dominant cable-like values; rows scaled by 10^k, k in [-kmax,
  * kmax] (row k of A: d[k], l[k], and u[c] of each child c), or, with weak,
  * a diagonal barely over the off-diagonal sum (near-singular). */
@@ -153,6 +165,13 @@ static void refusals(hb_context *ctx)
                  "the message names the layout and the strategy: %s", hb_last_error());
         HB_CHECK(plan == NULL, "plan written on failure");
     }
+    /* A negative cell_chain, named. */
+    o = cell_options(0);
+    o.cell_chain = -1;
+    HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 4, 3, parent, &o, &plan),
+                    HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK(strstr(hb_last_error(), "cell_chain") != NULL, "message: %s", hb_last_error());
+    HB_CHECK(plan == NULL, "plan written on failure");
     /* Not for tridiagonal plans. */
     o = cell_options(0);
     HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 4, 100, &o, &plan),
@@ -168,32 +187,41 @@ static void refusals(hb_context *ctx)
 
 /* nlevels counts elimination levels, the trunk (the path from the root down
  * which every height has one node, at most 64 of it) counting as one: a
- * level per node height below the trunk. A chain of n <= 64 rows is all
- * trunk: 1; a chain of 100 keeps 36 nodes below a trunk of 64: levels for
- * heights 1 .. 35, then 1 (66: one level, the leaf needing none, then 1). A
- * star's trunk is its root (1); a complete binary tree of 2^k - 1 rows has
- * k - 2 levels below its root (heights 1 .. k - 2), then 1. A mixed batch
- * reports its tallest tree. */
+ * level per chain level below the trunk (a chain: an unbranched run off it,
+ * walked by one work-item; level 0 where it ends in a leaf, else one above
+ * its bottom's children's). A chain of n <= 64 rows is all trunk: 1; a chain
+ * of 100 keeps 36 nodes below a trunk of 64, in whole runs one chain: 2 (66
+ * too, in chains of any length). A star's
+ * trunk is its root, its leaves one level: 2; in a complete binary tree of
+ * 2^k - 1 rows every node below the root is a chain of its own, of its
+ * height: k - 1 levels, then 1. Runs cut at cell_chain nodes take a level
+ * per piece: the chain of 100 at 10, pieces of 10, 10, 10 and 6: 5; at 1 a
+ * level per node height: 37. A mixed batch reports its tallest tree. */
 static void levels(hb_context *ctx)
 {
     const struct {
         hb_test_tree_kind kind;
         int64_t n, want;
-    } cases[] = {{HB_TREE_CHAIN, 1, 1},   {HB_TREE_CHAIN, 2, 1},   {HB_TREE_CHAIN, 100, 36},
-                 {HB_TREE_CHAIN, 64, 1},  {HB_TREE_CHAIN, 66, 2},  {HB_TREE_STAR, 100, 1},
-                 {HB_TREE_BINARY, 255, 7}, {HB_TREE_BINARY, 3, 1}};
+        int32_t chain;
+    } cases[] = {{HB_TREE_CHAIN, 1, 1, 0},    {HB_TREE_CHAIN, 2, 1, 0},
+                 {HB_TREE_CHAIN, 100, 2, INT32_MAX}, {HB_TREE_CHAIN, 64, 1, 0},
+                 {HB_TREE_CHAIN, 66, 2, 0},   {HB_TREE_STAR, 100, 2, 0},
+                 {HB_TREE_BINARY, 255, 8, 0}, {HB_TREE_BINARY, 3, 2, 0},
+                 {HB_TREE_CHAIN, 100, 5, 10}, {HB_TREE_CHAIN, 100, 37, 1},
+                 {HB_TREE_CHAIN, 100, 2, 36}, {HB_TREE_BINARY, 255, 8, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const int64_t n = cases[i].n;
         int32_t *parent = hb_test_xalloc((size_t)(2 * n + 1) * sizeof *parent);
         hb_test_tree(parent, n, cases[i].kind);
         hb_plan_options o = cell_options(0);
+        o.cell_chain = cases[i].chain;
         hb_plan *plan = NULL;
         HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 3, n, parent, &o, &plan),
                         HB_SUCCESS);
         if (plan)
             HB_CHECK(hb_test_plan_info(plan).nlevels == cases[i].want,
-                     "%s tree of %lld rows: %lld elimination levels, want %lld (%s)",
-                     hb_test_tree_name(cases[i].kind), (long long)n,
+                     "%s tree of %lld rows, chains of %d: %lld elimination levels, want %lld (%s)",
+                     hb_test_tree_name(cases[i].kind), (long long)n, (int)cases[i].chain,
                      (long long)hb_test_plan_info(plan).nlevels, (long long)cases[i].want,
                      hb_plan_describe(plan));
         hb_plan_destroy(plan);
@@ -405,6 +433,10 @@ int main(void)
                                  name, uni ? " (uniform create)" : "");
                         forced(ctx, &bt, groups[g], uni, what);
                     }
+                }
+                for (size_t c = 0; k == 0 && c < sizeof chains / sizeof chains[0]; ++c) {
+                    snprintf(what, sizeof what, "cell-group(chain %d) %s", (int)chains[c], name);
+                    forced_chain(ctx, &bt, chains[c], what);
                 }
                 if (k == 0) {
                     /* AUTO: whatever the rule picks on this device. */

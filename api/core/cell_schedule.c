@@ -1,14 +1,14 @@
-/* cell_schedule.c: the cell-group strategy's plan-time schedule: each distinct tree's trunk (solved by PCR), elimination levels (by node height below it), back-substitution levels (by depth below it) and child lists, uploaded once. */
+/* cell_schedule.c: the cell-group strategy's plan-time schedule: each distinct tree's trunk (solved by PCR), its chains off the trunk (unbranched runs, each walked by one work-item) in levels, and child lists, uploaded once. */
 #include "hb_plan.h"
 #include "hb_tree.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* kernels_cl/solver/hines_cell.cl reads the header by its own HB_CELL_K_*
+/* kernels_cl/solver/hb_cell_phases.cl reads the header by its own HB_CELL_K_*
  * numbers (OpenCL C cannot include this header): change both together. */
-_Static_assert(HB_CELL_EFIRST == 4 && HB_CELL_BPAR == 9 && HB_CELL_NT == 10 && HB_CELL_HDR == 11,
-               "the schedule's header must match HB_CELL_K_* in kernels_cl/solver/hines_cell.cl");
+_Static_assert(HB_CELL_EFIRST == 4 && HB_CELL_CPAR == 8 && HB_CELL_CONTIG == 10 && HB_CELL_HDR == 11,
+               "the schedule's header must match HB_CELL_K_* in kernels_cl/solver/hb_cell_phases.cl");
 
 /* A growing int32 table. */
 typedef struct {
@@ -35,9 +35,40 @@ static int words_reserve(words *v, int64_t more)
     return 1;
 }
 
-/* Scratch of one tree: heights, depths, per-level and per-node counters. */
+/* The most nodes of a chain where the plan's options leave it to the
+ * library (hb_plan_options.cell_chain 0). The cell-group solver on an H200,
+ * the CA1 cell (728 rows), two rounds, ms (docs/benchmarks/
+ * h200-2026-11-30-chains, call 3): chains of 4 / 8 / whole runs / levels of
+ * nodes (the schedule before chains): 256 cells in double 0.042 / 0.041-0.042
+ * / 0.042 / 0.043-0.044, 2,560 in double 0.132-0.134 / 0.125-0.127 /
+ * 0.127-0.130 / 0.138-0.148, 256 in float 0.036-0.041 / 0.037-0.038 /
+ * 0.038-0.039 / 0.037-0.041, 2,560 in float 0.111-0.120 / 0.107 /
+ * 0.108-0.111 / 0.090. */
+#define HB_CELL_CHAIN_AUTO 8
+
+/* A chain off the trunk while sorting: its level, length and bottom node. */
 typedef struct {
-    int32_t *h, *dep, *cnt, *pos;
+    int32_t level, len, bottom;
+} chain_key;
+
+/* Level first, then the longest first, then the bottom's index, highest
+ * first (the order of discovery: the sort is then as if stable). */
+static int chain_order(const void *a, const void *b)
+{
+    const chain_key *x = a, *y = b;
+    if (x->level != y->level)
+        return x->level < y->level ? -1 : 1;
+    if (x->len != y->len)
+        return x->len > y->len ? -1 : 1;
+    return x->bottom > y->bottom ? -1 : x->bottom < y->bottom;
+}
+
+/* Scratch of one tree (a value per node each): heights, chain levels,
+ * counters, positions, child counts, places in chains, chain bottoms and
+ * their sort keys. */
+typedef struct {
+    int32_t   *h, *lv, *cnt, *pos, *nch, *run, *chain;
+    chain_key *ck;
 } tree_scratch;
 
 /* The next table of schedule S: its offset from S into header entry key,
@@ -51,20 +82,27 @@ static int32_t *place(int32_t *S, int32_t *o, int key, int64_t len)
 
 /* Appends the schedule of the tree par[0..n) (layout in hb_backend.h) to v;
  * n fits int32 (the plan keeps cells within local memory first). */
-static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch *sc,
-                    int64_t *widest, int64_t *levels)
+static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
+                    const tree_scratch *sc, int64_t *widest, int64_t *levels)
 {
-    int32_t *h = sc->h, *dep = sc->dep, *cnt = sc->cnt, *pos = sc->pos;
-    int32_t H = 0, D = 0, nlev = 0;
+    int32_t *h = sc->h, *lv = sc->lv, *cnt = sc->cnt, *pos = sc->pos, *nch = sc->nch;
+    int32_t *run = sc->run;
+    int32_t *chain = sc->chain;
+    chain_key *ck = sc->ck;
+    int32_t H = 0;
     for (int32_t i = 0; i < n; ++i)
-        h[i] = 0;
-    for (int32_t i = n - 1; i >= 1; --i)
+        h[i] = 0, nch[i] = 0;
+    for (int32_t i = n - 1; i >= 1; --i) {
+        ++nch[par[i]];
         if (h[i] + 1 > h[par[i]])
             h[par[i]] = h[i] + 1;
+    }
     if (n > 0)
         H = h[0];
     /* The trunk: heights H down to ht, one node each (a node's only child of
-     * the next height down is then the next), at most HB_CELL_TRUNK_MAX. */
+     * the next height down is then the next), at most HB_CELL_TRUNK_MAX.
+     * The nodes of height >= ht are the trunk's; every other node is off it,
+     * and so are its children. */
     for (int32_t k = 0; k <= H; ++k)
         cnt[k] = 0;
     for (int32_t i = 0; i < n; ++i)
@@ -73,17 +111,35 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     while (ht > 0 && cnt[ht - 1] == 1 && H - ht + 1 < HB_CELL_TRUNK_MAX)
         --ht;
     const int32_t nt = n > 0 ? H - ht + 1 : 0;
-    /* Levels for the heights 1 .. ht - 1 off the trunk (leaves need none). */
-    const int32_t ne = ht > 1 ? ht - 1 : 0;
-    for (int32_t i = 0; i < n; ++i) {
-        dep[i] = h[i] >= ht ? 0 : dep[par[i]] + 1; /* parents come first */
-        if (dep[i] > D)
-            D = dep[i];
-        nlev += h[i] >= 1 && h[i] < ht;
+    /* Chains off the trunk: a chain runs from a node without exactly one
+     * child (its bottom) up through parents with exactly one child, off the
+     * trunk, at most `most` nodes (a longer run is cut: the node after the
+     * cut is the bottom of the next chain, one level up). A chain's level
+     * lv: 0 where its bottom is a leaf, else one more than its bottom's
+     * children's chains' highest (children come after their parents: one
+     * sweep from the last node). run[i]: i's place in its chain from the
+     * bottom (1: the bottom); cnt[i]: the highest level of i's children so
+     * far (-1: none), and with one child, that child's place. */
+    int32_t ne = 0, nc = 0;
+    for (int32_t i = 0; i < n; ++i)
+        cnt[i] = -1, run[i] = 0;
+    for (int32_t i = n - 1; i >= 0; --i) {
+        if (h[i] >= ht)
+            continue;
+        const int go_on = nch[i] == 1 && run[i] < most; /* run[i]: its child's place */
+        lv[i] = go_on ? cnt[i] : cnt[i] + 1; /* a leaf: -1 + 1 */
+        run[i] = go_on ? run[i] + 1 : 1;
+        if (lv[i] + 1 > ne)
+            ne = lv[i] + 1;
+        if (cnt[par[i]] < lv[i])
+            cnt[par[i]] = lv[i];
+        run[par[i]] = run[i];
+        if (run[i] == 1)
+            chain[nc++] = i; /* bottoms, from the last node */
     }
-    const int32_t nb = D, ecount = nlev + nt, nback = n - nt;
+    const int32_t noff = n - nt, ecount = n;
     const int64_t total = (int64_t)HB_CELL_HDR + (ne + 1) + 2 * (int64_t)ecount + (ecount + 1) +
-                          nback + (nb + 1) + nback + nback;
+                          noff + (nc + 1) + nc;
     if (!words_reserve(v, total))
         return 0;
     int32_t *S = v->w + v->len;
@@ -93,75 +149,74 @@ static int put_tree(words *v, const int32_t *par, int32_t n, const tree_scratch 
     int32_t *eorder = place(S, &o, HB_CELL_EORDER, ecount);
     int32_t *efirst = place(S, &o, HB_CELL_EFIRST, ecount);
     int32_t *ecs = place(S, &o, HB_CELL_ECS, ecount + 1);
-    int32_t *cidx = place(S, &o, HB_CELL_CIDX, nback);
-    int32_t *bptr = place(S, &o, HB_CELL_BPTR, nb + 1);
-    int32_t *border = place(S, &o, HB_CELL_BORDER, nback);
-    int32_t *bpar = place(S, &o, HB_CELL_BPAR, nback);
+    int32_t *cidx = place(S, &o, HB_CELL_CIDX, noff);
+    int32_t *cptr = place(S, &o, HB_CELL_CPTR, nc + 1);
+    int32_t *cpar = place(S, &o, HB_CELL_CPAR, nc);
     S[HB_CELL_N] = n;
     S[HB_CELL_NE] = ne;
-    S[HB_CELL_NB] = nb;
+    S[HB_CELL_NC] = nc;
     S[HB_CELL_NT] = nt;
 
-    /* Elimination levels by counting sort, nodes of a level in index order;
-     * the trunk after them, from the root down. */
+    /* Chains by level, and within a level longest first, so that
+     * work-items taking a level's chains in turn share its work evenly; then
+     * each chain's entries from its bottom up, the trunk's after the last
+     * chain's from the root down. pos: a chain's length while sorting. */
+    for (int32_t k = 0; k < nc; ++k) {
+        int32_t len = 1, i = chain[k];
+        while (h[par[i]] < ht && run[par[i]] > 1)
+            i = par[i], ++len;
+        pos[k] = len;
+    }
     for (int32_t e = 0; e <= ne; ++e)
         eptr[e] = 0;
-    for (int32_t i = 0; i < n; ++i)
-        if (h[i] >= 1 && h[i] < ht)
-            ++eptr[h[i]];
+    for (int32_t k = 0; k < nc; ++k)
+        ++eptr[lv[chain[k]] + 1];
     for (int32_t e = 0; e < ne; ++e) {
         if (eptr[e + 1] > *widest)
             *widest = eptr[e + 1];
         eptr[e + 1] += eptr[e];
     }
-    for (int32_t e = 0; e < ne; ++e)
-        pos[e] = eptr[e];
-    for (int32_t i = 0; i < n; ++i) {
-        if (h[i] >= ht)
-            eorder[nlev + (H - h[i])] = i;
-        else if (h[i] >= 1)
-            eorder[pos[h[i] - 1]++] = i;
+    for (int32_t k = 0; k < nc; ++k)
+        ck[k] = (chain_key){lv[chain[k]], pos[k], chain[k]};
+    qsort(ck, (size_t)nc, sizeof *ck, chain_order);
+    for (int32_t k = 0; k < nc; ++k)
+        cptr[k] = ck[k].bottom;
+    int32_t q = 0, contig = 1;
+    for (int32_t k = 0; k < nc; ++k) {
+        int32_t i = cptr[k];
+        cptr[k] = q;
+        eorder[q++] = i;
+        while (h[par[i]] < ht && run[par[i]] > 1) {
+            contig &= par[i] == i - 1;
+            eorder[q++] = i = par[i];
+        }
+        cpar[k] = par[i];
     }
+    S[HB_CELL_CONTIG] = contig;
+    cptr[nc] = q;
+    for (int32_t i = 0; i < n; ++i)
+        if (h[i] >= ht)
+            eorder[q + (H - h[i])] = i;
     if (nt > *widest)
         *widest = nt;
-    /* Children off the trunk per entry, highest index first: the serial
-     * sweep (i from n-1 down) updates a parent in that order, so the gather
-     * rounds as it does. cnt: such children per node; pos: where a node's
-     * run starts in cidx. */
+    /* Children per entry (off the trunk, all of them for a node off it),
+     * highest index first: the serial sweep (i from n-1 down) updates a
+     * parent in that order, so the gather rounds as it does. cnt: such
+     * children per node; pos: where a node's run starts in cidx. */
     for (int32_t i = 0; i < n; ++i)
         cnt[i] = 0;
     for (int32_t i = 1; i < n; ++i)
         cnt[par[i]] += h[i] < ht;
     ecs[0] = 0;
-    for (int32_t q = 0; q < ecount; ++q) {
-        pos[eorder[q]] = ecs[q];
-        ecs[q + 1] = ecs[q] + cnt[eorder[q]];
+    for (int32_t k = 0; k < ecount; ++k) {
+        pos[eorder[k]] = ecs[k];
+        ecs[k + 1] = ecs[k] + cnt[eorder[k]];
     }
     for (int32_t i = n - 1; i >= 1; --i)
         if (h[i] < ht)
             cidx[pos[par[i]]++] = i;
-    for (int32_t q = 0; q < ecount; ++q)
-        efirst[q] = ecs[q + 1] > ecs[q] ? cidx[ecs[q]] : -1;
-    /* Back-substitution levels by depth below the trunk, with each entry's
-     * parent. */
-    for (int32_t b = 0; b <= nb; ++b)
-        bptr[b] = 0;
-    for (int32_t i = 0; i < n; ++i)
-        if (dep[i] > 0)
-            ++bptr[dep[i]];
-    for (int32_t b = 0; b < nb; ++b) {
-        if (bptr[b + 1] > *widest)
-            *widest = bptr[b + 1];
-        bptr[b + 1] += bptr[b];
-    }
-    for (int32_t b = 0; b < nb; ++b)
-        pos[b] = bptr[b];
-    for (int32_t i = 0; i < n; ++i)
-        if (dep[i] > 0) {
-            const int32_t q = pos[dep[i] - 1]++;
-            border[q] = i;
-            bpar[q] = par[i];
-        }
+    for (int32_t k = 0; k < ecount; ++k)
+        efirst[k] = ecs[k + 1] > ecs[k] ? cidx[ecs[k]] : -1;
     /* Elimination levels, the trunk counting as one. */
     const int64_t steps = n > 0 ? (int64_t)ne + 1 : 0;
     if (steps > *levels)
@@ -231,9 +286,10 @@ done:
     return st;
 }
 
-hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t *widest,
-                                  int64_t *levels)
+hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t chain,
+                                  int64_t *widest, int64_t *levels)
 {
+    const int32_t most = chain > 0 ? chain : HB_CELL_CHAIN_AUTO;
     const hb_layout_host *lay = &plan->lay;
     const int64_t nslots = lay->nslots, maxn = lay->max_rows;
     *widest = 1;
@@ -247,20 +303,24 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t 
     tree_scratch sc = {hb__malloc_n(maxn + 1, sizeof(int32_t)),
                        hb__malloc_n(maxn + 1, sizeof(int32_t)),
                        hb__malloc_n(maxn + 1, sizeof(int32_t)),
-                       hb__malloc_n(maxn + 2, sizeof(int32_t))};
+                       hb__malloc_n(maxn + 2, sizeof(int32_t)),
+                       hb__malloc_n(maxn + 1, sizeof(int32_t)),
+                       hb__malloc_n(maxn + 1, sizeof(int32_t)),
+                       hb__malloc_n(maxn + 1, sizeof(int32_t)),
+                       hb__malloc_n(maxn + 1, sizeof(chain_key))};
     int64_t *soff = hb__malloc_n(nslots, sizeof *soff);
     /* Open-addressed table of slots whose tree was stored: 2 x the slots. */
     int64_t tsize = 1;
     while (tsize < 2 * nslots)
         tsize *= 2;
     int64_t *table = plan->mono ? NULL : hb__malloc_n(tsize, sizeof *table);
-    if (!sc.h || !sc.dep || !sc.cnt || !sc.pos || !soff || (!plan->mono && !table)) {
+    if (!sc.h || !sc.lv || !sc.cnt || !sc.pos || !sc.nch || !sc.run || !sc.chain || !sc.ck || !soff || (!plan->mono && !table)) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "cell-group schedule: tables of %lld cells",
                        (long long)nslots);
         goto done;
     }
     if (plan->mono) {
-        if (!put_tree(&v, parent, (int32_t)maxn, &sc, widest, levels)) {
+        if (!put_tree(&v, parent, (int32_t)maxn, most, &sc, widest, levels)) {
             st = hb__error(HB_ERR_OUT_OF_MEMORY, "cell-group schedule of %lld rows",
                            (long long)maxn);
             goto done;
@@ -286,7 +346,7 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t 
             }
             table[k] = t;
             soff[t] = v.len;
-            if (!put_tree(&v, par, (int32_t)n, &sc, widest, levels)) {
+            if (!put_tree(&v, par, (int32_t)n, most, &sc, widest, levels)) {
                 st = hb__error(HB_ERR_OUT_OF_MEMORY, "cell-group schedule: %lld values",
                                (long long)v.len);
                 goto done;
@@ -309,9 +369,13 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t 
     st = cell_classes(plan);
 done:
     free(sc.h);
-    free(sc.dep);
+    free(sc.lv);
     free(sc.cnt);
     free(sc.pos);
+    free(sc.nch);
+    free(sc.run);
+    free(sc.chain);
+    free(sc.ck);
     free(soff);
     free(table);
     free(v.w);

@@ -72,37 +72,45 @@ typedef struct {
 } hb_layout_dev;
 
 /* A tree's cell-group schedule, int32 values from its start S: a header of
- * HB_CELL_HDR values (S[HB_CELL_N] rows, S[HB_CELL_NE] elimination levels,
- * S[HB_CELL_NB] back-substitution levels, S[HB_CELL_NT] trunk rows, then the
- * offsets from S of the tables that follow), then the tables, all indexed by
- * entry so that a work-item's loads of one entry do not wait on each other.
+ * HB_CELL_HDR values (S[HB_CELL_N] rows, S[HB_CELL_NE] chain levels,
+ * S[HB_CELL_NC] chains, S[HB_CELL_NT] trunk rows, S[HB_CELL_CONTIG] 1 where
+ * every chain's nodes are consecutive rows (each one's parent the row before,
+ * as in a cell numbered depth first: the kernels then step to the next node
+ * with no table load), then the offsets from S of the tables that follow), then the tables, all indexed by entry (one per
+ * node) so that a work-item's loads of one entry do not wait on each other.
  * The trunk is the path from the root down which every height holds one node
  * (the CA1 cell's apical trunk: 44 nodes), at most HB_CELL_TRUNK_MAX of it:
  * once its side branches are eliminated it is a tridiagonal system, which the
  * solver sweeps in one work-item and the simulation's epoch solves by PCR in
- * log2(NT) steps, where levels would take NT each way.
- * - eptr[NE + 1], eorder, efirst, ecs, cidx: elimination level e (node
- *   heights below the trunk's, from 1: leaves need no step) holds the entries
- *   eptr[e] .. eptr[e+1]; entry q is node eorder[q], whose children are
- *   cidx[ecs[q] .. ecs[q+1]), highest index first (the serial sweep's order
- *   of updates to a node); efirst[q] repeats the first of them (-1: none),
- *   so that the usual single child costs no dependent load. The NT entries
- *   after the last level, eptr[NE] on, are the trunk from the root down, each
- *   with its children off the trunk;
- * - bptr[NB + 1], border, bpar: back-substitution level b holds the nodes
- *   off the trunk b + 1 below it, entries bptr[b] .. bptr[b+1]; entry q is
- *   node border[q] with parent bpar[q]. */
+ * log2(NT) steps, where levels would take NT each way. The nodes off it are
+ * cut into chains: a chain's bottom is a node without exactly one child, and
+ * it runs up through parents with exactly one child, off the trunk. One
+ * work-item eliminates a chain from its bottom up (each node's one child is
+ * the node before, in its registers) and back-substitutes it top down, with
+ * no barrier between its nodes: levels of chains instead of levels of nodes
+ * (the CA1 cell: 9 instead of 38 each way).
+ * - eptr[NE + 1]: level e (0: chains whose bottom is a leaf; else one more
+ *   than the highest of its bottom's children's chains) holds the chains
+ *   eptr[e] .. eptr[e+1], longest first;
+ * - cptr[NC + 1], cpar: chain k's entries are cptr[k] .. cptr[k+1], from its
+ *   bottom up; its top's parent is cpar[k] (on the trunk or a higher level's
+ *   chain). cptr[NC] is where the NT trunk entries start, from the root down;
+ * - eorder, efirst, ecs, cidx: entry q is node eorder[q], whose children
+ *   (off the trunk) are cidx[ecs[q] .. ecs[q+1]), highest index first (the
+ *   serial sweep's order of updates to a node); efirst[q] repeats the first
+ *   of them (-1: none), so that the usual single child costs no dependent
+ *   load. A chain's entry after its bottom has one child, the entry before. */
 enum {
-    HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NB, HB_CELL_EORDER, HB_CELL_EFIRST, HB_CELL_ECS,
-    HB_CELL_CIDX, HB_CELL_BPTR, HB_CELL_BORDER, HB_CELL_BPAR, HB_CELL_NT, HB_CELL_HDR
+    HB_CELL_N = 0, HB_CELL_NE, HB_CELL_NC, HB_CELL_EORDER, HB_CELL_EFIRST, HB_CELL_ECS,
+    HB_CELL_CIDX, HB_CELL_CPTR, HB_CELL_CPAR, HB_CELL_NT, HB_CELL_CONTIG, HB_CELL_HDR
 };
 /* The longest trunk solved by PCR (kernels_cl/solver/hb_cell_phases.cl has
  * the same number): a longer one keeps its lower part in the levels. */
 #define HB_CELL_TRUNK_MAX 64
 /* Cell-group local memory: u, l, d and rhs of the largest cell (reals),
- * then its schedule (int32: at most 8 x rows + 16 words, see
- * api/core/cell_schedule.c), staged once so that the levels read it from
- * local memory instead of waiting on global loads level after level. For
+ * then its schedule (int32: 8 x rows + 16 words reserved, for the at most
+ * 7 x rows + 14 of api/core/cell_schedule.c), staged once so that the
+ * levels read it from local memory instead of waiting on global loads. For
  * max_rows below 2^31 (the plan keeps cells within local memory first). The
  * simulation's epoch, which solves the trunk by PCR, adds the trunk's rows
  * between the four arrays and the schedule: two copies of 3 x

@@ -56,7 +56,8 @@ void hb__branches_free(hb_plan *plan);
  * a mixed batch are stored once) and uploads plan->dev.sched and soff.
  * *widest: the most nodes in one level of either pass; *levels: the most
  * elimination levels of a tree. */
-hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int64_t *widest,
+hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t chain,
+                                  int64_t *widest,
                                   int64_t *levels);
 
 /* ---- AUTO rules (api/core/auto.c), keyed on device traits ---------------- */

@@ -332,6 +332,9 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (opts.group_size < 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->group_size = %d is negative", fn,
                          (int)opts.group_size);
+    if (opts.cell_chain < 0)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->cell_chain = %d is negative", fn,
+                         (int)opts.cell_chain);
     if (opts.block_size < 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->block_size = %d is negative", fn,
                          (int)opts.block_size);
@@ -569,7 +572,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     }
     if (strategy == HB_STRATEGY_CELL_GROUP) {
         int64_t widest = 1;
-        if ((st = hb__cell_schedule_build(plan, parent, &widest, &plan->cell_levels)))
+        if ((st = hb__cell_schedule_build(plan, parent, opts.cell_chain, &widest,
+                                          &plan->cell_levels)))
             goto fail;
         dev->cell_group = hb__cell_group(&ctx->traits, widest, opts.group_size);
         dev->cell_staged = cell_staged(ctx, precision, nsys, dev);

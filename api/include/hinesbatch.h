@@ -307,6 +307,12 @@ typedef struct {
                                 Per-system strategy, any layout; another
                                 strategy asked for, or systems of different
                                 trees, are HB_ERR_INVALID_ARGUMENT             */
+    /* Cell-group only: */
+    int32_t     cell_chain;  /* the most nodes of an unbranched run that one
+                                work-item eliminates with no barrier between
+                                them (longer runs are cut into pieces, one
+                                chain level each); 0: the library's rule
+                                (docs/strategies.md)                           */
 } hb_plan_options;
 
 /* Fills options with the AUTO defaults. */

@@ -339,6 +339,17 @@ static size_t epoch_bytes(const hb_device_traits *dev, int64_t max_rows, size_t 
  * and 1.51-1.52e10 at 64 with none (5); 1,000 cells 2.16-2.17e10 against
  * 1.38e10 at 96, none. */
 enum { HB_EPOCH_MANY_PER_UNIT = 4, HB_EPOCH_VX_PER_UNIT = 15 };
+
+/* The longest chain one work-item of the epoch eliminates between two
+ * barriers (hb_plan_options.cell_chain; api/core/cell_schedule.c). CUDA on
+ * an H200, CA1 cells of 1,508 rows, two rounds
+ * (docs/benchmarks/h200-2026-11-30-chains, call 2), compartment-steps/s at
+ * chains of 4 / 8 / 16 / whole runs: 10,000 cells in double 2.75-2.76 /
+ * 2.96 / 2.96 / 2.87e10, 200 cells 1.30-1.32 / 1.37 / 1.34 / 1.28-1.29e10,
+ * 10,000 in float 3.65 / 3.93-3.94 / 3.94-3.98 / 3.90-3.91e10; levels of
+ * nodes (the schedule before chains) ran 2.30-2.32e10, 1.06-1.07e10 and
+ * 3.18e10 (call 1). */
+#define HB_SIM_CELL_CHAIN 8
 static void epoch_launch(hb_sim *sim, const hb_layout_dev *lay, int64_t limit, int cap)
 {
     const hb_device_traits *dev = &sim->ctx->traits;
@@ -476,6 +487,9 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
             hb_plan_options po = sim->prm.plan;
             po.strategy = HB_STRATEGY_CELL_GROUP;
             po.layout = HB_LAYOUT_FLAT;
+            /* Chains of at most HB_SIM_CELL_CHAIN nodes (measured below). */
+            if (po.cell_chain == 0)
+                po.cell_chain = HB_SIM_CELL_CHAIN;
             HB_FORWARD(make_plan(sim, mono, bv->parent, &po));
             const hb_layout_dev *lay;
             const int64_t *perm;

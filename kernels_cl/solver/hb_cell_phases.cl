@@ -5,15 +5,15 @@
 /* Indices of a schedule's header: must match HB_CELL_* in
  * api/core/hb_backend.h (the schedule's layout is described there). */
 #define HB_CELL_K_NE 1
-#define HB_CELL_K_NB 2
+#define HB_CELL_K_NC 2
 #define HB_CELL_K_EORDER 3
 #define HB_CELL_K_EFIRST 4
 #define HB_CELL_K_ECS 5
 #define HB_CELL_K_CIDX 6
-#define HB_CELL_K_BPTR 7
-#define HB_CELL_K_BORDER 8
-#define HB_CELL_K_BPAR 9
-#define HB_CELL_K_NT 10
+#define HB_CELL_K_CPTR 7
+#define HB_CELL_K_CPAR 8
+#define HB_CELL_K_NT 9
+#define HB_CELL_K_CONTIG 10
 #define HB_CELL_K_HDR 11
 /* The longest trunk solved by PCR: HB_CELL_TRUNK_MAX in hb_backend.h. Its
  * rows live in two copies of three arrays (sub-diagonal, super-diagonal,
@@ -54,7 +54,7 @@
     const hb_long o = valid ? base[t] : 0;                                                  \
     __global const hb_int *S = sched + (valid ? soff[t] : 0);                               \
     const hb_int nr = valid ? (hb_int)rows[t] : 0;                                          \
-    const hb_int slen = valid ? S[HB_CELL_K_BPAR] + nr - S[HB_CELL_K_NT] : 0;                \
+    const hb_int slen = valid ? S[HB_CELL_K_CPAR] + S[HB_CELL_K_NC] : 0;                    \
     const hb_int oL = (SYM) ? 0 : (hb_int)ld, oD = (ULOC) ? oL + (hb_int)ld : 0;            \
     const hb_int oR = oD + (hb_int)ld;                                                      \
     const hb_int oT = oR + (hb_int)ld;                                                      \
@@ -81,21 +81,26 @@
 #define HB_CELL_US(i) sh[(i)]
 #define HB_CELL_LS(i) sh[oL + (i)]
 
-/* The schedule's level counts and table offsets into si, read once after
- * the staging barrier; the trunk's nt entries start at entry xET. */
-#define HB_CELL_TABLES(SI)                                                                   \
+/* The schedule's level and chain counts and table offsets into si, read
+ * once after the staging barrier; the trunk's nt entries start at entry
+ * xET. STEP (a constant) 1: where the schedule's chains are consecutive
+ * rows (ctg), the walks step to the next row with no table load (the
+ * simulation's epoch: 10,000 CA1 cells in double 3.16-3.19e10
+ * compartment-steps/s against 2.96-2.98e10 on an H200); 0: they load it
+ * (the solver, whose 2,560 CA1 cells in double took 0.138 ms stepping
+ * against 0.119-0.122 loading, and in float 0.098 against 0.102-0.103;
+ * docs/benchmarks/h200-2026-11-30-chains, call 4). */
+#define HB_CELL_TABLES(SI, STEP)                                                             \
     const hb_int ne = valid ? SI[HB_CELL_K_NE] : 0;                                        \
-    const hb_int nb = valid ? SI[HB_CELL_K_NB] : 0;                                        \
+    const hb_int nc = valid ? SI[HB_CELL_K_NC] : 0;                                        \
     const hb_int xEP = HB_CELL_K_HDR, xEO = valid ? SI[HB_CELL_K_EORDER] : 0;              \
     const hb_int xEF = valid ? SI[HB_CELL_K_EFIRST] : 0, xEC = valid ? SI[HB_CELL_K_ECS] : 0; \
-    const hb_int xCI = valid ? SI[HB_CELL_K_CIDX] : 0, xBP = valid ? SI[HB_CELL_K_BPTR] : 0; \
-    const hb_int xBO = valid ? SI[HB_CELL_K_BORDER] : 0, xBA = valid ? SI[HB_CELL_K_BPAR] : 0; \
-    const hb_int nt = valid ? SI[HB_CELL_K_NT] : 0, xET = valid ? SI[xEP + ne] : 0
+    const hb_int xCI = valid ? SI[HB_CELL_K_CIDX] : 0, xCP = valid ? SI[HB_CELL_K_CPTR] : 0; \
+    const hb_int xCA = valid ? SI[HB_CELL_K_CPAR] : 0;                                     \
+    const int ctg = (STEP) && valid && SI[HB_CELL_K_CONTIG];                               \
+    const hb_int nt = valid ? SI[HB_CELL_K_NT] : 0, xET = valid ? SI[xCP + nc] : 0
 
-/* A work-item's entry hb_q of the current level, read before the barrier
- * that opens the level so that the level waits on no schedule load:
- * elimination (node, first child, its children's range), back-substitution
- * (node, parent). */
+/* A work-item's entry hb_q: node, first child, its children's range. */
 #define HB_CELL_E_FETCH(SI)                                                                 \
     do {                                                                                    \
         hb_p = SI[xEO + hb_q];                                                              \
@@ -103,48 +108,85 @@
         hb_cb = SI[xEC + hb_q];                                                             \
         hb_ce = SI[xEC + hb_q + 1];                                                         \
     } while (0)
-#define HB_CELL_B_FETCH(SI)                                                                 \
-    do {                                                                                    \
-        hb_i = SI[xBO + hb_q];                                                              \
-        hb_pa = SI[xBA + hb_q];                                                             \
-    } while (0)
 
-/* The children hb_cb .. hb_ce of entry node hb_p (hb_c0 the first) gathered
- * into the caller's hb_dp and hb_rp, in the order the serial sweep applies
- * them (highest child first); hb_vp is the node's v when VOFF. A child c is
- * final then, and read by p's work-item alone, which also stores what
- * back-substitution needs in c's own d and rhs slots (dead from then on):
- * r'_c / d'_c in rhs, l_c / d'_c in d, from one reciprocal 1/d'_c. EXACT (a
- * constant) chooses the factor u_c/d'_c on the critical path: 1 divides, so
- * d' and r' round as the serial sweep's (the solver: its results stay within
- * the oracle tests' normwise bounds on the shipped neurons' matrices); 0
- * multiplies by the reciprocal, one division less per level (the
+/* Eliminates child hb_c (its d' hb_dc, r' hb_rc, v hb_vc, couplings hb_lc
+ * and hb_uc: the caller's variables) into its parent's hb_dp and hb_rp
+ * (hb_vp the parent's v where VOFF). The child is final then, and read by
+ * the parent's work-item alone, which also stores what back-substitution
+ * needs in the child's own d and rhs slots (dead from then on): r'_c / d'_c
+ * in rhs, l_c / d'_c in d, from one reciprocal 1/d'_c. EXACT (a constant)
+ * chooses the factor u_c/d'_c on the critical path: 1 divides, so d' and r'
+ * round as the serial sweep's (the solver: its results stay within the
+ * oracle tests' normwise bounds on the shipped neurons' matrices); 0
+ * multiplies by the reciprocal, one division less per node (the
  * simulation's on-chip engine, checked on traces: 25% faster on the H100,
  * docs/benchmarks/h100-2026-11-24-sim). VOFF (a constant 0: none) is where
  * the simulation's epoch keeps v in sh: the edge's axial current then joins
- * its two rows' rhs as the edge is eliminated (the step for dv: hb_sim_assemble
- * in kernels_cl/sim/membrane.cl; the assembly leaves rhs = -I): the child's
- * l_c (v_c - v_p) and the parent's -u_c (v_c - v_p), with no table or global
- * load (u_c = l_c = -g_c, staged or cached). UA and LA read u and l. */
-#define HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA)                                                  \
+ * its two rows' rhs as the edge is eliminated (the step for dv:
+ * hb_sim_assemble in kernels_cl/sim/membrane.cl; the assembly leaves rhs =
+ * -I): the child's l_c (v_c - v_p) and the parent's -u_c (v_c - v_p), with
+ * no table or global load (u_c = l_c = -g_c, staged or cached). */
+#define HB_CELL_ELIM_ONE(EXACT, VOFF)                                                       \
+    do {                                                                                    \
+        if (VOFF) {                                                                         \
+            const real hb_dv = hb_vc - hb_vp;                                               \
+            hb_rc = hb_rc + hb_lc * hb_dv;                                                  \
+            hb_rp = hb_rp - hb_uc * hb_dv;                                                  \
+        }                                                                                   \
+        const real hb_inv = (real)1 / hb_dc;                                                \
+        const real hb_f = (EXACT) ? hb_uc / hb_dc : hb_uc * hb_inv;                         \
+        hb_dp -= hb_f * hb_lc;                                                              \
+        hb_rp -= hb_f * hb_rc;                                                              \
+        sh[oR + hb_c] = hb_rc * hb_inv;                                                     \
+        sh[oD + hb_c] = hb_lc * hb_inv;                                                     \
+    } while (0)
+
+/* The children hb_cb .. hb_ce of entry node hb_p (hb_c0 the first), final
+ * in sh, gathered into the caller's hb_dp and hb_rp in the order the serial
+ * sweep applies them (highest child first) by HB_CELL_ELIM_ONE. UA and LA
+ * read u and l. */
+#define HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA)                                             \
     do {                                                                                    \
         for (hb_int hb_m = hb_cb; hb_m < hb_ce; ++hb_m) {                                   \
             const hb_int hb_c = hb_m == hb_cb ? hb_c0 : SI[xCI + hb_m];                     \
-            const real hb_dc = sh[oD + hb_c];                                               \
-            const real hb_lc = LA(hb_c), hb_uc = UA(hb_c);                                  \
+            const real hb_dc = sh[oD + hb_c], hb_lc = LA(hb_c), hb_uc = UA(hb_c);           \
+            const real hb_vc = (VOFF) ? sh[(VOFF) + hb_c] : (real)0;                        \
             real hb_rc = sh[oR + hb_c];                                                     \
-            if (VOFF) {                                                                     \
-                const real hb_dv = sh[(VOFF) + hb_c] - hb_vp;                               \
-                hb_rc = hb_rc + hb_lc * hb_dv;                                              \
-                hb_rp = hb_rp - hb_uc * hb_dv;                                              \
-            }                                                                               \
-            const real hb_inv = (real)1 / hb_dc;                                            \
-            const real hb_f = (EXACT) ? hb_uc / hb_dc : hb_uc * hb_inv;                     \
-            hb_dp -= hb_f * hb_lc;                                                          \
-            hb_rp -= hb_f * hb_rc;                                                          \
-            sh[oR + hb_c] = hb_rc * hb_inv;                                                 \
-            sh[oD + hb_c] = hb_lc * hb_inv;                                                 \
+            HB_CELL_ELIM_ONE(EXACT, VOFF);                                                  \
         }                                                                                   \
+    } while (0)
+
+/* Eliminates chain hb_k (hb_backend.h) by one work-item, from its bottom up
+ * (the caller's hb_q, hb_p, hb_c0, hb_cb and hb_ce its scratch),
+ * leaving its top's d' and r' in sh: the bottom gathers its children from sh
+ * (HB_CELL_GATHER), each node after it its one child, the node before, whose
+ * d', r' and v stay in registers. The next node's index and the child's
+ * couplings are read a node ahead: they do not wait on the arithmetic. */
+#define HB_CELL_CHAIN_ELIM(SI, EXACT, VOFF, UA, LA)                                         \
+    do {                                                                                    \
+        hb_q = SI[xCP + hb_k];                                                              \
+        const hb_int hb_qe = SI[xCP + hb_k + 1];                                            \
+        HB_CELL_E_FETCH(SI);                                                                \
+        hb_int hb_pn = hb_q + 1 < hb_qe ? (ctg ? hb_p - 1 : SI[xEO + hb_q + 1]) : 0;        \
+        real hb_un = UA(hb_p), hb_ln = LA(hb_p);                                            \
+        real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                                  \
+        real hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                                  \
+        HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA);                                            \
+        for (++hb_q; hb_q < hb_qe; ++hb_q) {                                                \
+            const hb_int hb_c = hb_p;                                                       \
+            const real hb_dc = hb_dp, hb_vc = hb_vp, hb_uc = hb_un, hb_lc = hb_ln;          \
+            real hb_rc = hb_rp;                                                             \
+            hb_p = hb_pn;                                                                   \
+            hb_pn = hb_q + 1 < hb_qe ? (ctg ? hb_p - 1 : SI[xEO + hb_q + 1]) : 0;           \
+            hb_dp = sh[oD + hb_p];                                                          \
+            hb_rp = sh[oR + hb_p];                                                          \
+            hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                                   \
+            hb_un = UA(hb_p);                                                               \
+            hb_ln = LA(hb_p);                                                               \
+            HB_CELL_ELIM_ONE(EXACT, VOFF);                                                  \
+        }                                                                                   \
+        sh[oD + hb_p] = hb_dp;                                                              \
+        sh[oR + hb_p] = hb_rp;                                                              \
     } while (0)
 
 /* Trunk row i's PCR values in copy F (0 or 3 x HB_CELL_K_TRUNK_MAX) at oT:
@@ -161,9 +203,10 @@
  * kept (so a cell staged once can be solved again with a new d and rhs).
  * Starts and ends at a barrier's state: the caller's writes to d and rhs
  * must be behind a barrier, and the last barrier covers x.
- * 1. Elimination of the nodes off the trunk, level by level by node height:
- *    each entry's work-item gathers its node's children (HB_CELL_GATHER); no
- *    two work-items write one node.
+ * 1. Elimination of the nodes off the trunk, chain level by chain level:
+ *    each chain's work-item walks it from its bottom up (HB_CELL_CHAIN_ELIM);
+ *    no two work-items write one node, and a chain's nodes need no barrier
+ *    between them (the CA1 cell: 9 levels where node heights took 38).
  * 2. The trunk (the path from the root down which each height holds one
  *    node, hb_backend.h): each of its rows gathers its children off it and
  *    takes its trunk edges' axial currents; with nothing else left below
@@ -176,35 +219,19 @@
  *    backward stable for any matrix, where PCR's residual grows as 1 /
  *    (the rows' diagonal margin): 200-700 x the serial sweep's on a
  *    steady-state cable (test_morph_cable).
- * 3. Back-substitution of the nodes off the trunk, level by level by depth
- *    below it: x_i = r'_i/d'_i - (l_i/d'_i) x_parent, one multiply-add per
- *    level instead of the serial sweep's (r'_i - l_i x_parent) / d'_i (a
- *    dependent division per level): the same solution up to rounding.
- * A barrier closes each level and step. A work-item's next entry (and the
- * next level's bounds) are read before the barrier. */
-#define HB_CELL_SOLVE(SI, EXACT, VOFF, PCR, UA, LA)                                              \
+ * 3. Back-substitution of the nodes off the trunk, chain level by chain
+ *    level from the highest, each chain from its top down: x_i = r'_i/d'_i -
+ *    (l_i/d'_i) x_parent, one multiply-add per node instead of the serial
+ *    sweep's (r'_i - l_i x_parent) / d'_i (a dependent division per node):
+ *    the same solution up to rounding.
+ * A barrier closes each level and step. */
+#define HB_CELL_SOLVE(SI, EXACT, VOFF, PCR, UA, LA)                                         \
     do {                                                                                    \
-        hb_int hb_lo = 0, hb_hi = ne > 0 ? SI[xEP + 1] : 0;                                 \
-        hb_int hb_q = j, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0;                         \
-        if (hb_q < hb_hi)                                                                   \
-            HB_CELL_E_FETCH(SI);                                                            \
+        hb_int hb_q = 0, hb_p = 0, hb_c0 = 0, hb_cb = 0, hb_ce = 0;                         \
         for (hb_int hb_e = 0; hb_e < ne; ++hb_e) {                                          \
-            const hb_int hb_nhi = hb_e + 2 <= ne ? SI[xEP + hb_e + 2] : hb_hi;              \
-            while (hb_q < hb_hi) {                                                          \
-                real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                          \
-                const real hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                    \
-                HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA);                                          \
-                sh[oD + hb_p] = hb_dp;                                                      \
-                sh[oR + hb_p] = hb_rp;                                                      \
-                hb_q += P;                                                                  \
-                if (hb_q < hb_hi)                                                           \
-                    HB_CELL_E_FETCH(SI);                                                    \
-            }                                                                               \
-            hb_lo = hb_hi;                                                                  \
-            hb_hi = hb_nhi;                                                                 \
-            hb_q = hb_lo + j;                                                               \
-            if (hb_q < hb_hi)                                                               \
-                HB_CELL_E_FETCH(SI);                                                        \
+            const hb_int hb_k1 = SI[xEP + hb_e + 1];                                        \
+            for (hb_int hb_k = SI[xEP + hb_e] + j; hb_k < hb_k1; hb_k += P)                 \
+                HB_CELL_CHAIN_ELIM(SI, EXACT, VOFF, UA, LA);                                \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \
         /* The trunk's rows, from the root (row 0) down. */                                 \
@@ -213,7 +240,7 @@
             HB_CELL_E_FETCH(SI);                                                            \
             real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                              \
             const real hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                        \
-            HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA);                                              \
+            HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA);                                        \
             real hb_ta = (real)0, hb_tc = (real)0;                                          \
             if (hb_t > 0) {                                                                 \
                 hb_ta = LA(hb_p);                                                           \
@@ -281,39 +308,39 @@
             }                                                                               \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \
-        /* Back-substitution by depth below the trunk. */                                  \
-        hb_hi = nb > 0 ? SI[xBP + 1] : 0;                                                   \
-        hb_q = j;                                                                           \
-        hb_int hb_i = 0, hb_pa = 0;                                                         \
-        if (hb_q < hb_hi)                                                                   \
-            HB_CELL_B_FETCH(SI);                                                            \
-        for (hb_int hb_b = 0; hb_b < nb; ++hb_b) {                                          \
-            const hb_int hb_nhi = hb_b + 2 <= nb ? SI[xBP + hb_b + 2] : hb_hi;              \
-            while (hb_q < hb_hi) {                                                          \
-                sh[oR + hb_i] = sh[oR + hb_i] - sh[oD + hb_i] * sh[oR + hb_pa];             \
-                hb_q += P;                                                                  \
-                if (hb_q < hb_hi)                                                           \
-                    HB_CELL_B_FETCH(SI);                                                    \
+        /* Back-substitution, chain levels from the highest: a chain's         \
+         * work-item walks it from its top (its parent's x final behind the    \
+         * last barrier) down, x in registers. */                              \
+        for (hb_int hb_e = ne - 1; hb_e >= 0; --hb_e) {                                     \
+            const hb_int hb_k1 = SI[xEP + hb_e + 1];                                        \
+            for (hb_int hb_k = SI[xEP + hb_e] + j; hb_k < hb_k1; hb_k += P) {               \
+                const hb_int hb_qb = SI[xCP + hb_k];                                        \
+                hb_int hb_qi = SI[xCP + hb_k + 1] - 1;                                      \
+                real hb_x = sh[oR + SI[xCA + hb_k]];                                        \
+                hb_int hb_i = SI[xEO + hb_qi];                                              \
+                for (; hb_qi >= hb_qb; --hb_qi) {                                           \
+                    const hb_int hb_in =                                                    \
+                        hb_qi > hb_qb ? (ctg ? hb_i + 1 : SI[xEO + hb_qi - 1]) : 0;          \
+                    hb_x = sh[oR + hb_i] - sh[oD + hb_i] * hb_x;                            \
+                    sh[oR + hb_i] = hb_x;                                                   \
+                    hb_i = hb_in;                                                           \
+                }                                                                           \
             }                                                                               \
-            hb_lo = hb_hi;                                                                  \
-            hb_hi = hb_nhi;                                                                 \
-            hb_q = hb_lo + j;                                                               \
-            if (hb_q < hb_hi)                                                               \
-                HB_CELL_B_FETCH(SI);                                                        \
             barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         }                                                                                   \
     } while (0)
 
 /* The solve from the staged schedule and couplings or, where they did not
  * fit, the global schedule (the kernel's argument staged) and the couplings
- * through UG and LG (HB_CELL_US and HB_CELL_LS where they stay staged). */
-#define HB_CELL_SOLVE_STAGED(EXACT, VOFF, PCR, UG, LG)                                      \
+ * through UG and LG (HB_CELL_US and HB_CELL_LS where they stay staged);
+ * STEP as in HB_CELL_TABLES. */
+#define HB_CELL_SOLVE_STAGED(EXACT, VOFF, PCR, STEP, UG, LG)                                \
     do {                                                                                    \
         if (staged) {                                                                       \
-            HB_CELL_TABLES(si);                                                             \
+            HB_CELL_TABLES(si, STEP);                                                       \
             HB_CELL_SOLVE(si, EXACT, VOFF, PCR, HB_CELL_US, HB_CELL_LS);                    \
         } else {                                                                            \
-            HB_CELL_TABLES(S);                                                              \
+            HB_CELL_TABLES(S, STEP);                                                        \
             HB_CELL_SOLVE(S, EXACT, VOFF, PCR, UG, LG);                                     \
         }                                                                                   \
     } while (0)

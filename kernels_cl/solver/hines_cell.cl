@@ -41,7 +41,7 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long firs
         sh[oR + k] = r[o + k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    HB_CELL_SOLVE_STAGED(1, 0, 0, HB_CELL_US, HB_CELL_LS);
+    HB_CELL_SOLVE_STAGED(1, 0, 0, 0, HB_CELL_US, HB_CELL_LS);
 
     for (hb_int k = j; k < nr; k += P)
         r[o + k] = sh[oR + k];
