@@ -54,11 +54,12 @@ void hb__branches_free(hb_plan *plan);
 /* Builds each distinct tree's schedule (hb_backend.h, HB_CELL_*) for the
  * plan's flat layout (one for a batch that shares a tree; trees repeated in
  * a mixed batch are stored once) and uploads plan->dev.sched and soff.
- * *widest: the most nodes in one level of either pass; *levels: the most
- * elimination levels of a tree. */
+ * chain: the most nodes of a chain (hb_plan_options.cell_chain; 0: the
+ * library's rule). *widest: the most chains in one level, or trunk rows;
+ * *levels: the most elimination levels of a tree (chain levels and one for
+ * the trunk). */
 hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t chain,
-                                  int64_t *widest,
-                                  int64_t *levels);
+                                  int64_t *widest, int64_t *levels);
 
 /* ---- AUTO rules (api/core/auto.c), keyed on device traits ---------------- */
 /* Work-items per fine-tree work-group. */

@@ -378,8 +378,8 @@ typedef struct {
     /* Branch strategies, cooperative and cell-group only (0 otherwise): */
     int64_t      nbranches;
     int64_t      nlevels;      /* branch-level: levels; cell-group: the most
-                                  elimination levels (node heights) of a tree;
-                                  fine tree: 0                                   */
+                                  elimination levels (chain levels, plus one
+                                  for the trunk) of a tree; fine tree: 0        */
     int64_t      ngroups;      /* fine tree: work-groups; cooperative:
                                   work-groups (systems x G when systems span G
                                   groups); cell-group: systems; branch-level: 0  */

@@ -40,8 +40,10 @@ class Plan:
     layout ("auto", "flat", "full-interleaved", "block-interleaved",
     "block-shared"), block_size, padding ("auto", "compute", "skip"),
     strategy ("auto", "per-system", "branch-level", "fine-tree",
-    "cooperative"; HINESBATCH_STRATEGY overrides "auto"), stream (a
-    cudaStream_t or cl_command_queue as an integer), group_size, reroot,
+    "cooperative", "cell-group"; HINESBATCH_STRATEGY overrides "auto"),
+    stream (a cudaStream_t or cl_command_queue as an integer), group_size,
+    cell_chain (cell-group: the most nodes of a run one work-item
+    eliminates between barriers; 0: the library's rule), reroot,
     split_branches, shared_couplings (Hines plans of one tree: ``u`` and
     ``l`` are one system's n values, used by every system).
     """

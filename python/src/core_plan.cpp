@@ -21,13 +21,14 @@ void plan_options_from(const nb::dict &d, hb_plan_options *o) {
                                             &o->strategy));
             else if (k == "block_size") o->block_size = nb::cast<int32_t>(v);
             else if (k == "group_size") o->group_size = nb::cast<int32_t>(v);
+            else if (k == "cell_chain") o->cell_chain = nb::cast<int32_t>(v);
             else if (k == "reroot") o->reroot = nb::cast<bool>(v) ? 1 : 0;
             else if (k == "split_branches") o->split_branches = nb::cast<bool>(v) ? 1 : 0;
             else if (k == "shared_couplings") o->shared_couplings = nb::cast<bool>(v) ? 1 : 0;
             else if (k == "stream") o->stream = (void *)nb::cast<uintptr_t>(v);
             else invalid("plan option " + k + ": unknown (layout, block_size, padding, strategy, "
-                                              "stream, group_size, reroot, split_branches, "
-                                              "shared_couplings)");
+                                              "stream, group_size, cell_chain, reroot, "
+                                              "split_branches, shared_couplings)");
         } catch (const std::bad_cast &) {
             invalid("plan option " + k + ": a value of the wrong type");
         }

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import hinesbatch as hb
-from conftest import random_hines, random_parent, random_tridiag, tol
+from conftest import CPU_BACKENDS, random_hines, random_parent, random_tridiag, tol
 
 LAYOUTS = ["auto", "flat", "full-interleaved", "block-interleaved", "block-shared"]
 
@@ -120,3 +120,27 @@ def test_variable_tridiagonal_plan(rng, backend):
     x = p.set(a=a, b=b, c=c, rhs=d).solve().solution()
     ref = hb.solve_tridiagonal(a, b, c, d, offsets=offsets, backend="serial")
     np.testing.assert_allclose(x, ref, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("chain", [0, 1, 3, 2**31 - 1])
+def test_hines_cell_group_chains(rng, dtype, chain):
+    """The cell-group solver (OpenCL alone among the CPU backends) with runs cut
+    at cell_chain nodes, random trees (rows not in depth-first order) against
+    the serial oracle; a negative cell_chain is refused by name."""
+    if "opencl" not in CPU_BACKENDS:
+        pytest.skip("no OpenCL device")
+    sizes = rng.integers(1, 120, 7)
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    parents = [random_parent(rng, int(n)) for n in sizes]
+    parent = np.concatenate(parents)
+    p = hb.Plan.hines(parent, offsets=offsets, dtype=dtype, backend="opencl",
+                      strategy="cell-group", cell_chain=chain)
+    assert p.info()["strategy"] == "cell-group"
+    parts = [random_hines(rng, pp, dtype) for pp in parents]
+    u, l, d, rhs = (np.concatenate([pt[i][0] for pt in parts]) for i in range(4))
+    x = p.set(u=u, l=l, d=d, rhs=rhs).solve().solution()
+    ref = hb.solve_hines(parent, u, l, d, rhs, offsets=offsets, backend="serial")
+    np.testing.assert_allclose(x, ref, rtol=tol(dtype) / 100, atol=tol(dtype) / 100)
+    with pytest.raises(hb.InvalidArgumentError, match="cell_chain"):
+        hb.Plan.hines(parent, offsets=offsets, dtype=dtype, backend="opencl",
+                      strategy="cell-group", cell_chain=-1)
