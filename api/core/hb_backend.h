@@ -109,7 +109,7 @@ enum {
 #define HB_CELL_TRUNK_MAX 64
 /* Cell-group local memory: u, l, d and rhs of the largest cell (reals),
  * then its schedule (int32: 8 x rows + 16 words reserved, for the at most
- * 7 x rows + 14 of api/core/cell_schedule.c), staged once so that the
+ * 7 x rows + 15 of api/core/cell_schedule.c), staged once so that the
  * levels read it from local memory instead of waiting on global loads. For
  * max_rows below 2^31 (the plan keeps cells within local memory first). The
  * simulation's epoch, which solves the trunk by PCR, adds the trunk's rows
