@@ -7,7 +7,8 @@
 
 /* kernels_cl/solver/hb_cell_phases.cl reads the header by its own HB_CELL_K_*
  * numbers (OpenCL C cannot include this header): change both together. */
-_Static_assert(HB_CELL_EFIRST == 4 && HB_CELL_CPAR == 8 && HB_CELL_CONTIG == 10 && HB_CELL_HDR == 11,
+_Static_assert(HB_CELL_EFIRST == 4 && HB_CELL_CPAR == 8 && HB_CELL_CONTIG == 10 &&
+                   HB_CELL_HDR == 11,
                "the schedule's header must match HB_CELL_K_* in kernels_cl/solver/hb_cell_phases.cl");
 
 /* A growing int32 table. */
@@ -63,13 +64,20 @@ static int chain_order(const void *a, const void *b)
     return x->bottom > y->bottom ? -1 : x->bottom < y->bottom;
 }
 
-/* Scratch of one tree (a value per node each): heights, chain levels,
- * counters, positions, child counts, places in chains, chain bottoms and
- * their sort keys. */
+/* Scratch of one tree (a value per node each): heights, counters,
+ * positions, child counts, places in chains, and the chains' sort keys. */
 typedef struct {
-    int32_t   *h, *lv, *cnt, *pos, *nch, *run, *chain;
+    int32_t   *h, *cnt, *pos, *nch, *run;
     chain_key *ck;
 } tree_scratch;
+
+/* Whether node i's chain goes on to its parent: the parent is off the trunk
+ * (height below ht) and continues from i, its one child (place > 1). */
+static inline int chain_goes_up(const int32_t *par, const int32_t *h, const int32_t *run,
+                                int32_t ht, int32_t i)
+{
+    return h[par[i]] < ht && run[par[i]] > 1;
+}
 
 /* The next table of schedule S: its offset from S into header entry key,
  * o advanced past its len words. */
@@ -85,9 +93,7 @@ static int32_t *place(int32_t *S, int32_t *o, int key, int64_t len)
 static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
                     const tree_scratch *sc, int64_t *widest, int64_t *levels)
 {
-    int32_t *h = sc->h, *lv = sc->lv, *cnt = sc->cnt, *pos = sc->pos, *nch = sc->nch;
-    int32_t *run = sc->run;
-    int32_t *chain = sc->chain;
+    int32_t *h = sc->h, *cnt = sc->cnt, *pos = sc->pos, *nch = sc->nch, *run = sc->run;
     chain_key *ck = sc->ck;
     int32_t H = 0;
     for (int32_t i = 0; i < n; ++i)
@@ -118,8 +124,8 @@ static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
      * lv: 0 where its bottom is a leaf, else one more than its bottom's
      * children's chains' highest (children come after their parents: one
      * sweep from the last node). run[i]: i's place in its chain from the
-     * bottom (1: the bottom); cnt[i]: the highest level of i's children so
-     * far (-1: none), and with one child, that child's place. */
+     * bottom (1: the bottom), and before i's turn its last child's place;
+     * cnt[i]: the highest level of i's children so far (-1: none). */
     int32_t ne = 0, nc = 0;
     for (int32_t i = 0; i < n; ++i)
         cnt[i] = -1, run[i] = 0;
@@ -127,15 +133,15 @@ static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
         if (h[i] >= ht)
             continue;
         const int go_on = nch[i] == 1 && run[i] < most; /* run[i]: its child's place */
-        lv[i] = go_on ? cnt[i] : cnt[i] + 1; /* a leaf: -1 + 1 */
+        const int32_t lv = go_on ? cnt[i] : cnt[i] + 1; /* a leaf: -1 + 1 */
         run[i] = go_on ? run[i] + 1 : 1;
-        if (lv[i] + 1 > ne)
-            ne = lv[i] + 1;
-        if (cnt[par[i]] < lv[i])
-            cnt[par[i]] = lv[i];
+        if (lv + 1 > ne)
+            ne = lv + 1;
+        if (cnt[par[i]] < lv)
+            cnt[par[i]] = lv;
         run[par[i]] = run[i];
         if (run[i] == 1)
-            chain[nc++] = i; /* bottoms, from the last node */
+            ck[nc++] = (chain_key){lv, 0, i}; /* bottoms, from the last node */
     }
     const int32_t noff = n - nt, ecount = n;
     const int64_t total = (int64_t)HB_CELL_HDR + (ne + 1) + 2 * (int64_t)ecount + (ecount + 1) +
@@ -160,33 +166,29 @@ static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
     /* Chains by level, and within a level longest first, so that
      * work-items taking a level's chains in turn share its work evenly; then
      * each chain's entries from its bottom up, the trunk's after the last
-     * chain's from the root down. pos: a chain's length while sorting. */
+     * chain's from the root down. */
     for (int32_t k = 0; k < nc; ++k) {
-        int32_t len = 1, i = chain[k];
-        while (h[par[i]] < ht && run[par[i]] > 1)
-            i = par[i], ++len;
-        pos[k] = len;
+        int32_t len = 1, i = ck[k].bottom;
+        for (; chain_goes_up(par, h, run, ht, i); i = par[i])
+            ++len;
+        ck[k].len = len;
     }
     for (int32_t e = 0; e <= ne; ++e)
         eptr[e] = 0;
     for (int32_t k = 0; k < nc; ++k)
-        ++eptr[lv[chain[k]] + 1];
+        ++eptr[ck[k].level + 1];
     for (int32_t e = 0; e < ne; ++e) {
         if (eptr[e + 1] > *widest)
             *widest = eptr[e + 1];
         eptr[e + 1] += eptr[e];
     }
-    for (int32_t k = 0; k < nc; ++k)
-        ck[k] = (chain_key){lv[chain[k]], pos[k], chain[k]};
     qsort(ck, (size_t)nc, sizeof *ck, chain_order);
-    for (int32_t k = 0; k < nc; ++k)
-        cptr[k] = ck[k].bottom;
     int32_t q = 0, contig = 1;
     for (int32_t k = 0; k < nc; ++k) {
-        int32_t i = cptr[k];
+        int32_t i = ck[k].bottom;
         cptr[k] = q;
         eorder[q++] = i;
-        while (h[par[i]] < ht && run[par[i]] > 1) {
+        while (chain_goes_up(par, h, run, ht, i)) {
             contig &= par[i] == i - 1;
             eorder[q++] = i = par[i];
         }
@@ -302,9 +304,7 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t 
     words v = {NULL, 0, 0};
     tree_scratch sc = {hb__malloc_n(maxn + 1, sizeof(int32_t)),
                        hb__malloc_n(maxn + 1, sizeof(int32_t)),
-                       hb__malloc_n(maxn + 1, sizeof(int32_t)),
                        hb__malloc_n(maxn + 2, sizeof(int32_t)),
-                       hb__malloc_n(maxn + 1, sizeof(int32_t)),
                        hb__malloc_n(maxn + 1, sizeof(int32_t)),
                        hb__malloc_n(maxn + 1, sizeof(int32_t)),
                        hb__malloc_n(maxn + 1, sizeof(chain_key))};
@@ -314,7 +314,8 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t 
     while (tsize < 2 * nslots)
         tsize *= 2;
     int64_t *table = plan->mono ? NULL : hb__malloc_n(tsize, sizeof *table);
-    if (!sc.h || !sc.lv || !sc.cnt || !sc.pos || !sc.nch || !sc.run || !sc.chain || !sc.ck || !soff || (!plan->mono && !table)) {
+    if (!sc.h || !sc.cnt || !sc.pos || !sc.nch || !sc.run || !sc.ck || !soff ||
+        (!plan->mono && !table)) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "cell-group schedule: tables of %lld cells",
                        (long long)nslots);
         goto done;
@@ -369,12 +370,10 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t 
     st = cell_classes(plan);
 done:
     free(sc.h);
-    free(sc.lv);
     free(sc.cnt);
     free(sc.pos);
     free(sc.nch);
     free(sc.run);
-    free(sc.chain);
     free(sc.ck);
     free(soff);
     free(table);

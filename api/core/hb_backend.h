@@ -76,8 +76,9 @@ typedef struct {
  * S[HB_CELL_NC] chains, S[HB_CELL_NT] trunk rows, S[HB_CELL_CONTIG] 1 where
  * every chain's nodes are consecutive rows (each one's parent the row before,
  * as in a cell numbered depth first: the kernels then step to the next node
- * with no table load), then the offsets from S of the tables that follow), then the tables, all indexed by entry (one per
- * node) so that a work-item's loads of one entry do not wait on each other.
+ * with no table load), then the offsets from S of the tables that follow),
+ * then the tables, all indexed by entry (one per node) so that a
+ * work-item's loads of one entry do not wait on each other.
  * The trunk is the path from the root down which every height holds one node
  * (the CA1 cell's apical trunk: 44 nodes), at most HB_CELL_TRUNK_MAX of it:
  * once its side branches are eliminated it is a tridiagonal system, which the

@@ -487,7 +487,7 @@ static hb_status choose_engine(hb_sim *sim, int mono, const hb_morph_batch_view 
             hb_plan_options po = sim->prm.plan;
             po.strategy = HB_STRATEGY_CELL_GROUP;
             po.layout = HB_LAYOUT_FLAT;
-            /* Chains of at most HB_SIM_CELL_CHAIN nodes (measured below). */
+            /* Chains of at most HB_SIM_CELL_CHAIN nodes (measured there). */
             if (po.cell_chain == 0)
                 po.cell_chain = HB_SIM_CELL_CHAIN;
             HB_FORWARD(make_plan(sim, mono, bv->parent, &po));
