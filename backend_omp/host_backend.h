@@ -47,7 +47,9 @@ hb_hines_branches_fn hb__host_hines_fine_tree;
 /* Systems one OpenMP thread sweeps side by side (thomas.c, hines.c): a
  * sweep is a chain of dependent divisions, latency-bound alone; eight chains
  * keep the divider busy while the rows stream through the caches. */
+#ifndef HB_HOST_LANES
 #define HB_HOST_LANES 8
+#endif
 /* Rows of every lane moved through the cache together (thomas.c). */
 #define HB_HOST_TILE 32
 /* Largest tile of HB_HOST_LANES cells gathered for a Hines sweep (hines.c):
