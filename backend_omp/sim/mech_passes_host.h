@@ -121,32 +121,16 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_ADVANCE_NAME)(const hb_sim_dev 
     }
 }
 
-/* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1) at step `step`: the mechanisms' g
- * and I of each row, in the engine's order (events, currents by mechanism,
- * point currents). The OpenMP pass clears gmem and imem and sums into them;
- * the _serial pass sums into gs and is, which the caller cleared, row r at
- * (r - r0) * ds: the fused loop's tiles take them with the cells' lanes
- * interleaved (cells.c), so they never pass through gmem and imem. */
-#if HB_HOST_PAR
-#define HB_HOST_GI(a, r) a[r]
+/* Cells c0 .. c1 - 1 (rows r0 .. r1 - 1) at step `step`: gmem and imem of
+ * their rows get the mechanisms' g and I, in the engine's order (events,
+ * currents by mechanism, point currents). */
 HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step,
                                                             int64_t c0, int64_t c1, int64_t r0,
                                                             int64_t r1, int par)
-#else
-#define HB_HOST_GI(a, r) a[((r) - r0) * ds]
-HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd, int64_t step,
-                                                            int64_t c0, int64_t c1, int64_t r0,
-                                                            int64_t r1, real *restrict gs,
-                                                            real *restrict is, int64_t ds)
-#endif
 {
     HB_HOST_MECH_TABLES(sd);
     const real *v = (const real *)sd->v->ptr;
-#if HB_HOST_PAR
     real *gs = (real *)sd->gmem->ptr, *is = (real *)sd->imem->ptr;
-#else
-    const int par = 0;
-#endif
     const hb_long nrows = sd->nrows, NM = HB_CAT_NMECH;
     /* The currents at the step's middle (NEURON's nrn_cur), as the on-chip
      * engine's tm_; t = 0 for the probes' pass at t = 0. */
@@ -168,11 +152,9 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd
             HB_KERNEL(hb_mech_row_zero)(r, nrows, ion, ionk);
     }
 #endif
-#if HB_HOST_PAR
     HB_HOST_FOR
     for (hb_long r = r0; r < r1; ++r)
         gs[r] = is[r] = (real)0;
-#endif
 #define HB_HOST_CURRENT_ONE(name, r)                                                       \
     {                                                                                      \
         real g, c;                                                                         \
@@ -181,8 +163,8 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd
         if (keep) /* a probe records one of its currents */                                \
             HB_KERNEL(hb_cat_##name##_keep)(i, n, pm, sm, i, v[r], celsius, t, ion, ionk,  \
                                             nrows, r);                                     \
-        HB_HOST_GI(gs, r) = HB_HOST_GI(gs, r) + g * scale[r];                              \
-        HB_HOST_GI(is, r) = HB_HOST_GI(is, r) + c * scale[r];                              \
+        gs[r] = gs[r] + g * scale[r];                                                        \
+        is[r] = is[r] + c * scale[r];                                                        \
     }
 /* Where the instances sit on a run of consecutive rows (one per row: the
  * usual density mechanism), each touches only its own row and instance, so
@@ -212,11 +194,10 @@ HB_HOST_PASS_CLONES HB_FN void HB_KERNEL(HB_HOST_PASS_NAME)(const hb_sim_dev *sd
         HB_HOST_FOR
         for (hb_long r = r0; r < r1; ++r)
             if (pptr[r] != pptr[r + 1])
-                HB_KERNEL(hb_mech_points_current)(r, v[r], t, nrows, HB_MECH_PASS,
-                                                  &HB_HOST_GI(gs, r), &HB_HOST_GI(is, r));
+                HB_KERNEL(hb_mech_points_current)(r, v[r], t, nrows, HB_MECH_PASS, &gs[r],
+                                                  &is[r]);
     }
 }
-#undef HB_HOST_GI
 #undef HB_HOST_FOR
 #undef HB_HOST_FOR_SIMD
 #undef HB_HOST_SIMD_PAR
