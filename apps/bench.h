@@ -82,7 +82,7 @@ typedef struct {
     double  time_median_ms, time_min_ms, gbps, copy_gbps, fraction, speedup, max_ratio;
     double  setup_ms;         /* logged on stderr, not a column                 */
     int     ring;             /* plans cycled                                   */
-    char    variant[96];      /* cooperative: which kernel and its groups (logged) */
+    char    variant[96];      /* cooperative, cell-group: kernel and groups (logged) */
 } bench_row;
 
 /* bench_data.c (Hines cells from bench_morph.c, which knows nothing of batches) */

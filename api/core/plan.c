@@ -237,6 +237,56 @@ static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_l
     return staged;
 }
 
+/* Waves of the batch's nsys cells with `group` work-items each and the
+ * schedule placed by cell_staged (*staged): cells over what the device holds
+ * at once, rounded up; 0 where the backend cannot say. */
+static int64_t cell_waves(hb_context *ctx, hb_precision p, int64_t nsys, hb_layout_dev *dev,
+                          int32_t group, int *staged)
+{
+    const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    dev->cell_group = group;
+    *staged = cell_staged(ctx, p, nsys, dev);
+    int64_t r = 0, units = ctx->traits.compute_units;
+    if (!ctx->ops->cell_resident || units <= 0 ||
+        ctx->ops->cell_resident(ctx, p, group, hb__cell_local_bytes(dev->max_rows, esize, *staged),
+                                &r) != HB_SUCCESS ||
+        r <= 0) {
+        hb__clear_error(); /* a failed query only leaves the whole group */
+        return 0;
+    }
+    return (nsys + r * units - 1) / (r * units);
+}
+
+/* The cell-group kernel's work-items per cell, and its schedule's place:
+ * the power of two over the widest level (hb__cell_group), or half of it
+ * where half lets a compute unit hold enough more cells to take fewer waves
+ * of them. A level wider than the group then takes two rounds, which cost
+ * CA1 cells 15% more per solve (256 cells, 64 / 128 work-items: double
+ * 0.0443 / 0.0384 ms, float 0.0401 / 0.0349), so half must save more than
+ * that: 23 x its waves < 20 x the whole group's. CUDA on an H200, 2,560 CA1
+ * cells, 32 / 64 / 128 / 256 work-items (docs/benchmarks/h200-2026-11-30-
+ * ompcache, call 2): float 0.101 / 0.0899 / 0.103 / 0.131 ms (64 holds 18
+ * cells per unit against 128's 9: 2 waves, not 3); double 0.152 / 0.142 /
+ * 0.121 / 0.184 (local memory holds 9 per unit either way: 3 waves). A
+ * caller's group_size, or no occupancy query (OpenCL), keeps the whole
+ * group. */
+static void cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_t widest,
+                        int32_t requested, hb_layout_dev *dev)
+{
+    const int32_t whole = hb__cell_group(&ctx->traits, widest, requested);
+    int staged = 0, staged_half = 0;
+    const int64_t w = cell_waves(ctx, p, nsys, dev, whole, &staged);
+    if (requested <= 0 && whole / 2 >= HB_CELL_MIN_GROUP && w > 1) {
+        const int64_t h = cell_waves(ctx, p, nsys, dev, whole / 2, &staged_half);
+        if (h > 0 && 23 * h < 20 * w) {
+            dev->cell_staged = staged_half; /* dev->cell_group is whole / 2 */
+            return;
+        }
+    }
+    dev->cell_group = whole;
+    dev->cell_staged = staged;
+}
+
 /* The one-line summary, made from hb_plan_get_info so the two never differ. */
 static void describe(hb_plan *plan)
 {
@@ -575,8 +625,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         if ((st = hb__cell_schedule_build(plan, parent, opts.cell_chain, &widest,
                                           &plan->cell_levels)))
             goto fail;
-        dev->cell_group = hb__cell_group(&ctx->traits, widest, opts.group_size);
-        dev->cell_staged = cell_staged(ctx, precision, nsys, dev);
+        cell_launch(ctx, precision, nsys, widest, opts.group_size, dev);
     }
     describe(plan);
 
