@@ -58,9 +58,10 @@ hb_hines_branches_fn hb__host_hines_fine_tree;
 
 /* A thread's tile for HB_HOST_LANES systems of n rows, `arrays` arrays of
  * esize-byte reals (thomas.c: c' and d'; hines.c: u, l, d, rhs; sim/cells.c:
- * u (= l), d, rhs, v and the axial conductances), or NULL where it would not
- * pay (n < 2, past HB_HOST_TILE_BYTES) or no memory is left: the callers then
- * run one system at a time, with the same results. free() it. */
+ * u (= l), d, rhs, v, the axial conductances and the diagonal's constant),
+ * or NULL where it would not pay (n < 2, past HB_HOST_TILE_BYTES) or no
+ * memory is left: the callers then run one system at a time, with the same
+ * results. free() it. */
 static inline void *hb__host_tile(int64_t n, int arrays, size_t esize)
 {
     const uint64_t per_row = (uint64_t)arrays * HB_HOST_LANES * esize;

@@ -47,7 +47,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
  * and threads never wait on each other inside it (no barrier per step: on a
  * loaded machine a spinning barrier per stage ran at 0.3x serial). Cells of
  * one tree go HB_HOST_LANES at a time, their matrices assembled straight into
- * a tile swept side by side (tile_##S: a lone sweep is a chain of dependent
+ * a tile swept side by side (tile_full_##S: a lone sweep is a chain of dependent
  * divisions); other cells one at a time in the plan's layout. */
 #define HB_DEFINE_CELLS(T, S)                                                              \
     HB_DEFINE_HINES_SWEEP(T, S)                                                            \
@@ -101,13 +101,18 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
     }                                                                                      \
     /* Cells cg .. cg + w - 1 of one tree of n rows (row i of a cell is its flat row       \
      * offsets[c] + i, as hb_plan_index places it) in the tile s: n x HB_HOST_LANES reals   \
-     * per array, U (also L: the couplings are symmetric), D, R, V (the voltages), G      \
-     * (each row's axial conductance to its parent). Why V and G: the axial                \
+     * per array (row i of lane x at i * W + x), U (also L: the couplings are symmetric),  \
+     * D, R, V (the voltages), G (each row's axial conductance to its parent) and D0 (the \
+     * diagonal's constant); IM: a block's membrane currents. Why V and G: the axial       \
      * currents of every lane go as one vector per row, edge by edge. Row i's edge adds    \
      * t = G (V_parent - V_i) to row i (first: its parent entry) and -t to its parent      \
      * (later, in row order: a child entry), which is HB_SIM_AXIAL's sum in its order, bit \
-     * for bit (an edge's two table entries hold one conductance). Lanes past w hold       \
-     * zeros. The plan's D and RHS are not used: the tile holds them. */                   \
+     * for bit (an edge's two table entries hold one conductance). Why D0 and IM: a block  \
+     * of rows takes each lane's g and I (clamps included) in one copy, and then D = D0 +  \
+     * g and R = axial - I (assemble_gi's operations) as vectors across the lanes. Lanes   \
+     * past w are inert (U, V, G, D0 and IM zero, D one: every step D = 0 + 1 and R = 0),  \
+     * so a tile of fewer cells is swept whole, as vectors. The plan's D and RHS are not   \
+     * used: the tile holds them. */                                                       \
     HB_HOST_CLONES static void group_##S(const hb_sim_dev *sd, const hb_sim_cells *job,     \
                                          int64_t cg, int64_t w, int64_t n, int64_t *j, T *s, \
                                          double *acc)                                      \
@@ -117,13 +122,15 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
         const int64_t st = lay->stride;                                                    \
         const int32_t *par =                                                               \
             (const int32_t *)lay->parent->ptr + HB_I64(lay->poff)[job->slot[cg]];          \
-        const T *u = job->u->ptr, *nbg = sd->nbg->ptr;                                     \
-        const int64_t *nbptr = HB_I64(sd->nbptr);                                          \
-        T *v = sd->v->ptr;                                                                 \
+        const T *u = job->u->ptr, *nbg = sd->nbg->ptr, *d0 = sd->d0->ptr;                  \
+        const int64_t *nbptr = HB_I64(sd->nbptr), *crow = HB_I64(sd->crow);                \
+        T *v = sd->v->ptr, *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                   \
         T *restrict U = s, *restrict D = s + n * W, *restrict R = s + 2 * n * W;           \
         T *restrict V = s + 3 * n * W, *restrict G = s + 4 * n * W;                        \
+        T *restrict D0 = s + 5 * n * W;                                                    \
         const int64_t *pc = sd->nprobe > 0 ? HB_I64(sd->prbcell) : NULL;                   \
         int64_t j0[W], j1[W], r0[W];                                                       \
+        T IM[HB_SIM_BLOCK * W] = {0}; /* lanes past w stay zero */                         \
         for (int64_t x = 0; x < W; ++x) {                                                  \
             const int64_t b = x < w ? HB_I64(lay->base)[job->slot[cg + x]] : 0;            \
             r0[x] = x < w ? job->offsets[cg + x] : 0;                                      \
@@ -134,16 +141,19 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
                 V[i * W + x] = x < w ? v[r0[x] + i] : (T)0;                                \
                 /* Row i's first entry is its parent's (hb__sim_axial_tables). */          \
                 G[i * W + x] = x < w && i > 0 ? nbg[nbptr[r0[x] + i]] : (T)0;              \
+                D0[i * W + x] = x < w ? d0[r0[x] + i] : (T)0;                              \
+                D[i * W + x] = (T)1;                                                       \
             }                                                                              \
         }                                                                                  \
         for (int64_t q = 0; q < job->nsteps; ++q) {                                        \
             const int64_t step = job->step0 + q;                                           \
             double t1 = job->timing ? clock_ms() : 0, t2;                                  \
-            int64_t jj[W];                                                                 \
             for (int64_t x = 0; x < w; ++x) {                                              \
                 hb_host_mech_pass_serial_##S(sd, step, cg + x, cg + x + 1, r0[x],          \
                                              r0[x] + n, 0);                                \
-                jj[x] = j0[x];                                                             \
+                /* The clamps on at this step: i = i - their sum (mem_rows). */            \
+                for (int64_t c = j0[x]; c < j1[x]; ++c)                                    \
+                    imem[crow[c]] = imem[crow[c]] - clamp_sum_##S(sd, c, step);            \
             }                                                                              \
             for (int64_t x = 0; x < W; ++x)                                                \
                 R[x] = (T)0;                                                               \
@@ -166,12 +176,18 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             for (int64_t i0 = 0; i0 < n; i0 += HB_SIM_BLOCK) {                             \
                 const int64_t i1 = n - i0 < HB_SIM_BLOCK ? n : i0 + HB_SIM_BLOCK;         \
                 for (int64_t x = 0; x < w; ++x)                                            \
-                    mem_rows_##S(sd, step, r0[x] + i0, r0[x] + i1, &jj[x], j1[x],          \
-                                 D + i0 * W + x, R + i0 * W + x, W, 1);                    \
+                    for (int64_t i = i0; i < i1; ++i) {                                    \
+                        D[i * W + x] = gmem[r0[x] + i];                                    \
+                        IM[(i - i0) * W + x] = imem[r0[x] + i];                            \
+                    }                                                                      \
+                for (int64_t i = i0 * W; i < i1 * W; ++i) {                                \
+                    D[i] = D0[i] + D[i];                                                   \
+                    R[i] = R[i] - IM[i - i0 * W];                                          \
+                }                                                                          \
             }                                                                              \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[0] += t2 - t1, t1 = t2;                               \
-            tile_##S(w, n, par, U, U, D, R);                                               \
+            tile_full_##S(n, par, U, U, D, R);                                             \
             if (job->timing)                                                               \
                 t2 = clock_ms(), acc[2] += t2 - t1, t1 = t2;                               \
             for (int64_t i0 = 0; i0 < n; i0 += HB_SIM_BLOCK) {                             \
@@ -219,7 +235,7 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             HB_THREAD_ID(id, nt);                                                          \
             const int64_t c0 = C * id / nt, c1 = C * (id + 1) / nt;                        \
             int64_t j = c0 < c1 ? first_clamp_row(sd, job->offsets[c0]) : 0;              \
-            T *s = tiled && c0 < c1 ? (T *)hb__host_tile(n, 5, sizeof(T)) : NULL;          \
+            T *s = tiled && c0 < c1 ? (T *)hb__host_tile(n, 6, sizeof(T)) : NULL;          \
             for (int64_t c = c0; c < c1;) {                                                \
                 const int64_t w = s ? (c1 - c < HB_HOST_LANES ? c1 - c : HB_HOST_LANES) : 1; \
                 if (s)                                                                     \

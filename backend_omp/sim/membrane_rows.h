@@ -50,26 +50,19 @@
     }                                                                                      \
     /* The fused loop's assembly of rows k0 .. k1 - 1 of a cell after its mechanism passes \
      * (hb_host_mech_pass_serial): the clamped rows from *jj on (below j1; crow sorted, one \
-     * per row), then each row's entries; row k's go to d[(k - k0) * ds], r likewise.      \
-     * ax_in_r: r already holds each row's axial current (cells.c's tiles sum it as        \
-     * HB_SIM_AXIAL does, for several cells at once), only the membrane's is taken off. */ \
+     * per row), then each row's entries; row k's go to d[(k - k0) * ds], r likewise. */  \
     static inline void mem_rows_##S(const hb_sim_dev *sd, int64_t step, int64_t k0,        \
                                     int64_t k1, int64_t *jj, int64_t j1, T *d, T *r,       \
-                                    int64_t ds, int ax_in_r)                               \
+                                    int64_t ds)                                            \
     {                                                                                      \
         const int64_t *crow = HB_I64(sd->crow);                                            \
-        const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr, *d0 = sd->d0->ptr;           \
+        const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                              \
         int64_t j = *jj;                                                                   \
         for (int64_t k = k0; k < k1; ++k) {                                                \
             T g = gmem[k], i = imem[k];                                                    \
             if (j < j1 && crow[j] == k)                                                    \
                 i = i - clamp_sum_##S(sd, j++, step);                                      \
-            if (ax_in_r) {                                                                 \
-                d[(k - k0) * ds] = d0[k] + g;                                              \
-                r[(k - k0) * ds] = r[(k - k0) * ds] - i;                                   \
-            } else {                                                                       \
-                assemble_gi_##S(sd, k, g, i, &d[(k - k0) * ds], &r[(k - k0) * ds]);        \
-            }                                                                              \
+            assemble_gi_##S(sd, k, g, i, &d[(k - k0) * ds], &r[(k - k0) * ds]);            \
         }                                                                                  \
         *jj = j;                                                                           \
     }                                                                                      \
@@ -80,7 +73,7 @@
                                         int64_t j1, T *d, T *r, int64_t ds)                \
     {                                                                                      \
         hb_host_mech_pass_serial_##S(sd, step, c, c + 1, r0, r1, 0);                       \
-        mem_rows_##S(sd, step, r0, r1, &j0, j1, d, r, ds, 0);                              \
+        mem_rows_##S(sd, step, r0, r1, &j0, j1, d, r, ds);                              \
     }                                                                                      \
     /* Row k's diagonal and right-hand side at its place in the plan's d and rhs. */      \
     static inline void assemble_row_##S(const hb_sim_dev *sd, T *d, T *rhs, int64_t k)     \
