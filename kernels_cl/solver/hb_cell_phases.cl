@@ -161,30 +161,31 @@
  * leaving its top's d' and r' in sh: the bottom gathers its children from sh
  * (HB_CELL_GATHER), each node after it its one child, the node before, whose
  * d', r' and v stay in registers. The next node's index and the child's
- * couplings are read a node ahead: they do not wait on the arithmetic. */
-/* The node after hb_p on the chain walk (entry hb_q of hb_qe; 0 past its
- * top): the row before where the chain's rows are consecutive (ctg). */
-#define HB_CELL_CHAIN_NEXT(SI) (hb_q + 1 < hb_qe ? (ctg ? hb_p - 1 : SI[xEO + hb_q + 1]) : 0)
-/* Node hb_p's d, r and v from sh and its couplings into the walk's registers. */
-#define HB_CELL_CHAIN_LOAD(VOFF, UA, LA)                                                    \
-    (hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p],                                          \
-     hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0, hb_un = UA(hb_p), hb_ln = LA(hb_p))
+ * couplings are read a node ahead: they do not wait on the arithmetic. The
+ * first node's reads are written out again in the loop: as shared macros
+ * they cost the main job 3% on an H200 (1.33-1.35e10 against 1.37-1.38e10,
+ * docs/benchmarks/h200-2026-11-30-ompcache, call 6). */
 #define HB_CELL_CHAIN_ELIM(SI, EXACT, VOFF, UA, LA)                                         \
     do {                                                                                    \
         hb_q = SI[xCP + hb_k];                                                              \
         const hb_int hb_qe = SI[xCP + hb_k + 1];                                            \
         HB_CELL_E_FETCH(SI);                                                                \
-        hb_int hb_pn = HB_CELL_CHAIN_NEXT(SI);                                              \
-        real hb_un, hb_ln, hb_dp, hb_rp, hb_vp;                                             \
-        HB_CELL_CHAIN_LOAD(VOFF, UA, LA);                                                   \
+        hb_int hb_pn = hb_q + 1 < hb_qe ? (ctg ? hb_p - 1 : SI[xEO + hb_q + 1]) : 0;        \
+        real hb_un = UA(hb_p), hb_ln = LA(hb_p);                                            \
+        real hb_dp = sh[oD + hb_p], hb_rp = sh[oR + hb_p];                                  \
+        real hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                                  \
         HB_CELL_GATHER(SI, EXACT, VOFF, UA, LA);                                            \
         for (++hb_q; hb_q < hb_qe; ++hb_q) {                                                \
             const hb_int hb_c = hb_p;                                                       \
             const real hb_dc = hb_dp, hb_vc = hb_vp, hb_uc = hb_un, hb_lc = hb_ln;          \
             real hb_rc = hb_rp;                                                             \
             hb_p = hb_pn;                                                                   \
-            hb_pn = HB_CELL_CHAIN_NEXT(SI);                                                 \
-            HB_CELL_CHAIN_LOAD(VOFF, UA, LA);                                               \
+            hb_pn = hb_q + 1 < hb_qe ? (ctg ? hb_p - 1 : SI[xEO + hb_q + 1]) : 0;           \
+            hb_dp = sh[oD + hb_p];                                                          \
+            hb_rp = sh[oR + hb_p];                                                          \
+            hb_vp = (VOFF) ? sh[(VOFF) + hb_p] : (real)0;                                   \
+            hb_un = UA(hb_p);                                                               \
+            hb_ln = LA(hb_p);                                                               \
             HB_CELL_ELIM_ONE(EXACT, VOFF);                                                  \
         }                                                                                   \
         sh[oD + hb_p] = hb_dp;                                                              \
