@@ -77,7 +77,8 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
 /* hb__cell_local_bytes, hb__cell_fits: hb_backend.h (the simulation uses them). */
 /* Cell-group work-items per cell: requested > 0 as asked; else the next
  * power of two >= the widest level, within [HB_CELL_MIN_GROUP,
- * HB_CELL_MAX_GROUP]; then capped at the device's work-group limit. */
+ * HB_CELL_MAX_GROUP]; then capped at the device's work-group limit (the
+ * plan may halve it for a batch of many cells: cell_launch, plan.c). */
 #define HB_CELL_MIN_GROUP 32
 #define HB_CELL_MAX_GROUP 256
 int32_t hb__cell_group(const hb_device_traits *dev, int64_t widest, int32_t requested);

@@ -290,7 +290,8 @@ typedef struct {
                                 cooperative: work-items per system; 0 = from
                                 the system size and the device; cell-group:
                                 work-items per cell; 0 = from the widest
-                                level of the trees and the device           */
+                                level of the trees, the batch's size and the
+                                device                                      */
     int32_t     reroot;      /* 1: eliminate each tree from the root that
                                 minimises its depth in branches (tree balancing);
                                 the matrix and solution are unchanged          */
