@@ -62,7 +62,8 @@ static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row
                  (long long)in.local_bytes);
     else if (in.strategy == HB_STRATEGY_CELL_GROUP)
         snprintf(row->variant, sizeof row->variant,
-                 "%d work-items per cell, %lld levels, %lld B local", (int)in.group_size, (long long)in.nlevels, (long long)in.local_bytes);
+                 "%d work-items per cell, %lld levels, %lld B local", (int)in.group_size,
+                 (long long)in.nlevels, (long long)in.local_bytes);
     if (in.strategy == HB_STRATEGY_BRANCH_LEVEL || in.strategy == HB_STRATEGY_FINE_TREE) {
         snprintf(row->layout, sizeof row->layout, "by-branch");
         return;

@@ -73,7 +73,7 @@
                                         int64_t j1, T *d, T *r, int64_t ds)                \
     {                                                                                      \
         hb_host_mech_pass_serial_##S(sd, step, c, c + 1, r0, r1, 0);                       \
-        mem_rows_##S(sd, step, r0, r1, &j0, j1, d, r, ds);                              \
+        mem_rows_##S(sd, step, r0, r1, &j0, j1, d, r, ds);                                 \
     }                                                                                      \
     /* Row k's diagonal and right-hand side at its place in the plan's d and rhs. */      \
     static inline void assemble_row_##S(const hb_sim_dev *sd, T *d, T *rhs, int64_t k)     \
