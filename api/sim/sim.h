@@ -33,10 +33,15 @@ typedef struct {
     int64_t stream;   /* its connection (hb__sim_add_stream); -1: the point's own      */
 } hb_sim_event;
 /* A value set for a connection's NET_RECEIVE argument q + 1 (after the
- * weight) before the build (hb_net_set_values). */
+ * weight) before the build (hb_net_set_values). One call's values are
+ * consecutive entries, q = 0 .. n - 1; its first entry holds n and the first
+ * entry of the stream's call before (prev, -1: none), so reading a
+ * connection's values walks its own calls, not every connection's. */
 typedef struct {
     int64_t stream;
     int32_t q;
+    int32_t n;     /* first entry of a call: its count */
+    int64_t prev;  /* first entry of a call: the stream's call before */
     double  value;
 } hb_sim_conn_value;
 typedef struct {
@@ -55,6 +60,9 @@ typedef struct {
      * own (for events added to it directly); -1 where its mechanism has none. */
     int64_t       *stream_point;
     int64_t        nstream, stream_cap;
+    int64_t       *stream_last; /* nstream: the first entry of its last call
+                                   in conn_vals, -1: none                   */
+    int64_t        stream_last_cap;
     int64_t       *stream_off;
     /* Values set for connections before the build, in the order set (a
      * later one for the same value wins); the rest start at 0. */

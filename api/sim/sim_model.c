@@ -234,7 +234,7 @@ void hb__sim_model_free(hb_sim *sim)
     for (int m = 0; m < NMECH; ++m)
         free(md->dens[m].on), free(md->dens[m].prm);
     free(md->points), free(md->point_prm), free(md->events), free(md->entry), free(md->ion);
-    free(md->stream_point), free(md->stream_off), free(md->conn_vals);
+    free(md->stream_point), free(md->stream_last), free(md->stream_off), free(md->conn_vals);
     free(md->type), free(md->dist), free(md->area), free(md->diam), free(md->cellof);
     memset(md, 0, sizeof *md);
 }
@@ -549,7 +549,10 @@ hb_status hb__sim_add_stream(hb_sim *sim, int64_t point, int64_t *stream)
                          (long long)point, hb_cat_mechs[md->points[point].mech].name);
     HB_FORWARD(hb__sim_grow((void **)&md->stream_point, &md->stream_cap, md->nstream + 1, 64,
                             sizeof *md->stream_point, "connections", "hb_net_connect"));
+    HB_FORWARD(hb__sim_grow((void **)&md->stream_last, &md->stream_last_cap, md->nstream + 1, 64,
+                            sizeof *md->stream_last, "connections", "hb_net_connect"));
     md->stream_point[md->nstream] = point;
+    md->stream_last[md->nstream] = -1;
     *stream = md->nstream++;
     return HB_SUCCESS;
 }
@@ -563,8 +566,14 @@ hb_status hb__sim_set_stream_values(hb_sim *sim, int64_t stream, int32_t n, cons
                          "%s: the simulation has run: a connection's values are set before", fn);
     HB_FORWARD(hb__sim_grow((void **)&md->conn_vals, &md->conn_vals_cap, md->nconn_vals + n, 64,
                             sizeof *md->conn_vals, "connection values", fn));
+    if (n <= 0)
+        return HB_SUCCESS;
+    const int64_t first = md->nconn_vals;
     for (int32_t q = 0; q < n; ++q)
-        md->conn_vals[md->nconn_vals++] = (hb_sim_conn_value){stream, q, values[q]};
+        md->conn_vals[md->nconn_vals++] = (hb_sim_conn_value){stream, q, 0, -1, values[q]};
+    md->conn_vals[first].n = n;
+    md->conn_vals[first].prev = md->stream_last[stream];
+    md->stream_last[stream] = first;
     return HB_SUCCESS;
 }
 
@@ -573,11 +582,18 @@ hb_status hb__sim_get_stream_values(hb_sim *sim, int64_t stream, int32_t n, doub
     const hb_sim_model *md = &sim->model;
     if (md->built)
         return hb__sim_read_real(sim, sim->dev.mst, md->stream_off[stream] + 1, n, values);
-    for (int32_t q = 0; q < n; ++q)
+    /* The stream's calls, the last first: each sets q = 0 .. its n - 1, so
+     * an older call adds only the values past every later call's count. */
+    int32_t done = 0;
+    for (int64_t f = md->stream_last[stream]; f >= 0 && done < n; f = md->conn_vals[f].prev) {
+        const int32_t m = md->conn_vals[f].n < n ? md->conn_vals[f].n : n;
+        for (int32_t q = done; q < m; ++q)
+            values[q] = md->conn_vals[f + q].value;
+        if (m > done)
+            done = m;
+    }
+    for (int32_t q = done; q < n; ++q)
         values[q] = 0;
-    for (int64_t j = 0; j < md->nconn_vals; ++j)
-        if (md->conn_vals[j].stream == stream && md->conn_vals[j].q < n)
-            values[md->conn_vals[j].q] = md->conn_vals[j].value;
     return HB_SUCCESS;
 }
 

@@ -86,6 +86,26 @@ int main(int argc, char **argv)
     const double preset[3] = {is_stp ? 0.5 : 4.0, is_stp ? 0.9 : 0.0, is_stp ? 3.0 : 0.0};
     double got[7][3];
     int32_t nv = 0;
+    /* Calls interleaved over two connections, then undone: a later call
+     * wins value by value, a shorter one keeps the values past its count, and
+     * each connection reads back only its own. */
+    const double other[3] = {7.0, 8.0, 9.0}, one = 6.0, zeros[3] = {0, 0, 0};
+    CHECK(hb_net_set_values(net, 6, 3, other));
+    CHECK(hb_net_set_values(net, 5, 2, other));
+    CHECK(hb_net_set_values(net, 6, 1, &one));
+    CHECK(hb_net_get_values(net, 6, 3, got[6], &nv));
+    if (nv != 3 || got[6][0] != one || got[6][1] != other[1] || got[6][2] != other[2]) {
+        fprintf(stderr, "stp_net: values after a shorter call: %d (%g %g %g)\n", (int)nv,
+                got[6][0], got[6][1], got[6][2]);
+        return 1;
+    }
+    CHECK(hb_net_get_values(net, 5, 3, got[5], &nv));
+    if (got[5][0] != other[0] || got[5][1] != other[1] || got[5][2] != 0) {
+        fprintf(stderr, "stp_net: connection 5's values: %g %g %g\n", got[5][0], got[5][1],
+                got[5][2]);
+        return 1;
+    }
+    CHECK(hb_net_set_values(net, 5, 3, zeros));
     CHECK(hb_net_set_values(net, 6, 3, preset));
     CHECK(hb_net_get_values(net, 6, 3, got[6], &nv));
     if (nv != 3 || got[6][0] != preset[0] || got[6][1] != preset[1] || got[6][2] != preset[2]) {
