@@ -6,6 +6,7 @@
 
 #define HB_DEFINE_HINES(T, SUFFIX)                                                         \
     HB_DEFINE_HINES_SWEEP(T, SUFFIX)                                                       \
+    HB_DEFINE_HINES_TILE(T, SUFFIX)                                                        \
     /* HB_HOST_LANES cells of one tree (slots t0 .. t0 + w - 1, a shared parent               \
      * table) side by side in the scratch tile s (4 x n x HB_HOST_LANES reals, row             \
      * i of cell j at i * HB_HOST_LANES + j): w independent chains in flight, each             \

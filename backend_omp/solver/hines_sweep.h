@@ -67,7 +67,11 @@
             for (int j = 0; j < W; ++j)                                                \
                 r[j] = x[j];                                                           \
         }                                                                              \
-    }                                                                                  \
+    }
+
+/* Any w <= HB_HOST_LANES of the tile (the batch solver, hines.c; the fused
+ * loop sweeps its tiles whole, tile_full_##SUFFIX). Needs HB_DEFINE_HINES_SWEEP. */
+#define HB_DEFINE_HINES_TILE(T, SUFFIX)                                                    \
     static inline void tile_##SUFFIX(int64_t w, int64_t n, const int32_t *par, const T *U,   \
                                      const T *L, T *D, T *R)                           \
     {                                                                                  \
