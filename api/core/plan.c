@@ -207,7 +207,8 @@ static hb_status fill_identity(hb_plan *plan)
  * 0.0628 / 0.0617, 25,600 1.35 / 0.95 / 0.95; float 2,560 0.129 / 0.099 /
  * 0.091. */
 enum { HB_CELL_MANY_PER_UNIT = 16 };
-static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_layout_dev *dev)
+static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_layout_dev *dev,
+                       int32_t group)
 {
     const hb_device_traits *t = &ctx->traits;
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
@@ -226,10 +227,10 @@ static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_l
     int64_t rs = 0, ru = 0;
     int staged = 1;
     if (t->compute_units > 0 &&
-        resident(ctx, p, dev->cell_group, hb__cell_local_bytes(dev->max_rows, esize, 1), &rs) ==
+        resident(ctx, p, group, hb__cell_local_bytes(dev->max_rows, esize, 1), &rs) ==
             HB_SUCCESS &&
         rs > 0 && nsys > rs * t->compute_units &&
-        resident(ctx, p, dev->cell_group, hb__cell_local_bytes(dev->max_rows, esize, 0), &ru) ==
+        resident(ctx, p, group, hb__cell_local_bytes(dev->max_rows, esize, 0), &ru) ==
             HB_SUCCESS &&
         ru > rs)
         staged = 0;
@@ -240,12 +241,11 @@ static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_l
 /* Waves of the batch's nsys cells with `group` work-items each and the
  * schedule placed by cell_staged (*staged): cells over what the device holds
  * at once, rounded up; 0 where the backend cannot say. */
-static int64_t cell_waves(hb_context *ctx, hb_precision p, int64_t nsys, hb_layout_dev *dev,
-                          int32_t group, int *staged)
+static int64_t cell_waves(hb_context *ctx, hb_precision p, int64_t nsys,
+                          const hb_layout_dev *dev, int32_t group, int *staged)
 {
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
-    dev->cell_group = group;
-    *staged = cell_staged(ctx, p, nsys, dev);
+    *staged = cell_staged(ctx, p, nsys, dev, group);
     int64_t r = 0, units = ctx->traits.compute_units;
     if (!ctx->ops->cell_resident || units <= 0 ||
         ctx->ops->cell_resident(ctx, p, group, hb__cell_local_bytes(dev->max_rows, esize, *staged),
@@ -274,17 +274,17 @@ static void cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_t w
                         int32_t requested, hb_layout_dev *dev)
 {
     const int32_t whole = hb__cell_group(&ctx->traits, widest, requested);
-    int staged = 0, staged_half = 0;
+    int staged = 0;
     const int64_t w = cell_waves(ctx, p, nsys, dev, whole, &staged);
-    if (requested <= 0 && whole / 2 >= HB_CELL_MIN_GROUP && w > 1) {
-        const int64_t h = cell_waves(ctx, p, nsys, dev, whole / 2, &staged_half);
-        if (h > 0 && 23 * h < 20 * w) {
-            dev->cell_staged = staged_half; /* dev->cell_group is whole / 2 */
-            return;
-        }
-    }
     dev->cell_group = whole;
     dev->cell_staged = staged;
+    if (requested <= 0 && whole / 2 >= HB_CELL_MIN_GROUP && w > 1) {
+        const int64_t h = cell_waves(ctx, p, nsys, dev, whole / 2, &staged);
+        if (h > 0 && 23 * h < 20 * w) {
+            dev->cell_group = whole / 2;
+            dev->cell_staged = staged;
+        }
+    }
 }
 
 /* The one-line summary, made from hb_plan_get_info so the two never differ. */

@@ -564,10 +564,10 @@ hb_status hb__sim_set_stream_values(hb_sim *sim, int64_t stream, int32_t n, cons
     if (md->built)
         return hb__error(HB_ERR_INVALID_ARGUMENT,
                          "%s: the simulation has run: a connection's values are set before", fn);
-    HB_FORWARD(hb__sim_grow((void **)&md->conn_vals, &md->conn_vals_cap, md->nconn_vals + n, 64,
-                            sizeof *md->conn_vals, "connection values", fn));
     if (n <= 0)
         return HB_SUCCESS;
+    HB_FORWARD(hb__sim_grow((void **)&md->conn_vals, &md->conn_vals_cap, md->nconn_vals + n, 64,
+                            sizeof *md->conn_vals, "connection values", fn));
     const int64_t first = md->nconn_vals;
     for (int32_t q = 0; q < n; ++q)
         md->conn_vals[md->nconn_vals++] = (hb_sim_conn_value){stream, q, 0, -1, values[q]};

@@ -123,8 +123,9 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
         const int32_t *par =                                                               \
             (const int32_t *)lay->parent->ptr + HB_I64(lay->poff)[job->slot[cg]];          \
         const T *u = job->u->ptr, *nbg = sd->nbg->ptr, *d0 = sd->d0->ptr;                  \
-        const int64_t *nbptr = HB_I64(sd->nbptr), *crow = HB_I64(sd->crow);                \
-        T *v = sd->v->ptr, *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                   \
+        const int64_t *nbptr = HB_I64(sd->nbptr);                                          \
+        const T *gmem = sd->gmem->ptr, *imem = sd->imem->ptr;                              \
+        T *v = sd->v->ptr;                                                                 \
         T *restrict U = s, *restrict D = s + n * W, *restrict R = s + 2 * n * W;           \
         T *restrict V = s + 3 * n * W, *restrict G = s + 4 * n * W;                        \
         T *restrict D0 = s + 5 * n * W;                                                    \
@@ -151,9 +152,9 @@ static int64_t first_clamp_row(const hb_sim_dev *sd, int64_t r)
             for (int64_t x = 0; x < w; ++x) {                                              \
                 hb_host_mech_pass_serial_##S(sd, step, cg + x, cg + x + 1, r0[x],          \
                                              r0[x] + n, 0);                                \
-                /* The clamps on at this step: i = i - their sum (mem_rows). */            \
+                /* The clamps on at this step: i = i - their sum (as mem_rows). */         \
                 for (int64_t c = j0[x]; c < j1[x]; ++c)                                    \
-                    imem[crow[c]] = imem[crow[c]] - clamp_sum_##S(sd, c, step);            \
+                    clamp_row_##S(sd, c, step);                                            \
             }                                                                              \
             for (int64_t x = 0; x < W; ++x)                                                \
                 R[x] = (T)0;                                                               \
