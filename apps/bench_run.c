@@ -98,7 +98,8 @@ int bench_shares_couplings(const bench_point *pt, const bench_data *data,
                            const bench_config *cfg)
 {
     return cfg->shared_couplings && data->kind == BENCH_HINES && data->mono &&
-           (pt->strategy == HB_STRATEGY_AUTO || pt->strategy == HB_STRATEGY_PER_SYSTEM);
+           (pt->strategy == HB_STRATEGY_AUTO || pt->strategy == HB_STRATEGY_PER_SYSTEM ||
+            pt->strategy == HB_STRATEGY_CELL_GROUP);
 }
 
 /* Bytes a solve must move: bench_data_bytes, less the couplings of all but

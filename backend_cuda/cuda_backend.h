@@ -104,8 +104,8 @@ hb_status hb__cuda_coop_local_limit(hb_context *ctx, hb_precision p, int64_t *ma
  * when lay->coop_span > 1 (same arguments). */
 hb_thomas_fn hb__cuda_thomas_span;
 hb_hines_fn hb__cuda_hines_cell;
-hb_status hb__cuda_cell_resident(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
-                                 int64_t *per_unit);
+hb_status hb__cuda_cell_resident(hb_context *ctx, hb_precision p, int ul_shared, int64_t group,
+                                 size_t bytes, int64_t *per_unit);
 hb_hines_branches_fn hb__cuda_hines_branch_level;
 hb_hines_branches_fn hb__cuda_hines_fine_tree;
 

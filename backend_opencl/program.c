@@ -16,6 +16,7 @@ static const char *const kernel_names[HB_CLK_COUNT] = {
     "hb_thomas_shared",   "hb_hines_shared",   "hb_sim_membrane", "hb_sim_clamp",
     "hb_sim_assemble",    "hb_sim_update_v",   "hb_sim_soma",  "hb_thomas_coop",
     "hb_thomas_coop_local", "hb_thomas_span_reduce", "hb_thomas_span_back", "hb_hines_cell",
+    "hb_hines_cell_ug",
     "hb_sim_epoch", "hb_sim_epoch_ug", "hb_sim_epoch_ugv", "hb_sim_mech_init", "hb_sim_mech_state", "hb_sim_mech_rows_pre",
     "hb_sim_mech_current", "hb_sim_mech_rows_post", "hb_sim_mech_points_advance",
     "hb_sim_probe"};

@@ -1,6 +1,8 @@
-/* test_shared_couplings.c: Hines plans whose systems share one system's couplings (hb_plan_options.shared_couplings): every layout, both constructors, steps with new D and RHS only, bit-identical to the same plan with the couplings repeated per system, against the oracle, and the refusals. */
+/* test_shared_couplings.c: Hines plans whose systems share one system's couplings (hb_plan_options.shared_couplings): every layout and the cell-group solver (forced, several group sizes, and its fall-back for cells past local memory), both constructors, steps with new D and RHS only, bit-identical to the same plan with the couplings repeated per system, against the oracle, and the refusals. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "hb_test_util.h"
+
+#include "hb_backend.h" /* HB_CELL_SCHED_WORDS: the cell-group schedule's words */
 
 #include <math.h>
 #include <stdlib.h>
@@ -101,9 +103,10 @@ static void *solve(hb_plan *plan, const batch *b, int shared, const void *d, con
     return x;
 }
 
-/* The shared plan against the plan with the couplings repeated (per-system,
- * same layout: the same operations, so bit-identical), the oracle and the
- * residual, over two steps (the second sets only D and RHS). */
+/* The shared plan against the plan with the couplings repeated (the same
+ * strategy and layout: the same operations, so bit-identical), the oracle
+ * and the residual, over two steps (the second sets only D and RHS). lo:
+ * the options (NULL: the defaults, AUTO). */
 static void compare(const batch *b, const hb_plan_options *lo, int uniform, const char *name)
 {
     char what[300];
@@ -117,20 +120,47 @@ static void compare(const batch *b, const hb_plan_options *lo, int uniform, cons
         hb_plan_options_init(&os);
     orep = os;
     os.shared_couplings = 1;
-    orep.strategy = HB_STRATEGY_PER_SYSTEM;
     hb_plan *ps = NULL, *pr = NULL, *po = NULL;
     HB_CHECK_STATUS(create(b, &os, uniform, &ps), HB_SUCCESS);
+    if (!ps)
+        return;
+    hb_plan_info in = hb_test_plan_info(ps);
+    /* Per-system, or cell-group where asked for or AUTO takes it (GPUs,
+     * few cells); a forced cell-group stays so unless its cell is past
+     * local memory, which describe then says. */
+    const hb_strategy asked = lo ? lo->strategy : HB_STRATEGY_AUTO;
+    const int fell = asked == HB_STRATEGY_CELL_GROUP && in.strategy == HB_STRATEGY_PER_SYSTEM;
+    HB_CHECK(in.shared_couplings == 1 && in.shared_tree &&
+                 (in.strategy == HB_STRATEGY_PER_SYSTEM ||
+                  in.strategy == HB_STRATEGY_CELL_GROUP) &&
+                 (asked == HB_STRATEGY_AUTO || in.strategy == asked ||
+                  (fell && strstr(hb_plan_describe(ps), "running per-system"))),
+             "%s: info shared_couplings %d strategy %s (asked %s) shared_tree %d: %s", what,
+             (int)in.shared_couplings, hb_strategy_name(in.strategy), hb_strategy_name(asked),
+             (int)in.shared_tree, hb_plan_describe(ps));
+    HB_CHECK(lo == NULL || lo->layout == HB_LAYOUT_AUTO || in.layout == lo->layout,
+             "%s: layout %s, asked for %s", what, hb_layout_name(in.layout),
+             hb_layout_name(lo->layout));
+    /* Cell-group keeps d and rhs alone on chip (and the schedule where it
+     * stages it): two arrays of the cell's rows, not four. */
+    if (in.strategy == HB_STRATEGY_CELL_GROUP) {
+        const int64_t two = 2 * b->n * (int64_t)hb_test_esize(b->p);
+        const int64_t sched = (int64_t)(HB_CELL_SCHED_WORDS(b->n) * sizeof(int32_t));
+        HB_CHECK(in.local_bytes == two || in.local_bytes == two + sched,
+                 "%s: cell-group local bytes %lld, not two arrays of %lld rows (%lld, or %lld "
+                 "with the schedule)",
+                 what, (long long)in.local_bytes, (long long)b->n, (long long)two,
+                 (long long)(two + sched));
+    }
+    /* The repeated plan runs what the shared one runs. */
+    orep.strategy = in.strategy;
+    orep.layout = in.layout;
+    orep.group_size = in.strategy == HB_STRATEGY_CELL_GROUP ? in.group_size : orep.group_size;
     HB_CHECK_STATUS(create(b, &orep, uniform, &pr), HB_SUCCESS);
-    if (!ps || !pr) {
-        hb_plan_destroy(ps), hb_plan_destroy(pr);
+    if (!pr) {
+        hb_plan_destroy(ps);
         return;
     }
-    hb_plan_info in = hb_test_plan_info(ps);
-    HB_CHECK(in.shared_couplings == 1 && in.strategy == HB_STRATEGY_PER_SYSTEM && in.shared_tree,
-             "%s: info shared_couplings %d strategy %s shared_tree %d", what,
-             (int)in.shared_couplings, hb_strategy_name(in.strategy), (int)in.shared_tree);
-    HB_CHECK(lo == NULL || (in.layout == lo->layout), "%s: layout %s, asked for %s", what,
-             hb_layout_name(in.layout), hb_layout_name(lo->layout));
     HB_CHECK(strstr(hb_plan_describe(ps), "couplings=shared") != NULL,
              "%s: describe does not say couplings=shared: %s", what, hb_plan_describe(ps));
     HB_CHECK(hb_test_plan_info(pr).shared_couplings == 0, "%s: the repeated plan says shared",
@@ -160,9 +190,12 @@ static void compare(const batch *b, const hb_plan_options *lo, int uniform, cons
             HB_CHECK(hb_test_bitequal(xs, xr, (size_t)N * hb_test_esize(b->p)),
                      "%s: shared couplings differ from the repeated ones (max rel %g)", sw,
                      hb_test_max_rel_diff(b->p, b->nsys, b->off, xs, xr));
+        /* Cell-group back-substitutes by precomputed quotients where the
+         * sweep divides: the policy's "another order" tier. */
         if (xs && xo)
-            hb_test_compare_to_oracle(hb_context_backend(ctx), 1, b->p, b->nsys, b->off, xs, xo,
-                                      sw);
+            hb_test_compare_to_oracle(hb_context_backend(ctx),
+                                      in.strategy != HB_STRATEGY_CELL_GROUP, b->p, b->nsys,
+                                      b->off, xs, xo, sw);
         if (xs) {
             int64_t worst = -1;
             const double ratio = hb_test_hines_ratio(b->p, b->nsys, b->off, b->par, b->u, b->l, d,
@@ -181,6 +214,89 @@ static void compare(const batch *b, const hb_plan_options *lo, int uniform, cons
     }
     free(d2), free(r2);
     hb_plan_destroy(ps), hb_plan_destroy(pr), hb_plan_destroy(po);
+}
+
+/* Whether the backend has the cell-group solver (the host backends refuse
+ * it by name). */
+static int has_cell_group(void)
+{
+    const int32_t tree[3] = {-1, 0, 0};
+    hb_plan_options o;
+    hb_plan_options_init(&o);
+    o.strategy = HB_STRATEGY_CELL_GROUP;
+    o.shared_couplings = 1;
+    hb_plan *plan = NULL;
+    const hb_status st = hb_plan_create_hines_uniform(ctx, HB_DOUBLE, 2, 3, tree, &o, &plan);
+    hb_plan_destroy(plan);
+    if (st == HB_ERR_BACKEND_UNAVAILABLE)
+        HB_CHECK(hb_test_on_host(ctx) && strstr(hb_last_error(), "cell-group"),
+                 "a GPU backend lacks the cell-group solver: %s", hb_last_error());
+    else
+        HB_CHECK_STATUS(st, HB_SUCCESS);
+    return st == HB_SUCCESS;
+}
+
+static hb_plan_options cell_options(int32_t group)
+{
+    hb_plan_options o;
+    hb_plan_options_init(&o);
+    o.strategy = HB_STRATEGY_CELL_GROUP;
+    o.group_size = group;
+    return o;
+}
+
+/* The smallest power-of-two cell (from 1,024 rows) whose forced cell-group
+ * plan with shared couplings runs per-system instead: past local memory
+ * with d and rhs alone; 0 where none up to 2^22 rows does. */
+static int64_t fallback_rows(hb_precision p)
+{
+    for (int64_t n = 1024; n <= ((int64_t)1 << 22); n *= 2) {
+        int32_t *parent = hb_test_xalloc((size_t)n * sizeof *parent);
+        hb_test_tree(parent, n, HB_TREE_CHAIN);
+        hb_plan_options o = cell_options(0);
+        o.shared_couplings = 1;
+        hb_plan *plan = NULL;
+        const hb_status st = hb_plan_create_hines_uniform(ctx, p, 1, n, parent, &o, &plan);
+        free(parent);
+        HB_CHECK_STATUS(st, HB_SUCCESS);
+        const int fell =
+            st == HB_SUCCESS && hb_test_plan_info(plan).strategy == HB_STRATEGY_PER_SYSTEM;
+        hb_plan_destroy(plan);
+        if (st != HB_SUCCESS)
+            return 0;
+        if (fell)
+            return n;
+    }
+    return 0;
+}
+
+/* The cell-group solver with shared couplings: forced at the rule's group
+ * and at fixed ones (32, and 96, not a power of two), and its fall-back to
+ * per-system for cells past local memory (compare checks describe's
+ * reason). */
+static void cell_group(const batch *b, const char *name)
+{
+    const int32_t groups[] = {0, 32, 96};
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
+        const hb_plan_options o = cell_options(groups[g]);
+        char nc[160];
+        snprintf(nc, sizeof nc, "%s cell-group(group %d)", name, (int)groups[g]);
+        compare(b, &o, (int)(g % 2), nc);
+    }
+}
+
+static void cell_group_fallback(hb_precision p)
+{
+    const int64_t n = fallback_rows(p);
+    HB_CHECK(n > 0, "%s: no cell up to 2^22 rows fell back to per-system",
+             hb_test_precision_name(p));
+    if (n <= 0)
+        return;
+    batch b;
+    batch_make(&b, p, 2, n, HB_TREE_RANDOM);
+    const hb_plan_options o = cell_options(0);
+    compare(&b, &o, 0, "cell-group past local memory");
+    batch_free(&b);
 }
 
 /* Bad uses fail with the right code and message, leaving the output alone. */
@@ -203,7 +319,7 @@ static void refusals(hb_precision p)
              "tridiagonal: output written or message '%s'", hb_last_error());
     /* Another strategy asked for. */
     const hb_strategy others[] = {HB_STRATEGY_BRANCH_LEVEL, HB_STRATEGY_FINE_TREE,
-                                  HB_STRATEGY_CELL_GROUP, HB_STRATEGY_COOPERATIVE};
+                                  HB_STRATEGY_COOPERATIVE};
     for (size_t k = 0; k < sizeof others / sizeof others[0]; ++k) {
         o.strategy = others[k];
         HB_CHECK_STATUS(create(&b, &o, 1, &plan), HB_ERR_INVALID_ARGUMENT);
@@ -258,7 +374,8 @@ static void refusals(hb_precision p)
     plan = NULL;
     HB_CHECK_STATUS(create(&b, &o, 1, &plan), HB_SUCCESS);
     if (plan)
-        HB_CHECK(hb_test_plan_info(plan).strategy == HB_STRATEGY_PER_SYSTEM &&
+        HB_CHECK((hb_test_plan_info(plan).strategy == HB_STRATEGY_PER_SYSTEM ||
+                  hb_test_plan_info(plan).strategy == HB_STRATEGY_CELL_GROUP) &&
                      strstr(hb_plan_describe(plan), "HINESBATCH_STRATEGY not applied"),
                  "forced fine-tree: %s", hb_plan_describe(plan));
     hb_plan_destroy(plan);
@@ -272,6 +389,7 @@ int main(void)
     ctx = hb_test_context();
     oracle = hb_test_oracle();
     hb_test_env_save(); /* refusals() changes HINESBATCH_STRATEGY and puts it back */
+    const int cells = has_cell_group();
     const struct {
         int64_t           nsys, n;
         hb_test_tree_kind kind;
@@ -291,8 +409,12 @@ int main(void)
                 snprintf(nl, sizeof nl, "%s %s", name, hb_test_layout_name(&hb_test_layouts[il]));
                 compare(&b, &lo, (int)((k + (size_t)il) % 2), nl);
             }
+            if (cells)
+                cell_group(&b, name);
             batch_free(&b);
         }
+        if (cells)
+            cell_group_fallback(p);
         refusals(p);
     }
     hb_context_destroy(oracle);

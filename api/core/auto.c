@@ -230,25 +230,27 @@ hb_strategy hb__auto_tridiag_strategy(const hb_device_traits *dev, int has_coop,
     return HB_STRATEGY_PER_SYSTEM;
 }
 
-size_t hb__cell_local_bytes(int64_t max_rows, size_t esize, int staged)
+size_t hb__cell_local_bytes(int64_t max_rows, size_t esize, int staged, int ul_shared)
 {
     /* HB_CELL_LAUNCH_BYTES with every product checked. */
     size_t reals, bytes, words;
-    if (max_rows < 0 || !hb__mul_size((size_t)max_rows, 4, &reals) ||
+    if (max_rows < 0 || !hb__mul_size((size_t)max_rows, HB_CELL_ARRAYS(ul_shared), &reals) ||
         !hb__mul_size(reals, esize, &bytes) || !hb__mul_size((size_t)max_rows, 8, &words) ||
         words > SIZE_MAX / sizeof(int32_t) - 16 || bytes > SIZE_MAX - (words + 16) * sizeof(int32_t))
         return SIZE_MAX;
     return staged ? bytes + (words + 16) * sizeof(int32_t) : bytes;
 }
 
-int hb__cell_staged(const hb_device_traits *dev, int64_t max_rows, size_t esize)
+int hb__cell_staged(const hb_device_traits *dev, int64_t max_rows, size_t esize, int ul_shared)
 {
-    return dev->local_mem > 0 && hb__cell_local_bytes(max_rows, esize, 1) <= dev->local_mem;
+    return dev->local_mem > 0 &&
+           hb__cell_local_bytes(max_rows, esize, 1, ul_shared) <= dev->local_mem;
 }
 
-int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize)
+int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize, int ul_shared)
 {
-    return dev->local_mem > 0 && hb__cell_local_bytes(max_rows, esize, 0) <= dev->local_mem;
+    return dev->local_mem > 0 &&
+           hb__cell_local_bytes(max_rows, esize, 0, ul_shared) <= dev->local_mem;
 }
 
 int32_t hb__cell_group(const hb_device_traits *dev, int64_t widest, int32_t requested)

@@ -121,9 +121,16 @@ enum {
 #define HB_CELL_SCHED_WORDS(max_rows) ((size_t)8 * (size_t)(max_rows) + 16)
 #define HB_CELL_LOCAL_BYTES(max_rows, esize)                                                  \
     (HB_CELL_LOCAL_REALS(max_rows) * (esize) + HB_CELL_SCHED_WORDS(max_rows) * sizeof(int32_t))
-/* What a launch reserves: with the schedule staged or without it. */
-#define HB_CELL_LAUNCH_BYTES(max_rows, esize, staged)                                         \
-    ((staged) ? HB_CELL_LOCAL_BYTES(max_rows, esize) : HB_CELL_LOCAL_REALS(max_rows) * (esize))
+/* Arrays of rows a solver launch keeps in local memory: u, l, d and rhs; or
+ * d and rhs alone where every cell shares one system's u and l
+ * (hb_layout_dev.ul_shared: the kernel hb_hines_cell_ug reads them from
+ * global memory, one cached copy for every cell), which halves a cell's
+ * bytes, so a compute unit holds more cells at once. */
+#define HB_CELL_ARRAYS(ul_shared) ((size_t)((ul_shared) ? 2 : 4))
+/* What a solver launch reserves: with the schedule staged or without it. */
+#define HB_CELL_LAUNCH_BYTES(max_rows, esize, staged, ul_shared)                              \
+    (HB_CELL_ARRAYS(ul_shared) * (size_t)(max_rows) * (esize) +                              \
+     ((staged) ? HB_CELL_SCHED_WORDS(max_rows) * sizeof(int32_t) : 0))
 
 /* What a conversion writes in rows a system does not own, and whether it
  * zeroes the ignored entry of the first or last row. */
@@ -274,16 +281,17 @@ typedef struct hb_backend_ops {
     hb_status (*coop_local_limit)(hb_context *ctx, hb_precision p, int64_t *max_items);
     /* Cell-group Hines (hines_cell): one work-group of lay->cell_group
      * work-items per cell, flat layout, schedule in lay->sched; u, l and d
-     * kept (d is not overwritten, unlike hines), rhs in, x out. NULL where
-     * the backend lacks it. */
+     * kept (d is not overwritten, unlike hines), rhs in, x out; u and l one
+     * system's rows where lay->ul_shared. NULL where the backend lacks it. */
     hb_hines_fn *hines_cell;
     /* Optional (NULL: unknown): how many work-groups of hines_cell with
      * `group` work-items and `bytes` of local memory one compute unit holds
-     * at once in precision p (registers, local memory, work-items); the
-     * plan reads the schedule from global memory where that holds more of
-     * the batch's cells at once (cell_staged in api/core/plan.c). */
-    hb_status (*cell_resident)(hb_context *ctx, hb_precision p, int64_t group, size_t bytes,
-                               int64_t *per_unit);
+     * at once in precision p (registers, local memory, work-items), for the
+     * kernel of shared couplings where ul_shared; the plan reads the
+     * schedule from global memory where that holds more of the batch's
+     * cells at once (cell_staged in api/core/plan.c). */
+    hb_status (*cell_resident)(hb_context *ctx, hb_precision p, int ul_shared, int64_t group,
+                               size_t bytes, int64_t *per_unit);
 } hb_backend_ops;
 
 /* Cooperative Thomas: rows of each work-item's chunk staged per block through
@@ -363,12 +371,12 @@ int hb__plan_per_system_hines(hb_plan *plan, const hb_layout_dev **lay, const in
                               hb_buffer *arrays[4]);
 /* Cell-group (api/core/auto.c): local memory one cell of max_rows rows needs
  * (HB_CELL_LAUNCH_BYTES; SIZE_MAX when a product overflows) with its
- * schedule staged or not; whether the cell fits the device's
- * (traits.local_mem) at all (its four arrays), and whether its schedule
- * fits beside them. */
-size_t hb__cell_local_bytes(int64_t max_rows, size_t esize, int staged);
-int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize);
-int hb__cell_staged(const hb_device_traits *dev, int64_t max_rows, size_t esize);
+ * schedule staged or not, its couplings shared (ul_shared: two arrays of
+ * rows) or not (four); whether the cell fits the device's
+ * (traits.local_mem) at all, and whether its schedule fits beside it. */
+size_t hb__cell_local_bytes(int64_t max_rows, size_t esize, int staged, int ul_shared);
+int hb__cell_fits(const hb_device_traits *dev, int64_t max_rows, size_t esize, int ul_shared);
+int hb__cell_staged(const hb_device_traits *dev, int64_t max_rows, size_t esize, int ul_shared);
 /* 1 when the plan is a cell-group Hines plan with systems, with *lay its
  * layout (schedule, size classes), *perm each slot's system and u, l its
  * coupling arrays (as set by the caller); else 0, outputs untouched. For the

@@ -212,9 +212,10 @@ static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_l
 {
     const hb_device_traits *t = &ctx->traits;
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
-    if (!hb__cell_staged(t, dev->max_rows, esize))
+    const int us = dev->ul_shared;
+    if (!hb__cell_staged(t, dev->max_rows, esize, us))
         return 0;
-    hb_status (*resident)(hb_context *, hb_precision, int64_t, size_t, int64_t *) =
+    hb_status (*resident)(hb_context *, hb_precision, int, int64_t, size_t, int64_t *) =
         ctx->ops->cell_resident;
     /* No occupancy query (OpenCL): from global memory past
      * HB_CELL_MANY_PER_UNIT cells per compute unit. NVIDIA's OpenCL on the
@@ -227,10 +228,10 @@ static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_l
     int64_t rs = 0, ru = 0;
     int staged = 1;
     if (t->compute_units > 0 &&
-        resident(ctx, p, group, hb__cell_local_bytes(dev->max_rows, esize, 1), &rs) ==
+        resident(ctx, p, us, group, hb__cell_local_bytes(dev->max_rows, esize, 1, us), &rs) ==
             HB_SUCCESS &&
         rs > 0 && nsys > rs * t->compute_units &&
-        resident(ctx, p, group, hb__cell_local_bytes(dev->max_rows, esize, 0), &ru) ==
+        resident(ctx, p, us, group, hb__cell_local_bytes(dev->max_rows, esize, 0, us), &ru) ==
             HB_SUCCESS &&
         ru > rs)
         staged = 0;
@@ -248,7 +249,8 @@ static int64_t cell_waves(hb_context *ctx, hb_precision p, int64_t nsys,
     *staged = cell_staged(ctx, p, nsys, dev, group);
     int64_t r = 0, units = ctx->traits.compute_units;
     if (!ctx->ops->cell_resident || units <= 0 ||
-        ctx->ops->cell_resident(ctx, p, group, hb__cell_local_bytes(dev->max_rows, esize, *staged),
+        ctx->ops->cell_resident(ctx, p, dev->ul_shared, group,
+                                hb__cell_local_bytes(dev->max_rows, esize, *staged, dev->ul_shared),
                                 &r) != HB_SUCCESS ||
         r <= 0) {
         hb__clear_error(); /* a failed query only leaves the whole group */
@@ -391,7 +393,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     hb_strategy strategy;
     HB_FORWARD(resolve_strategy(kind, opts.strategy, &strategy));
     /* Shared couplings: one system's U and L for every system, so every
-     * system must have the same tree; the per-system solvers read them. */
+     * system must have the same tree; the per-system and cell-group solvers
+     * read them. */
     int env_ignored = 0;
     const int64_t other = kind == HB_KIND_HINES ? first_other_tree(nsys, offsets, parent) : nsys;
     if (opts.shared_couplings != 0 && opts.shared_couplings != 1)
@@ -403,11 +406,12 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                              "%s: opts->shared_couplings is for Hines plans (a tridiagonal plan "
                              "has no couplings)",
                              fn);
-        if (opts.strategy != HB_STRATEGY_AUTO && opts.strategy != HB_STRATEGY_PER_SYSTEM)
+        if (opts.strategy != HB_STRATEGY_AUTO && opts.strategy != HB_STRATEGY_PER_SYSTEM &&
+            opts.strategy != HB_STRATEGY_CELL_GROUP)
             return hb__error(HB_ERR_INVALID_ARGUMENT,
                              "%s: opts->shared_couplings with opts->strategy = %s: shared "
-                             "couplings run the per-system strategy (leave it auto or "
-                             "per-system)",
+                             "couplings run the per-system or cell-group strategy (leave it "
+                             "auto, per-system or cell-group)",
                              fn, hb_strategy_name(opts.strategy));
         if (other < nsys)
             return hb__error(HB_ERR_INVALID_ARGUMENT,
@@ -418,8 +422,10 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                                  ? "another number of rows"
                                  : "other parents");
         /* HINESBATCH_STRATEGY forces the others; it cannot force these. */
-        env_ignored = strategy != HB_STRATEGY_AUTO && strategy != HB_STRATEGY_PER_SYSTEM;
-        strategy = HB_STRATEGY_PER_SYSTEM;
+        env_ignored = strategy != HB_STRATEGY_AUTO && strategy != HB_STRATEGY_PER_SYSTEM &&
+                      strategy != HB_STRATEGY_CELL_GROUP;
+        if (env_ignored)
+            strategy = HB_STRATEGY_AUTO;
     }
     if (kind == HB_KIND_TRIDIAG && strategy != HB_STRATEGY_AUTO &&
         strategy != HB_STRATEGY_PER_SYSTEM && strategy != HB_STRATEGY_COOPERATIVE)
@@ -499,7 +505,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     hb_status st = HB_SUCCESS;
     if (env_ignored)
         snprintf(plan->note, sizeof plan->note,
-                 "HINESBATCH_STRATEGY not applied: shared couplings run per-system");
+                 "HINESBATCH_STRATEGY not applied: shared couplings run per-system or "
+                 "cell-group");
     if (offsets) {
         plan->offsets = hb__malloc_n(nsys + 1, sizeof *plan->offsets);
         if (!plan->offsets) {
@@ -513,24 +520,28 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     /* Cell-group can run the batch: the backend has it and the largest cell
      * fits the device's local memory. */
     const int cell_ok = kind == HB_KIND_HINES && ctx->ops->hines_cell &&
-                        hb__cell_fits(&ctx->traits, max_rows, esize);
+                        hb__cell_fits(&ctx->traits, max_rows, esize, opts.shared_couplings);
     /* A layout asked for explicitly is honoured: only per-system uses it. */
     if (strategy == HB_STRATEGY_AUTO) {
         strategy = kind == HB_KIND_TRIDIAG || opts.layout != HB_LAYOUT_AUTO
                        ? HB_STRATEGY_PER_SYSTEM
                        : hb__auto_strategy(&ctx->traits, nsys, max_rows, plan->mono, cell_ok);
+        /* Shared couplings: where AUTO takes the branches, per-system. */
+        if (opts.shared_couplings && strategy != HB_STRATEGY_CELL_GROUP)
+            strategy = HB_STRATEGY_PER_SYSTEM;
     }
     /* A cell larger than local memory: the fine tree, which has no size
-     * limit, and the reason in hb_plan_describe. */
+     * limit (per-system for shared couplings, which the branch layouts do
+     * not take), and the reason in hb_plan_describe. */
     if (strategy == HB_STRATEGY_CELL_GROUP && !cell_ok) {
-        size_t need = hb__cell_local_bytes(max_rows, esize, 0);
+        size_t need = hb__cell_local_bytes(max_rows, esize, 0, opts.shared_couplings);
+        strategy = opts.shared_couplings ? HB_STRATEGY_PER_SYSTEM : HB_STRATEGY_FINE_TREE;
         snprintf(plan->note, sizeof plan->note,
                  "cell-group: a cell of %lld rows needs %zu KiB of local memory, the device has "
-                 "%zu KiB; running fine-tree",
+                 "%zu KiB; running %s",
                  (long long)max_rows, need == SIZE_MAX ? need : (need + 1023) / 1024,
-                 ctx->traits.local_mem / 1024);
+                 ctx->traits.local_mem / 1024, hb_strategy_name(strategy));
         hb__log("%s", plan->note);
-        strategy = HB_STRATEGY_FINE_TREE;
     }
     if (strategy == HB_STRATEGY_CELL_GROUP)
         layout = HB_LAYOUT_FLAT;
@@ -606,7 +617,8 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     const int resident = dev->coop_systems > 0;
     if (strategy == HB_STRATEGY_CELL_GROUP) {
         dev->cell_group = hb__cell_group(&ctx->traits, 1, opts.group_size);
-        dev->cell_staged = hb__cell_staged(&ctx->traits, lay->max_rows, plan->esize);
+        dev->cell_staged = hb__cell_staged(&ctx->traits, lay->max_rows, plan->esize,
+                                           dev->ul_shared);
     }
     if (nsys == 0) {
         describe(plan);
@@ -1168,7 +1180,8 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
             o.group_size = plan->dev.cell_group;
             o.nlevels = plan->cell_levels;
             o.local_bytes = (int64_t)HB_CELL_LAUNCH_BYTES(plan->dev.max_rows, plan->esize,
-                                                          plan->dev.cell_staged);
+                                                          plan->dev.cell_staged,
+                                                          plan->dev.ul_shared);
         }
     }
     *info = o;

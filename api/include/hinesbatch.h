@@ -305,9 +305,10 @@ typedef struct {
                                 systems instead of once per system: 3
                                 compulsory values per row (d, rhs, x) instead
                                 of 5 (identical cells of a simulator).
-                                Per-system strategy, any layout; another
-                                strategy asked for, or systems of different
-                                trees, are HB_ERR_INVALID_ARGUMENT             */
+                                Per-system (any layout) or cell-group (d
+                                and rhs alone on chip); another strategy
+                                asked for, or systems of different trees,
+                                are HB_ERR_INVALID_ARGUMENT                    */
     /* Cell-group only: */
     int32_t     cell_chain;  /* the most nodes of an unbranched run that one
                                 work-item eliminates with no barrier between

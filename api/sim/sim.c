@@ -277,12 +277,12 @@ static const char *onchip_refusal(hb_sim *sim, int64_t max_rows, int64_t *limit)
         snprintf(sim->note, sizeof sim->note,
                  "the on-chip engine runs on the flat layout; plan layout %s was asked for",
                  hb_layout_name(po->layout));
-    else if (!hb__cell_fits(&ctx->traits, max_rows, esize)) {
+    else if (!hb__cell_fits(&ctx->traits, max_rows, esize, 0)) {
         /* The cell-group plan's four arrays of rows (the epoch's three, d,
          * rhs and v, take less: u and the schedule are read from global
          * memory where they do not fit, and the trunk swept by one
          * work-item where its PCR rows do not). */
-        const size_t need = hb__cell_local_bytes(max_rows, esize, 0);
+        const size_t need = hb__cell_local_bytes(max_rows, esize, 0, 0);
         snprintf(sim->note, sizeof sim->note,
                  "a cell of %lld compartments needs %zu KiB of local memory on chip, the device "
                  "has %zu KiB",

@@ -380,7 +380,8 @@ HB_FN hb_long HB_KERNEL(hb_epoch_inst)(const hb_int n, const hb_int lo, const hb
          * rhs's array after it. Each solve reads u and the schedule from                      \
          * one place (ush is a constant: one of the two is compiled). */                       \
         if (ush) {                                                                             \
-            HB_CELL_SOLVE_STAGED(0, oV, pcr, 1, HB_CELL_US, HB_CELL_US);                       \
+            HB_CELL_SOLVE_STAGED(0, oV, pcr, 1, HB_CELL_US, HB_CELL_US, HB_CELL_US,         \
+                                 HB_CELL_US);                                              \
         } else {                                                                               \
             HB_CELL_TABLES(S, 1);                                                              \
             HB_CELL_SOLVE(S, 0, (VX) ? 0 : oV, pcr, HB_EPOCH_UG, HB_EPOCH_UG);                 \

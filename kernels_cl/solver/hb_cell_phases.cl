@@ -71,6 +71,12 @@
             if (oL != 0)                                                                    \
                 sh[oL + hb_k] = (L)[o + hb_k];                                              \
         }                                                                                   \
+        HB_CELL_STAGE_SCHED();                                                              \
+    } while (0)
+
+/* The schedule alone, when staged (HB_CELL_STAGE's second half). */
+#define HB_CELL_STAGE_SCHED()                                                               \
+    do {                                                                                    \
         for (hb_int hb_k = j; staged && hb_k < slen; hb_k += P)                             \
             si[hb_k] = S[hb_k];                                                             \
     } while (0)
@@ -333,15 +339,15 @@
         }                                                                                   \
     } while (0)
 
-/* The solve from the staged schedule and couplings or, where they did not
- * fit, the global schedule (the kernel's argument staged) and the couplings
- * through UG and LG (HB_CELL_US and HB_CELL_LS where they stay staged);
- * STEP as in HB_CELL_TABLES. */
-#define HB_CELL_SOLVE_STAGED(EXACT, VOFF, PCR, STEP, UG, LG)                                \
+/* The solve from the staged schedule, the couplings read through US and
+ * LS, or, where the schedule did not fit, the global schedule (the kernel's
+ * argument staged) and the couplings through UG and LG (the same as US and
+ * LS where the couplings stay staged); STEP as in HB_CELL_TABLES. */
+#define HB_CELL_SOLVE_STAGED(EXACT, VOFF, PCR, STEP, US, LS, UG, LG)                        \
     do {                                                                                    \
         if (staged) {                                                                       \
             HB_CELL_TABLES(si, STEP);                                                       \
-            HB_CELL_SOLVE(si, EXACT, VOFF, PCR, HB_CELL_US, HB_CELL_LS);                    \
+            HB_CELL_SOLVE(si, EXACT, VOFF, PCR, US, LS);                                    \
         } else {                                                                            \
             HB_CELL_TABLES(S, STEP);                                                        \
             HB_CELL_SOLVE(S, EXACT, VOFF, PCR, UG, LG);                                     \

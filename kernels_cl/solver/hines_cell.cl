@@ -41,7 +41,39 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long firs
         sh[oR + k] = r[o + k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    HB_CELL_SOLVE_STAGED(1, 0, 0, 0, HB_CELL_US, HB_CELL_LS);
+    HB_CELL_SOLVE_STAGED(1, 0, 0, 0, HB_CELL_US, HB_CELL_LS, HB_CELL_US, HB_CELL_LS);
+
+    for (hb_int k = j; k < nr; k += P)
+        r[o + k] = sh[oR + k];
+}
+
+/* The couplings from global memory: u and l are one system's rows, shared
+ * by every cell (hb_layout_dev.ul_shared), so one copy in the cache serves
+ * every cell of a compute unit, and local memory holds d and rhs alone (2
+ * arrays of ld reals, then the schedule where staged): half the cell-group
+ * kernel's, so that more cells fit a compute unit at once. The same solve,
+ * operation for operation, as hb_hines_cell on the couplings repeated. */
+#define HB_CELL_UG(i) u[(i)]
+#define HB_CELL_LG(i) l[(i)]
+__kernel void HB_KERNEL(hb_hines_cell_ug)(const hb_long ngroups, const hb_long first,
+                                          const hb_long ld, __global const hb_long *cslots,
+                                          __global const hb_long *base,
+                                          __global const hb_long *rows,
+                                          __global const hb_long *soff,
+                                          __global const hb_int *sched,
+                                          __global const real *u, __global const real *l,
+                                          __global const real *d, __global real *r,
+                                          const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
+{
+    HB_DYNAMIC_LOCAL(real, sh);
+    HB_CELL_GROUP(0, 0, 0);
+    HB_CELL_STAGE_SCHED();
+    for (hb_int k = j; k < nr; k += P) {
+        sh[oD + k] = d[o + k];
+        sh[oR + k] = r[o + k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    HB_CELL_SOLVE_STAGED(1, 0, 0, 0, HB_CELL_UG, HB_CELL_LG, HB_CELL_UG, HB_CELL_LG);
 
     for (hb_int k = j; k < nr; k += P)
         r[o + k] = sh[oR + k];
