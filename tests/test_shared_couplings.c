@@ -1,4 +1,4 @@
-/* test_shared_couplings.c: Hines plans whose systems share one system's couplings (hb_plan_options.shared_couplings): every layout and the cell-group solver (forced, several group sizes, and its fall-back for cells past local memory), both constructors, steps with new D and RHS only, bit-identical to the same plan with the couplings repeated per system, against the oracle, and the refusals. */
+/* test_shared_couplings.c: Hines plans whose systems share one system's couplings (hb_plan_options.shared_couplings): every layout and the cell-group solver (forced, several group sizes, and its fall-back for cells past local memory), both constructors, steps with new D and RHS only, against the same plan with the couplings repeated per system (bit-identical where both run one kernel), against the oracle, and the refusals. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "hb_test_util.h"
 
@@ -104,7 +104,7 @@ static void *solve(hb_plan *plan, const batch *b, int shared, const void *d, con
 }
 
 /* The shared plan against the plan with the couplings repeated (the same
- * strategy and layout: the same operations, so bit-identical), the oracle
+ * strategy and layout: the same operations), the oracle
  * and the residual, over two steps (the second sets only D and RHS). lo:
  * the options (NULL: the defaults, AUTO). */
 static void compare(const batch *b, const hb_plan_options *lo, int uniform, const char *name)
@@ -186,7 +186,15 @@ static void compare(const batch *b, const hb_plan_options *lo, int uniform, cons
         void *xs = solve(ps, b, 1, d, rhs, step == 0, sw);
         void *xr = solve(pr, b, 0, d, rhs, step == 0, sw);
         void *xo = solve(po, b, 0, d, rhs, step == 0, sw);
-        if (xs && xr)
+        /* Per-system: one kernel, so bit-identical. Cell-group: two kernels
+         * (couplings staged or read from global memory) doing the same
+         * operations, which one compiler may still round apart (NVIDIA's
+         * OpenCL on an H200: 1 ulp, 1.8e-16, on the neuron tree in double):
+         * the policy's same-order tier between the two. */
+        if (xs && xr && in.strategy == HB_STRATEGY_CELL_GROUP)
+            hb_test_compare_to_oracle(hb_context_backend(ctx), 1, b->p, b->nsys, b->off, xs, xr,
+                                      sw);
+        else if (xs && xr)
             HB_CHECK(hb_test_bitequal(xs, xr, (size_t)N * hb_test_esize(b->p)),
                      "%s: shared couplings differ from the repeated ones (max rel %g)", sw,
                      hb_test_max_rel_diff(b->p, b->nsys, b->off, xs, xr));

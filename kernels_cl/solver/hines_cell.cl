@@ -41,7 +41,7 @@ __kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long firs
         sh[oR + k] = r[o + k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    HB_CELL_SOLVE_STAGED(1, 0, 0, 0, HB_CELL_US, HB_CELL_LS, HB_CELL_US, HB_CELL_LS);
+    HB_CELL_SOLVE_STAGED(2, 0, 0, 0, HB_CELL_US, HB_CELL_LS, HB_CELL_US, HB_CELL_LS);
 
     for (hb_int k = j; k < nr; k += P)
         r[o + k] = sh[oR + k];
@@ -73,7 +73,7 @@ __kernel void HB_KERNEL(hb_hines_cell_ug)(const hb_long ngroups, const hb_long f
         sh[oR + k] = r[o + k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    HB_CELL_SOLVE_STAGED(1, 0, 0, 0, HB_CELL_UG, HB_CELL_LG, HB_CELL_UG, HB_CELL_LG);
+    HB_CELL_SOLVE_STAGED(2, 0, 0, 0, HB_CELL_UG, HB_CELL_LG, HB_CELL_UG, HB_CELL_LG);
 
     for (hb_int k = j; k < nr; k += P)
         r[o + k] = sh[oR + k];
