@@ -110,6 +110,32 @@ static void auto_rule(void)
         HB_CHECK(h == P, "AUTO on a host, %lld cells: %s, want per-system",
                  (long long)cases[i].nsys, hb_strategy_name(h));
     }
+    /* A GPU that gives its compute units: copies of one cell run cell-group
+     * (where it can) below HB_AUTO_CELL_GROUP_PER_UNIT cells per unit and
+     * per-system from there; mixed batches keep the rule above. */
+    gpu.compute_units = 132;
+    const int64_t cg = (int64_t)HB_AUTO_CELL_GROUP_PER_UNIT * 132;
+    const hb_strategy C = HB_STRATEGY_CELL_GROUP;
+    const struct {
+        int64_t nsys;
+        int mono, cell_ok;
+        hb_strategy want;
+    } units[] = {
+        {fine, 1, 1, C},   {cg - 1, 1, 1, C}, {cg, 1, 1, P},      {per, 1, 1, P},
+        {fine, 1, 0, B},   {cg - 1, 1, 0, B}, {cg, 1, 0, P},      {fine - 1, 1, 0, F},
+        {fine, 0, 1, B},   {cg - 1, 0, 1, B}, {cg, 0, 1, B},      {per, 0, 1, P},
+        {fine - 1, 0, 1, C},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; ++i) {
+        const hb_strategy g =
+            hb__auto_strategy(&gpu, units[i].nsys, 728, units[i].mono, units[i].cell_ok);
+        HB_CHECK(g == units[i].want,
+                 "AUTO on a GPU of 132 units, %lld %s cells of 728 rows, cell-group %s: %s, want "
+                 "%s",
+                 (long long)units[i].nsys, units[i].mono ? "shared-tree" : "mixed",
+                 units[i].cell_ok ? "possible" : "impossible", hb_strategy_name(g),
+                 hb_strategy_name(units[i].want));
+    }
 }
 
 /* Random batches solved with both branch strategies in four variants (plain,

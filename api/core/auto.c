@@ -54,14 +54,27 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
      * no branch layout to convert: cell-group wherever a cell fits (H100,
      * docs/benchmarks/h100-2026-11-24-onchip: 2,560 CA1 cells 0.135 ms against
      * the fine tree's 0.247, 256 cells 0.047 against 0.200; at 25,600 cells
-     * branch-level stays ahead, 0.66 against 0.79). */
+     * branch-level was ahead then, 0.66 against 0.79, before the cell-group
+     * solver's later gains, below). */
     if (nsys < HB_AUTO_FINE_TREE_BELOW)
         return cell_ok ? HB_STRATEGY_CELL_GROUP : HB_STRATEGY_FINE_TREE;
+    /* Copies of one cell: cell-group far past the fine tree's range, then
+     * per-system, whose coalesced reads of one parent array then beat the
+     * branch strategies too. H200 (132 SMs), CA1 cells of 728 rows, double,
+     * cell-group / per-system / branch-level, couplings repeated: 4,096 cells
+     * 0.166 / 1.17 / 0.692 ms; 16,384 0.526 / 1.27 / 0.871; 65,536 1.91 /
+     * 1.57 / 1.80; shared: 16,384 0.392 / 0.943; 65,536 1.35 / 1.21
+     * (docs/benchmarks/h200-2026-12-01-cellug, call 2): the two meet near
+     * 390 cells per SM, repeated or shared. */
+    const int64_t units = (int64_t)dev->compute_units;
+    if (mono && units > 0 && nsys < HB_AUTO_CELL_GROUP_PER_UNIT * units && cell_ok)
+        return HB_STRATEGY_CELL_GROUP;
     /* Enough cells fill the device with per-system threads; one solve per
      * thread then beats the branch strategies' extra passes and launches, for
      * one shape (coalesced reads, shared parent array) and for a mix alike
      * (H200, 131,072 real mixed cells: per-system 7% faster, 256,000: 47%). */
-    if (nsys >= HB_AUTO_PER_SYSTEM_FROM)
+    if (nsys >= HB_AUTO_PER_SYSTEM_FROM ||
+        (mono && units > 0 && nsys >= HB_AUTO_CELL_GROUP_PER_UNIT * units))
         return HB_STRATEGY_PER_SYSTEM;
     /* In between, a thread per branch of a level restores both parallelism
      * and coalescing. */

@@ -70,6 +70,9 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t 
 #define HB_AUTO_PER_SYSTEM_FROM 131072
 /* ... and per-system for shared trees of fewer rows than this. */
 #define HB_AUTO_BRANCHES_FROM_ROWS 64
+/* ... and, for shared trees, cell-group (where it can run) below this many
+ * cells per compute unit and per-system from it. */
+#define HB_AUTO_CELL_GROUP_PER_UNIT 384
 /* cell_ok: the cell-group strategy can run the batch (the backend has it
  * and hb__cell_fits). */
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
