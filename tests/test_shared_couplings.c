@@ -189,10 +189,12 @@ static void compare(const batch *b, const hb_plan_options *lo, int uniform, cons
         /* Per-system: one kernel, so bit-identical. Cell-group: two kernels
          * (couplings staged or read from global memory) doing the same
          * operations, which one compiler may still round apart (NVIDIA's
-         * OpenCL on an H200: 1 ulp, 1.8e-16, on the neuron tree in double):
-         * the policy's same-order tier between the two. */
+         * OpenCL on an H200: the neuron tree in double 1 ulp apart, and
+         * with the fma-corrected factor up to 879 ulp after the matrix's
+         * condition amplifies it; CUDA and PoCL: bit-identical): the
+         * policy's "another order" tier between the two. */
         if (xs && xr && in.strategy == HB_STRATEGY_CELL_GROUP)
-            hb_test_compare_to_oracle(hb_context_backend(ctx), 1, b->p, b->nsys, b->off, xs, xr,
+            hb_test_compare_to_oracle(hb_context_backend(ctx), 0, b->p, b->nsys, b->off, xs, xr,
                                       sw);
         else if (xs && xr)
             HB_CHECK(hb_test_bitequal(xs, xr, (size_t)N * hb_test_esize(b->p)),

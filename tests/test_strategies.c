@@ -95,11 +95,11 @@ static void auto_rule(void)
         {16, rows - 1, 0, F},     {65536, rows - 1, 0, B},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        hb_strategy g = hb__auto_strategy(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono, 0);
-        hb_strategy h = hb__auto_strategy(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono, 0);
+        hb_strategy g = hb__auto_strategy(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono, 0, 8);
+        hb_strategy h = hb__auto_strategy(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono, 0, 8);
         /* Where the cell-group solver can run, it replaces the fine tree. */
-        hb_strategy gc = hb__auto_strategy(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono, 1);
-        hb_strategy hc = hb__auto_strategy(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono, 1);
+        hb_strategy gc = hb__auto_strategy(&gpu, cases[i].nsys, cases[i].max_rows, cases[i].mono, 1, 8);
+        hb_strategy hc = hb__auto_strategy(&host, cases[i].nsys, cases[i].max_rows, cases[i].mono, 1, 8);
         HB_CHECK(gc == (cases[i].gpu == F ? HB_STRATEGY_CELL_GROUP : cases[i].gpu) && hc == P,
                  "AUTO with cell-group, %lld %s cells of <= %lld rows: GPU %s, host %s",
                  (long long)cases[i].nsys, cases[i].mono ? "shared-tree" : "mixed",
@@ -110,31 +110,39 @@ static void auto_rule(void)
         HB_CHECK(h == P, "AUTO on a host, %lld cells: %s, want per-system",
                  (long long)cases[i].nsys, hb_strategy_name(h));
     }
-    /* A GPU that gives its compute units: copies of one cell run cell-group
-     * (where it can) below HB_AUTO_CELL_GROUP_PER_UNIT cells per unit and
-     * per-system from there; mixed batches keep the rule above. */
+    /* A GPU that gives its compute units: cell-group (where it can run)
+     * below HB_AUTO_CELL_GROUP_PER_UNIT cells per unit in double (_FLOAT in
+     * float), one tree or a mix; from there copies of one cell run
+     * per-system and a mix the rule above. */
     gpu.compute_units = 132;
-    const int64_t cg = (int64_t)HB_AUTO_CELL_GROUP_PER_UNIT * 132;
     const hb_strategy C = HB_STRATEGY_CELL_GROUP;
-    const struct {
-        int64_t nsys;
-        int mono, cell_ok;
-        hb_strategy want;
-    } units[] = {
-        {fine, 1, 1, C},   {cg - 1, 1, 1, C}, {cg, 1, 1, P},      {per, 1, 1, P},
-        {fine, 1, 0, B},   {cg - 1, 1, 0, B}, {cg, 1, 0, P},      {fine - 1, 1, 0, F},
-        {fine, 0, 1, B},   {cg - 1, 0, 1, B}, {cg, 0, 1, B},      {per, 0, 1, P},
-        {fine - 1, 0, 1, C},
-    };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; ++i) {
-        const hb_strategy g =
-            hb__auto_strategy(&gpu, units[i].nsys, 728, units[i].mono, units[i].cell_ok);
-        HB_CHECK(g == units[i].want,
-                 "AUTO on a GPU of 132 units, %lld %s cells of 728 rows, cell-group %s: %s, want "
-                 "%s",
-                 (long long)units[i].nsys, units[i].mono ? "shared-tree" : "mixed",
-                 units[i].cell_ok ? "possible" : "impossible", hb_strategy_name(g),
-                 hb_strategy_name(units[i].want));
+    for (int f = 0; f < 2; ++f) {
+        const size_t es = f ? 4 : 8;
+        const int64_t cg =
+            (int64_t)(f ? HB_AUTO_CELL_GROUP_PER_UNIT_FLOAT : HB_AUTO_CELL_GROUP_PER_UNIT) * 132;
+        const struct {
+            int64_t nsys, rows;
+            int mono, cell_ok;
+            hb_strategy want;
+        } units[] = {
+            {fine, 728, 1, 1, C},     {cg - 1, 728, 1, 1, C}, {cg, 728, 1, 1, P},
+            {per, 728, 1, 1, P},      {fine, 728, 1, 0, B},   {cg - 1, 728, 1, 0, B},
+            {cg, 728, 1, 0, P},       {fine - 1, 728, 1, 0, F}, {fine, 728, 0, 1, C},
+            {cg - 1, 728, 0, 1, C},   {cg, 728, 0, 1, B},     {per, 728, 0, 1, P},
+            {fine - 1, 728, 0, 1, C}, {fine, 728, 0, 0, B},   {cg, 728, 0, 0, B},
+            {16, rows - 1, 1, 1, P}, /* tiny trees of one shape stay per-system */
+        };
+        for (size_t i = 0; i < sizeof units / sizeof units[0]; ++i) {
+            const hb_strategy g = hb__auto_strategy(&gpu, units[i].nsys, units[i].rows,
+                                                    units[i].mono, units[i].cell_ok, es);
+            HB_CHECK(g == units[i].want,
+                     "AUTO on a GPU of 132 units, %s, %lld %s cells of %lld rows, cell-group %s: "
+                     "%s, want %s",
+                     f ? "float" : "double", (long long)units[i].nsys,
+                     units[i].mono ? "shared-tree" : "mixed", (long long)units[i].rows,
+                     units[i].cell_ok ? "possible" : "impossible", hb_strategy_name(g),
+                     hb_strategy_name(units[i].want));
+        }
     }
 }
 

@@ -34,7 +34,7 @@ size_t hb__block_shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, s
 }
 
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, int mono,
-                              int cell_ok)
+                              int cell_ok, size_t esize)
 {
     /* CPUs: one system per core reads contiguous rows; the branch layouts only
      * add passes (measured 1.6-5x slower with OpenMP on 16 cores). */
@@ -58,23 +58,28 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
      * solver's later gains, below). */
     if (nsys < HB_AUTO_FINE_TREE_BELOW)
         return cell_ok ? HB_STRATEGY_CELL_GROUP : HB_STRATEGY_FINE_TREE;
-    /* Copies of one cell: cell-group far past the fine tree's range, then
+    /* Where the device gives its compute units, cell-group far past the fine
+     * tree's range, one tree or a mix; from there, copies of one cell run
      * per-system, whose coalesced reads of one parent array then beat the
-     * branch strategies too. H200 (132 SMs), CA1 cells of 728 rows, double,
-     * cell-group / per-system / branch-level, couplings repeated: 4,096 cells
-     * 0.166 / 1.17 / 0.692 ms; 16,384 0.526 / 1.27 / 0.871; 65,536 1.91 /
-     * 1.57 / 1.80; shared: 16,384 0.392 / 0.943; 65,536 1.35 / 1.21
-     * (docs/benchmarks/h200-2026-12-01-cellug, call 2): the two meet near
-     * 390 cells per SM, repeated or shared. */
+     * branch strategies too. H200 (132 SMs), double, cell-group / per-system
+     * / branch-level (docs/benchmarks/h200-2026-12-01-cellug, call 3): CA1
+     * cells of 728 rows, 4,096 cells 0.168 / 1.21 / 0.705 ms; 32,768 0.990
+     * / 1.43 / 1.15; 65,536 1.91 / 1.62 / 1.80; shared couplings 32,768
+     * 0.704 / 1.09, 65,536 1.36 / 1.24; the real-cell mix 4,096 0.175 / 1.88
+     * / 0.896, 16,384 0.482 / 2.06 / 1.02, 65,536 1.62 / 2.30 / 1.66. In
+     * float a compute unit holds more cells, and cell-group stays ahead
+     * longer: CA1, 65,536 cells 1.16 / 1.40 / 1.40, 131,072 2.24 / 1.62 /
+     * 2.42. */
     const int64_t units = (int64_t)dev->compute_units;
-    if (mono && units > 0 && nsys < HB_AUTO_CELL_GROUP_PER_UNIT * units && cell_ok)
+    const int64_t per_unit =
+        esize == 4 ? HB_AUTO_CELL_GROUP_PER_UNIT_FLOAT : HB_AUTO_CELL_GROUP_PER_UNIT;
+    if (cell_ok && units > 0 && nsys < per_unit * units)
         return HB_STRATEGY_CELL_GROUP;
     /* Enough cells fill the device with per-system threads; one solve per
      * thread then beats the branch strategies' extra passes and launches, for
      * one shape (coalesced reads, shared parent array) and for a mix alike
      * (H200, 131,072 real mixed cells: per-system 7% faster, 256,000: 47%). */
-    if (nsys >= HB_AUTO_PER_SYSTEM_FROM ||
-        (mono && units > 0 && nsys >= HB_AUTO_CELL_GROUP_PER_UNIT * units))
+    if (nsys >= HB_AUTO_PER_SYSTEM_FROM || (mono && units > 0 && nsys >= per_unit * units))
         return HB_STRATEGY_PER_SYSTEM;
     /* In between, a thread per branch of a level restores both parallelism
      * and coalescing. */

@@ -70,13 +70,14 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t 
 #define HB_AUTO_PER_SYSTEM_FROM 131072
 /* ... and per-system for shared trees of fewer rows than this. */
 #define HB_AUTO_BRANCHES_FROM_ROWS 64
-/* ... and, for shared trees, cell-group (where it can run) below this many
- * cells per compute unit and per-system from it. */
+/* ... and cell-group (where it can run) below this many cells per compute
+ * unit in double (in float: _FLOAT), then per-system for shared trees. */
 #define HB_AUTO_CELL_GROUP_PER_UNIT 384
+#define HB_AUTO_CELL_GROUP_PER_UNIT_FLOAT 512
 /* cell_ok: the cell-group strategy can run the batch (the backend has it
- * and hb__cell_fits). */
+ * and hb__cell_fits); esize: bytes per value (4 float, 8 double). */
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
-                              int mono, int cell_ok);
+                              int mono, int cell_ok, size_t esize);
 /* hb__cell_local_bytes, hb__cell_fits: hb_backend.h (the simulation uses them). */
 /* Cell-group work-items per cell: requested > 0 as asked; else the next
  * power of two >= the widest level, within [HB_CELL_MIN_GROUP,
