@@ -182,6 +182,7 @@ static nb::dict plan_info(const Plan &p) {
     d["nlevels"] = i.nlevels;
     d["ngroups"] = i.ngroups;
     d["group_size"] = i.group_size;
+    d["local_bytes"] = i.local_bytes;
     d["rerooted"] = (bool)i.rerooted;
     d["split"] = (bool)i.split;
     return d;

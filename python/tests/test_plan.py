@@ -63,7 +63,8 @@ def test_hines_shared_couplings(rng, backend, dtype, layout):
     p = hb.Plan.hines(parent, nsys, dtype=dtype, backend=backend, layout=layout,
                       shared_couplings=True)
     info = p.info()
-    assert info["shared_couplings"] and info["strategy"] == "per-system"
+    # AUTO: per-system here; cell-group where a GPU takes it for few cells.
+    assert info["shared_couplings"] and info["strategy"] in ("per-system", "cell-group")
     assert "couplings=shared" in p.describe()
     u, l, d, rhs = random_hines(rng, parent, dtype, nsys)
     u1, l1 = u[0].copy(), l[0].copy()
@@ -120,6 +121,35 @@ def test_variable_tridiagonal_plan(rng, backend):
     x = p.set(a=a, b=b, c=c, rhs=d).solve().solution()
     ref = hb.solve_tridiagonal(a, b, c, d, offsets=offsets, backend="serial")
     np.testing.assert_allclose(x, ref, rtol=1e-5, atol=1e-6)
+
+
+def test_hines_cell_group_shared_couplings(rng, dtype):
+    """The cell-group solver with shared couplings (OpenCL alone among the CPU
+    backends): d and rhs alone on chip, two arrays of rows (info's
+    local_bytes, or with the schedule beside them), against the serial
+    oracle over two steps that set only d and rhs."""
+    if "opencl" not in CPU_BACKENDS:
+        pytest.skip("no OpenCL device")
+    nsys, n = 9, 300
+    parent = random_parent(rng, n)
+    p = hb.Plan.hines(parent, nsys, dtype=dtype, backend="opencl", strategy="cell-group",
+                      shared_couplings=True)
+    info = p.info()
+    two = 2 * n * np.dtype(dtype).itemsize
+    assert info["strategy"] == "cell-group" and info["shared_couplings"]
+    assert info["local_bytes"] in (two, two + (8 * n + 16) * 4)
+    u, l, d, rhs = random_hines(rng, parent, dtype, nsys)
+    u[:], l[:] = u[0].copy(), l[0].copy()
+    d = d + 2 * (np.abs(u) + np.abs(l)).astype(dtype)
+    p.set(u=u[0], l=l[0])
+    for step in range(2):
+        d2 = (d * (1 + 0.1 * step)).astype(dtype)
+        x = p.set(d=d2, rhs=rhs).solve().solution()
+        ref = hb.solve_hines(parent, u, l, d2, rhs, backend="serial")
+        np.testing.assert_allclose(x, ref, rtol=tol(dtype) / 100, atol=tol(dtype) / 100)
+    with pytest.raises(hb.InvalidArgumentError, match="branch-level"):
+        hb.Plan.hines(parent, nsys, backend="opencl", strategy="branch-level",
+                      shared_couplings=True)
 
 
 @pytest.mark.parametrize("chain", [0, 1, 3, 2**31 - 1])
