@@ -46,7 +46,11 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
      * not (1.5-2.3x faster than per-system on an H200 at 256-2,560 cells). */
     /* Tiny trees of one shape: a cell's whole solve is shorter than the
      * branch strategies' extra launches (4-row cells: per-system 1.8x faster
-     * than either at 65,536 cells). */
+     * than either at 65,536 cells), and than a work-group's staging (H200,
+     * 4,096 cells of 4 rows: per-system 0.014 ms, cell-group 0.016). From
+     * some tens of rows cell-group wins again for few cells (44 rows, 4,096
+     * cells: 0.027 against 0.071; docs/benchmarks/h200-2026-12-01-cellug,
+     * call 5): the threshold lies between the two. */
     if (mono && max_rows < HB_AUTO_BRANCHES_FROM_ROWS)
         return HB_STRATEGY_PER_SYSTEM;
     /* Where the fine tree was best, one work-group per cell does the same

@@ -69,7 +69,7 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t 
 /* ... and per-system for this many cells or more, shared tree or not. */
 #define HB_AUTO_PER_SYSTEM_FROM 131072
 /* ... and per-system for shared trees of fewer rows than this. */
-#define HB_AUTO_BRANCHES_FROM_ROWS 64
+#define HB_AUTO_BRANCHES_FROM_ROWS 16
 /* ... and cell-group (where it can run) below this many cells per compute
  * unit in double (in float: _FLOAT), then per-system for shared trees. */
 #define HB_AUTO_CELL_GROUP_PER_UNIT 384
