@@ -526,7 +526,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         strategy = kind == HB_KIND_TRIDIAG || opts.layout != HB_LAYOUT_AUTO
                        ? HB_STRATEGY_PER_SYSTEM
                        : hb__auto_strategy(&ctx->traits, nsys, max_rows, plan->mono, cell_ok,
-                                                           esize);
+                                           esize);
         /* Shared couplings: where AUTO takes the branches, per-system. */
         if (opts.shared_couplings && strategy != HB_STRATEGY_CELL_GROUP)
             strategy = HB_STRATEGY_PER_SYSTEM;

@@ -131,10 +131,13 @@
  * the parent's work-item alone, which also stores what back-substitution
  * needs in the child's own d and rhs slots (dead from then on): r'_c / d'_c
  * in rhs, l_c / d'_c in d, from one reciprocal 1/d'_c. EXACT (a constant)
- * chooses the factor u_c/d'_c on the critical path: 1 divides, so d' and r'
- * round as the serial sweep's (the solver: its results stay within the
- * oracle tests' normwise bounds on the shipped neurons' matrices); 0
- * multiplies by the reciprocal, one division less per node (the
+ * chooses the factor u_c/d'_c on the critical path (HB_CELL_FACTOR): 1
+ * divides and 2 corrects the reciprocal's product by one fma step, so d'
+ * and r' round as the serial sweep's (the solver takes 2: its results stay
+ * within the oracle tests' normwise bounds on the shipped neurons'
+ * matrices, and 256 CA1 cells solve 7-20% faster than dividing, on an
+ * H200, docs/benchmarks/h200-2026-12-01-cellug); 0 multiplies by the
+ * reciprocal alone (the
  * simulation's on-chip engine, checked on traces: 25% faster on the H100,
  * docs/benchmarks/h100-2026-11-24-sim). VOFF (a constant 0: none) is where
  * the simulation's epoch keeps v in sh: the edge's axial current then joins

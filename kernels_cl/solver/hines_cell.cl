@@ -1,4 +1,4 @@
-/* hines_cell.cl: cell-group Hines solver: one work-group per cell in the flat layout, the cell's u, l, d and rhs in local memory, rows eliminated level by level from a plan-time schedule. */
+/* hines_cell.cl: cell-group Hines solver: one work-group per cell in the flat layout, the cell's u, l, d and rhs in local memory (d and rhs alone where every cell shares one system's couplings), rows eliminated level by level from a plan-time schedule. */
 #ifndef HB_PRELUDE_CL
 #include "hb_prelude.cl"
 #endif
