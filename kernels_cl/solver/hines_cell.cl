@@ -23,58 +23,48 @@
  * The group's cell, its staging and the solve: HB_CELL_GROUP, HB_CELL_STAGE
  * and HB_CELL_SOLVE_STAGED (hb_cell_phases.cl), shared with sim/epoch.cl.
  * d is read, never written: the caller's d stays as it was. */
-__kernel void HB_KERNEL(hb_hines_cell)(const hb_long ngroups, const hb_long first,
-                                       const hb_long ld, __global const hb_long *cslots,
-                                       __global const hb_long *base,
-                                       __global const hb_long *rows,
-                                       __global const hb_long *soff,
-                                       __global const hb_int *sched,
-                                       __global const real *u, __global const real *l,
-                                       __global const real *d, __global real *r,
-                                       const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
-{
-    HB_DYNAMIC_LOCAL(real, sh);
-    HB_CELL_GROUP(0, 0, 1);
-    HB_CELL_STAGE(u, l);
-    for (hb_int k = j; k < nr; k += P) {
-        sh[oD + k] = d[o + k];
-        sh[oR + k] = r[o + k];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    HB_CELL_SOLVE_STAGED(2, 0, 0, 0, HB_CELL_US, HB_CELL_LS, HB_CELL_US, HB_CELL_LS);
 
-    for (hb_int k = j; k < nr; k += P)
+/* Both kernels' arguments. */
+#define HB_HINES_CELL_PARAMS                                                                \
+    const hb_long ngroups, const hb_long first, const hb_long ld,                           \
+        __global const hb_long *cslots, __global const hb_long *base,                       \
+        __global const hb_long *rows, __global const hb_long *soff,                         \
+        __global const hb_int *sched, __global const real *u, __global const real *l,       \
+        __global const real *d, __global real *r,                                           \
+        const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh)
+
+/* Both kernels' body: ULOC (a constant) 1 stages u and l in local memory,
+ * 0 leaves them in global memory; UA and LA read them. */
+#define HB_HINES_CELL_BODY(ULOC, UA, LA)                                                    \
+    HB_DYNAMIC_LOCAL(real, sh);                                                             \
+    HB_CELL_GROUP(0, 0, ULOC);                                                              \
+    if (ULOC)                                                                               \
+        HB_CELL_STAGE(u, l);                                                                \
+    else                                                                                    \
+        HB_CELL_STAGE_SCHED();                                                              \
+    for (hb_int k = j; k < nr; k += P) {                                                    \
+        sh[oD + k] = d[o + k];                                                              \
+        sh[oR + k] = r[o + k];                                                              \
+    }                                                                                       \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+    HB_CELL_SOLVE_STAGED(2, 0, 0, 0, UA, LA, UA, LA);                                       \
+    for (hb_int k = j; k < nr; k += P)                                                      \
         r[o + k] = sh[oR + k];
+
+__kernel void HB_KERNEL(hb_hines_cell)(HB_HINES_CELL_PARAMS)
+{
+    HB_HINES_CELL_BODY(1, HB_CELL_US, HB_CELL_LS)
 }
 
 /* The couplings from global memory: u and l are one system's rows, shared
  * by every cell (hb_layout_dev.ul_shared), so one copy in the cache serves
  * every cell of a compute unit, and local memory holds d and rhs alone (2
  * arrays of ld reals, then the schedule where staged): half the cell-group
- * kernel's, so that more cells fit a compute unit at once. The same solve,
- * operation for operation, as hb_hines_cell on the couplings repeated. */
+ * kernel's, so that more cells fit a compute unit at once. The same
+ * operations as hb_hines_cell on the couplings repeated. */
 #define HB_CELL_UG(i) u[(i)]
 #define HB_CELL_LG(i) l[(i)]
-__kernel void HB_KERNEL(hb_hines_cell_ug)(const hb_long ngroups, const hb_long first,
-                                          const hb_long ld, __global const hb_long *cslots,
-                                          __global const hb_long *base,
-                                          __global const hb_long *rows,
-                                          __global const hb_long *soff,
-                                          __global const hb_int *sched,
-                                          __global const real *u, __global const real *l,
-                                          __global const real *d, __global real *r,
-                                          const hb_int staged HB_DYNAMIC_LOCAL_ARG(real, sh))
+__kernel void HB_KERNEL(hb_hines_cell_ug)(HB_HINES_CELL_PARAMS)
 {
-    HB_DYNAMIC_LOCAL(real, sh);
-    HB_CELL_GROUP(0, 0, 0);
-    HB_CELL_STAGE_SCHED();
-    for (hb_int k = j; k < nr; k += P) {
-        sh[oD + k] = d[o + k];
-        sh[oR + k] = r[o + k];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    HB_CELL_SOLVE_STAGED(2, 0, 0, 0, HB_CELL_UG, HB_CELL_LG, HB_CELL_UG, HB_CELL_LG);
-
-    for (hb_int k = j; k < nr; k += P)
-        r[o + k] = sh[oR + k];
+    HB_HINES_CELL_BODY(0, HB_CELL_UG, HB_CELL_LG)
 }
