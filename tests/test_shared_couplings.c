@@ -280,11 +280,24 @@ static int64_t fallback_rows(hb_precision p)
     return 0;
 }
 
+/* The whole batch (every coupling, diagonal and right-hand side) times s:
+ * the same solutions, with every value near the precision's range's ends. */
+static void batch_scale(batch *b, double s)
+{
+    void *arrays[] = {b->u1, b->l1, b->u, b->l, b->d, b->rhs};
+    const int64_t len[] = {b->n, b->n, b->nsys * b->n, b->nsys * b->n, b->nsys * b->n,
+                           b->nsys * b->n};
+    for (int a = 0; a < 6; ++a)
+        for (int64_t i = 0; i < len[a]; ++i)
+            hb_test_put(b->p, arrays[a], i, hb_test_get(b->p, arrays[a], i) * s);
+}
+
 /* The cell-group solver with shared couplings: forced at the rule's group
- * and at fixed ones (32, and 96, not a power of two), and its fall-back to
- * per-system for cells past local memory (compare checks describe's
- * reason). */
-static void cell_group(const batch *b, const char *name)
+ * and at fixed ones (32, and 96, not a power of two); then the batch scaled
+ * to near the precision's smallest and largest values (the rule's group);
+ * the scaling is undone after. Its fall-back to per-system for cells past
+ * local memory: cell_group_fallback (compare checks describe's reason). */
+static void cell_group(batch *b, const char *name)
 {
     const int32_t groups[] = {0, 32, 96};
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
@@ -292,6 +305,17 @@ static void cell_group(const batch *b, const char *name)
         char nc[160];
         snprintf(nc, sizeof nc, "%s cell-group(group %d)", name, (int)groups[g]);
         compare(b, &o, (int)(g % 2), nc);
+    }
+    /* Powers of two: the scaling and its undoing are exact. */
+    const double scales[2] = {b->p == HB_DOUBLE ? 0x1p-990 : 0x1p-100,
+                              b->p == HB_DOUBLE ? 0x1p990 : 0x1p100};
+    for (int k = 0; k < 2; ++k) {
+        batch_scale(b, scales[k]);
+        const hb_plan_options o = cell_options(0);
+        char nc[160];
+        snprintf(nc, sizeof nc, "%s cell-group scaled by %g", name, scales[k]);
+        compare(b, &o, k, nc);
+        batch_scale(b, 1.0 / scales[k]);
     }
 }
 
