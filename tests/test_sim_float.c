@@ -49,22 +49,40 @@ static int run_cell(hb_context *ctx, const hb_morph_cell *cell, hb_precision p,
     return 1;
 }
 
-/* Float against double of the same backend and engine: the same spikes
- * within 0.01 ms, the soma voltage within 0.25 mV more than 2 ms from any
- * of double's spikes: a fifth of issue 19's bounds (0.05 ms, 1 mV). The
- * step for dv gives 1.2e-4 ms and 5e-3 mV on the CA1 cell (serial); the
- * step that solved for v itself gave 0.038 ms and 1.6 mV (it fails). */
-static void compare(const char *what, const run_out *d, const run_out *f, double dt)
+/* Spikes of o up to time t_end. */
+static int64_t spikes_until(const run_out *o, double t_end)
 {
-    HB_CHECK(d->nspk == f->nspk, "%s: float %lld spikes, double %lld", what,
-             (long long)f->nspk, (long long)d->nspk);
+    int64_t n = 0;
+    while (n < o->nspk && n < MAX_SPIKES && o->t[n] <= t_end)
+        ++n;
+    return n;
+}
+
+/* Float against double of the same backend and engine while the clamp
+ * drives the cell (up to t_end, its end): the same spikes within 0.01 ms,
+ * the soma voltage within 0.25 mV more than 2 ms from any of double's
+ * spikes: a fifth of issue 19's bounds (0.05 ms, 1 mV). The step for dv
+ * gives 1.2e-4 ms and 5e-3 mV on the CA1 cell (serial); the step that
+ * solved for v itself gave 0.038 ms and 1.6 mV (it fails). After the clamp
+ * ends, a spike it leaves on the edge of threshold is not compared: its
+ * timing amplifies rounding without bound (jaxley__morph_ca1_n120 at
+ * 2.319 nA, seed 3815727050100: 0.019 ms at 294.2 ms, 4 ms after the
+ * clamp, where every spike before it agreed within 3e-4 ms). */
+static void compare(const char *what, const run_out *d, const run_out *f, double dt,
+                    double t_end)
+{
+    const int64_t nd = spikes_until(d, t_end), nf = spikes_until(f, t_end);
+    HB_CHECK(nd == nf, "%s: float %lld spikes up to %g ms, double %lld", what, (long long)nf,
+             t_end, (long long)nd);
     double dts = 0, dv = 0, at = 0;
-    for (int64_t j = 0; j < d->nspk && j < f->nspk && j < MAX_SPIKES; ++j)
+    for (int64_t j = 0; j < nd && j < nf; ++j)
         dts = fmax(dts, fabs(d->t[j] - f->t[j]));
     HB_CHECK(d->ns == f->ns, "%s: %lld and %lld samples", what, (long long)d->ns,
              (long long)f->ns);
     for (int64_t k = 0; k < d->ns && k < f->ns; ++k) {
         const double t = (double)(k + 1) * dt;
+        if (t > t_end)
+            break;
         int away = 1;
         for (int64_t j = 0; j < d->nspk && j < MAX_SPIKES && away; ++j)
             away = fabs(t - d->t[j]) > 2.0;
@@ -72,13 +90,13 @@ static void compare(const char *what, const run_out *d, const run_out *f, double
         if (away && !(e <= dv))
             dv = e, at = t;
     }
-    printf("%s: %lld spikes, float - double: spike times %.3g ms, voltage %.3g mV (at %.1f ms) "
-           "away from spikes (bounds 0.01 ms, 0.25 mV)\n",
-           what, (long long)d->nspk, dts, dv, at);
+    printf("%s: %lld spikes up to %g ms, float - double: spike times %.3g ms, voltage %.3g mV "
+           "(at %.1f ms) away from spikes (bounds 0.01 ms, 0.25 mV)\n",
+           what, (long long)nd, t_end, dts, dv, at);
     HB_CHECK(dts <= 0.01, "%s: spike times differ by %g ms (bound 0.01)", what, dts);
     HB_CHECK(dv <= 0.25, "%s: voltage differs by %g mV at %g ms (bound 0.25)", what, dv, at);
-    HB_CHECK(d->nspk >= 3, "%s: %lld spikes: the protocol should fire repeatedly", what,
-             (long long)d->nspk);
+    HB_CHECK(nd >= 3, "%s: %lld spikes: the protocol should fire repeatedly", what,
+             (long long)nd);
 }
 
 /* Double against the serial oracle's double: the same spikes within
@@ -120,7 +138,7 @@ int main(void)
         {"jaxley__morph_ca1_n120.swc", 1.5, 2.5},
         {"netpyne__BS0284.swc", 1.4, 2.0},
     };
-    const double tstop = 300.0;
+    const double tstop = 300.0, clamp_end = 10.0 + (tstop - 20.0); /* run_cell's clamp */
     hb_context *oracle = hb_test_oracle();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         hb_morph_cell *cell = hb_test_load_sections(cases[i].swc, 3);
@@ -148,7 +166,7 @@ int main(void)
             snprintf(what, sizeof what, "%s (HH everywhere, %.3f nA, %.0f ms), engine %s",
                      cases[i].swc, amp, tstop, e ? "cells" : "stages");
             printf("%s: %s\n", what, f.describe);
-            compare(what, &d, &f, 0.025);
+            compare(what, &d, &f, 0.025, clamp_end);
             against_oracle(what, &d, &ref);
             free(d.v), free(f.v);
         }
