@@ -393,6 +393,30 @@ void hb_test_compare_sim(hb_backend backend, int same_order, hb_precision p,
 
 /* ---- Plans ------------------------------------------------------------------ */
 
+int64_t hb_test_cell_fallback_rows(hb_context *ctx, hb_precision p, int shared,
+                                   hb_strategy instead)
+{
+    for (int64_t n = 1024; n <= ((int64_t)1 << 22); n *= 2) {
+        int32_t *parent = hb_test_xalloc((size_t)n * sizeof *parent);
+        hb_test_tree(parent, n, HB_TREE_CHAIN);
+        hb_plan_options o;
+        hb_plan_options_init(&o);
+        o.strategy = HB_STRATEGY_CELL_GROUP;
+        o.shared_couplings = shared;
+        hb_plan *plan = NULL;
+        const hb_status st = hb_plan_create_hines_uniform(ctx, p, 1, n, parent, &o, &plan);
+        free(parent);
+        HB_CHECK_STATUS(st, HB_SUCCESS);
+        const int fell = st == HB_SUCCESS && hb_test_plan_info(plan).strategy == instead;
+        hb_plan_destroy(plan);
+        if (st != HB_SUCCESS)
+            return 0;
+        if (fell)
+            return n;
+    }
+    return 0;
+}
+
 hb_plan_info hb_test_plan_info(const hb_plan *plan)
 {
     hb_plan_info in;

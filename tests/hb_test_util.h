@@ -160,6 +160,12 @@ void hb_test_compare_sim(hb_backend backend, int same_order, hb_precision p,
 /* ---- Plans ------------------------------------------------------------------ */
 /* hb_plan_get_info, checked; a zeroed struct on failure. */
 hb_plan_info hb_test_plan_info(const hb_plan *plan);
+/* The smallest chain, doubling from 1,024 rows, whose forced cell-group
+ * plan (couplings shared or not) runs the strategy `instead` (its cell is
+ * past local memory); 0 where none up to 2^22 rows does, or a create
+ * failed (checked). */
+int64_t hb_test_cell_fallback_rows(hb_context *ctx, hb_precision p, int shared,
+                                   hb_strategy instead);
 /* Checks every field of hb_plan_get_info against what the plan was made of:
  * ctx, precision, nsys systems with flat offsets, parent (flat, NULL for a
  * tridiagonal plan) and the options (NULL: defaults). HINESBATCH_STRATEGY

@@ -262,33 +262,11 @@ static void empty(hb_context *ctx)
     hb_plan_destroy(plan);
 }
 
-/* The smallest chain, doubling from 1,024 rows, for which a forced plan
- * falls back (0: none up to 2^22 rows). */
-static int64_t fallback_rows(hb_context *ctx, hb_precision p)
-{
-    for (int64_t n = 1024; n <= ((int64_t)1 << 22); n *= 2) {
-        int32_t *parent = hb_test_xalloc((size_t)n * sizeof *parent);
-        hb_test_tree(parent, n, HB_TREE_CHAIN);
-        hb_plan_options o = cell_options(0);
-        hb_plan *plan = NULL;
-        hb_status st = hb_plan_create_hines_uniform(ctx, p, 1, n, parent, &o, &plan);
-        free(parent);
-        int fell = st == HB_SUCCESS && hb_test_plan_info(plan).strategy == HB_STRATEGY_FINE_TREE;
-        HB_CHECK_STATUS(st, HB_SUCCESS);
-        hb_plan_destroy(plan);
-        if (st != HB_SUCCESS)
-            return 0;
-        if (fell)
-            return n;
-    }
-    return 0;
-}
-
 /* Cells too large for local memory: the forced strategy runs the fine tree,
  * says why in hb_plan_describe (hb_oracle_plan checks it), and solves. */
 static void fallback(hb_context *ctx, hb_context *oracle, hb_precision p)
 {
-    const int64_t n = fallback_rows(ctx, p);
+    const int64_t n = hb_test_cell_fallback_rows(ctx, p, 0, HB_STRATEGY_FINE_TREE);
     HB_CHECK(n > 0, "%s: no cell up to 2^22 rows fell back to the fine tree",
              hb_test_precision_name(p));
     if (n <= 0)

@@ -255,31 +255,6 @@ static hb_plan_options cell_options(int32_t group)
     return o;
 }
 
-/* The smallest power-of-two cell (from 1,024 rows) whose forced cell-group
- * plan with shared couplings runs per-system instead: past local memory
- * with d and rhs alone; 0 where none up to 2^22 rows does. */
-static int64_t fallback_rows(hb_precision p)
-{
-    for (int64_t n = 1024; n <= ((int64_t)1 << 22); n *= 2) {
-        int32_t *parent = hb_test_xalloc((size_t)n * sizeof *parent);
-        hb_test_tree(parent, n, HB_TREE_CHAIN);
-        hb_plan_options o = cell_options(0);
-        o.shared_couplings = 1;
-        hb_plan *plan = NULL;
-        const hb_status st = hb_plan_create_hines_uniform(ctx, p, 1, n, parent, &o, &plan);
-        free(parent);
-        HB_CHECK_STATUS(st, HB_SUCCESS);
-        const int fell =
-            st == HB_SUCCESS && hb_test_plan_info(plan).strategy == HB_STRATEGY_PER_SYSTEM;
-        hb_plan_destroy(plan);
-        if (st != HB_SUCCESS)
-            return 0;
-        if (fell)
-            return n;
-    }
-    return 0;
-}
-
 /* The whole batch (every coupling, diagonal and right-hand side) times s:
  * the same solutions, with every value near the precision's range's ends. */
 static void batch_scale(batch *b, double s)
@@ -321,7 +296,7 @@ static void cell_group(batch *b, const char *name)
 
 static void cell_group_fallback(hb_precision p)
 {
-    const int64_t n = fallback_rows(p);
+    const int64_t n = hb_test_cell_fallback_rows(ctx, p, 1, HB_STRATEGY_PER_SYSTEM);
     HB_CHECK(n > 0, "%s: no cell up to 2^22 rows fell back to per-system",
              hb_test_precision_name(p));
     if (n <= 0)
