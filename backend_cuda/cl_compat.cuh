@@ -45,6 +45,38 @@ __device__ static inline size_t get_global_id(int d)
     T *name = reinterpret_cast<T *>(hb_dynamic_local_)
 #define HB_LOCAL_VIEW(T2, name, src, off) T2 *name = reinterpret_cast<T2 *>((src) + (off))
 
+/* OpenCL's group copy into local memory (async_work_group_copy, then
+ * wait_group_events; the kernel's next barrier shares the copy with the
+ * group): from sm_80 on, cp.async copies global memory into shared memory
+ * with no register in between, so every element of every copy of a group
+ * is in flight at once; a plain loop's load, store, load... waited on each
+ * load in turn (256 CA1 cells: staging took 23% of the cell-group kernel's
+ * stall samples, docs/benchmarks/h200-2026-12-01-prof). Older GPUs copy
+ * with loads and stores. */
+typedef int event_t;
+template <typename T>
+__device__ static inline event_t async_work_group_copy(T *dst, const T *src, size_t n, event_t ev)
+{
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(
+                         (unsigned)__cvta_generic_to_shared(dst + i)),
+                     "l"(src + i), "n"(sizeof(T)));
+#else
+        dst[i] = src[i];
+#endif
+    }
+    return ev;
+}
+__device__ static inline void wait_group_events(int n, event_t *ev)
+{
+    (void)n;
+    (void)ev;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
 /* Every .cu includes its .cl twice, in namespaces hb_cl_d and hb_cl_s, with
  * HB_SUFFIX set to _d or _s: kernel names get the precision appended. */
 #define HB_CAT_(a, b) a##b

@@ -181,6 +181,7 @@ static const hb_backend_ops opencl_ops = {
     .thomas_coop_local = hb__cl_thomas_coop_local,
     .coop_local_limit = hb__cl_coop_local_limit,
     .hines_cell = hb__cl_hines_cell,
+    .cell_resident = hb__cl_cell_resident,
     .copy = cl_copy,
     .finish = cl_finish,
     .mem_available = cl_mem_available,

@@ -49,6 +49,12 @@ typedef struct {
     size_t           max_wg;       /* CL_DEVICE_MAX_WORK_GROUP_SIZE             */
     cl_ulong         local_mem;    /* CL_DEVICE_LOCAL_MEM_SIZE                  */
     cl_uint          compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS              */
+    /* NVIDIA's devices (cl_nv_device_attribute_query), else 0: compute
+     * capability as major x 10 + minor, and the warp's width. */
+    int              nv_cc;
+    cl_uint          nv_warp;
+    int              kregs[2][HB_CLK_COUNT]; /* registers per work-item (NVIDIA's
+                                                build log), 0 where unknown */
     cl_program       program[2];
     cl_kernel        kernel[2][HB_CLK_COUNT];
     size_t           local[2][HB_CLK_COUNT]; /* work-group size per kernel     */
@@ -99,6 +105,18 @@ hb_status hb__cl_kernel(hb_context *ctx, hb_precision p, int which, cl_kernel *k
 hb_status hb__cl_kernel_max(hb_context *ctx, hb_precision p, int which, size_t *kmax);
 void hb__cl_release_programs(hb_cl *cl);
 
+/* occupancy.c: work-groups of `group` work-items and `bytes` of local
+ * memory that one compute unit holds at once, of kernel `which`
+ * (hb__cl_resident): estimated on NVIDIA's devices from the limits of their
+ * compute capability and the kernel's registers; elsewhere, or where either
+ * is unknown, HB_ERR_BACKEND_UNAVAILABLE. hb__cl_nv_resident is the
+ * estimate (0: none), hb__cl_nv_registers a kernel's registers in a build
+ * log of -cl-nv-verbose (0: not there); both pure, for the tests. */
+hb_status hb__cl_resident(hb_context *ctx, hb_precision p, int which, int64_t group, size_t bytes,
+                          int64_t *per_unit);
+int64_t hb__cl_nv_resident(int cc, int warp, int regs, int64_t group, size_t bytes);
+int hb__cl_nv_registers(const char *log, const char *kernel);
+
 /* queue.c: the queue of a plan's stream (NULL = the context's queue). */
 hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q);
 /* A plan's stream: a queue of this context and device, in order (else
@@ -143,6 +161,8 @@ hb_status hb__cl_coop_local_limit(hb_context *ctx, hb_precision p, int64_t *max_
 hb_thomas_fn hb__cl_thomas_span;
 /* hines_cell.c: the cell-group Hines solver (hb_backend_ops.hines_cell). */
 hb_hines_fn hb__cl_hines_cell;
+hb_status hb__cl_cell_resident(hb_context *ctx, hb_precision p, int ul_shared, int64_t group,
+                               size_t bytes, int64_t *per_unit);
 /* rowmap.c, hines_branches.c: the branch strategies. */
 hb_map_fn hb__cl_map_to_layout;
 hb_map_fn hb__cl_map_to_flat;

@@ -71,6 +71,27 @@ static hb_status choose_local(hb_cl *cl, cl_kernel k, const char *name, size_t *
     return HB_SUCCESS;
 }
 
+/* Each kernel's registers from the build log of -cl-nv-verbose (0 where
+ * the log does not say; the estimate of resident groups then has none). */
+static void read_registers(hb_cl *cl, hb_precision p)
+{
+    size_t size = 0;
+    for (int k = 0; k < HB_CLK_COUNT; ++k)
+        cl->kregs[p][k] = 0;
+    if (clGetProgramBuildInfo(cl->program[p], cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
+            CL_SUCCESS ||
+        size < 2)
+        return;
+    char *log = malloc(size + 1);
+    if (log && clGetProgramBuildInfo(cl->program[p], cl->device, CL_PROGRAM_BUILD_LOG, size, log,
+                                     NULL) == CL_SUCCESS) {
+        log[size] = '\0';
+        for (int k = 0; k < HB_CLK_COUNT; ++k)
+            cl->kregs[p][k] = hb__cl_nv_registers(log, kernel_names[k]);
+    }
+    free(log);
+}
+
 static hb_status build(hb_context *ctx, hb_precision p)
 {
     hb_cl *cl = hb__cl(ctx);
@@ -86,14 +107,20 @@ static hb_status build(hb_context *ctx, hb_precision p)
     cl_program prog = clCreateProgramWithSource(cl->context, (cl_uint)n, srcs, NULL, &err);
     HB_CL_CHECK(err, "clCreateProgramWithSource", prec);
     /* Same results as the host oracle: IEEE division in float too (the
-     * kernels switch off contraction into fma themselves). */
-    const char *opts = p == HB_FLOAT && cl->fp32_div_ok
-                           ? "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
-                           : "-cl-std=CL1.2";
+     * kernels switch off contraction into fma themselves). On NVIDIA's
+     * devices ptxas writes each kernel's registers into the build log
+     * (-cl-nv-verbose, cl_nv_compiler_options), the one count of them that
+     * OpenCL gives (occupancy.c). */
+    char opts[128];
+    snprintf(opts, sizeof opts, "-cl-std=CL1.2%s%s",
+             p == HB_FLOAT && cl->fp32_div_ok ? " -cl-fp32-correctly-rounded-divide-sqrt" : "",
+             cl->nv_cc > 0 ? " -cl-nv-verbose" : "");
     err = clBuildProgram(prog, 1, &cl->device, opts, NULL, NULL);
     if (err != CL_SUCCESS)
         return build_failed(cl, prog, err, prec);
     cl->program[p] = prog;
+    if (cl->nv_cc > 0)
+        read_registers(cl, p);
     hb__log("OpenCL: built the %s kernels (%d files) on %s", prec, hb__cl_nsources, ctx->device);
     return HB_SUCCESS;
 }

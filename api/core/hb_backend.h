@@ -284,12 +284,14 @@ typedef struct hb_backend_ops {
      * kept (d is not overwritten, unlike hines), rhs in, x out; u and l one
      * system's rows where lay->ul_shared. NULL where the backend lacks it. */
     hb_hines_fn *hines_cell;
-    /* Optional (NULL: unknown): how many work-groups of hines_cell with
-     * `group` work-items and `bytes` of local memory one compute unit holds
-     * at once in precision p (registers, local memory, work-items), for the
-     * kernel of shared couplings where ul_shared; the plan reads the
-     * schedule from global memory where that holds more of the batch's
-     * cells at once (cell_staged in api/core/plan.c). */
+    /* Optional (NULL, or a failure: unknown, as on OpenCL devices other
+     * than NVIDIA's): how many work-groups of hines_cell with `group`
+     * work-items and `bytes` of local memory one compute unit holds at once
+     * in precision p (registers, local memory, work-items), for the kernel
+     * of shared couplings where ul_shared; the plan reads the schedule from
+     * global memory where that holds more of the batch's cells at once
+     * (cell_staged in api/core/plan.c) and halves the group where that
+     * takes fewer waves of cells (cell_launch). */
     hb_status (*cell_resident)(hb_context *ctx, hb_precision p, int ul_shared, int64_t group,
                                size_t bytes, int64_t *per_unit);
 } hb_backend_ops;

@@ -217,20 +217,22 @@ static int cell_staged(hb_context *ctx, hb_precision p, int64_t nsys, const hb_l
         return 0;
     hb_status (*resident)(hb_context *, hb_precision, int, int64_t, size_t, int64_t *) =
         ctx->ops->cell_resident;
-    /* No occupancy query (OpenCL): from global memory past
-     * HB_CELL_MANY_PER_UNIT cells per compute unit. NVIDIA's OpenCL on the
-     * H200, the same cells, staged / from global memory: double 256 cells
-     * 0.0446 / 0.0700 ms, 1,024 0.0793 / 0.0788, 2,560 0.164 / 0.151,
-     * 25,600 1.37 / 0.96; float 1,024 0.078 / 0.070, 2,560 0.134 / 0.135,
-     * 25,600 0.93 / 0.71. */
-    if (!resident)
-        return !(t->compute_units > 0 && nsys > HB_CELL_MANY_PER_UNIT * (int64_t)t->compute_units);
     int64_t rs = 0, ru = 0;
+    /* No occupancy query, or none for this device (OpenCL other than
+     * NVIDIA's): from global memory past HB_CELL_MANY_PER_UNIT cells per
+     * compute unit. NVIDIA's OpenCL on the H200, the same cells, staged /
+     * from global memory: double 256 cells 0.0446 / 0.0700 ms, 1,024 0.0793
+     * / 0.0788, 2,560 0.164 / 0.151, 25,600 1.37 / 0.96; float 1,024 0.078 /
+     * 0.070, 2,560 0.134 / 0.135, 25,600 0.93 / 0.71. */
+    if (!resident || t->compute_units <= 0 ||
+        resident(ctx, p, us, group, hb__cell_local_bytes(dev->max_rows, esize, 1, us), &rs) !=
+            HB_SUCCESS ||
+        rs <= 0) {
+        hb__clear_error(); /* a failed query only means there is none */
+        return !(t->compute_units > 0 && nsys > HB_CELL_MANY_PER_UNIT * (int64_t)t->compute_units);
+    }
     int staged = 1;
-    if (t->compute_units > 0 &&
-        resident(ctx, p, us, group, hb__cell_local_bytes(dev->max_rows, esize, 1, us), &rs) ==
-            HB_SUCCESS &&
-        rs > 0 && nsys > rs * t->compute_units &&
+    if (nsys > rs * t->compute_units &&
         resident(ctx, p, us, group, hb__cell_local_bytes(dev->max_rows, esize, 0, us), &ru) ==
             HB_SUCCESS &&
         ru > rs)
@@ -270,8 +272,8 @@ static int64_t cell_waves(hb_context *ctx, hb_precision p, int64_t nsys,
  * ompcache, call 2): float 0.101 / 0.0899 / 0.103 / 0.131 ms (64 holds 18
  * cells per unit against 128's 9: 2 waves, not 3); double 0.152 / 0.142 /
  * 0.121 / 0.184 (local memory holds 9 per unit either way: 3 waves). A
- * caller's group_size, or no occupancy query (OpenCL), keeps the whole
- * group. */
+ * caller's group_size, or no occupancy query (OpenCL other than NVIDIA's,
+ * whose estimate is occupancy.c's), keeps the whole group. */
 static void cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_t widest,
                         int32_t requested, hb_layout_dev *dev)
 {

@@ -30,3 +30,13 @@ hb_status hb__cl_hines_cell(hb_context *ctx, void *stream, hb_precision p,
     }
     return HB_SUCCESS;
 }
+
+/* Cells of `group` work-items and `bytes` of local memory that a compute
+ * unit holds at once (hb_backend_ops.cell_resident), of the kernel that
+ * runs them; an estimate (occupancy.c), on NVIDIA's devices alone. */
+hb_status hb__cl_cell_resident(hb_context *ctx, hb_precision p, int ul_shared, int64_t group,
+                               size_t bytes, int64_t *per_unit)
+{
+    return hb__cl_resident(ctx, p, ul_shared ? HB_CLK_HINES_CELL_UG : HB_CLK_HINES_CELL, group,
+                           bytes, per_unit);
+}

@@ -63,7 +63,8 @@
 /* Stages u and l (the global arrays U and L from row o; l only where it
  * has an array of its own) and, when staged, the schedule; coalesced:
  * consecutive work-items on consecutive rows and words. The caller puts a
- * barrier before their first use. */
+ * barrier before their first use. (The solver's kernels copy with
+ * async_work_group_copy instead, solver/hines_cell.cl.) */
 #define HB_CELL_STAGE(U, L)                                                                 \
     do {                                                                                    \
         for (hb_int hb_k = j; hb_k < nr; hb_k += P) {                                       \
@@ -71,12 +72,6 @@
             if (oL != 0)                                                                    \
                 sh[oL + hb_k] = (L)[o + hb_k];                                              \
         }                                                                                   \
-        HB_CELL_STAGE_SCHED();                                                              \
-    } while (0)
-
-/* The schedule alone, when staged (HB_CELL_STAGE's second half). */
-#define HB_CELL_STAGE_SCHED()                                                               \
-    do {                                                                                    \
         for (hb_int hb_k = j; staged && hb_k < slen; hb_k += P)                             \
             si[hb_k] = S[hb_k];                                                             \
     } while (0)

@@ -20,8 +20,11 @@
  * (each level's dependent global loads cost ~0.7 us on an H100: 0.065 ms for
  * 256 CA1 cells); where it does not fit (48 KiB devices) it is read from
  * global memory.
- * The group's cell, its staging and the solve: HB_CELL_GROUP, HB_CELL_STAGE
- * and HB_CELL_SOLVE_STAGED (hb_cell_phases.cl), shared with sim/epoch.cl.
+ * The group's cell and the solve: HB_CELL_GROUP and HB_CELL_SOLVE_STAGED
+ * (hb_cell_phases.cl), shared with sim/epoch.cl. The staging is one group
+ * copy per array (async_work_group_copy; under CUDA, cp.async from sm_80
+ * on), all in flight at once, the d and rhs copies first: they need only
+ * the cell's rows, not its schedule's header.
  * d is read, never written: the caller's d stays as it was. */
 
 /* Both kernels' arguments. */
@@ -38,14 +41,15 @@
 #define HB_HINES_CELL_BODY(ULOC, UA, LA)                                                    \
     HB_DYNAMIC_LOCAL(real, sh);                                                             \
     HB_CELL_GROUP(0, 0, ULOC);                                                              \
-    if (ULOC)                                                                               \
-        HB_CELL_STAGE(u, l);                                                                \
-    else                                                                                    \
-        HB_CELL_STAGE_SCHED();                                                              \
-    for (hb_int k = j; k < nr; k += P) {                                                    \
-        sh[oD + k] = d[o + k];                                                              \
-        sh[oR + k] = r[o + k];                                                              \
+    event_t hb_ev = async_work_group_copy(sh + oD, d + o, (size_t)nr, (event_t)0);          \
+    hb_ev = async_work_group_copy(sh + oR, r + o, (size_t)nr, hb_ev);                       \
+    if (ULOC) {                                                                             \
+        hb_ev = async_work_group_copy(sh, u + o, (size_t)nr, hb_ev);                        \
+        hb_ev = async_work_group_copy(sh + oL, l + o, (size_t)nr, hb_ev);                   \
     }                                                                                       \
+    if (staged)                                                                             \
+        hb_ev = async_work_group_copy(si, S, (size_t)slen, hb_ev);                          \
+    wait_group_events(1, &hb_ev);                                                           \
     barrier(CLK_LOCAL_MEM_FENCE);                                                           \
     HB_CELL_SOLVE_STAGED(2, 0, 0, 0, UA, LA, UA, LA);                                       \
     for (hb_int k = j; k < nr; k += P)                                                      \
