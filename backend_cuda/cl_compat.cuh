@@ -45,17 +45,17 @@ __device__ static inline size_t get_global_id(int d)
     T *name = reinterpret_cast<T *>(hb_dynamic_local_)
 #define HB_LOCAL_VIEW(T2, name, src, off) T2 *name = reinterpret_cast<T2 *>((src) + (off))
 
-/* OpenCL's group copy into local memory (async_work_group_copy, then
- * wait_group_events; the kernel's next barrier shares the copy with the
- * group): from sm_80 on, cp.async copies global memory into shared memory
- * with no register in between, so every element of every copy of a group
- * is in flight at once; a plain loop's load, store, load... waited on each
- * load in turn (256 CA1 cells: staging took 23% of the cell-group kernel's
- * stall samples, docs/benchmarks/h200-2026-12-01-prof). Older GPUs copy
- * with loads and stores. */
-typedef int event_t;
+/* A work-group's copy of N elements from global into local memory
+ * (hb_prelude.cl's HB_GROUP_COPY; HB_GROUP_COPY_WAIT, then the kernel's
+ * next barrier, shares it with the group): from sm_80 on, cp.async copies
+ * global memory into shared memory with no register in between, so every
+ * element of every copy of a group is in flight at once, where a loop's
+ * load, store, load... waited on each load in turn (256 CA1 cells: staging
+ * took 23% of the cell-group kernel's stall samples;
+ * docs/benchmarks/h200-2026-12-01-prof). Older GPUs copy with loads and
+ * stores. */
 template <typename T>
-__device__ static inline event_t async_work_group_copy(T *dst, const T *src, size_t n, event_t ev)
+__device__ static inline void hb_group_copy(T *dst, const T *src, size_t n)
 {
     for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -66,16 +66,18 @@ __device__ static inline event_t async_work_group_copy(T *dst, const T *src, siz
         dst[i] = src[i];
 #endif
     }
-    return ev;
 }
-__device__ static inline void wait_group_events(int n, event_t *ev)
-{
-    (void)n;
-    (void)ev;
+#define HB_GROUP_COPY(DST, SRC, N) hb_group_copy((DST), (SRC), (size_t)(N))
+#define HB_GROUP_COPY2(D1, S1, D2, S2, N)                                                   \
+    do {                                                                                    \
+        hb_group_copy((D1), (S1), (size_t)(N));                                             \
+        hb_group_copy((D2), (S2), (size_t)(N));                                             \
+    } while (0)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#define HB_GROUP_COPY_WAIT() asm volatile("cp.async.wait_all;\n" ::: "memory")
+#else
+#define HB_GROUP_COPY_WAIT() ((void)0)
 #endif
-}
 
 /* Every .cu includes its .cl twice, in namespaces hb_cl_d and hb_cl_s, with
  * HB_SUFFIX set to _d or _s: kernel names get the precision appended. */

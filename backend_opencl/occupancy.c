@@ -70,6 +70,18 @@ int hb__cl_nv_registers(const char *log, const char *kernel)
     return 0;
 }
 
+int hb__cl_nv_registers_bound(cl_uint regs_per_group, size_t kernel_max_group)
+{
+    /* NVIDIA's CL_KERNEL_WORK_GROUP_SIZE is the threads a block of the
+     * kernel may have: the block's registers over the kernel's, in whole
+     * warps, at most 1,024. So the kernel takes at most regs_per_group /
+     * that, in the allocation's steps of 8 (1,024 -> 64). */
+    if (regs_per_group == 0 || kernel_max_group == 0)
+        return 0;
+    size_t r = regs_per_group / kernel_max_group / 8 * 8;
+    return r >= 8 ? (int)(r < 255 ? r : 255) : 0;
+}
+
 int64_t hb__cl_nv_resident(int cc, int warp, int regs, int64_t group, size_t bytes)
 {
     const nv_limits *lim = nv_row(cc);
@@ -100,13 +112,19 @@ hb_status hb__cl_resident(hb_context *ctx, hb_precision p, int which, int64_t gr
     cl_kernel k = NULL;
     size_t local = 0;
     HB_FORWARD(hb__cl_kernel(ctx, p, which, &k, &local)); /* builds the program */
-    const int64_t n = hb__cl_nv_resident(cl->nv_cc, (int)cl->nv_warp, cl->kregs[p][which],
-                                         group, bytes);
+    /* The build log names the registers only where ptxas ran: a program
+     * from NVIDIA's compute cache comes with none, and then their bound
+     * from the kernel's work-group limit stands in (the estimate is then a
+     * lower one where the kernel takes fewer). */
+    int regs = cl->kregs[p][which];
+    if (regs <= 0 && cl->nv_cc > 0)
+        regs = hb__cl_nv_registers_bound(cl->nv_regs_block, cl->kmax[p][which]);
+    const int64_t n = hb__cl_nv_resident(cl->nv_cc, (int)cl->nv_warp, regs, group, bytes);
     if (n <= 0)
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
                          "OpenCL: no estimate of resident work-groups on %s (compute capability "
                          "%d, %d registers per work-item known)",
-                         ctx->device, cl->nv_cc, cl->kregs[p][which]);
+                         ctx->device, cl->nv_cc, regs);
     *per_unit = n;
     return HB_SUCCESS;
 }

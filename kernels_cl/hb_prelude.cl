@@ -30,6 +30,29 @@ typedef int hb_int;
 /* A view of type T2 of the dynamic local array from element off on (a
  * schedule of ints beside reals): one spelling for OpenCL and CUDA. */
 #define HB_LOCAL_VIEW(T2, name, src, off) __local T2 *name = (__local T2 *)((src) + (off))
+/* A work-group's copy of N elements from global memory (SRC) into local
+ * memory (DST), every work-item taking every local-size-th element;
+ * HB_GROUP_COPY2 copies two arrays of N at once (two loads in flight per
+ * step); HB_GROUP_COPY_WAIT, then a barrier, before the group reads them.
+ * Under CUDA (cl_compat.cuh) they are cp.async copies. A loop, not
+ * async_work_group_copy: on NVIDIA's OpenCL (H200, driver 580) the
+ * cell-group kernel staged with that took 15-25 us more per solve
+ * (docs/benchmarks/h200-2026-12-01-prof, call 2). */
+#define HB_GROUP_COPY(DST, SRC, N)                                                          \
+    do {                                                                                    \
+        for (hb_int hb_gc = (hb_int)get_local_id(0); hb_gc < (hb_int)(N);                   \
+             hb_gc += (hb_int)get_local_size(0))                                            \
+            (DST)[hb_gc] = (SRC)[hb_gc];                                                    \
+    } while (0)
+#define HB_GROUP_COPY2(D1, S1, D2, S2, N)                                                   \
+    do {                                                                                    \
+        for (hb_int hb_gc = (hb_int)get_local_id(0); hb_gc < (hb_int)(N);                   \
+             hb_gc += (hb_int)get_local_size(0)) {                                          \
+            (D1)[hb_gc] = (S1)[hb_gc];                                                      \
+            (D2)[hb_gc] = (S2)[hb_gc];                                                      \
+        }                                                                                   \
+    } while (0)
+#define HB_GROUP_COPY_WAIT() ((void)0)
 #endif
 
 #endif

@@ -64,7 +64,7 @@
  * has an array of its own) and, when staged, the schedule; coalesced:
  * consecutive work-items on consecutive rows and words. The caller puts a
  * barrier before their first use. (The solver's kernels copy with
- * async_work_group_copy instead, solver/hines_cell.cl.) */
+ * HB_GROUP_COPY instead, solver/hines_cell.cl.) */
 #define HB_CELL_STAGE(U, L)                                                                 \
     do {                                                                                    \
         for (hb_int hb_k = j; hb_k < nr; hb_k += P) {                                       \

@@ -21,10 +21,10 @@
  * 256 CA1 cells); where it does not fit (48 KiB devices) it is read from
  * global memory.
  * The group's cell and the solve: HB_CELL_GROUP and HB_CELL_SOLVE_STAGED
- * (hb_cell_phases.cl), shared with sim/epoch.cl. The staging is one group
- * copy per array (async_work_group_copy; under CUDA, cp.async from sm_80
- * on), all in flight at once, the d and rhs copies first: they need only
- * the cell's rows, not its schedule's header.
+ * (hb_cell_phases.cl), shared with sim/epoch.cl. The staging is a group
+ * copy per array (HB_GROUP_COPY: under CUDA, cp.async from sm_80 on, every
+ * copy in flight at once), d and rhs first: they need only the cell's rows,
+ * not its schedule's header.
  * d is read, never written: the caller's d stays as it was. */
 
 /* Both kernels' arguments. */
@@ -41,15 +41,12 @@
 #define HB_HINES_CELL_BODY(ULOC, UA, LA)                                                    \
     HB_DYNAMIC_LOCAL(real, sh);                                                             \
     HB_CELL_GROUP(0, 0, ULOC);                                                              \
-    event_t hb_ev = async_work_group_copy(sh + oD, d + o, (size_t)nr, (event_t)0);          \
-    hb_ev = async_work_group_copy(sh + oR, r + o, (size_t)nr, hb_ev);                       \
-    if (ULOC) {                                                                             \
-        hb_ev = async_work_group_copy(sh, u + o, (size_t)nr, hb_ev);                        \
-        hb_ev = async_work_group_copy(sh + oL, l + o, (size_t)nr, hb_ev);                   \
-    }                                                                                       \
+    HB_GROUP_COPY2(sh + oD, d + o, sh + oR, r + o, nr);                                     \
+    if (ULOC)                                                                               \
+        HB_GROUP_COPY2(sh, u + o, sh + oL, l + o, nr);                                      \
     if (staged)                                                                             \
-        hb_ev = async_work_group_copy(si, S, (size_t)slen, hb_ev);                          \
-    wait_group_events(1, &hb_ev);                                                           \
+        HB_GROUP_COPY(si, S, slen);                                                         \
+    HB_GROUP_COPY_WAIT();                                                                   \
     barrier(CLK_LOCAL_MEM_FENCE);                                                           \
     HB_CELL_SOLVE_STAGED(2, 0, 0, 0, UA, LA, UA, LA);                                       \
     for (hb_int k = j; k < nr; k += P)                                                      \

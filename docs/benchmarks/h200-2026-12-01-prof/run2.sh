@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run2.sh: second device call of this record (H200): the cell-group kernels' staging by group copies (cp.async) against the loops before (staging-loops.diff reversed on a copy of the tree), turn about, two rounds: AUTO's plan at 256 / 2,560 / 25,600 CA1 cells, both precisions, couplings repeated and shared, CUDA and NVIDIA OpenCL (whose plan now has the occupancy estimate); `ctest -L cuda` and NVIDIA OpenCL's solver tests; 32 against 64 work-items per cell on three neurons. Output in call2-*.
+# run2.sh: second device call of this record (H200): the cell-group kernels' staging by group copies (cp.async) against the loops before (call2-staging.diff reversed on a copy of the tree), turn about, two rounds: AUTO's plan at 256 / 2,560 / 25,600 CA1 cells, both precisions, couplings repeated and shared, CUDA and NVIDIA OpenCL (whose plan now has the occupancy estimate); `ctest -L cuda` and NVIDIA OpenCL's solver tests; 32 against 64 work-items per cell on three neurons. Output in call2-*.
 # Usage, from the repository root on the GPU machine: OUT=DIR bash docs/benchmarks/h200-2026-12-01-prof/run2.sh
 set -u
 : "${OUT:?OUT: the folder that comes back}"
@@ -12,7 +12,7 @@ arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 | head -1 |
 mkdir -p /tmp/icd && ldconfig -p | awk '/libnvidia-opencl.so.1/ {print $NF; exit}' >/tmp/icd/nvidia.icd
 R=/tmp/r2 && rm -rf $R && mkdir -p $R/old
 tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C $R/old
-(cd $R/old && patch -R -p1 -s <"$OLDPWD/$D/staging-loops.diff") || { echo "patch failed"; exit 1; }
+(cd $R/old && patch -R -p1 -s <"$OLDPWD/$D/call2-staging.diff") || { echo "patch failed"; exit 1; }
 build() { # build SRC DIR TARGETS...
     local src=$1 dir=$2
     shift 2
