@@ -53,7 +53,6 @@ typedef struct {
      * capability as major x 10 + minor, and the warp's width. */
     int              nv_cc;
     cl_uint          nv_warp;
-    cl_uint          nv_regs_block; /* registers one work-group may hold      */
     int              kregs[2][HB_CLK_COUNT]; /* registers per work-item (NVIDIA's
                                                 build log), 0 where unknown */
     cl_program       program[2];
@@ -109,17 +108,15 @@ void hb__cl_release_programs(hb_cl *cl);
 /* occupancy.c: work-groups of `group` work-items and `bytes` of local
  * memory that one compute unit holds at once, of kernel `which`
  * (hb__cl_resident): estimated on NVIDIA's devices from the limits of their
- * compute capability and the kernel's registers; elsewhere, or where either
- * is unknown, HB_ERR_BACKEND_UNAVAILABLE. hb__cl_nv_resident is the
- * estimate (0: none), hb__cl_nv_registers a kernel's registers in a build
- * log of -cl-nv-verbose (0: not there), hb__cl_nv_registers_bound their
- * upper bound from the kernel's work-group limit (0: none); all pure, for
- * the tests. */
+ * compute capability and the kernel's registers where the build log names
+ * them; elsewhere HB_ERR_BACKEND_UNAVAILABLE. hb__cl_nv_resident is the
+ * estimate (regs 0: unknown, left out; returns 0: none), hb__cl_nv_registers
+ * a kernel's registers in a build log of -cl-nv-verbose (0: not there);
+ * both pure, for the tests. */
 hb_status hb__cl_resident(hb_context *ctx, hb_precision p, int which, int64_t group, size_t bytes,
                           int64_t *per_unit);
 int64_t hb__cl_nv_resident(int cc, int warp, int regs, int64_t group, size_t bytes);
 int hb__cl_nv_registers(const char *log, const char *kernel);
-int hb__cl_nv_registers_bound(cl_uint regs_per_group, size_t kernel_max_group);
 
 /* queue.c: the queue of a plan's stream (NULL = the context's queue). */
 hb_status hb__cl_queue(hb_context *ctx, void *stream, cl_command_queue *q);

@@ -223,24 +223,20 @@ static hb_status query_device(hb_cl *cl, char *name, size_t name_size)
     const int nv = err == CL_SUCCESS && strstr(ext, "cl_nv_device_attribute_query") != NULL;
     free(ext);
     HB_CL_CHECK(err, "clGetDeviceInfo", "CL_DEVICE_EXTENSIONS");
-    /* NVIDIA's compute capability, registers per block and warp
-     * (cl_nv_device_attribute_query: CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
-     * 0x4000, _MINOR_NV 0x4001, CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002,
+    /* NVIDIA's compute capability and warp (cl_nv_device_attribute_query:
+     * CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000, _MINOR_NV 0x4001,
      * CL_DEVICE_WARP_SIZE_NV 0x4003), for the estimate of resident groups
      * (occupancy.c); left 0 where a query fails. */
     cl->nv_cc = 0;
     cl->nv_warp = 0;
-    cl->nv_regs_block = 0;
     if (nv) {
-        cl_uint major = 0, minor = 0, regs = 0, warp = 0;
+        cl_uint major = 0, minor = 0, warp = 0;
         if (clGetDeviceInfo(cl->device, 0x4000, sizeof major, &major, NULL) == CL_SUCCESS &&
             clGetDeviceInfo(cl->device, 0x4001, sizeof minor, &minor, NULL) == CL_SUCCESS &&
-            clGetDeviceInfo(cl->device, 0x4002, sizeof regs, &regs, NULL) == CL_SUCCESS &&
             clGetDeviceInfo(cl->device, 0x4003, sizeof warp, &warp, NULL) == CL_SUCCESS &&
             major > 0 && major < 100 && minor < 10 && warp > 0) {
             cl->nv_cc = (int)(major * 10 + minor);
             cl->nv_warp = warp;
-            cl->nv_regs_block = regs;
         }
     }
     int off;

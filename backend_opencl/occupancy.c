@@ -1,4 +1,4 @@
-/* occupancy.c: work-groups of a kernel that one compute unit holds at once, estimated where OpenCL has no occupancy query: NVIDIA GPUs, from the compute capability's limits and the kernel's registers in the build log. */
+/* occupancy.c: work-groups of a kernel that one compute unit holds at once, estimated where OpenCL has no occupancy query: NVIDIA GPUs, from the compute capability's limits and, where the build log names them, the kernel's registers. */
 #include "cl_backend.h"
 
 #include <stdlib.h>
@@ -70,33 +70,23 @@ int hb__cl_nv_registers(const char *log, const char *kernel)
     return 0;
 }
 
-int hb__cl_nv_registers_bound(cl_uint regs_per_group, size_t kernel_max_group)
-{
-    /* NVIDIA's CL_KERNEL_WORK_GROUP_SIZE is the threads a block of the
-     * kernel may have: the block's registers over the kernel's, in whole
-     * warps, at most 1,024. So the kernel takes at most regs_per_group /
-     * that, in the allocation's steps of 8 (1,024 -> 64). */
-    if (regs_per_group == 0 || kernel_max_group == 0)
-        return 0;
-    size_t r = regs_per_group / kernel_max_group / 8 * 8;
-    return r >= 8 ? (int)(r < 255 ? r : 255) : 0;
-}
-
 int64_t hb__cl_nv_resident(int cc, int warp, int regs, int64_t group, size_t bytes)
 {
     const nv_limits *lim = nv_row(cc);
-    if (!lim || warp <= 0 || regs <= 0 || group <= 0 || group > lim->threads)
+    if (!lim || warp <= 0 || regs < 0 || regs > 255 || group <= 0 || group > lim->threads)
         return 0;
     const int64_t warps = (group + warp - 1) / warp;
-    /* Registers are allocated per warp in units of 256. */
-    const int64_t per_warp = ((int64_t)regs * warp + 255) / 256 * 256;
     int64_t n = lim->blocks;
-    const int64_t by_regs = lim->regs / per_warp / warps;
     const int64_t by_threads = lim->threads / (warps * warp);
-    if (by_regs < n)
-        n = by_regs;
     if (by_threads < n)
         n = by_threads;
+    if (regs > 0) {
+        /* Registers are allocated per warp in units of 256. */
+        const int64_t per_warp = ((int64_t)regs * warp + 255) / 256 * 256;
+        const int64_t by_regs = lim->regs / per_warp / warps;
+        if (by_regs < n)
+            n = by_regs;
+    }
     if (bytes > 0) {
         const int64_t by_smem = (int64_t)lim->smem / ((int64_t)bytes + lim->reserved);
         if (by_smem < n)
@@ -113,18 +103,19 @@ hb_status hb__cl_resident(hb_context *ctx, hb_precision p, int which, int64_t gr
     size_t local = 0;
     HB_FORWARD(hb__cl_kernel(ctx, p, which, &k, &local)); /* builds the program */
     /* The build log names the registers only where ptxas ran: a program
-     * from NVIDIA's compute cache comes with none, and then their bound
-     * from the kernel's work-group limit stands in (the estimate is then a
-     * lower one where the kernel takes fewer). */
-    int regs = cl->kregs[p][which];
-    if (regs <= 0 && cl->nv_cc > 0)
-        regs = hb__cl_nv_registers_bound(cl->nv_regs_block, cl->kmax[p][which]);
+     * from NVIDIA's compute cache comes with none, and then the estimate
+     * leaves them out (local memory, work-items and groups alone: an upper
+     * one). The kernel's CL_KERNEL_WORK_GROUP_SIZE tells nothing of them
+     * there: 256 for every kernel, 130 registers or 48 (H200, driver 580).
+     * For the CA1 cell the plans came out the same either way (call 3 of
+     * docs/benchmarks/h200-2026-12-01-prof). */
+    const int regs = cl->kregs[p][which];
     const int64_t n = hb__cl_nv_resident(cl->nv_cc, (int)cl->nv_warp, regs, group, bytes);
     if (n <= 0)
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
-                         "OpenCL: no estimate of resident work-groups on %s (compute capability "
-                         "%d, %d registers per work-item known)",
-                         ctx->device, cl->nv_cc, regs);
+                         "OpenCL: no estimate of resident work-groups of %lld work-items and %zu "
+                         "B of local memory on %s (compute capability %d)",
+                         (long long)group, bytes, ctx->device, cl->nv_cc);
     *per_unit = n;
     return HB_SUCCESS;
 }

@@ -1,4 +1,4 @@
-/* test_opencl_occupancy.c: the OpenCL backend's estimate of resident work-groups (backend_opencl/occupancy.c): a kernel's registers read from a -cl-nv-verbose build log, their bound from the kernel's work-group limit, the estimate against Nsight Compute's block limits on an H200, its refusals, and the backend's answer on the device at hand (an estimate on NVIDIA's, HB_ERR_BACKEND_UNAVAILABLE elsewhere). */
+/* test_opencl_occupancy.c: the OpenCL backend's estimate of resident work-groups (backend_opencl/occupancy.c): a kernel's registers read from a -cl-nv-verbose build log, the estimate against Nsight Compute's block limits on an H200, without the registers where the log has none, its refusals, and the backend's answer on the device at hand (an estimate on NVIDIA's, HB_ERR_BACKEND_UNAVAILABLE elsewhere). */
 #include <string.h>
 
 #include "cl_backend.h"
@@ -39,20 +39,6 @@ static void registers(void)
              "a count that is no number");
 }
 
-static void bound(void)
-{
-    /* 1,024 work-items: at most 64 registers; 896 (72 registers on NVIDIA's
-     * rounding): 72; 640 (100 rounds to 104): 96 (at most 102, in steps of
-     * 8); 64: 255, the most a thread has; nothing known: 0. */
-    HB_CHECK(hb__cl_nv_registers_bound(65536, 1024) == 64, "1,024");
-    HB_CHECK(hb__cl_nv_registers_bound(65536, 896) == 72, "896");
-    HB_CHECK(hb__cl_nv_registers_bound(65536, 640) == 96, "640");
-    HB_CHECK(hb__cl_nv_registers_bound(65536, 64) == 255, "64");
-    HB_CHECK(hb__cl_nv_registers_bound(0, 1024) == 0, "no registers per group");
-    HB_CHECK(hb__cl_nv_registers_bound(65536, 0) == 0, "no limit");
-    HB_CHECK(hb__cl_nv_registers_bound(4096, 1024) == 0, "4 registers");
-}
-
 static void estimate(void)
 {
     /* Nsight Compute's block limits of the CUDA build of the same kernel
@@ -76,12 +62,21 @@ static void estimate(void)
     /* A minor revision not listed takes its major's lower row (8.9 -> 8.6
      * is not below: 8.9 is listed; 9.1 -> 9.0). */
     HB_CHECK(hb__cl_nv_resident(91, 32, 56, 64, 11648) == 18, "9.1 as 9.0");
-    /* Refused: a major not listed, no warp, no registers, no group, a group
+    /* Refused: a major not listed, no warp, registers out of range, no group, a group
      * past the threads' limit. */
     HB_CHECK(hb__cl_nv_resident(110, 32, 56, 64, 0) == 0, "major 11");
     HB_CHECK(hb__cl_nv_resident(20, 32, 56, 64, 0) == 0, "major 2");
     HB_CHECK(hb__cl_nv_resident(90, 0, 56, 64, 0) == 0, "no warp");
-    HB_CHECK(hb__cl_nv_resident(90, 32, 0, 64, 0) == 0, "no registers");
+    HB_CHECK(hb__cl_nv_resident(90, 32, -1, 64, 0) == 0, "registers -1");
+    HB_CHECK(hb__cl_nv_resident(90, 32, 256, 64, 0) == 0, "256 registers");
+    /* Registers unknown (0: a program from the driver's cache): local
+     * memory, work-items and groups alone. */
+    n = hb__cl_nv_resident(90, 32, 0, 64, 11648);
+    HB_CHECK(n == 18, "H200, 64 work-items, 11,648 B, registers unknown: %lld", (long long)n);
+    n = hb__cl_nv_resident(90, 32, 0, 128, 11648);
+    HB_CHECK(n == 16, "H200, 128 work-items, 11,648 B, registers unknown: %lld", (long long)n);
+    n = hb__cl_nv_resident(90, 32, 0, 32, 0);
+    HB_CHECK(n == 32, "H200, 32 work-items, nothing known but the group: %lld", (long long)n);
     HB_CHECK(hb__cl_nv_resident(90, 32, 56, 0, 0) == 0, "no group");
     HB_CHECK(hb__cl_nv_resident(75, 32, 16, 2048, 0) == 0, "2,048 work-items on sm_75");
     /* Local memory past a compute unit's holds none. */
@@ -103,8 +98,8 @@ static void on_device(void)
     if (cl->nv_cc > 0) {
         HB_CHECK(st == HB_SUCCESS, "NVIDIA: %s", hb_last_error());
         HB_CHECK(n >= 1 && n <= 32, "NVIDIA: %lld groups", (long long)n);
-        /* From the log, where ptxas ran; else (a program from the driver's
-         * cache) the bound stood in. */
+        /* From the log, where ptxas ran; 0 for a program from the driver's
+         * cache. */
         printf("registers of hb_hines_cell_ug from the build log: %d\n",
                cl->kregs[p][HB_CLK_HINES_CELL_UG]);
     } else {
@@ -120,7 +115,6 @@ int main(void)
 {
     hb_test_begin("test_opencl_occupancy");
     registers();
-    bound();
     estimate();
     on_device();
     return hb_test_finish();

@@ -111,15 +111,39 @@ static void auto_rule(void)
                  (long long)cases[i].nsys, hb_strategy_name(h));
     }
     /* A GPU that gives its compute units: cell-group (where it can run)
-     * below HB_AUTO_CELL_GROUP_PER_UNIT cells per unit in double (_FLOAT in
-     * float), one tree or a mix; from there copies of one cell run
-     * per-system and a mix the rule above. */
+     * below hb__auto_cell_group_per_unit cells per unit, one tree or a mix;
+     * from there copies of one cell run per-system and a mix the rule
+     * above. The threshold: the measured crossing of the CA1 cell (728
+     * rows: about 384 cells per unit in double, 512 in float), lower for
+     * smaller cells, rising with the rows towards PER_UNIT. */
     gpu.compute_units = 132;
     const hb_strategy C = HB_STRATEGY_CELL_GROUP;
     for (int f = 0; f < 2; ++f) {
         const size_t es = f ? 4 : 8;
-        const int64_t cg =
-            (int64_t)(f ? HB_AUTO_CELL_GROUP_PER_UNIT_FLOAT : HB_AUTO_CELL_GROUP_PER_UNIT) * 132;
+        const int64_t top = f ? HB_AUTO_CELL_GROUP_PER_UNIT_FLOAT : HB_AUTO_CELL_GROUP_PER_UNIT;
+        const int64_t ca1 = hb__auto_cell_group_per_unit(728, es);
+        HB_CHECK(f ? ca1 >= 508 && ca1 <= 516 : ca1 >= 380 && ca1 <= 388,
+                 "%s: %lld cells per unit for 728 rows", f ? "float" : "double", (long long)ca1);
+        int64_t prev = 0;
+        for (int64_t r = 1; r <= ((int64_t)1 << 40); r = r < 4096 ? r + 1 : r * 2) {
+            const int64_t t = hb__auto_cell_group_per_unit(r, es);
+            if (!(t >= prev && t <= top)) {
+                HB_CHECK(0, "%s: %lld rows, %lld cells per unit after %lld", f ? "float" : "double",
+                         (long long)r, (long long)t, (long long)prev);
+                break;
+            }
+            prev = t;
+        }
+        HB_CHECK(prev >= top - 1, "%s: towards %lld, %lld", f ? "float" : "double",
+                 (long long)top, (long long)prev);
+        HB_CHECK(hb__auto_cell_group_per_unit(0, es) == 0 &&
+                     hb__auto_cell_group_per_unit(INT64_MAX, es) == top,
+                 "%s: 0 and INT64_MAX rows", f ? "float" : "double");
+        /* The 44-row cell crosses at about half the CA1 cell's. */
+        const int64_t small = hb__auto_cell_group_per_unit(44, es);
+        HB_CHECK(small * 3 > ca1 && small * 3 < ca1 * 2, "%s: 44 rows, %lld cells per unit",
+                 f ? "float" : "double", (long long)small);
+        const int64_t cg = ca1 * 132, cs = small * 132;
         const struct {
             int64_t nsys, rows;
             int mono, cell_ok;
@@ -131,6 +155,8 @@ static void auto_rule(void)
             {cg - 1, 728, 0, 1, C},   {cg, 728, 0, 1, B},     {per, 728, 0, 1, P},
             {fine - 1, 728, 0, 1, C}, {fine, 728, 0, 0, B},   {cg, 728, 0, 0, B},
             {16, rows - 1, 1, 1, P}, /* tiny trees of one shape stay per-system */
+            {cs - 1, 44, 1, 1, C},   {cs, 44, 1, 1, P},       {cs, 44, 0, 1, B},
+            {cs - 1, 44, 0, 1, C},
         };
         for (size_t i = 0; i < sizeof units / sizeof units[0]; ++i) {
             const hb_strategy g = hb__auto_strategy(&gpu, units[i].nsys, units[i].rows,

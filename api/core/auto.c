@@ -33,6 +33,30 @@ size_t hb__block_shared_bytes(const hb_context *ctx, const hb_layout_dev *lay, s
     return need;
 }
 
+/* Cells per compute unit below which cell-group beats per-system. A
+ * per-system thread walks its cell's rows one after another: its time
+ * followed the rows at about 1.95 us a row, whatever the tree, from 32,768
+ * to 65,536 cells in both precisions. A cell-group solve costs a compute
+ * unit about a + b x rows per cell when the device is full: double a 0.19
+ * us, b 4.9 ns; float 0.22 us, 2.9 ns (44- and 728-row cells; H200,
+ * docs/benchmarks/h200-2026-12-01-prof, call 3). The two meet at 1.95 us x
+ * R / (a + b R) cells per unit: PER_UNIT x R / (R + ROWS), ROWS = a / b,
+ * PER_UNIT set by the 728-row CA1 cell's measured crossing (384 in double,
+ * 512 in float; docs/benchmarks/h200-2026-12-01-cellug, calls 3-4). A
+ * one-threshold rule sent the 44-row cell to cell-group at 32,768 cells in
+ * double (1.18x per-system's time) and 65,536 in float (2.0x), and the
+ * 418- and 433-row cells at 65,536 in float (1.13x, 1.20x). */
+int64_t hb__auto_cell_group_per_unit(int64_t max_rows, size_t esize)
+{
+    const int64_t t = esize == 4 ? HB_AUTO_CELL_GROUP_PER_UNIT_FLOAT : HB_AUTO_CELL_GROUP_PER_UNIT;
+    const int64_t r0 = esize == 4 ? HB_AUTO_CELL_GROUP_ROWS_FLOAT : HB_AUTO_CELL_GROUP_ROWS;
+    if (max_rows <= 0)
+        return 0;
+    if (max_rows > INT64_MAX / t - r0) /* t x R overflows long before: the asymptote */
+        return t;
+    return t * max_rows / (max_rows + r0);
+}
+
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, int mono,
                               int cell_ok, size_t esize)
 {
@@ -73,10 +97,9 @@ hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t
      * / 0.896, 16,384 0.482 / 2.06 / 1.02, 65,536 1.62 / 2.30 / 1.66. In
      * float a compute unit holds more cells, and cell-group stays ahead
      * longer: CA1, 65,536 cells 1.16 / 1.40 / 1.40, 131,072 2.24 / 1.62 /
-     * 2.42. */
+     * 2.42. Smaller cells cross over sooner (hb__auto_cell_group_per_unit). */
     const int64_t units = (int64_t)dev->compute_units;
-    const int64_t per_unit =
-        esize == 4 ? HB_AUTO_CELL_GROUP_PER_UNIT_FLOAT : HB_AUTO_CELL_GROUP_PER_UNIT;
+    const int64_t per_unit = hb__auto_cell_group_per_unit(max_rows, esize);
     if (cell_ok && units > 0 && nsys < per_unit * units)
         return HB_STRATEGY_CELL_GROUP;
     /* Enough cells fill the device with per-system threads; one solve per

@@ -70,10 +70,14 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t 
 #define HB_AUTO_PER_SYSTEM_FROM 131072
 /* ... and per-system for shared trees of fewer rows than this. */
 #define HB_AUTO_BRANCHES_FROM_ROWS 16
-/* ... and cell-group (where it can run) below this many cells per compute
- * unit in double (in float: _FLOAT), then per-system for shared trees. */
-#define HB_AUTO_CELL_GROUP_PER_UNIT 384
-#define HB_AUTO_CELL_GROUP_PER_UNIT_FLOAT 512
+/* ... and cell-group (where it can run) below hb__auto_cell_group_per_unit
+ * cells per compute unit, then per-system for shared trees: for cells of R
+ * rows, PER_UNIT x R / (R + ROWS), in double; _FLOAT in float. */
+#define HB_AUTO_CELL_GROUP_PER_UNIT 404
+#define HB_AUTO_CELL_GROUP_ROWS 38
+#define HB_AUTO_CELL_GROUP_PER_UNIT_FLOAT 566
+#define HB_AUTO_CELL_GROUP_ROWS_FLOAT 77
+int64_t hb__auto_cell_group_per_unit(int64_t max_rows, size_t esize);
 /* cell_ok: the cell-group strategy can run the batch (the backend has it
  * and hb__cell_fits); esize: bytes per value (4 float, 8 double). */
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
