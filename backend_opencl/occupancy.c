@@ -1,4 +1,4 @@
-/* occupancy.c: work-groups of a kernel that one compute unit holds at once, estimated where OpenCL has no occupancy query: NVIDIA GPUs, from the compute capability's limits and, where the build log names them, the kernel's registers. */
+/* occupancy.c: work-groups of a kernel that one compute unit holds at once, estimated where OpenCL has no occupancy query: NVIDIA GPUs, from the compute capability's limits and the kernel's registers (named by the build log, else assumed). */
 #include "cl_backend.h"
 
 #include <stdlib.h>
@@ -73,20 +73,18 @@ int hb__cl_nv_registers(const char *log, const char *kernel)
 int64_t hb__cl_nv_resident(int cc, int warp, int regs, int64_t group, size_t bytes)
 {
     const nv_limits *lim = nv_row(cc);
-    if (!lim || warp <= 0 || regs < 0 || regs > 255 || group <= 0 || group > lim->threads)
+    if (!lim || warp <= 0 || regs <= 0 || regs > 255 || group <= 0 || group > lim->threads)
         return 0;
     const int64_t warps = (group + warp - 1) / warp;
+    /* Registers are allocated per warp in units of 256. */
+    const int64_t per_warp = ((int64_t)regs * warp + 255) / 256 * 256;
     int64_t n = lim->blocks;
+    const int64_t by_regs = lim->regs / per_warp / warps;
     const int64_t by_threads = lim->threads / (warps * warp);
+    if (by_regs < n)
+        n = by_regs;
     if (by_threads < n)
         n = by_threads;
-    if (regs > 0) {
-        /* Registers are allocated per warp in units of 256. */
-        const int64_t per_warp = ((int64_t)regs * warp + 255) / 256 * 256;
-        const int64_t by_regs = lim->regs / per_warp / warps;
-        if (by_regs < n)
-            n = by_regs;
-    }
     if (bytes > 0) {
         const int64_t by_smem = (int64_t)lim->smem / ((int64_t)bytes + lim->reserved);
         if (by_smem < n)
@@ -94,6 +92,8 @@ int64_t hb__cl_nv_resident(int cc, int warp, int regs, int64_t group, size_t byt
     }
     return n;
 }
+
+enum { HB_CL_NV_REGS_UNKNOWN = 64 };
 
 hb_status hb__cl_resident(hb_context *ctx, hb_precision p, int which, int64_t group, size_t bytes,
                           int64_t *per_unit)
@@ -103,13 +103,16 @@ hb_status hb__cl_resident(hb_context *ctx, hb_precision p, int which, int64_t gr
     size_t local = 0;
     HB_FORWARD(hb__cl_kernel(ctx, p, which, &k, &local)); /* builds the program */
     /* The build log names the registers only where ptxas ran: a program
-     * from NVIDIA's compute cache comes with none, and then the estimate
-     * leaves them out (local memory, work-items and groups alone: an upper
-     * one). The kernel's CL_KERNEL_WORK_GROUP_SIZE tells nothing of them
-     * there: 256 for every kernel, 130 registers or 48 (H200, driver 580).
-     * For the CA1 cell the plans came out the same either way (call 3 of
+     * from NVIDIA's compute cache comes with none, and the kernel's
+     * CL_KERNEL_WORK_GROUP_SIZE tells nothing of them there (256 for every
+     * kernel, 130 registers or 48; H200, driver 580). Then
+     * HB_CL_NV_REGS_UNKNOWN stands in: the cell-group kernels took 48-64 on
+     * sm_90 in both precisions, from NVIDIA's OpenCL and from nvcc. Leaving
+     * the registers out instead kept 128 work-items at 2,560 CA1 cells
+     * where CUDA halved the group, and ran 0.73-0.82x CUDA's speed there
+     * against 0.85-0.90x with the same plan (calls 3 and 4 of
      * docs/benchmarks/h200-2026-12-01-prof). */
-    const int regs = cl->kregs[p][which];
+    const int regs = cl->kregs[p][which] > 0 ? cl->kregs[p][which] : HB_CL_NV_REGS_UNKNOWN;
     const int64_t n = hb__cl_nv_resident(cl->nv_cc, (int)cl->nv_warp, regs, group, bytes);
     if (n <= 0)
         return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
