@@ -109,10 +109,9 @@ void hb__cl_release_programs(hb_cl *cl);
  * memory that one compute unit holds at once, of kernel `which`
  * (hb__cl_resident): estimated on NVIDIA's devices from the limits of their
  * compute capability and the kernel's registers (from the build log, else
- * an assumed 64); elsewhere HB_ERR_BACKEND_UNAVAILABLE. hb__cl_nv_resident is the
- * estimate (0: none), hb__cl_nv_registers
- * a kernel's registers in a build log of -cl-nv-verbose (0: not there);
- * both pure, for the tests. */
+ * an assumed 64); elsewhere HB_ERR_BACKEND_UNAVAILABLE. hb__cl_nv_resident
+ * is the estimate (0: none), hb__cl_nv_registers a kernel's registers in a
+ * build log of -cl-nv-verbose (0: not there); both pure, for the tests. */
 hb_status hb__cl_resident(hb_context *ctx, hb_precision p, int which, int64_t group, size_t bytes,
                           int64_t *per_unit);
 int64_t hb__cl_nv_resident(int cc, int warp, int regs, int64_t group, size_t bytes);

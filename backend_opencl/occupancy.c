@@ -99,6 +99,11 @@ hb_status hb__cl_resident(hb_context *ctx, hb_precision p, int which, int64_t gr
                           int64_t *per_unit)
 {
     hb_cl *cl = hb__cl(ctx);
+    if (cl->nv_cc <= 0)
+        return hb__error(HB_ERR_BACKEND_UNAVAILABLE,
+                         "OpenCL: no estimate of resident work-groups on %s (not an NVIDIA "
+                         "device: no cl_nv_device_attribute_query)",
+                         ctx->device);
     cl_kernel k = NULL;
     size_t local = 0;
     HB_FORWARD(hb__cl_kernel(ctx, p, which, &k, &local)); /* builds the program */
@@ -109,8 +114,7 @@ hb_status hb__cl_resident(hb_context *ctx, hb_precision p, int which, int64_t gr
      * HB_CL_NV_REGS_UNKNOWN stands in: the cell-group kernels took 48-64 on
      * sm_90 in both precisions, from NVIDIA's OpenCL and from nvcc. Leaving
      * the registers out instead kept 128 work-items at 2,560 CA1 cells
-     * where CUDA halved the group, and ran 0.73-0.82x CUDA's speed there
-     * against 0.85-0.90x with the same plan (calls 3 and 4 of
+     * where CUDA halved the group (call 4 of
      * docs/benchmarks/h200-2026-12-01-prof). */
     const int regs = cl->kregs[p][which] > 0 ? cl->kregs[p][which] : HB_CL_NV_REGS_UNKNOWN;
     const int64_t n = hb__cl_nv_resident(cl->nv_cc, (int)cl->nv_warp, regs, group, bytes);

@@ -72,7 +72,8 @@ static hb_status choose_local(hb_cl *cl, cl_kernel k, const char *name, size_t *
 }
 
 /* Each kernel's registers from the build log of -cl-nv-verbose (0 where
- * the log does not say; the estimate of resident groups then has none). */
+ * the log does not say, as for a program from the driver's cache; the
+ * estimate of resident groups then assumes a count, occupancy.c). */
 static void read_registers(hb_cl *cl, hb_precision p)
 {
     size_t size = 0;
