@@ -36,7 +36,8 @@ typedef int hb_int;
  * step); HB_GROUP_COPY_WAIT, then a barrier, before the group reads them.
  * Under CUDA (cl_compat.cuh) they are cp.async copies. A loop, not
  * async_work_group_copy: on NVIDIA's OpenCL (H200, driver 580) the
- * cell-group kernel staged with that took 15-25 us more per solve
+ * cell-group kernel staged with that was slower, 256 CA1 cells in double
+ * 0.052-0.059 ms against 0.039-0.047, 25,600 0.97 against 0.77
  * (docs/benchmarks/h200-2026-12-01-prof, call 2). */
 #define HB_GROUP_COPY(DST, SRC, N)                                                          \
     do {                                                                                    \
