@@ -15,9 +15,16 @@ typedef struct {
     char describe[512];
 } run_out;
 
-/* One cell with HH everywhere, a clamp of amp nA at the soma from 10 ms to
- * tstop - 10; the soma's trace and spikes. Returns 0 when the backend has no
- * such engine. */
+/* The clamp: from CLAMP_DELAY to clamp_end(tstop) = tstop - CLAMP_DELAY. */
+#define CLAMP_DELAY 10.0
+static double clamp_end(double tstop)
+{
+    return tstop - CLAMP_DELAY;
+}
+
+/* One cell with HH everywhere, a clamp of amp nA at the soma from
+ * CLAMP_DELAY to clamp_end(tstop); the soma's trace and spikes. Returns 0
+ * when the backend has no such engine. */
 static int run_cell(hb_context *ctx, const hb_morph_cell *cell, hb_precision p,
                     hb_sim_engine engine, double amp, double tstop, run_out *o)
 {
@@ -35,7 +42,8 @@ static int run_cell(hb_context *ctx, const hb_morph_cell *cell, hb_precision p,
     if (!sim)
         return 0;
     HB_CHECK_STATUS(hb_sim_insert(sim, "hh", NULL), HB_SUCCESS);
-    HB_CHECK_STATUS(hb_sim_add_iclamp(sim, 0, -1, 10.0, tstop - 20.0, amp), HB_SUCCESS);
+    HB_CHECK_STATUS(hb_sim_add_iclamp(sim, 0, -1, CLAMP_DELAY, clamp_end(tstop) - CLAMP_DELAY, amp),
+                    HB_SUCCESS);
     HB_CHECK_STATUS(hb_sim_record(sim, 0), HB_SUCCESS);
     HB_CHECK_STATUS(hb_sim_run(sim, tstop), HB_SUCCESS);
     snprintf(o->describe, sizeof o->describe, "%s", hb_sim_describe(sim));
@@ -138,7 +146,7 @@ int main(void)
         {"jaxley__morph_ca1_n120.swc", 1.5, 2.5},
         {"netpyne__BS0284.swc", 1.4, 2.0},
     };
-    const double tstop = 300.0, clamp_end = 10.0 + (tstop - 20.0); /* run_cell's clamp */
+    const double tstop = 300.0;
     hb_context *oracle = hb_test_oracle();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         hb_morph_cell *cell = hb_test_load_sections(cases[i].swc, 3);
@@ -166,7 +174,7 @@ int main(void)
             snprintf(what, sizeof what, "%s (HH everywhere, %.3f nA, %.0f ms), engine %s",
                      cases[i].swc, amp, tstop, e ? "cells" : "stages");
             printf("%s: %s\n", what, f.describe);
-            compare(what, &d, &f, 0.025, clamp_end);
+            compare(what, &d, &f, 0.025, clamp_end(tstop));
             against_oracle(what, &d, &ref);
             free(d.v), free(f.v);
         }
