@@ -64,6 +64,9 @@ static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row
         snprintf(row->variant, sizeof row->variant,
                  "%d work-items per cell, %lld levels, %lld B local", (int)in.group_size,
                  (long long)in.nlevels, (long long)in.local_bytes);
+    else if (in.strategy == HB_STRATEGY_BRANCH_LEVEL)
+        snprintf(row->variant, sizeof row->variant, "%lld branches, %lld levels%s",
+                 (long long)in.nbranches, (long long)in.nlevels, in.split ? ", split" : "");
     if (in.strategy == HB_STRATEGY_BRANCH_LEVEL || in.strategy == HB_STRATEGY_FINE_TREE) {
         snprintf(row->layout, sizeof row->layout, "by-branch");
         return;

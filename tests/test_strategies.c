@@ -172,6 +172,100 @@ static void auto_rule(void)
     }
 }
 
+/* AUTO's cost model (hb__auto_times) and the schedule shape it reads
+ * (hb__cell_shape). The shapes below are the measured trees' of
+ * docs/benchmarks/h200-2026-12-01-shape (call 1, H200, 132 SMs), where the
+ * forced strategies' times were: CA1 (728 rows), 16,384 cells in double,
+ * cell-group 0.50 ms, branch-level 0.88, per-system 1.32; levels:1792:8
+ * (a binary tree under a 896-node first branch: 123 schedule levels)
+ * cell-group 7.67, branch-level 2.31, per-system 3.32; CA1 at 65,536 cells
+ * cell-group 1.82, branch-level 1.81, per-system 1.63. */
+static void auto_model(void)
+{
+    /* A chain of 100 nodes: a trunk of HB_CELL_TRUNK_MAX (64) nodes, the
+     * 36 below it in chains of at most 8 (8, 8, 8, 8, 4), one per level. */
+    int32_t par[201];
+    par[0] = -1;
+    for (int i = 1; i < 100; ++i)
+        par[i] = i - 1;
+    hb_cell_shape cs;
+    HB_CHECK_STATUS(hb__cell_shape(par, 100, 0, &cs), HB_SUCCESS);
+    HB_CHECK(cs.trunk == HB_CELL_TRUNK_MAX && cs.levels == 6 && cs.widest == HB_CELL_TRUNK_MAX &&
+                 cs.path[0] == 36 && cs.path[7] == 36,
+             "chain of 100: trunk %lld, levels %lld, widest %lld, path %lld / %lld",
+             (long long)cs.trunk, (long long)cs.levels, (long long)cs.widest,
+             (long long)cs.path[0], (long long)cs.path[7]);
+    /* With chains of at most 3 nodes: 12 chains (36 / 3). */
+    HB_CHECK_STATUS(hb__cell_shape(par, 100, 3, &cs), HB_SUCCESS);
+    HB_CHECK(cs.levels == 13 && cs.path[5] == 36, "chain of 100, chains of 3: %lld levels, path %lld",
+             (long long)cs.levels, (long long)cs.path[5]);
+    /* A star of 200 leaves: a trunk of the root, one level of 200 chains of
+     * one node, taken ceil(200 / g) rounds. */
+    for (int i = 1; i <= 200; ++i)
+        par[i] = 0;
+    HB_CHECK_STATUS(hb__cell_shape(par, 201, 0, &cs), HB_SUCCESS);
+    HB_CHECK(cs.trunk == 1 && cs.levels == 2 && cs.widest == 200 && cs.path[0] == 200 &&
+                 cs.path[6] == 4 && cs.path[8] == 1 && cs.path[10] == 1,
+             "star of 200: trunk %lld, levels %lld, widest %lld, path %lld %lld %lld %lld",
+             (long long)cs.trunk, (long long)cs.levels, (long long)cs.widest,
+             (long long)cs.path[0], (long long)cs.path[6], (long long)cs.path[8],
+             (long long)cs.path[10]);
+    HB_CHECK(hb__cell_shape(par, 0, 0, &cs) == HB_ERR_INVALID_ARGUMENT, "0 rows accepted");
+
+    hb_device_traits gpu;
+    memset(&gpu, 0, sizeof gpu);
+    gpu.is_gpu = 1;
+    gpu.compute_units = 132;
+    /* rows; branches, levels, path; waves, chain path, trunk, levels */
+    const hb_auto_shape ca1_16k = {728, 194, 36, 236, 16, 36, 24, 13},
+                        levels_16k = {1792, 255, 8, 1023, 32, 959, 64, 123},
+                        ca1_64k = {728, 194, 36, 236, 63, 36, 24, 13};
+    const struct {
+        const hb_auto_shape *s;
+        int64_t nsys;
+        hb_strategy want;
+    } cases[] = {
+        {&ca1_16k, 16384, HB_STRATEGY_CELL_GROUP},
+        {&levels_16k, 16384, HB_STRATEGY_BRANCH_LEVEL},
+        {&ca1_64k, 65536, HB_STRATEGY_PER_SYSTEM},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        hb_auto_times t;
+        hb__auto_times(&gpu, cases[i].nsys, cases[i].s, 8, 0, &t);
+        const hb_strategy g = hb__auto_fastest(&t);
+        HB_CHECK(g == cases[i].want,
+                 "model, %lld cells of %lld rows: per-system %.0f, branch-level %.0f, "
+                 "cell-group %.0f us: %s, want %s",
+                 (long long)cases[i].nsys, (long long)cases[i].s->rows, t.per_system,
+                 t.branch_level, t.cell_group, hb_strategy_name(g),
+                 hb_strategy_name(cases[i].want));
+        /* Every modelled time grows with the batch. */
+        hb_auto_times t2;
+        hb__auto_times(&gpu, 2 * cases[i].nsys, cases[i].s, 8, 0, &t2);
+        HB_CHECK(t2.per_system > t.per_system && t2.branch_level > t.branch_level &&
+                     t2.cell_group > t.cell_group,
+                 "model, %lld rows: times fall with twice the cells", (long long)cases[i].s->rows);
+    }
+    /* What is not offered is never chosen: shared couplings have no
+     * branch-level (and per-system moves fewer bytes), no waves no
+     * cell-group, nothing at all per-system. */
+    hb_auto_times t;
+    hb__auto_times(&gpu, 16384, &levels_16k, 8, 1, &t);
+    hb_auto_times plain;
+    hb__auto_times(&gpu, 16384, &levels_16k, 8, 0, &plain);
+    HB_CHECK(t.branch_level < 0 && t.per_system < plain.per_system &&
+                 hb__auto_fastest(&t) == HB_STRATEGY_PER_SYSTEM,
+             "shared couplings: branch-level %.0f, per-system %.0f (%.0f unshared), chose %s",
+             t.branch_level, t.per_system, plain.per_system,
+             hb_strategy_name(hb__auto_fastest(&t)));
+    hb_auto_shape none = {728, 0, 0, 0, 0, 0, 0, 0};
+    hb__auto_times(&gpu, 16384, &none, 4, 0, &t);
+    HB_CHECK(t.branch_level < 0 && t.cell_group < 0 && t.per_system > 0 &&
+                 hb__auto_fastest(&t) == HB_STRATEGY_PER_SYSTEM,
+             "nothing offered: %.0f / %.0f / %.0f, %s", t.per_system, t.branch_level,
+             t.cell_group, hb_strategy_name(hb__auto_fastest(&t)));
+}
+
 /* Random batches solved with both branch strategies in four variants (plain,
  * re-rooted, split, both with small fine-tree groups so cells spill over)
  * against the per-system oracle: the policy's "another order" tier, the
@@ -307,6 +401,7 @@ int main(void)
 {
     hb_test_begin("test_strategies");
     auto_rule();
+    auto_model();
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
     against_oracle(ctx, oracle);
     branch_index(ctx);

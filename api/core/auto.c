@@ -57,6 +57,71 @@ int64_t hb__auto_cell_group_per_unit(int64_t max_rows, size_t esize)
     return t * max_rows / (max_rows + r0);
 }
 
+/* AUTO's cost model: each strategy's solve time, in us, for a batch of n
+ * copies of one tree on U compute units (m = n / U cells per unit).
+ * Fitted on an H200 (132 SMs), 18 trees of 418-2,000 rows (five shipped
+ * neurons, nine of gen_trees.py, four of the bench's synthetic kinds),
+ * 16,384-65,536 cells in double and 32,768-65,536 in float
+ * (docs/benchmarks/h200-2026-12-01-shape, call 1):
+ *  - per-system: one thread walks its cell's rows, R (a + b m): a chain of
+ *    dependent loads per row, slowed as the device fills (within 3%);
+ *  - branch-level: two launches a level, each as long as its longest
+ *    branch's walk, and the bytes of every row and branch: c Lb + d Cb +
+ *    m (e R + f nb) (within 10%);
+ *  - cell-group: waves of cells, each as long as its schedule's longest
+ *    chain walk, trunk sweep and barriers (two a level), and the staging
+ *    of every cell's rows: waves (g C + h nt + k Lc) + m (i + j R)
+ *    (within 12% in double, 18% in float).
+ * Chosen so, every one of those points ran within 8% of the fastest
+ * forced strategy, and so did the five of those neurons measured at 24,576
+ * and 32,768 cells in double and 49,152 and 65,536 in float (h200-2026-
+ * 12-01-prof, call 4) but two points within 9%.
+ * A rule on rows alone (hb__auto_cell_group_per_unit) sent a tree whose
+ * schedule has 123 levels to cell-group at 16,384 cells, 3.3x slower than
+ * branch-level; and the L5PC cell, whose compute unit holds 6 cells, 1.2x. */
+typedef struct {
+    double ps_a, ps_b;                  /* per-system                */
+    double bl_lev, bl_path, bl_row, bl_branch; /* branch-level       */
+    double cg_path, cg_trunk, cg_level, cg_cell, cg_row; /* cell-group */
+} auto_model;
+static const auto_model model_double = {1.681,  0.001113, 3.968,  1.357,  0.002371, 0.006974,
+                                        0.1765, 0.1653,   0.4736, 0.4769, 0.001906};
+static const auto_model model_float = {1.634,  0.0005842, 3.071,  1.121,  0.001615, 0.005799,
+                                       0.2175, 0.1134,    0.1243, 0.5693, 0.0009453};
+/* Per-system with shared couplings moves 7 values a row where it moved 10:
+ * 0.74 of the time (H200, 256,000 CA1 cells, docs/strategies.md). */
+#define HB_AUTO_SHARED_PER_SYSTEM 0.74
+
+void hb__auto_times(const hb_device_traits *dev, int64_t nsys, const hb_auto_shape *s,
+                    size_t esize, int shared, hb_auto_times *t)
+{
+    const auto_model *k = esize == 4 ? &model_float : &model_double;
+    const double units = dev->compute_units > 0 ? (double)dev->compute_units : 1.0;
+    const double m = (double)nsys / units, R = (double)s->rows;
+    t->per_system = R * (k->ps_a + k->ps_b * m) * (shared ? HB_AUTO_SHARED_PER_SYSTEM : 1.0);
+    t->branch_level = -1.0;
+    if (!shared && s->branches > 0)
+        t->branch_level = k->bl_lev * (double)s->blevels + k->bl_path * (double)s->bpath +
+                          m * (k->bl_row * R + k->bl_branch * (double)s->branches);
+    t->cell_group = -1.0;
+    if (s->waves > 0)
+        t->cell_group = (double)s->waves * (k->cg_path * (double)s->cpath +
+                                            k->cg_trunk * (double)s->trunk +
+                                            k->cg_level * (double)s->clevels) +
+                        m * (k->cg_cell + k->cg_row * R);
+}
+
+hb_strategy hb__auto_fastest(const hb_auto_times *t)
+{
+    hb_strategy best = HB_STRATEGY_PER_SYSTEM;
+    double tb = t->per_system;
+    if (t->branch_level >= 0 && t->branch_level < tb)
+        best = HB_STRATEGY_BRANCH_LEVEL, tb = t->branch_level;
+    if (t->cell_group >= 0 && t->cell_group < tb)
+        best = HB_STRATEGY_CELL_GROUP;
+    return best;
+}
+
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, int mono,
                               int cell_ok, size_t esize)
 {

@@ -88,12 +88,13 @@ static int32_t *place(int32_t *S, int32_t *o, int key, int64_t len)
     return S + S[key];
 }
 
-/* Appends the schedule of the tree par[0..n) (layout in hb_backend.h) to v;
- * n fits int32 (the plan keeps cells within local memory first). */
-static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
-                    const tree_scratch *sc, int64_t *widest, int64_t *levels)
+/* The chains of the tree par[0..n): heights in sc->h (H = h[0]), the
+ * trunk (the nodes of height >= *ht, *nt of them), and the chains off it
+ * in sc->ck[0..*nc) with their levels and lengths, *ne levels of them. */
+static void tree_chains(const int32_t *par, int32_t n, int32_t most, const tree_scratch *sc,
+                        int32_t *ht_out, int32_t *nt_out, int32_t *ne_out, int32_t *nc_out)
 {
-    int32_t *h = sc->h, *cnt = sc->cnt, *pos = sc->pos, *nch = sc->nch, *run = sc->run;
+    int32_t *h = sc->h, *cnt = sc->cnt, *nch = sc->nch, *run = sc->run;
     chain_key *ck = sc->ck;
     int32_t H = 0;
     for (int32_t i = 0; i < n; ++i)
@@ -116,7 +117,6 @@ static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
     int32_t ht = H;
     while (ht > 0 && cnt[ht - 1] == 1 && H - ht + 1 < HB_CELL_TRUNK_MAX)
         --ht;
-    const int32_t nt = n > 0 ? H - ht + 1 : 0;
     /* Chains off the trunk: a chain runs from a node without exactly one
      * child (its bottom) up through parents with exactly one child, off the
      * trunk, at most `most` nodes (a longer run is cut: the node after the
@@ -143,6 +143,28 @@ static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
         if (run[i] == 1)
             ck[nc++] = (chain_key){lv, 0, i}; /* bottoms, from the last node */
     }
+    for (int32_t k = 0; k < nc; ++k) {
+        int32_t len = 1, i = ck[k].bottom;
+        for (; chain_goes_up(par, h, run, ht, i); i = par[i])
+            ++len;
+        ck[k].len = len;
+    }
+    *ht_out = ht;
+    *nt_out = n > 0 ? H - ht + 1 : 0;
+    *ne_out = ne;
+    *nc_out = nc;
+}
+
+/* Appends the schedule of the tree par[0..n) (layout in hb_backend.h) to v;
+ * n fits int32 (the plan keeps cells within local memory first). */
+static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
+                    const tree_scratch *sc, int64_t *widest, int64_t *levels)
+{
+    int32_t *h = sc->h, *cnt = sc->cnt, *pos = sc->pos, *run = sc->run;
+    chain_key *ck = sc->ck;
+    int32_t ht, nt, ne, nc;
+    tree_chains(par, n, most, sc, &ht, &nt, &ne, &nc);
+    const int32_t H = n > 0 ? h[0] : 0;
     const int32_t noff = n - nt, ecount = n;
     const int64_t total = (int64_t)HB_CELL_HDR + (ne + 1) + 2 * (int64_t)ecount + (ecount + 1) +
                           noff + (nc + 1) + nc;
@@ -167,12 +189,6 @@ static int put_tree(words *v, const int32_t *par, int32_t n, int32_t most,
      * work-items taking a level's chains in turn share its work evenly; then
      * each chain's entries from its bottom up, the trunk's after the last
      * chain's from the root down. */
-    for (int32_t k = 0; k < nc; ++k) {
-        int32_t len = 1, i = ck[k].bottom;
-        for (; chain_goes_up(par, h, run, ht, i); i = par[i])
-            ++len;
-        ck[k].len = len;
-    }
     for (int32_t e = 0; e <= ne; ++e)
         eptr[e] = 0;
     for (int32_t k = 0; k < nc; ++k)
@@ -378,5 +394,59 @@ done:
     free(soff);
     free(table);
     free(v.w);
+    return st;
+}
+
+hb_status hb__cell_shape(const int32_t *parent, int64_t n, int32_t chain, hb_cell_shape *out)
+{
+    const int32_t most = chain > 0 ? chain : HB_CELL_CHAIN_AUTO;
+    memset(out, 0, sizeof *out);
+    if (n < 1 || n > INT32_MAX / 2)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "cell-group shape: a cell of %lld rows",
+                         (long long)n);
+    tree_scratch sc = {hb__malloc_n(n + 1, sizeof(int32_t)), hb__malloc_n(n + 1, sizeof(int32_t)),
+                       NULL, hb__malloc_n(n + 1, sizeof(int32_t)),
+                       hb__malloc_n(n + 1, sizeof(int32_t)), hb__malloc_n(n + 1, sizeof(chain_key))};
+    /* Per level: its chains and its longest. */
+    int32_t *lcount = hb__malloc_n(n + 1, sizeof(int32_t)), *lmax = hb__malloc_n(n + 1, sizeof(int32_t));
+    hb_status st = HB_SUCCESS;
+    if (!sc.h || !sc.cnt || !sc.nch || !sc.run || !sc.ck || !lcount || !lmax) {
+        st = hb__error(HB_ERR_OUT_OF_MEMORY, "cell-group shape of %lld rows", (long long)n);
+        goto done;
+    }
+    int32_t ht, nt, ne, nc;
+    tree_chains(parent, (int32_t)n, most, &sc, &ht, &nt, &ne, &nc);
+    for (int32_t e = 0; e < ne; ++e)
+        lcount[e] = 0, lmax[e] = 0;
+    for (int32_t k = 0; k < nc; ++k) {
+        const chain_key *c = &sc.ck[k];
+        ++lcount[c->level];
+        if (c->len > lmax[c->level])
+            lmax[c->level] = c->len;
+    }
+    out->widest = nt > 1 ? nt : 1;
+    for (int32_t e = 0; e < ne; ++e)
+        if (lcount[e] > out->widest)
+            out->widest = lcount[e];
+    out->levels = (int64_t)ne + 1;
+    out->trunk = nt;
+    /* A level's work-items take its chains in turns, each round as long as
+     * its longest chain: at most ceil(chains / g) rounds of the level's
+     * longest (the bound the cost model was fitted with). */
+    for (int k = 0; k < HB_CELL_SHAPE_GROUPS; ++k) {
+        const int64_t g = (int64_t)1 << k;
+        int64_t path = 0;
+        for (int32_t e = 0; e < ne; ++e)
+            path += (lcount[e] + g - 1) / g * (int64_t)lmax[e];
+        out->path[k] = path;
+    }
+done:
+    free(sc.h);
+    free(sc.cnt);
+    free(sc.nch);
+    free(sc.run);
+    free(sc.ck);
+    free(lcount);
+    free(lmax);
     return st;
 }

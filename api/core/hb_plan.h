@@ -82,6 +82,39 @@ int64_t hb__auto_cell_group_per_unit(int64_t max_rows, size_t esize);
  * and hb__cell_fits); esize: bytes per value (4 float, 8 double). */
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
                               int mono, int cell_ok, size_t esize);
+/* AUTO's cost model for a batch of copies of one tree on a GPU that gives
+ * its compute units (api/core/auto.c, docs/strategies.md): each strategy's
+ * solve time from the tree's shape, the batch and the device, in us. */
+typedef struct {
+    int64_t rows;     /* R: rows of the tree                                     */
+    /* Branch-level (branches 0: not offered): the cut's branches, its
+     * levels, and the sum over levels of each level's longest branch. */
+    int64_t branches, blevels, bpath;
+    /* Cell-group (waves 0: not offered): waves of cells over the device with
+     * the plan's group and schedule, chain nodes one work-item walks level
+     * after level with that group (hb_cell_shape.path), trunk rows, and
+     * elimination levels (hb_cell_shape.levels). */
+    int64_t waves, cpath, trunk, clevels;
+} hb_auto_shape;
+typedef struct {
+    double per_system, branch_level, cell_group; /* us; < 0: not offered */
+} hb_auto_times;
+/* shared: the plan's couplings are shared (per-system or cell-group only). */
+void hb__auto_times(const hb_device_traits *dev, int64_t nsys, const hb_auto_shape *s,
+                    size_t esize, int shared, hb_auto_times *t);
+/* The fastest offered strategy of t (per-system where none is offered). */
+hb_strategy hb__auto_fastest(const hb_auto_times *t);
+/* The cell-group schedule's shape for the cost model: chains of at most
+ * `chain` nodes (0: the library's rule), as hb__cell_schedule_build cuts
+ * them. path[k]: with 2^k work-items per cell, the chain nodes one
+ * work-item walks through every level (a level's work-items take its
+ * chains in turns, each round as long as the level's longest chain). */
+#define HB_CELL_SHAPE_GROUPS 11
+typedef struct {
+    int64_t widest, levels, trunk;
+    int64_t path[HB_CELL_SHAPE_GROUPS];
+} hb_cell_shape;
+hb_status hb__cell_shape(const int32_t *parent, int64_t n, int32_t chain, hb_cell_shape *out);
 /* hb__cell_local_bytes, hb__cell_fits: hb_backend.h (the simulation uses them). */
 /* Cell-group work-items per cell: requested > 0 as asked; else the next
  * power of two >= the widest level, within [HB_CELL_MIN_GROUP,

@@ -1,6 +1,7 @@
 /* plan.c: plan creation, per-step data transfer, solve and solution read-back. */
 #include "hb_env.h"
 #include "hb_plan.h"
+#include "hb_tree.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -291,6 +292,77 @@ static void cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_t w
     }
 }
 
+/* AUTO by the cost model (hb__auto_times) for a batch of copies of one
+ * tree (tree[0..rows)) on a GPU that gives its compute units, from
+ * HB_AUTO_FINE_TREE_BELOW cells up to HB_AUTO_PER_SYSTEM_FROM: the shape of
+ * the tree (its branches for branch-level, its cell-group schedule and the
+ * waves of cells the device holds at once) decides, not its rows alone.
+ * Elsewhere, or where the device cannot say how many cells it holds at
+ * once, *strategy (the rules of hb__auto_strategy) stands. The branch cut
+ * is the unrooted tree's (opts->reroot only moves the root). */
+static hb_status auto_by_model(hb_context *ctx, hb_precision p, int64_t nsys, int64_t rows,
+                               const int32_t *tree, const hb_plan_options *o, int cell_ok,
+                               hb_strategy *strategy)
+{
+    const hb_device_traits *t = &ctx->traits;
+    const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
+    if (!t->is_gpu || t->compute_units <= 0 || nsys < HB_AUTO_FINE_TREE_BELOW ||
+        nsys >= HB_AUTO_PER_SYSTEM_FROM || rows < HB_AUTO_BRANCHES_FROM_ROWS)
+        return HB_SUCCESS;
+    hb_auto_shape s = {.rows = rows};
+    if (cell_ok) {
+        hb_cell_shape cs;
+        HB_FORWARD(hb__cell_shape(tree, rows, o->cell_chain, &cs));
+        hb_layout_dev d;
+        memset(&d, 0, sizeof d);
+        d.max_rows = rows;
+        d.ul_shared = o->shared_couplings;
+        cell_launch(ctx, p, nsys, cs.widest, o->group_size, &d);
+        int staged = 0;
+        s.waves = cell_waves(ctx, p, nsys, &d, d.cell_group, &staged);
+        if (s.waves <= 0)
+            return HB_SUCCESS; /* no occupancy query: the rules stand */
+        int k = 0;
+        while (k + 1 < HB_CELL_SHAPE_GROUPS && ((int64_t)2 << k) <= d.cell_group)
+            ++k;
+        s.cpath = cs.path[k];
+        s.trunk = cs.trunk;
+        s.clevels = cs.levels;
+    }
+    if (!o->shared_couplings && ctx->ops->hines_branch_level) {
+        hb__tree_cut cut;
+        memset(&cut, 0, sizeof cut);
+        hb_status st = hb__tree_cut_make(tree, rows, HB__DEPTH_BRANCHES, o->split_branches != 0,
+                                         &cut);
+        if (st != HB_SUCCESS)
+            return st;
+        int64_t *longest = hb__malloc_n(cut.nlev > 0 ? cut.nlev : 1, sizeof *longest);
+        if (!longest) {
+            hb__tree_cut_free(&cut);
+            return hb__error(HB_ERR_OUT_OF_MEMORY, "AUTO: %lld levels", (long long)cut.nlev);
+        }
+        for (int64_t l = 0; l < cut.nlev; ++l)
+            longest[l] = 0;
+        for (int64_t b = 0; b < cut.nb; ++b)
+            if (cut.blen[b] > longest[cut.level[b]])
+                longest[cut.level[b]] = cut.blen[b];
+        s.branches = cut.nb;
+        s.blevels = cut.nlev;
+        for (int64_t l = 0; l < cut.nlev; ++l)
+            s.bpath += longest[l];
+        free(longest);
+        hb__tree_cut_free(&cut);
+    }
+    hb_auto_times tm;
+    hb__auto_times(t, nsys, &s, esize, o->shared_couplings != 0, &tm);
+    *strategy = hb__auto_fastest(&tm);
+    hb__log("AUTO: %lld cells of %lld rows, modelled per-system %.0f us, branch-level %.0f, "
+            "cell-group %.0f (-1: not offered): %s",
+            (long long)nsys, (long long)rows, tm.per_system, tm.branch_level, tm.cell_group,
+            hb_strategy_name(*strategy));
+    return HB_SUCCESS;
+}
+
 /* The one-line summary, made from hb_plan_get_info so the two never differ. */
 static void describe(hb_plan *plan)
 {
@@ -529,6 +601,12 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                        ? HB_STRATEGY_PER_SYSTEM
                        : hb__auto_strategy(&ctx->traits, nsys, max_rows, plan->mono, cell_ok,
                                            esize);
+        if (kind == HB_KIND_HINES && plan->mono && opts.layout == HB_LAYOUT_AUTO &&
+            (st = auto_by_model(ctx, precision, nsys, max_rows, parent, &opts, cell_ok,
+                                &strategy))) {
+            hb_plan_destroy(plan);
+            return st;
+        }
         /* Shared couplings: where AUTO takes the branches, per-system. */
         if (opts.shared_couplings && strategy != HB_STRATEGY_CELL_GROUP)
             strategy = HB_STRATEGY_PER_SYSTEM;
