@@ -254,9 +254,11 @@ static void auto_model(void)
     hb_auto_times plain;
     hb__auto_times(&gpu, 16384, &levels_16k, 8, 0, &plain);
     HB_CHECK(t.branch_level < 0 && t.per_system < plain.per_system &&
+                 t.cell_group >= 0 && t.cell_group < plain.cell_group &&
                  hb__auto_fastest(&t) == HB_STRATEGY_PER_SYSTEM,
-             "shared couplings: branch-level %.0f, per-system %.0f (%.0f unshared), chose %s",
-             t.branch_level, t.per_system, plain.per_system,
+             "shared couplings: branch-level %.0f, per-system %.0f (%.0f unshared), cell-group "
+             "%.0f (%.0f), chose %s",
+             t.branch_level, t.per_system, plain.per_system, t.cell_group, plain.cell_group,
              hb_strategy_name(hb__auto_fastest(&t)));
     hb_auto_shape none = {728, 0, 0, 0, 0, 0, 0, 0};
     hb__auto_times(&gpu, 16384, &none, 4, 0, &t);

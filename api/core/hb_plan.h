@@ -70,6 +70,12 @@ hb_status hb__cell_schedule_build(hb_plan *plan, const int32_t *parent, int32_t 
 #define HB_AUTO_PER_SYSTEM_FROM 131072
 /* ... and per-system for shared trees of fewer rows than this. */
 #define HB_AUTO_BRANCHES_FROM_ROWS 16
+/* ... and the cost model (hb__auto_times) for trees of this many rows or
+ * more, the range it was fitted on (418-2,000 rows): it chose branch-level
+ * for a 44-row cell at 16,384 cells in double, 1.36x cell-group's time
+ * (docs/benchmarks/h200-2026-12-01-shape, call 2), where the rule on rows
+ * (hb__auto_cell_group_per_unit, measured on that cell) is right. */
+#define HB_AUTO_MODEL_FROM_ROWS 400
 /* ... and cell-group (where it can run) below hb__auto_cell_group_per_unit
  * cells per compute unit, then per-system for shared trees: for cells of R
  * rows, PER_UNIT x R / (R + ROWS), in double; _FLOAT in float. */

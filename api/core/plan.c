@@ -293,8 +293,9 @@ static void cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_t w
 }
 
 /* AUTO by the cost model (hb__auto_times) for a batch of copies of one
- * tree (tree[0..rows)) on a GPU that gives its compute units, from
- * HB_AUTO_FINE_TREE_BELOW cells up to HB_AUTO_PER_SYSTEM_FROM: the shape of
+ * tree (tree[0..rows), at least HB_AUTO_MODEL_FROM_ROWS) on a GPU that
+ * gives its compute units, from HB_AUTO_FINE_TREE_BELOW cells up to
+ * HB_AUTO_PER_SYSTEM_FROM: the shape of
  * the tree (its branches for branch-level, its cell-group schedule and the
  * waves of cells the device holds at once) decides, not its rows alone.
  * Elsewhere, or where the device cannot say how many cells it holds at
@@ -307,7 +308,7 @@ static hb_status auto_by_model(hb_context *ctx, hb_precision p, int64_t nsys, in
     const hb_device_traits *t = &ctx->traits;
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
     if (!t->is_gpu || t->compute_units <= 0 || nsys < HB_AUTO_FINE_TREE_BELOW ||
-        nsys >= HB_AUTO_PER_SYSTEM_FROM || rows < HB_AUTO_BRANCHES_FROM_ROWS)
+        nsys >= HB_AUTO_PER_SYSTEM_FROM || rows < HB_AUTO_MODEL_FROM_ROWS)
         return HB_SUCCESS;
     hb_auto_shape s = {.rows = rows};
     if (cell_ok) {
