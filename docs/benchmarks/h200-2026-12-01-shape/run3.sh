@@ -13,7 +13,7 @@ B=/tmp/r3/b && rm -rf /tmp/r3 && mkdir -p /tmp/r3
 cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_CUDA=ON -DHINESBATCH_WITH_OPENCL=OFF \
     -DCMAKE_CUDA_ARCHITECTURES="$arch" >$B.log 2>&1 && cmake --build $B -j 16 --target hinesbatch_cli test_strategies >>$B.log 2>&1 || { tail -20 $B.log; exit 1; }
 echo "build after $(($(date +%s) - t0)) s" | tee -a "$w/summary.md"
-$B/tests/test_strategies >"$w/test-strategies.txt" 2>&1
+HINESBATCH_BACKEND=cuda $B/tests/test_strategies >"$w/test-strategies.txt" 2>&1
 echo "test_strategies (CUDA): $(tail -1 "$w/test-strategies.txt")" | tee -a "$w/summary.md"
 H=$B/apps/hinesbatch
 for pt in 16384:double 65536:float; do
