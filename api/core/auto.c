@@ -88,13 +88,16 @@ static const auto_model model_double = {1.681,  0.001113, 3.968,  1.357,  0.0023
                                         0.1765, 0.1653,   0.4736, 0.4769, 0.001906};
 static const auto_model model_float = {1.634,  0.0005842, 3.071,  1.121,  0.001615, 0.005799,
                                        0.2175, 0.1134,    0.1243, 0.5693, 0.0009453};
-/* Shared couplings: per-system moves 7 values a row where it moved 10, and
- * cell-group stages 2 arrays of rows where it staged 4. H200, CA1 cells in
- * double, shared / repeated (docs/benchmarks/h200-2026-12-01-cellug, call
- * 3): per-system 1.09 / 1.43 ms at 32,768 cells and 1.24 / 1.62 at 65,536;
- * cell-group 0.704 / 0.990 and 1.36 / 1.91. */
+/* Shared couplings: per-system moves 7 values a row where it moved 10
+ * (H200, CA1 cells in double, shared / repeated: 1.09 / 1.43 ms at 32,768
+ * cells, 1.24 / 1.62 at 65,536; docs/benchmarks/h200-2026-12-01-cellug,
+ * call 3). Cell-group stages 2 arrays of rows where it staged 4, so a
+ * compute unit holds more cells: the waves (from the backend's query for
+ * the shared kernel) already say so. Scaling its time as well, by the 0.71
+ * measured for CA1, sent 16,384 cells of levels:1024:6 to cell-group, 1.52x
+ * per-system's time (h200-2026-12-01-shape, call 3); unscaled, the model
+ * chose the faster of the two at all 8 points of that call. */
 #define HB_AUTO_SHARED_PER_SYSTEM 0.76
-#define HB_AUTO_SHARED_CELL_GROUP 0.71
 
 void hb__auto_times(const hb_device_traits *dev, int64_t nsys, const hb_auto_shape *s,
                     size_t esize, int shared, hb_auto_times *t)
@@ -113,8 +116,6 @@ void hb__auto_times(const hb_device_traits *dev, int64_t nsys, const hb_auto_sha
                                             k->cg_trunk * (double)s->trunk +
                                             k->cg_level * (double)s->clevels) +
                         m * (k->cg_cell + k->cg_row * R);
-    if (shared && t->cell_group >= 0)
-        t->cell_group *= HB_AUTO_SHARED_CELL_GROUP;
 }
 
 hb_strategy hb__auto_fastest(const hb_auto_times *t)
