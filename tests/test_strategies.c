@@ -197,8 +197,9 @@ static void auto_model(void)
              (long long)cs.path[0], (long long)cs.path[7]);
     /* With chains of at most 3 nodes: 12 chains (36 / 3). */
     HB_CHECK_STATUS(hb__cell_shape(par, 100, 3, &cs), HB_SUCCESS);
-    HB_CHECK(cs.levels == 13 && cs.path[5] == 36, "chain of 100, chains of 3: %lld levels, path %lld",
-             (long long)cs.levels, (long long)cs.path[5]);
+    HB_CHECK(cs.levels == 13 && cs.path[5] == 36,
+             "chain of 100, chains of 3: %lld levels, path %lld", (long long)cs.levels,
+             (long long)cs.path[5]);
     /* A star of 200 leaves: a trunk of the root, one level of 200 chains of
      * one node, taken ceil(200 / g) rounds. */
     for (int i = 1; i <= 200; ++i)

@@ -72,17 +72,18 @@ int64_t hb__auto_cell_group_per_unit(int64_t max_rows, size_t esize)
  *    chain walk, trunk sweep and barriers (two a level), and the staging
  *    of every cell's rows: waves (g C + h nt + k Lc) + m (i + j R)
  *    (within 12% in double, 18% in float).
- * Chosen so, every one of those points ran within 8% of the fastest
- * forced strategy, and so did the five of those neurons measured at 24,576
- * and 32,768 cells in double and 49,152 and 65,536 in float (h200-2026-
- * 12-01-prof, call 4) but two points within 9%.
- * A rule on rows alone (hb__auto_cell_group_per_unit) sent a tree whose
- * schedule has 123 levels to cell-group at 16,384 cells, 3.3x slower than
- * branch-level; and the L5PC cell, whose compute unit holds 6 cells, 1.2x. */
+ * The fastest modelled strategy ran within 8% of the fastest forced one at
+ * every point of the fit, and within 3% at 40 of 42 points of 15 trees
+ * held out of it (call 2; the L5PC cell 1.09x and 1.14x at the other two).
+ * The rule on rows alone (hb__auto_cell_group_per_unit) had sent a tree
+ * whose schedule has 123 levels to cell-group at 16,384 cells, 3.3x
+ * branch-level's time, and the L5PC cell, whose compute unit holds 6
+ * cells in double, 1.2x (branch-level, never chosen for copies of one
+ * cell, was fastest there). */
 typedef struct {
-    double ps_a, ps_b;                  /* per-system                */
-    double bl_lev, bl_path, bl_row, bl_branch; /* branch-level       */
-    double cg_path, cg_trunk, cg_level, cg_cell, cg_row; /* cell-group */
+    double ps_a, ps_b;                                   /* per-system: a, b        */
+    double bl_lev, bl_path, bl_row, bl_branch;           /* branch-level: c, d, e, f */
+    double cg_path, cg_trunk, cg_level, cg_cell, cg_row; /* cell-group: g, h, k, i, j */
 } auto_model;
 static const auto_model model_double = {1.681,  0.001113, 3.968,  1.357,  0.002371, 0.006974,
                                         0.1765, 0.1653,   0.4736, 0.4769, 0.001906};

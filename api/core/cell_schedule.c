@@ -404,11 +404,16 @@ hb_status hb__cell_shape(const int32_t *parent, int64_t n, int32_t chain, hb_cel
     if (n < 1 || n > INT32_MAX / 2)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "cell-group shape: a cell of %lld rows",
                          (long long)n);
-    tree_scratch sc = {hb__malloc_n(n + 1, sizeof(int32_t)), hb__malloc_n(n + 1, sizeof(int32_t)),
-                       NULL, hb__malloc_n(n + 1, sizeof(int32_t)),
-                       hb__malloc_n(n + 1, sizeof(int32_t)), hb__malloc_n(n + 1, sizeof(chain_key))};
+    /* The scratch of put_tree but positions (no tables are written). */
+    tree_scratch sc = {hb__malloc_n(n + 1, sizeof(int32_t)),
+                       hb__malloc_n(n + 1, sizeof(int32_t)),
+                       NULL,
+                       hb__malloc_n(n + 1, sizeof(int32_t)),
+                       hb__malloc_n(n + 1, sizeof(int32_t)),
+                       hb__malloc_n(n + 1, sizeof(chain_key))};
     /* Per level: its chains and its longest. */
-    int32_t *lcount = hb__malloc_n(n + 1, sizeof(int32_t)), *lmax = hb__malloc_n(n + 1, sizeof(int32_t));
+    int32_t *lcount = hb__malloc_n(n + 1, sizeof(int32_t));
+    int32_t *lmax = hb__malloc_n(n + 1, sizeof(int32_t));
     hb_status st = HB_SUCCESS;
     if (!sc.h || !sc.cnt || !sc.nch || !sc.run || !sc.ck || !lcount || !lmax) {
         st = hb__error(HB_ERR_OUT_OF_MEMORY, "cell-group shape of %lld rows", (long long)n);

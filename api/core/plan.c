@@ -293,14 +293,14 @@ static void cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_t w
 }
 
 /* AUTO by the cost model (hb__auto_times) for a batch of copies of one
- * tree (tree[0..rows), at least HB_AUTO_MODEL_FROM_ROWS) on a GPU that
+ * tree (tree[0..rows), at least HB_AUTO_MODEL_FROM_ROWS rows) on a GPU that
  * gives its compute units, from HB_AUTO_FINE_TREE_BELOW cells up to
- * HB_AUTO_PER_SYSTEM_FROM: the shape of
- * the tree (its branches for branch-level, its cell-group schedule and the
- * waves of cells the device holds at once) decides, not its rows alone.
- * Elsewhere, or where the device cannot say how many cells it holds at
- * once, *strategy (the rules of hb__auto_strategy) stands. The branch cut
- * is the unrooted tree's (opts->reroot only moves the root). */
+ * HB_AUTO_PER_SYSTEM_FROM: the shape of the tree (its branches for
+ * branch-level, its cell-group schedule and the waves of cells the device
+ * holds at once) decides, not its rows alone. Elsewhere, or where the
+ * device cannot say how many cells it holds at once, *strategy (the rules
+ * of hb__auto_strategy) stands. The branches are the tree's as given
+ * (opts->reroot changes only the root they are eliminated from). */
 static hb_status auto_by_model(hb_context *ctx, hb_precision p, int64_t nsys, int64_t rows,
                                const int32_t *tree, const hb_plan_options *o, int cell_ok,
                                hb_strategy *strategy)
