@@ -121,13 +121,16 @@ def load(root):
         if not f.endswith(".csv"):
             continue
         names, info = [], {}
-        for line in open(os.path.join(root, f[:-4] + ".log")):
-            m = re.search(r"(double|float) (\d+) x (\S+), layout auto, strategy (\S+):.*median"
-                          r"[^(]*(?:\((.*)\))?", line)
-            if m:
-                names.append(os.path.basename(m.group(3)).replace(".swc", ""))
-                info[(names[-1], m.group(4))] = m.group(5) or ""
-        for name, r in zip(names, csv.DictReader(open(os.path.join(root, f)))):
+        with open(os.path.join(root, f[:-4] + ".log")) as log:
+            for line in log:
+                m = re.search(r"(double|float) (\d+) x (\S+), layout auto, strategy (\S+):"
+                              r".*median[^(]*(?:\((.*)\))?", line)
+                if m:
+                    names.append(os.path.basename(m.group(3)).replace(".swc", ""))
+                    info[(names[-1], m.group(4))] = m.group(5) or ""
+        with open(os.path.join(root, f)) as fh:
+            rows = list(csv.DictReader(fh))
+        for name, r in zip(names, rows):
             key = (name, r["precision"], int(r["systems"]))
             p = points.setdefault(key, {"name": name, "prec": key[1], "n": key[2],
                                         "rows": int(r["rows_max"])})
@@ -167,23 +170,44 @@ TERMS = {
 }
 
 
-def main():
-    tmp = tempfile.mkdtemp()
+def points():
+    """The points of call 1 (the fit) and call 2 (held out, the model's rows)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return _points(tmp)
+
+
+def _points(tmp):
     for c in ("call1", "call2"):
         with tarfile.open(os.path.join(HERE, c + ".tar.gz")) as t:
-            t.extractall(tmp)
+            # The "data" filter where this Python has it (3.11.4 on).
+            t.extractall(tmp, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     fit_pts = [shape(p) for p in load(os.path.join(tmp, "call1"))]
     held = [shape(p) for p in load(os.path.join(tmp, "call2")) if p["rows"] >= MODEL_FROM_ROWS]
+    return fit_pts, held
+
+
+def fit(P):
+    """Each strategy's constants, least squares on relative error, with the
+    worst and rms relative errors: {strategy: (constants, worst, rms)}."""
+    out = {}
+    for s, terms in TERMS.items():
+        y = np.array([p[s] for p in P])
+        X = np.array([[t(p) for t in terms] for p in P])
+        w, *_ = np.linalg.lstsq(X / y[:, None], np.ones(len(y)), rcond=None)
+        err = np.abs(X @ w / y - 1)
+        out[s] = (w, err.max(), np.sqrt(np.mean(err ** 2)))
+    return out
+
+
+def main():
+    fit_pts, held = points()
     for prec in ("double", "float"):
         P = [p for p in fit_pts if p["prec"] == prec]
         w = {}
-        for s, terms in TERMS.items():
-            y = np.array([p[s] for p in P])
-            X = np.array([[t(p) for t in terms] for p in P])
-            w[s], *_ = np.linalg.lstsq(X / y[:, None], np.ones(len(y)), rcond=None)
-            err = np.abs(X @ w[s] / y - 1)
-            print(f"{prec} {s}: " + ", ".join(f"{x:.4g}" for x in w[s]) +
-                  f"  (worst {err.max():.1%}, rms {np.sqrt(np.mean(err ** 2)):.1%})")
+        for s, (c, worst, rms) in fit(P).items():
+            w[s] = c
+            print(f"{prec} {s}: " + ", ".join(f"{x:.4g}" for x in c) +
+                  f"  (worst {worst:.1%}, rms {rms:.1%})")
         for tag, Q in (("fit", P), ("held out", [p for p in held if p["prec"] == prec])):
             worst = []
             for p in Q:
