@@ -274,9 +274,10 @@ static int64_t cell_waves(hb_context *ctx, hb_precision p, int64_t nsys,
  * cells per unit against 128's 9: 2 waves, not 3); double 0.152 / 0.142 /
  * 0.121 / 0.184 (local memory holds 9 per unit either way: 3 waves). A
  * caller's group_size, or no occupancy query (OpenCL other than NVIDIA's,
- * whose estimate is occupancy.c's), keeps the whole group. */
-static void cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_t widest,
-                        int32_t requested, hb_layout_dev *dev)
+ * whose estimate is occupancy.c's), keeps the whole group. Returns the
+ * waves of the group chosen (0 where the backend cannot say). */
+static int64_t cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_t widest,
+                           int32_t requested, hb_layout_dev *dev)
 {
     const int32_t whole = hb__cell_group(&ctx->traits, widest, requested);
     int staged = 0;
@@ -288,8 +289,10 @@ static void cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_t w
         if (h > 0 && 23 * h < 20 * w) {
             dev->cell_group = whole / 2;
             dev->cell_staged = staged;
+            return h;
         }
     }
+    return w;
 }
 
 /* AUTO by the cost model (hb__auto_times) for a batch of copies of one
@@ -318,9 +321,7 @@ static hb_status auto_by_model(hb_context *ctx, hb_precision p, int64_t nsys, in
         memset(&d, 0, sizeof d);
         d.max_rows = rows;
         d.ul_shared = o->shared_couplings;
-        cell_launch(ctx, p, nsys, cs.widest, o->group_size, &d);
-        int staged = 0;
-        s.waves = cell_waves(ctx, p, nsys, &d, d.cell_group, &staged);
+        s.waves = cell_launch(ctx, p, nsys, cs.widest, o->group_size, &d);
         if (s.waves <= 0)
             return HB_SUCCESS; /* no occupancy query: the rules stand */
         int k = 0;
@@ -719,7 +720,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         if ((st = hb__cell_schedule_build(plan, parent, opts.cell_chain, &widest,
                                           &plan->cell_levels)))
             goto fail;
-        cell_launch(ctx, precision, nsys, widest, opts.group_size, dev);
+        (void)cell_launch(ctx, precision, nsys, widest, opts.group_size, dev);
     }
     describe(plan);
 
