@@ -270,6 +270,90 @@ static void auto_model(void)
              t.cell_group, hb_strategy_name(hb__auto_fastest(&t)));
 }
 
+/* Which strategies the model cannot tell from its fastest: each time less
+ * its error against the fastest's plus its error (hb_plan.h's bounds). */
+static void auto_candidates(void)
+{
+    const struct {
+        hb_auto_times t;
+        size_t esize;
+        int n;
+        hb_strategy want[3];
+    } cases[] = {
+        /* A clear winner. */
+        {{1000, 2000, 500}, 8, 1, {HB_STRATEGY_CELL_GROUP}},
+        /* The L5PC cell at 16,384 cells in double (h200-2026-12-01-confirm):
+         * modelled cell-group 827 us, branch-level 923, measured 933 / 850. */
+        {{1943, 923, 827}, 8, 2, {HB_STRATEGY_CELL_GROUP, HB_STRATEGY_BRANCH_LEVEL}},
+        /* All three close: the fastest, then by modelled time. */
+        {{1000, 1010, 990},
+         8,
+         3,
+         {HB_STRATEGY_CELL_GROUP, HB_STRATEGY_PER_SYSTEM, HB_STRATEGY_BRANCH_LEVEL}},
+        /* Nothing else offered. */
+        {{1000, -1, -1}, 8, 1, {HB_STRATEGY_PER_SYSTEM}},
+        /* Float's cell-group error is wider: a tie there, not in double. */
+        {{1290, -1, 1000}, 8, 1, {HB_STRATEGY_CELL_GROUP}},
+        {{1290, -1, 1000}, 4, 2, {HB_STRATEGY_CELL_GROUP, HB_STRATEGY_PER_SYSTEM}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        hb_strategy out[3] = {HB_STRATEGY_AUTO, HB_STRATEGY_AUTO, HB_STRATEGY_AUTO};
+        const int n = hb__auto_candidates(&cases[i].t, cases[i].esize, out);
+        int same = n == cases[i].n;
+        for (int k = 0; same && k < n; ++k)
+            same = out[k] == cases[i].want[k];
+        HB_CHECK(same, "candidates of %.0f / %.0f / %.0f us (%zu-byte values): %d (%s, %s, %s)",
+                 cases[i].t.per_system, cases[i].t.branch_level, cases[i].t.cell_group,
+                 cases[i].esize, n, hb_strategy_name(out[0]), hb_strategy_name(out[1]),
+                 hb_strategy_name(out[2]));
+    }
+}
+
+/* AUTO's tie-break on this backend: every candidate timed, the fastest
+ * taken, no message left; a batch over the limit is not timed. */
+static void auto_measure(hb_context *ctx)
+{
+    const int64_t n = hb_test_range(20, 120), nsys = hb_test_range(16, 256);
+    int32_t *par = hb_test_xalloc((size_t)n * sizeof *par);
+    make_tree(par, n, (int)hb_test_range(0, 4));
+    hb_plan_options o;
+    hb_plan_options_init(&o);
+    /* What the backend offers (host backends have no cell-group kernel). */
+    hb_strategy cand[3] = {HB_STRATEGY_PER_SYSTEM};
+    int ncand = 1;
+    if (ctx->ops->hines_branch_level)
+        cand[ncand++] = HB_STRATEGY_BRANCH_LEVEL;
+    if (ctx->ops->hines_cell)
+        cand[ncand++] = HB_STRATEGY_CELL_GROUP;
+    for (int pi = 0; pi < 2; ++pi) {
+        const hb_precision p = pi ? HB_FLOAT : HB_DOUBLE;
+        double ms[3] = {NAN, NAN, NAN};
+        hb_strategy best = HB_STRATEGY_AUTO;
+        HB_CHECK_STATUS(hb__auto_measure(ctx, p, nsys, n, par, &o, cand, ncand, &best, ms),
+                        HB_SUCCESS);
+        if (ncand < 2) { /* one candidate: nothing to time */
+            HB_CHECK(best == HB_STRATEGY_AUTO && ms[0] == -1, "one candidate timed: %s %g",
+                     hb_strategy_name(best), ms[0]);
+            continue;
+        }
+        int k = 0, fastest = 0;
+        for (; k < ncand && ms[k] > 0 && isfinite(ms[k]); ++k)
+            if (ms[k] < ms[fastest])
+                fastest = k;
+        HB_CHECK(k == ncand && best == cand[fastest] && hb_last_error()[0] == '\0',
+                 "%lld cells of %lld rows: %s (%g / %g / %g ms), message '%s'", (long long)nsys,
+                 (long long)n, hb_strategy_name(best), ms[0], ms[1], ms[2], hb_last_error());
+    }
+    double ms[2] = {NAN, NAN};
+    hb_strategy best = HB_STRATEGY_AUTO;
+    HB_CHECK_STATUS(hb__auto_measure(ctx, HB_DOUBLE, HB_AUTO_MEASURE_MAX_ROWS / n + 1, n, par, &o,
+                                     cand, 2, &best, ms),
+                    HB_SUCCESS);
+    HB_CHECK(best == HB_STRATEGY_AUTO && ms[0] == -1 && ms[1] == -1,
+             "a batch over the limit was timed: %s %g %g", hb_strategy_name(best), ms[0], ms[1]);
+    free(par);
+}
+
 /* Random batches solved with both branch strategies in four variants (plain,
  * re-rooted, split, both with small fine-tree groups so cells spill over)
  * against the per-system oracle: the policy's "another order" tier, the
@@ -399,6 +483,24 @@ static void misuse(hb_context *ctx)
     HB_CHECK(strstr(hb_last_error(), "sideways") != NULL, "message lacks the value: %s",
              hb_last_error());
     unsetenv("HINESBATCH_STRATEGY");
+    /* auto_estimate is 0 or 1, and so is HINESBATCH_AUTO_ESTIMATE. */
+    hb_plan_options_init(&o);
+    o.auto_estimate = 2;
+    HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_FLOAT, 3, 5, par, &o, &plan),
+                    HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK(plan == NULL && strstr(hb_last_error(), "auto_estimate") != NULL,
+             "auto_estimate = 2: %s", hb_last_error());
+    o.auto_estimate = 1;
+    setenv("HINESBATCH_AUTO_ESTIMATE", "yes", 1);
+    HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_FLOAT, 3, 5, par, &o, &plan),
+                    HB_ERR_INVALID_ARGUMENT);
+    HB_CHECK(plan == NULL && strstr(hb_last_error(), "HINESBATCH_AUTO_ESTIMATE='yes'") != NULL,
+             "HINESBATCH_AUTO_ESTIMATE=yes: %s", hb_last_error());
+    setenv("HINESBATCH_AUTO_ESTIMATE", "0", 1);
+    HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_FLOAT, 3, 5, par, &o, &plan),
+                    HB_SUCCESS);
+    hb_plan_destroy(plan);
+    unsetenv("HINESBATCH_AUTO_ESTIMATE");
 }
 
 int main(void)
@@ -406,7 +508,9 @@ int main(void)
     hb_test_begin("test_strategies");
     auto_rule();
     auto_model();
+    auto_candidates();
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
+    auto_measure(ctx);
     against_oracle(ctx, oracle);
     branch_index(ctx);
     reroot_caterpillar(ctx);

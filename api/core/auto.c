@@ -135,6 +135,40 @@ hb_strategy hb__auto_fastest(const hb_auto_times *t)
     return best;
 }
 
+int hb__auto_candidates(const hb_auto_times *t, size_t esize, hb_strategy out[3])
+{
+    const double cg_err = esize == 4 ? HB_AUTO_ERR_CELL_GROUP_FLOAT : HB_AUTO_ERR_CELL_GROUP;
+    const struct {
+        hb_strategy s;
+        double time, err;
+    } all[3] = {{HB_STRATEGY_PER_SYSTEM, t->per_system, HB_AUTO_ERR_PER_SYSTEM},
+                {HB_STRATEGY_BRANCH_LEVEL, t->branch_level, HB_AUTO_ERR_BRANCH_LEVEL},
+                {HB_STRATEGY_CELL_GROUP, t->cell_group, cg_err}};
+    const hb_strategy fastest = hb__auto_fastest(t);
+    int f = 0;
+    while (all[f].s != fastest)
+        ++f;
+    const double hi = all[f].time * (1 + all[f].err);
+    int n = 0;
+    out[n++] = fastest;
+    /* The rest in order of modelled time (three entries: a pass per slot). */
+    for (int k = 0; k < 2; ++k) {
+        int pick = -1;
+        for (int i = 0; i < 3; ++i) {
+            int taken = 0;
+            for (int j = 0; j < n; ++j)
+                taken |= out[j] == all[i].s;
+            if (!taken && all[i].time >= 0 && all[i].time * (1 - all[i].err) <= hi &&
+                (pick < 0 || all[i].time < all[pick].time))
+                pick = i;
+        }
+        if (pick < 0)
+            break;
+        out[n++] = all[pick].s;
+    }
+    return n;
+}
+
 hb_strategy hb__auto_strategy(const hb_device_traits *dev, int64_t nsys, int64_t max_rows, int mono,
                               int cell_ok, size_t esize)
 {

@@ -55,6 +55,18 @@ hb_status hb__env_opencl_disable_fp64(int *off)
                      env);
 }
 
+hb_status hb__env_auto_estimate(int32_t *value)
+{
+    const char *env = hb__env_value("HINESBATCH_AUTO_ESTIMATE");
+    if (!env)
+        return HB_SUCCESS;
+    if (!strcmp(env, "0") || !strcmp(env, "1")) {
+        *value = env[0] - '0';
+        return HB_SUCCESS;
+    }
+    return hb__error(HB_ERR_INVALID_ARGUMENT, "HINESBATCH_AUTO_ESTIMATE='%s' is not 0 or 1", env);
+}
+
 hb_status hb__env_strategy(hb_strategy *out)
 {
     const char *env = hb__env_value("HINESBATCH_STRATEGY");

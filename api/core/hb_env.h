@@ -21,6 +21,9 @@ hb_status hb__env_device(int *out, const char **text);
 /* HINESBATCH_OPENCL_PLATFORM: the raw text (an index or a name substring),
  * NULL when unset or empty; the OpenCL backend interprets it. */
 const char *hb__env_opencl_platform(void);
+/* HINESBATCH_AUTO_ESTIMATE: 0 or 1 into *value (hb_plan_options.auto_estimate);
+ * unset or empty leaves it; another value is HB_ERR_INVALID_ARGUMENT. */
+hb_status hb__env_auto_estimate(int32_t *value);
 /* HINESBATCH_STRATEGY: HB_STRATEGY_AUTO when unset or empty; an unknown name
  * is HB_ERR_INVALID_ARGUMENT. */
 hb_status hb__env_strategy(hb_strategy *out);

@@ -110,6 +110,36 @@ void hb__auto_times(const hb_device_traits *dev, int64_t nsys, const hb_auto_sha
                     size_t esize, int shared, hb_auto_times *t);
 /* The fastest offered strategy of t (per-system where none is offered). */
 hb_strategy hb__auto_fastest(const hb_auto_times *t);
+/* The model's error on each strategy's time: the worst relative error of its
+ * fit (per-system 3%, branch-level 10%, cell-group 12.5% in double and 17%
+ * in float; docs/benchmarks/h200-2026-12-01-shape) with 5 points to spare
+ * for trees outside it. */
+#define HB_AUTO_ERR_PER_SYSTEM 0.08
+#define HB_AUTO_ERR_BRANCH_LEVEL 0.15
+#define HB_AUTO_ERR_CELL_GROUP 0.18
+#define HB_AUTO_ERR_CELL_GROUP_FLOAT 0.22
+/* The offered strategies the model cannot tell from its fastest: those whose
+ * time, less its error, is no more than the fastest's plus its error.
+ * Writes them to out (the fastest first, then by modelled time) and returns
+ * how many (1 to 3). */
+int hb__auto_candidates(const hb_auto_times *t, size_t esize, hb_strategy out[3]);
+/* AUTO's tie-break: each of cand[0..n) timed on a batch of nsys copies of
+ * tree (rows rows) with options o, on synthetic values (couplings -1/1024,
+ * diagonal and right-hand side 1), as plans of that strategy forced; the
+ * median of HB_AUTO_MEASURE_REPS solves after one warm-up, host clock around
+ * solve + synchronize. ms[i]: cand[i]'s median, or -1 where its plan could
+ * not be made (out of memory: the next candidate is tried). *best: the
+ * fastest measured; unchanged, with every ms -1, when none ran or the batch
+ * has more than HB_AUTO_MEASURE_MAX_ROWS rows (its host arrays would cost
+ * more than the tie is worth). The messages of skipped candidates are
+ * cleared. */
+#define HB_AUTO_MEASURE_REPS 5
+#define HB_AUTO_MEASURE_MAX_ROWS ((int64_t)1 << 26)
+hb_status hb__auto_measure(hb_context *ctx, hb_precision p, int64_t nsys, int64_t rows,
+                           const int32_t *tree, const hb_plan_options *o, const hb_strategy *cand,
+                           int n, hb_strategy *best, double *ms);
+/* Monotonic host clock in milliseconds (api/core/timing.c). */
+double hb__now_ms(void);
 /* The cell-group schedule's shape for the cost model: chains of at most
  * `chain` nodes (0: the library's rule), as hb__cell_schedule_build cuts
  * them. path[k]: with 2^k work-items per cell, the chain nodes one

@@ -306,7 +306,7 @@ static int64_t cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_
  * (opts->reroot changes only the root they are eliminated from). */
 static hb_status auto_by_model(hb_context *ctx, hb_precision p, int64_t nsys, int64_t rows,
                                const int32_t *tree, const hb_plan_options *o, int cell_ok,
-                               hb_strategy *strategy)
+                               hb_strategy *strategy, char *note, size_t note_size)
 {
     const hb_device_traits *t = &ctx->traits;
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
@@ -362,6 +362,28 @@ static hb_status auto_by_model(hb_context *ctx, hb_precision p, int64_t nsys, in
             "cell-group %.0f (-1: not offered): %s",
             (long long)nsys, (long long)rows, tm.per_system, tm.branch_level, tm.cell_group,
             hb_strategy_name(*strategy));
+    hb_strategy cand[3];
+    const int n = hb__auto_candidates(&tm, esize, cand);
+    if (o->auto_estimate || n < 2)
+        return HB_SUCCESS;
+    /* The model cannot tell them apart: time them. */
+    double ms[3];
+    HB_FORWARD(hb__auto_measure(ctx, p, nsys, rows, tree, o, cand, n, strategy, ms));
+    int ran = 0;
+    for (int i = 0; i < n; ++i)
+        ran |= ms[i] >= 0;
+    if (!ran)
+        return HB_SUCCESS;
+    /* After any note already there (where the caller's strategy was not
+     * applied). */
+    size_t len = strlen(note);
+    len += (size_t)snprintf(note + len, note_size - len, "%sAUTO timed", len ? "; " : "");
+    for (int i = 0; i < n && len < note_size; ++i)
+        len += ms[i] < 0 ? (size_t)snprintf(note + len, note_size - len, "%s %s not timed",
+                                            i ? "," : "", hb_strategy_name(cand[i]))
+                         : (size_t)snprintf(note + len, note_size - len, "%s %s %.3g ms",
+                                            i ? "," : "", hb_strategy_name(cand[i]), ms[i]);
+    hb__log("%s: %s", note, hb_strategy_name(*strategy));
     return HB_SUCCESS;
 }
 
@@ -466,6 +488,10 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
     if (opts.block_size < 0)
         return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->block_size = %d is negative", fn,
                          (int)opts.block_size);
+    if (opts.auto_estimate != 0 && opts.auto_estimate != 1)
+        return hb__error(HB_ERR_INVALID_ARGUMENT, "%s: opts->auto_estimate = %d is not 0 or 1",
+                         fn, (int)opts.auto_estimate);
+    HB_FORWARD(hb__env_auto_estimate(&opts.auto_estimate));
     hb_strategy strategy;
     HB_FORWARD(resolve_strategy(kind, opts.strategy, &strategy));
     /* Shared couplings: one system's U and L for every system, so every
@@ -605,7 +631,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                                            esize);
         if (kind == HB_KIND_HINES && plan->mono && opts.layout == HB_LAYOUT_AUTO &&
             (st = auto_by_model(ctx, precision, nsys, max_rows, parent, &opts, cell_ok,
-                                &strategy))) {
+                                &strategy, plan->note, sizeof plan->note))) {
             hb_plan_destroy(plan);
             return st;
         }

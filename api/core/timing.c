@@ -17,7 +17,7 @@ hb_status hb_plan_synchronize(hb_plan *plan)
     return st;
 }
 
-static double now_ms(void)
+double hb__now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -67,11 +67,11 @@ hb_status hb_context_copy_time(hb_context *ctx, size_t bytes, int reps, double *
     if (st == HB_SUCCESS)
         st = ops->finish(ctx, NULL);
     for (int r = 0; r < reps && st == HB_SUCCESS; ++r) {
-        double t0 = now_ms();
+        double t0 = hb__now_ms();
         st = ops->copy(ctx, NULL, dst, src, bytes);
         if (st == HB_SUCCESS)
             st = ops->finish(ctx, NULL);
-        t[r] = now_ms() - t0;
+        t[r] = hb__now_ms() - t0;
     }
     if (st == HB_SUCCESS) {
         qsort(t, (size_t)reps, sizeof *t, cmp_double);

@@ -315,6 +315,18 @@ typedef struct {
                                 them (longer runs are cut into pieces, one
                                 chain level each); 0: the library's rule
                                 (docs/strategies.md)                           */
+    /* AUTO on GPUs, for copies of one tree: */
+    int32_t     auto_estimate; /* 0: where AUTO's cost model cannot tell its
+                                best strategies apart (their modelled times
+                                within the model's error; docs/strategies.md),
+                                each is timed on this batch's shape while the
+                                plan is made (a few solves on synthetic
+                                values, with host arrays and one more plan of
+                                the batch's size at a time) and the fastest
+                                kept; hb_plan_describe gives the times.
+                                1: the model's choice as it is: no solves at
+                                plan creation, the same choice every run.
+                                HINESBATCH_AUTO_ESTIMATE (0 or 1) overrides  */
 } hb_plan_options;
 
 /* Fills options with the AUTO defaults. */

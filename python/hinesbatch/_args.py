@@ -84,7 +84,7 @@ def real(x: Any, name: str) -> float:
 # Plan options (hb_plan_options) and simulation parameters (hb_sim_params) by
 # the C type of their field; the binding converts them without these checks.
 _PLAN_INTS = {"block_size": INT32, "group_size": INT32, "stream": (0, 2 ** 64 - 1)}
-_PLAN_FLAGS = ("reroot", "split_branches", "shared_couplings")
+_PLAN_FLAGS = ("reroot", "split_branches", "shared_couplings", "auto_estimate")
 _SIM_INTS = {"max_spikes": INT64, "record_chunk": INT64, "epoch_steps": INT64}
 _SIM_FLAGS = ("hh_everywhere", "timing")
 _SIM_REALS = ("dt", "celsius", "v_init", "gnabar", "gkbar", "gl", "el", "ena", "ek", "threshold")

@@ -45,7 +45,10 @@ class Plan:
     cell_chain (cell-group: the most nodes of a run one work-item
     eliminates between barriers; 0: the library's rule), reroot,
     split_branches, shared_couplings (Hines plans of one tree: ``u`` and
-    ``l`` are one system's n values, used by every system).
+    ``l`` are one system's n values, used by every system), auto_estimate
+    (GPUs: True keeps AUTO's modelled choice; False, the default, times the
+    strategies the model cannot tell apart while the plan is made;
+    HINESBATCH_AUTO_ESTIMATE overrides).
     """
 
     def __init__(self, core: Any, dtype: np.dtype, shape: Tuple[int, ...], ctx: Context):

@@ -25,10 +25,12 @@ void plan_options_from(const nb::dict &d, hb_plan_options *o) {
             else if (k == "reroot") o->reroot = nb::cast<bool>(v) ? 1 : 0;
             else if (k == "split_branches") o->split_branches = nb::cast<bool>(v) ? 1 : 0;
             else if (k == "shared_couplings") o->shared_couplings = nb::cast<bool>(v) ? 1 : 0;
+            else if (k == "auto_estimate") o->auto_estimate = nb::cast<bool>(v) ? 1 : 0;
             else if (k == "stream") o->stream = (void *)nb::cast<uintptr_t>(v);
             else invalid("plan option " + k + ": unknown (layout, block_size, padding, strategy, "
                                               "stream, group_size, cell_chain, reroot, "
-                                              "split_branches, shared_couplings)");
+                                              "split_branches, shared_couplings, "
+                                              "auto_estimate)");
         } catch (const std::bad_cast &) {
             invalid("plan option " + k + ": a value of the wrong type");
         }

@@ -112,9 +112,12 @@ def test_option_dicts(cell):
         for v in (2 ** 70, -(2 ** 70), 2 ** 31, 1.5, "4", float("nan")):
             with bad(f"plan option {k}"):
                 hb.Plan.hines(p, 4, backend="serial", **{k: v})
-    for v in (2, -1, 0.5, "yes", float("nan"), None.__class__):
-        with bad("plan option shared_couplings"):
-            hb.Plan.hines(p, 4, backend="serial", shared_couplings=v)
+    for k in ("shared_couplings", "auto_estimate"):
+        for v in (2, -1, 0.5, "yes", float("nan"), None.__class__):
+            with bad(f"plan option {k}"):
+                hb.Plan.hines(p, 4, backend="serial", **{k: v})
+    for v in (True, False):
+        assert hb.Plan.hines(p, 4, backend="serial", auto_estimate=v).nsys == 4
     for k in ("max_spikes", "record_chunk", "epoch_steps"):
         for v in (2 ** 70, -(2 ** 64), 1.5):
             with bad(k):
