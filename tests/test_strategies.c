@@ -310,14 +310,11 @@ static void auto_candidates(void)
 }
 
 /* AUTO's tie-break on this backend: every candidate timed, the fastest
- * taken, no message left; a batch over the limit is not timed. */
-static void auto_measure(hb_context *ctx)
+ * taken and its plan kept as new (refusing a solve until set; then solving
+ * a random batch of that tree as the oracle does), no message left; a batch
+ * over the limit is not timed. */
+static void auto_measure(hb_context *ctx, hb_context *oracle)
 {
-    const int64_t n = hb_test_range(20, 120), nsys = hb_test_range(16, 256);
-    int32_t *par = hb_test_xalloc((size_t)n * sizeof *par);
-    make_tree(par, n, (int)hb_test_range(0, 4));
-    hb_plan_options o;
-    hb_plan_options_init(&o);
     /* What the backend offers (host backends have no cell-group kernel). */
     hb_strategy cand[3] = {HB_STRATEGY_PER_SYSTEM};
     int ncand = 1;
@@ -325,15 +322,27 @@ static void auto_measure(hb_context *ctx)
         cand[ncand++] = HB_STRATEGY_BRANCH_LEVEL;
     if (ctx->ops->hines_cell)
         cand[ncand++] = HB_STRATEGY_CELL_GROUP;
+    hb_plan_options o;
+    hb_plan_options_init(&o);
     for (int pi = 0; pi < 2; ++pi) {
         const hb_precision p = pi ? HB_FLOAT : HB_DOUBLE;
+        hb_oracle_batch b;
+        make_batch(&b, p, hb_test_range(16, 256), 120, 1, 1.0);
+        const int64_t n = b.off[1];
+        char what[200];
+        snprintf(what, sizeof what, "tie-break, %lld cells of %lld rows, %s", (long long)b.nsys,
+                 (long long)n, hb_test_precision_name(p));
+        hb_oracle_reference(&b, oracle, NULL, what);
         double ms[3] = {NAN, NAN, NAN};
         hb_strategy best = HB_STRATEGY_AUTO;
-        HB_CHECK_STATUS(hb__auto_measure(ctx, p, nsys, n, par, &o, cand, ncand, &best, ms),
-                        HB_SUCCESS);
+        hb_plan *kept = (hb_plan *)&best; /* poisoned: written on every path */
+        HB_CHECK_STATUS(
+            hb__auto_measure(ctx, p, b.nsys, n, b.parent, &o, cand, ncand, &best, ms, &kept),
+            HB_SUCCESS);
         if (ncand < 2) { /* one candidate: nothing to time */
-            HB_CHECK(best == HB_STRATEGY_AUTO && ms[0] == -1, "one candidate timed: %s %g",
-                     hb_strategy_name(best), ms[0]);
+            HB_CHECK(best == HB_STRATEGY_AUTO && ms[0] == -1 && kept == NULL,
+                     "%s: one candidate timed: %s %g", what, hb_strategy_name(best), ms[0]);
+            hb_oracle_free(&b);
             continue;
         }
         int k = 0, fastest = 0;
@@ -341,17 +350,32 @@ static void auto_measure(hb_context *ctx)
             if (ms[k] < ms[fastest])
                 fastest = k;
         HB_CHECK(k == ncand && best == cand[fastest] && hb_last_error()[0] == '\0',
-                 "%lld cells of %lld rows: %s (%g / %g / %g ms), message '%s'", (long long)nsys,
-                 (long long)n, hb_strategy_name(best), ms[0], ms[1], ms[2], hb_last_error());
+                 "%s: %s (%g / %g / %g ms), message '%s'", what, hb_strategy_name(best), ms[0],
+                 ms[1], ms[2], hb_last_error());
+        HB_CHECK(kept && hb_test_plan_info(kept).strategy == best &&
+                     hb_test_plan_info(kept).nsys == b.nsys,
+                 "%s: the kept plan is not %s's", what, hb_strategy_name(best));
+        if (kept) {
+            HB_CHECK_STATUS(hb_plan_solve(kept), HB_ERR_INVALID_ARGUMENT); /* as new */
+            void *x = hb_test_alloc(p, b.nrows);
+            hb_oracle_plan_set(kept, &b);
+            hb_oracle_plan_finish(kept, &b, x);
+            hb_oracle_check(ctx, &b, x, best, what);
+            free(x);
+            hb_plan_destroy(kept);
+        }
+        hb_oracle_free(&b);
     }
+    int32_t par[64];
+    make_tree(par, 64, 4);
     double ms[2] = {NAN, NAN};
     hb_strategy best = HB_STRATEGY_AUTO;
-    HB_CHECK_STATUS(hb__auto_measure(ctx, HB_DOUBLE, HB_AUTO_MEASURE_MAX_ROWS / n + 1, n, par, &o,
-                                     cand, 2, &best, ms),
+    hb_plan *kept = (hb_plan *)&best;
+    HB_CHECK_STATUS(hb__auto_measure(ctx, HB_DOUBLE, HB_AUTO_MEASURE_MAX_ROWS / 64 + 1, 64, par,
+                                     &o, cand, 2, &best, ms, &kept),
                     HB_SUCCESS);
-    HB_CHECK(best == HB_STRATEGY_AUTO && ms[0] == -1 && ms[1] == -1,
+    HB_CHECK(best == HB_STRATEGY_AUTO && ms[0] == -1 && ms[1] == -1 && kept == NULL,
              "a batch over the limit was timed: %s %g %g", hb_strategy_name(best), ms[0], ms[1]);
-    free(par);
 }
 
 /* Random batches solved with both branch strategies in four variants (plain,
@@ -510,7 +534,7 @@ int main(void)
     auto_model();
     auto_candidates();
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
-    auto_measure(ctx);
+    auto_measure(ctx, oracle);
     against_oracle(ctx, oracle);
     branch_index(ctx);
     reroot_caterpillar(ctx);

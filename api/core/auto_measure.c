@@ -29,11 +29,12 @@ static void fill_values(hb_precision p, const int32_t *tree, int64_t rows, int64
     }
 }
 
-/* One candidate: its plan made, set, solved once, then timed; *ms its median.
- * HB_ERR_OUT_OF_MEMORY (host or device) is the caller's cue to skip it. */
+/* One candidate: its plan made, set, solved once, then timed; *ms its
+ * median and *out the plan. HB_ERR_OUT_OF_MEMORY (host or device) is the
+ * caller's cue to make room or skip it. */
 static hb_status time_one(hb_context *ctx, hb_precision p, int64_t nsys, int64_t rows,
                           const int32_t *tree, const hb_plan_options *o, hb_strategy s,
-                          const void *coup, const void *ones, double *ms)
+                          const void *coup, const void *ones, double *ms, hb_plan **out)
 {
     hb_plan_options oc = *o;
     oc.strategy = s;
@@ -44,7 +45,7 @@ static hb_status time_one(hb_context *ctx, hb_precision p, int64_t nsys, int64_t
     hb_status st = HB_SUCCESS;
     if ((st = hb_plan_set(plan, HB_ARRAY_U, coup)) || (st = hb_plan_set(plan, HB_ARRAY_L, coup)) ||
         (st = hb_plan_set(plan, HB_ARRAY_D, ones)) || (st = hb_plan_set(plan, HB_ARRAY_RHS, ones)))
-        goto done;
+        goto fail;
     for (int r = -1; r < HB_AUTO_MEASURE_REPS; ++r) {
         /* The solve leaves D eliminated and RHS solved: finite values, as
          * good for timing as the first, so asking for the buffers re-arms
@@ -52,26 +53,30 @@ static hb_status time_one(hb_context *ctx, hb_precision p, int64_t nsys, int64_t
         void *h;
         if (r >= 0 && ((st = hb_plan_buffer(plan, HB_ARRAY_D, &h)) ||
                        (st = hb_plan_buffer(plan, HB_ARRAY_RHS, &h))))
-            goto done;
+            goto fail;
         if ((st = hb_plan_synchronize(plan)))
-            goto done;
+            goto fail;
         const double t0 = hb__now_ms();
         if ((st = hb_plan_solve(plan)) || (st = hb_plan_synchronize(plan)))
-            goto done;
+            goto fail;
         if (r >= 0)
             t[r] = hb__now_ms() - t0;
     }
     qsort(t, HB_AUTO_MEASURE_REPS, sizeof *t, cmp_double);
     *ms = t[HB_AUTO_MEASURE_REPS / 2];
-done:
+    *out = plan;
+    return HB_SUCCESS;
+fail:
     hb_plan_destroy(plan);
     return st;
 }
 
 hb_status hb__auto_measure(hb_context *ctx, hb_precision p, int64_t nsys, int64_t rows,
                            const int32_t *tree, const hb_plan_options *o, const hb_strategy *cand,
-                           int n, hb_strategy *best, double *ms)
+                           int n, hb_strategy *best, double *ms, hb_plan **keep)
 {
+    if (keep)
+        *keep = NULL;
     for (int i = 0; i < n; ++i)
         ms[i] = -1;
     int64_t nrows;
@@ -91,23 +96,47 @@ hb_status hb__auto_measure(hb_context *ctx, hb_precision p, int64_t nsys, int64_
     }
     fill_values(p, tree, rows, nrows, coup, ones);
     hb_status st = HB_SUCCESS;
+    hb_plan *held = NULL; /* the fastest so far, kept: it is the plan if it wins */
     double fastest = -1;
     for (int i = 0; i < n && st == HB_SUCCESS; ++i) {
-        st = time_one(ctx, p, nsys, rows, tree, o, cand[i], coup, ones, &ms[i]);
+        hb_plan *plan = NULL;
+        st = time_one(ctx, p, nsys, rows, tree, o, cand[i], coup, ones, &ms[i], &plan);
+        if (st == HB_ERR_OUT_OF_MEMORY && held) { /* room for one plan at a time */
+            hb_plan_destroy(held);
+            held = NULL;
+            st = time_one(ctx, p, nsys, rows, tree, o, cand[i], coup, ones, &ms[i], &plan);
+        }
         if (st == HB_ERR_OUT_OF_MEMORY) { /* this one does not fit beside the caller's */
             hb__log("AUTO: %s not timed: %s", hb_strategy_name(cand[i]), hb_last_error());
             ms[i] = -1;
             st = HB_SUCCESS;
             continue;
         }
-        if (st == HB_SUCCESS && (fastest < 0 || ms[i] < fastest)) {
+        if (st != HB_SUCCESS)
+            break;
+        if (fastest < 0 || ms[i] < fastest) {
             fastest = ms[i];
             *best = cand[i];
+            hb_plan_destroy(held);
+            held = keep ? plan : NULL;
+            if (!keep)
+                hb_plan_destroy(plan);
+        } else {
+            hb_plan_destroy(plan);
         }
     }
     free(coup);
     free(ones);
-    if (st == HB_SUCCESS)
-        hb__clear_error(); /* the skipped candidates' messages are not the caller's */
-    return st;
+    if (st != HB_SUCCESS) {
+        hb_plan_destroy(held);
+        return st;
+    }
+    hb__clear_error(); /* the skipped candidates' messages are not the caller's */
+    if (held) {
+        /* As new: every array to be set before the first solve. */
+        held->set_mask = 0;
+        held->rhs_ready = held->d_ready = held->solved = 0;
+        *keep = held;
+    }
+    return HB_SUCCESS;
 }

@@ -132,12 +132,14 @@ int hb__auto_candidates(const hb_auto_times *t, size_t esize, hb_strategy out[3]
  * fastest measured; unchanged, with every ms -1, when none ran or the batch
  * has more than HB_AUTO_MEASURE_MAX_ROWS rows (its host arrays would cost
  * more than the tie is worth). The messages of skipped candidates are
- * cleared. */
+ * cleared. keep (may be NULL): the fastest's plan, as new (no array set),
+ * so that it need not be made twice; NULL where it had to go to make room
+ * for another candidate (one plan of the batch at a time then). */
 #define HB_AUTO_MEASURE_REPS 5
 #define HB_AUTO_MEASURE_MAX_ROWS ((int64_t)1 << 26)
 hb_status hb__auto_measure(hb_context *ctx, hb_precision p, int64_t nsys, int64_t rows,
                            const int32_t *tree, const hb_plan_options *o, const hb_strategy *cand,
-                           int n, hb_strategy *best, double *ms);
+                           int n, hb_strategy *best, double *ms, hb_plan **keep);
 /* Monotonic host clock in milliseconds (api/core/timing.c). */
 double hb__now_ms(void);
 /* The cell-group schedule's shape for the cost model: chains of at most

@@ -306,7 +306,8 @@ static int64_t cell_launch(hb_context *ctx, hb_precision p, int64_t nsys, int64_
  * (opts->reroot changes only the root they are eliminated from). */
 static hb_status auto_by_model(hb_context *ctx, hb_precision p, int64_t nsys, int64_t rows,
                                const int32_t *tree, const hb_plan_options *o, int cell_ok,
-                               hb_strategy *strategy, char *note, size_t note_size)
+                               hb_strategy *strategy, char *note, size_t note_size,
+                               hb_plan **keep)
 {
     const hb_device_traits *t = &ctx->traits;
     const size_t esize = p == HB_DOUBLE ? sizeof(double) : sizeof(float);
@@ -368,7 +369,7 @@ static hb_status auto_by_model(hb_context *ctx, hb_precision p, int64_t nsys, in
         return HB_SUCCESS;
     /* The model cannot tell them apart: time them. */
     double ms[3];
-    HB_FORWARD(hb__auto_measure(ctx, p, nsys, rows, tree, o, cand, n, strategy, ms));
+    HB_FORWARD(hb__auto_measure(ctx, p, nsys, rows, tree, o, cand, n, strategy, ms, keep));
     int ran = 0;
     for (int i = 0; i < n; ++i)
         ran |= ms[i] >= 0;
@@ -629,11 +630,21 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
                        ? HB_STRATEGY_PER_SYSTEM
                        : hb__auto_strategy(&ctx->traits, nsys, max_rows, plan->mono, cell_ok,
                                            esize);
+        hb_plan *timed = NULL;
         if (kind == HB_KIND_HINES && plan->mono && opts.layout == HB_LAYOUT_AUTO &&
             (st = auto_by_model(ctx, precision, nsys, max_rows, parent, &opts, cell_ok,
-                                &strategy, plan->note, sizeof plan->note))) {
+                                &strategy, plan->note, sizeof plan->note, &timed))) {
             hb_plan_destroy(plan);
             return st;
+        }
+        if (timed) {
+            /* The tie-break's fastest plan, made with these options and
+             * that strategy: the plan, not made a second time. */
+            memcpy(timed->note, plan->note, sizeof timed->note);
+            hb_plan_destroy(plan);
+            describe(timed);
+            *out = timed;
+            return HB_SUCCESS;
         }
         /* Shared couplings: where AUTO takes the branches, per-system. */
         if (opts.shared_couplings && strategy != HB_STRATEGY_CELL_GROUP)
