@@ -96,7 +96,7 @@ hb_status hb__auto_measure(hb_context *ctx, hb_precision p, int64_t nsys, int64_
     }
     fill_values(p, tree, rows, nrows, coup, ones);
     hb_status st = HB_SUCCESS;
-    hb_plan *held = NULL; /* the fastest so far, kept: it is the plan if it wins */
+    hb_plan *held = NULL; /* the choice so far, kept: it is the plan if it stays */
     double fastest = -1;
     for (int i = 0; i < n && st == HB_SUCCESS; ++i) {
         hb_plan *plan = NULL;
@@ -114,7 +114,11 @@ hb_status hb__auto_measure(hb_context *ctx, hb_precision p, int64_t nsys, int64_
         }
         if (st != HB_SUCCESS)
             break;
-        if (fastest < 0 || ms[i] < fastest) {
+        /* The model's choice (cand[0]) stands unless another is faster by
+         * more than HB_AUTO_MEASURE_MARGIN: a near tie keeps the same choice
+         * from run to run; among the others, the fastest. */
+        const int model = fastest >= 0 && *best == cand[0];
+        if (fastest < 0 || ms[i] < fastest * (model ? 1 - HB_AUTO_MEASURE_MARGIN : 1)) {
             fastest = ms[i];
             *best = cand[i];
             hb_plan_destroy(held);

@@ -123,19 +123,22 @@ hb_strategy hb__auto_fastest(const hb_auto_times *t);
  * Writes them to out (the fastest first, then by modelled time) and returns
  * how many (1 to 3). */
 int hb__auto_candidates(const hb_auto_times *t, size_t esize, hb_strategy out[3]);
-/* AUTO's tie-break: each of cand[0..n) timed on a batch of nsys copies of
+/* AUTO's tie-break: each of cand[0..n) (the model's choice first) timed on a batch of nsys copies of
  * tree (rows rows) with options o, on synthetic values (couplings -1/1024,
  * diagonal and right-hand side 1), as plans of that strategy forced; the
  * median of HB_AUTO_MEASURE_REPS solves after one warm-up, host clock around
  * solve + synchronize. ms[i]: cand[i]'s median, or -1 where its plan could
- * not be made (out of memory: the next candidate is tried). *best: the
- * fastest measured; unchanged, with every ms -1, when none ran or the batch
+ * not be made (out of memory: the next candidate is tried). *best: cand[0]
+ * unless another ran faster than it by more than HB_AUTO_MEASURE_MARGIN (so
+ * that a near tie gives the same choice every run), then the fastest;
+ * unchanged, with every ms -1, when none ran or the batch
  * has more than HB_AUTO_MEASURE_MAX_ROWS rows (its host arrays would cost
  * more than the tie is worth). The messages of skipped candidates are
  * cleared. keep (may be NULL): the fastest's plan, as new (no array set),
  * so that it need not be made twice; NULL where it had to go to make room
  * for another candidate (one plan of the batch at a time then). */
 #define HB_AUTO_MEASURE_REPS 5
+#define HB_AUTO_MEASURE_MARGIN 0.03
 #define HB_AUTO_MEASURE_MAX_ROWS ((int64_t)1 << 26)
 hb_status hb__auto_measure(hb_context *ctx, hb_precision p, int64_t nsys, int64_t rows,
                            const int32_t *tree, const hb_plan_options *o, const hb_strategy *cand,
