@@ -424,6 +424,105 @@ static void against_oracle(hb_context *ctx, hb_context *oracle)
     }
 }
 
+/* One int64 table of a plan's branch layout, read back from the backend. */
+static int64_t *read_table(hb_plan *plan, hb_buffer *buf, int64_t count)
+{
+    int64_t *t = hb_test_xalloc((size_t)(count > 0 ? count : 1) * sizeof *t);
+    if (buf && count > 0) {
+        HB_CHECK_STATUS(plan->ctx->ops->read(plan->ctx, plan->stream, buf, 0, t,
+                                             (size_t)count * sizeof *t),
+                        HB_SUCCESS);
+        HB_CHECK_STATUS(plan->ctx->ops->finish(plan->ctx, plan->stream), HB_SUCCESS);
+    }
+    return t;
+}
+
+#define BRANCH_TABLES 11
+static void read_tables(hb_plan *plan, int64_t *t[BRANCH_TABLES], int64_t n[BRANCH_TABLES])
+{
+    const hb_branch_dev *br = &plan->br;
+    hb_buffer *bufs[BRANCH_TABLES] = {br->pos0,    br->bstride, br->len,     br->ppos,
+                                      br->chptr,   br->chidx,   br->seg_ptr, br->grp_ptr,
+                                      br->rowmap,  br->cmap_same, br->cmap_swap};
+    const int64_t nb = br->nbranches;
+    int64_t counts[BRANCH_TABLES] = {nb, nb, nb, nb, nb + 1, 0, br->nsegments + 1,
+                                     br->ngroups + 1, plan->nrows, br->cmap_same ? plan->nrows : 0,
+                                     br->cmap_swap ? plan->nrows : 0};
+    for (int i = 0; i < BRANCH_TABLES; ++i) {
+        if (i == 5) { /* chidx: as many as chptr's last */
+            counts[5] = t[4][nb];
+        }
+        n[i] = counts[i];
+        t[i] = read_table(plan, bufs[i], counts[i]);
+    }
+}
+
+/* Copies of one tree get their branch tables from the branches' ranks
+ * (branches.c, mono_tables), not from the general path's sort: every table
+ * and count the same as the general path's, for random trees, both branch
+ * strategies, fine-tree groups of several sizes, re-rooted and split. */
+static void mono_tables_same(hb_context *ctx)
+{
+    static const char *names[BRANCH_TABLES] = {"pos0", "bstride", "len",  "ppos",
+                                               "chptr", "chidx", "seg_ptr", "grp_ptr",
+                                               "rowmap", "cmap_same", "cmap_swap"};
+    for (int round = 0; round < 24; ++round) {
+        const int64_t n = hb_test_range(1, 400), nsys = hb_test_range(1, 300);
+        int32_t *par = hb_test_xalloc((size_t)n * sizeof *par);
+        make_tree(par, n, round % 5);
+        hb_plan_options o;
+        hb_plan_options_init(&o);
+        o.strategy = round % 2 ? HB_STRATEGY_FINE_TREE : HB_STRATEGY_BRANCH_LEVEL;
+        o.reroot = (round / 2) % 2;
+        o.split_branches = (round / 4) % 2;
+        o.group_size = round % 2 ? (int32_t)hb_test_range(1, 256) : 0;
+        hb_plan *plan = NULL;
+        HB_CHECK_STATUS(hb_plan_create_hines_uniform(ctx, HB_DOUBLE, nsys, n, par, &o, &plan),
+                        HB_SUCCESS);
+        if (!plan) {
+            free(par);
+            continue;
+        }
+        int64_t *mono[BRANCH_TABLES], *gen[BRANCH_TABLES], nm[BRANCH_TABLES], ng[BRANCH_TABLES];
+        const hb_branch_dev was = plan->br;
+        read_tables(plan, mono, nm);
+        int64_t *host_map = hb_test_xalloc((size_t)plan->nrows * sizeof *host_map);
+        memcpy(host_map, plan->host_rowmap, (size_t)plan->nrows * sizeof *host_map);
+        hb__branches_free(plan);
+        hb_branch_options bo = {o.strategy == HB_STRATEGY_FINE_TREE ? o.group_size : 0,
+                                o.split_branches, o.reroot, 1};
+        HB_CHECK_STATUS(hb__branches_build(plan, par, &bo), HB_SUCCESS);
+        read_tables(plan, gen, ng);
+        const hb_branch_dev *now = &plan->br;
+        HB_CHECK(was.nbranches == now->nbranches && was.nsegments == now->nsegments &&
+                     was.ngroups == now->ngroups && was.length == now->length &&
+                     was.max_seg_branches == now->max_seg_branches,
+                 "round %d (%lld cells of %lld rows, %s, group %d, reroot %d, split %d): "
+                 "counts %lld/%lld %lld/%lld %lld/%lld %lld/%lld %lld/%lld",
+                 round, (long long)nsys, (long long)n, hb_strategy_name(o.strategy),
+                 (int)o.group_size, (int)o.reroot, (int)o.split_branches,
+                 (long long)was.nbranches, (long long)now->nbranches, (long long)was.nsegments,
+                 (long long)now->nsegments, (long long)was.ngroups, (long long)now->ngroups,
+                 (long long)was.length, (long long)now->length, (long long)was.max_seg_branches,
+                 (long long)now->max_seg_branches);
+        for (int i = 0; i < BRANCH_TABLES; ++i) {
+            int same = nm[i] == ng[i] && !memcmp(mono[i], gen[i], (size_t)nm[i] * sizeof **mono);
+            HB_CHECK(same, "round %d (%lld cells of %lld rows, %s, group %d, reroot %d, split %d): "
+                           "%s differs (%lld / %lld entries)",
+                     round, (long long)nsys, (long long)n, hb_strategy_name(o.strategy),
+                     (int)o.group_size, (int)o.reroot, (int)o.split_branches, names[i],
+                     (long long)nm[i], (long long)ng[i]);
+            free(mono[i]);
+            free(gen[i]);
+        }
+        HB_CHECK(!memcmp(host_map, plan->host_rowmap, (size_t)plan->nrows * sizeof *host_map),
+                 "round %d: the host row maps differ", round);
+        free(host_map);
+        hb_plan_destroy(plan);
+        free(par);
+    }
+}
+
 /* Index formula of branch layouts: hb_plan_index names where each row went;
  * on host backends the native buffer shows it directly. */
 static void branch_index(hb_context *ctx)
@@ -537,6 +636,7 @@ int main(void)
     auto_candidates();
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
     auto_measure(ctx, oracle);
+    mono_tables_same(ctx);
     against_oracle(ctx, oracle);
     branch_index(ctx);
     reroot_caterpillar(ctx);

@@ -43,6 +43,8 @@ typedef struct {
     int32_t group_size;   /* fine tree: work-items per group; 0 = branch-level */
     int     split;        /* cut branches longer than their level's average   */
     int     reroot;       /* eliminate from the root of least depth           */
+    int     general;      /* 1: the general path for copies of one tree too
+                             (tests compare it with the one made for them)    */
 } hb_branch_options;
 
 /* Cuts the batch (flat offsets or nsys copies of one tree of n_uniform rows)

@@ -746,7 +746,7 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         return HB_SUCCESS; /* nothing to allocate; every operation is a no-op */
     }
     if (plan->by_branch) {
-        hb_branch_options bo = {0, opts.split_branches != 0, opts.reroot != 0};
+        hb_branch_options bo = {0, opts.split_branches != 0, opts.reroot != 0, 0};
         if (strategy == HB_STRATEGY_FINE_TREE)
             bo.group_size = opts.group_size > 0 ? opts.group_size : HB_FINE_TREE_GROUP;
         if ((st = hb__branches_build(plan, parent, &bo)))
