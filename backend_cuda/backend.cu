@@ -322,6 +322,7 @@ static hb_backend_ops make_ops(void)
     o.thomas_coop = hb__cuda_thomas_coop;
     o.thomas_coop_local = hb__cuda_thomas_coop_local;
     o.coop_local_limit = hb__cuda_coop_local_limit;
+    o.thomas_coop_warp = hb__cuda_thomas_coop_warp;
     o.hines_cell = hb__cuda_hines_cell;
     o.cell_resident = hb__cuda_cell_resident;
     o.copy = cuda_copy;

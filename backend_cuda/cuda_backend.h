@@ -99,6 +99,7 @@ hb_block_shared_fn hb__cuda_thomas_shared;
 hb_block_shared_fn hb__cuda_hines_shared;
 hb_thomas_fn hb__cuda_thomas_coop;
 hb_thomas_fn hb__cuda_thomas_coop_local;
+hb_thomas_fn hb__cuda_thomas_coop_warp;
 hb_status hb__cuda_coop_local_limit(hb_context *ctx, hb_precision p, int64_t *max_items);
 /* solver/thomas_span.cu: the span variant, called by hb__cuda_thomas_coop
  * when lay->coop_span > 1 (same arguments). */

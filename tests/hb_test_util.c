@@ -23,7 +23,7 @@ double hb_test_seconds(void)
 static const char *const env_vars[] = {"HINESBATCH_BACKEND", "HINESBATCH_STRATEGY",
                                        "HINESBATCH_DEVICE", "HINESBATCH_OPENCL_PLATFORM",
                                        "HINESBATCH_COOP_SPAN", "HINESBATCH_EPOCH_STAGE",
-                                       "HINESBATCH_COOP_RESIDENT_LIMIT"};
+                                       "HINESBATCH_COOP_RESIDENT_LIMIT", "HINESBATCH_COOP_WARP"};
 #define HB_TEST_NENV ((int)(sizeof env_vars / sizeof env_vars[0]))
 static char *env_saved[HB_TEST_NENV];
 

@@ -226,6 +226,9 @@ int main(void)
     /* One group per system: the variants here are resident and staged
      * (test_coop_span covers systems spanning several groups). */
     HB_CHECK(setenv("HINESBATCH_COOP_SPAN", "1", 1) == 0, "setenv");
+    /* Not the register kernel (CUDA), which would take every system of up
+     * to 512 rows at the rule's group size: test_coop_warp has it. */
+    HB_CHECK(setenv("HINESBATCH_COOP_WARP", "0", 1) == 0, "setenv");
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
     hb_plan *probe = NULL;
     hb_plan_options po = coop_options(0);

@@ -55,16 +55,28 @@ hb_status hb__env_opencl_disable_fp64(int *off)
                      env);
 }
 
-hb_status hb__env_auto_estimate(int32_t *value)
+/* 0 or 1 from variable name into *value; unset or empty leaves it. */
+static hb_status env_bit(const char *name, int32_t *value)
 {
-    const char *env = hb__env_value("HINESBATCH_AUTO_ESTIMATE");
+    const char *env = hb__env_value(name);
     if (!env)
         return HB_SUCCESS;
     if (!strcmp(env, "0") || !strcmp(env, "1")) {
         *value = env[0] - '0';
         return HB_SUCCESS;
     }
-    return hb__error(HB_ERR_INVALID_ARGUMENT, "HINESBATCH_AUTO_ESTIMATE='%s' is not 0 or 1", env);
+    return hb__error(HB_ERR_INVALID_ARGUMENT, "%s='%s' is not 0 or 1", name, env);
+}
+
+hb_status hb__env_auto_estimate(int32_t *value)
+{
+    return env_bit("HINESBATCH_AUTO_ESTIMATE", value);
+}
+
+hb_status hb__env_coop_warp(int32_t *value)
+{
+    *value = -1;
+    return env_bit("HINESBATCH_COOP_WARP", value);
 }
 
 hb_status hb__env_strategy(hb_strategy *out)

@@ -34,6 +34,8 @@ typedef struct {
     int32_t    coop_systems; /* resident cooperative: systems per work-group;
                               0: the staged kernel runs                         */
     int32_t    coop_ld;    /* resident cooperative: local stride of a chunk     */
+    int32_t    coop_rows;  /* register cooperative (thomas_coop_warp): rows per
+                              lane M, one system per 32 lanes; 0 otherwise     */
     int32_t    coop_span;  /* cooperative: work-groups per system G (<= 1: one,
                               the staged kernel; else the span kernels)         */
     int64_t    span_stride; /* span: reduced rows per system, 2 x coop_group x G */
@@ -279,6 +281,12 @@ typedef struct hb_backend_ops {
      * can make it fewer than the device's work-group limit); the plan keeps
      * its groups within it. */
     hb_status (*coop_local_limit)(hb_context *ctx, hb_precision p, int64_t *max_items);
+    /* Register cooperative Thomas (thomas_coop_warp): one warp of 32 lanes
+     * per system, lay->coop_rows rows per lane in registers (a power of two,
+     * 32 x coop_rows >= the longest system, at most
+     * HB_COOP_WARP_MAX_ROWS(esize) rows), flat layout; cw unused. NULL where
+     * the backend lacks it (CUDA only: warp shuffles). */
+    hb_thomas_fn *thomas_coop_warp;
     /* Cell-group Hines (hines_cell): one work-group of lay->cell_group
      * work-items per cell, flat layout, schedule in lay->sched; u, l and d
      * kept (d is not overwritten, unlike hines), rhs in, x out; u and l one
@@ -307,6 +315,14 @@ typedef struct hb_backend_ops {
  * system aliases them). The core checked the product for overflow when it
  * planned it. */
 #define HB_COOP_RESIDENT_REALS(S, P, LD) ((size_t)3 * (size_t)(S) * (size_t)(P) * (size_t)(LD))
+
+/* The longest system of thomas_coop_warp in a precision of esize-byte reals:
+ * 32 lanes x 16 doubles or 32 floats in registers (backend_cuda/solver/
+ * thomas_coop_warp.cu compiles these variants). */
+#define HB_COOP_WARP_MAX_ROWS(esize) ((esize) == 8 ? 512 : 1024)
+/* Its systems (warps) per block: small blocks, so that a few hundred
+ * systems still spread over every multiprocessor (no block barrier). */
+#define HB_COOP_WARP_SYSTEMS 2
 
 /* Each returns its table, or NULL when the backend was not compiled in. */
 const hb_backend_ops *hb__serial_backend(void);

@@ -24,6 +24,11 @@ const char *hb__env_opencl_platform(void);
 /* HINESBATCH_AUTO_ESTIMATE: 0 or 1 into *value (hb_plan_options.auto_estimate);
  * unset or empty leaves it; another value is HB_ERR_INVALID_ARGUMENT. */
 hb_status hb__env_auto_estimate(int32_t *value);
+/* HINESBATCH_COOP_WARP: whether cooperative plans may run the register
+ * kernel (thomas_coop_warp, CUDA) where a system fits it: 1 or 0 into *value,
+ * -1 when unset or empty (the core's rule); another value is
+ * HB_ERR_INVALID_ARGUMENT (a test and measurement knob). */
+hb_status hb__env_coop_warp(int32_t *value);
 /* HINESBATCH_STRATEGY: HB_STRATEGY_AUTO when unset or empty; an unknown name
  * is HB_ERR_INVALID_ARGUMENT. */
 hb_status hb__env_strategy(hb_strategy *out);

@@ -401,6 +401,11 @@ static void describe(hb_plan *plan)
     else if (in.strategy == HB_STRATEGY_BRANCH_LEVEL)
         snprintf(layout, sizeof layout, "by-branch(%lld branches, %lld levels)",
                  (long long)in.nbranches, (long long)in.nlevels);
+    else if (in.strategy == HB_STRATEGY_COOPERATIVE && in.rows_per_item > 0)
+        snprintf(layout, sizeof layout,
+                 "%s(registers: %d systems x %d work-items per group, %d rows each)",
+                 hb_layout_name(in.layout), (int)in.systems_per_group, (int)in.group_size,
+                 (int)in.rows_per_item);
     else if (in.strategy == HB_STRATEGY_COOPERATIVE && in.resident)
         snprintf(layout, sizeof layout,
                  "%s(resident: %d system%s x %d work-items per group, %.3g KiB local)",
@@ -688,50 +693,69 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
          * H200 one 4,096-row system alone in a group ran 2x faster than its
          * span over groups (docs/strategies.md). Else G groups per system
          * (HINESBATCH_COOP_SPAN, else the rule), the staged kernel at G = 1. */
-        int32_t span = 0;
+        int32_t span = 0, warp = -1;
         size_t alone = 0;
-        if ((st = hb__env_coop_span(&span)) || (st = hb__env_coop_resident_limit(&alone)))
+        if ((st = hb__env_coop_span(&span)) || (st = hb__env_coop_resident_limit(&alone)) ||
+            (st = hb__env_coop_warp(&warp)))
             goto fail;
-        /* The resident kernel's groups within its own limit as compiled
-         * (registers: on an H200 its double kernel takes fewer than the
-         * device's 1,024 threads per block). */
-        hb_device_traits rt = ctx->traits;
-        int64_t kmax = 0;
-        if (span <= 1 && ctx->ops->thomas_coop_local && ctx->ops->coop_local_limit) {
-            if ((st = ctx->ops->coop_local_limit(ctx, precision, &kmax)))
-                goto fail;
-            /* A power of two, as the rules' group sizes are. */
-            int64_t k2 = 1;
-            while (k2 <= kmax / 2)
-                k2 *= 2;
-            if (kmax > 0 && (uint64_t)k2 < (uint64_t)rt.max_group)
-                rt.max_group = (size_t)k2;
+        /* Systems of up to 32 x 16 doubles (32 x 32 floats): one warp each,
+         * the rows in registers (thomas_coop_warp, CUDA), where the caller
+         * leaves the group size to the rule or asks for 32; no local memory
+         * at all. */
+        if (span <= 1 && warp != 0 && ctx->ops->thomas_coop_warp &&
+            (opts.group_size == 0 || opts.group_size == 32) &&
+            lay->max_rows <= HB_COOP_WARP_MAX_ROWS(plan->esize)) {
+            int32_t m = 1;
+            while (32 * (int64_t)m < lay->max_rows)
+                m *= 2;
+            dev->coop_rows = m;
+            dev->coop_group = 32;
+            dev->coop_systems = HB_COOP_WARP_SYSTEMS;
+            dev->coop_span = 1;
         }
-        hb_coop_resident res;
-        const int fits = span <= 1 && ctx->ops->thomas_coop_local &&
-                         hb__coop_resident(&rt, nsys, lay->max_rows, plan->esize,
-                                           opts.group_size, alone, &res);
-        dev->coop_span = fits ? 1 : hb__coop_span(&ctx->traits, lay->nslots, lay->max_rows, span);
-        if (fits) {
-            dev->coop_group = res.group;
-            dev->coop_systems = res.systems;
-            dev->coop_ld = res.ld;
-        } else {
-            const int64_t seg = (lay->max_rows + dev->coop_span - 1) / dev->coop_span;
-            /* hb__coop_group aims at HB_COOP_ROWS_PER_ITEM rows per work-item;
-             * a segment at HB_COOP_SPAN_ROWS_PER_ITEM. */
-            dev->coop_group = hb__coop_group(
-                &ctx->traits,
-                dev->coop_span > 1
-                    ? seg / (HB_COOP_SPAN_ROWS_PER_ITEM / HB_COOP_ROWS_PER_ITEM) + 1
-                    : lay->max_rows,
-                plan->esize, opts.group_size);
-        }
-        if (dev->coop_span > 1) {
-            /* Both at most 1024 here: no overflow. The reduced systems get
-             * the group size of the rule for their size. */
-            dev->span_stride = 2 * (int64_t)dev->coop_group * dev->coop_span;
-            dev->span_group = hb__coop_group(&ctx->traits, dev->span_stride, plan->esize, 0);
+        if (dev->coop_rows == 0) {
+            /* The resident kernel's groups within its own limit as compiled
+             * (registers: on an H200 its double kernel takes fewer than the
+             * device's 1,024 threads per block). */
+            hb_device_traits rt = ctx->traits;
+            int64_t kmax = 0;
+            if (span <= 1 && ctx->ops->thomas_coop_local && ctx->ops->coop_local_limit) {
+                if ((st = ctx->ops->coop_local_limit(ctx, precision, &kmax)))
+                    goto fail;
+                /* A power of two, as the rules' group sizes are. */
+                int64_t k2 = 1;
+                while (k2 <= kmax / 2)
+                    k2 *= 2;
+                if (kmax > 0 && (uint64_t)k2 < (uint64_t)rt.max_group)
+                    rt.max_group = (size_t)k2;
+            }
+            hb_coop_resident res;
+            const int fits = span <= 1 && ctx->ops->thomas_coop_local &&
+                             hb__coop_resident(&rt, nsys, lay->max_rows, plan->esize,
+                                               opts.group_size, alone, &res);
+            dev->coop_span =
+                fits ? 1 : hb__coop_span(&ctx->traits, lay->nslots, lay->max_rows, span);
+            if (fits) {
+                dev->coop_group = res.group;
+                dev->coop_systems = res.systems;
+                dev->coop_ld = res.ld;
+            } else {
+                const int64_t seg = (lay->max_rows + dev->coop_span - 1) / dev->coop_span;
+                /* hb__coop_group aims at HB_COOP_ROWS_PER_ITEM rows per work-item;
+                 * a segment at HB_COOP_SPAN_ROWS_PER_ITEM. */
+                dev->coop_group = hb__coop_group(
+                    &ctx->traits,
+                    dev->coop_span > 1
+                        ? seg / (HB_COOP_SPAN_ROWS_PER_ITEM / HB_COOP_ROWS_PER_ITEM) + 1
+                        : lay->max_rows,
+                    plan->esize, opts.group_size);
+            }
+            if (dev->coop_span > 1) {
+                /* Both at most 1024 here: no overflow. The reduced systems get
+                 * the group size of the rule for their size. */
+                dev->span_stride = 2 * (int64_t)dev->coop_group * dev->coop_span;
+                dev->span_group = hb__coop_group(&ctx->traits, dev->span_stride, plan->esize, 0);
+            }
         }
     }
     const int resident = dev->coop_systems > 0;
@@ -1013,6 +1037,9 @@ static hb_status run_solver(hb_plan *plan)
     void *s = plan->stream;
     int ran = 0;
     if (plan->kind == HB_KIND_TRIDIAG) {
+        if (plan->strategy == HB_STRATEGY_COOPERATIVE && plan->dev.coop_rows > 0)
+            return ops->thomas_coop_warp(ctx, s, p, &plan->dev, a[HB_ARRAY_A], a[HB_ARRAY_B],
+                                         a[HB_ARRAY_C], plan->scratch, a[HB_ARRAY_RHS]);
         if (plan->strategy == HB_STRATEGY_COOPERATIVE && plan->dev.coop_systems > 0)
             return ops->thomas_coop_local(ctx, s, p, &plan->dev, a[HB_ARRAY_A], a[HB_ARRAY_B],
                                           a[HB_ARRAY_C], plan->scratch, a[HB_ARRAY_RHS]);
@@ -1285,10 +1312,12 @@ hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info)
             o.group_size = dv->coop_group;
             o.resident = dv->coop_systems > 0;
             o.systems_per_group = o.resident ? dv->coop_systems : 1;
+            o.rows_per_item = dv->coop_rows;
             /* Span: nsys x G groups (ngroups / nsys = G). */
             o.ngroups = dv->coop_span > 1
                             ? plan->nsys * dv->coop_span
                             : (plan->nsys + o.systems_per_group - 1) / o.systems_per_group;
+            /* The register kernel uses no local memory (coop_ld = 0). */
             o.local_bytes = (int64_t)(o.resident ? HB_COOP_RESIDENT_REALS(dv->coop_systems,
                                                                           dv->coop_group,
                                                                           dv->coop_ld)

@@ -1,0 +1,217 @@
+/* thomas_coop_warp.cu: the register cooperative Thomas (CUDA only: warp shuffles): one warp per system of up to 32 x M rows, M consecutive rows per lane held in registers, each lane's chunk reduced by Thomas and the 32 chunks' interface system solved by PCR over shuffles. */
+#include "cuda_backend.h"
+
+namespace {
+
+constexpr unsigned kAll = 0xffffffffu;
+constexpr int kWarps = HB_COOP_WARP_SYSTEMS;
+
+/* Lanes l of each group of M (l0 = lane % M) hold, in register k, element
+ * (k, l0) of an M x M tile; afterwards element (l0, k): log2(M) exchange
+ * stages, stage s swapping the tile's entries whose row and column bit s
+ * differ (lanes l0 and l0 ^ s, registers k and k ^ s). Indices are
+ * compile-time, so the registers stay registers (no local memory). The
+ * transpose is its own inverse. */
+template <int M, typename T> __device__ __forceinline__ void tile_transpose(T (&r)[M], int l0)
+{
+#pragma unroll
+    for (int s = M / 2; s >= 1; s /= 2) {
+        const bool hi = (l0 & s) != 0;
+#pragma unroll
+        for (int k0 = 0; k0 < M; ++k0) {
+            if (k0 & s)
+                continue;
+            const int k1 = k0 | s;
+            const T got = __shfl_xor_sync(kAll, hi ? r[k0] : r[k1], s);
+            if (hi)
+                r[k0] = got;
+            else
+                r[k1] = got;
+        }
+    }
+}
+
+/* Slot t = warp index; rows[t] <= 32 x M (the plan checks). Lane l owns
+ * rows l*M .. l*M + M-1 of the system padded to 32 x M with identity rows
+ * (a = c = d = 0, b = 1); a of row 0 and c of row n-1 are taken as 0, as
+ * every solver of the library does.
+ *
+ * 1. Coalesced loads: register k of lane l = g*M + l0 reads row
+ *    g*M*M + k*M + l0 (a group of M lanes reads M consecutive rows), then an
+ *    in-register transpose gives each lane its own M rows.
+ * 2. Forward over the chunk with the previous chunk's last unknown p left
+ *    symbolic: x_i + gam_i x_{i+1} = del_i - alp_i p (one reciprocal per row).
+ * 3. Backward: x_i = e_i - g_i p - h_i x_L for every row of the chunk (x_L
+ *    its last), from e_L = g_L = 0, h_L = -1.
+ * 4. The lanes' last unknowns form a 32-row tridiagonal system (row l:
+ *    alp_L p + (1 - gam_L g') x_L - gam_L h' x_L' = del_L - gam_L e', the
+ *    primes being lane l+1's first row), solved by PCR in 5 shuffle steps.
+ * 5. x_i = e_i - g_i p - h_i x_L, transposed back and stored coalesced.
+ * Global traffic: a, b, c, d read once, x written once. No pivoting: for
+ * the diagonally dominant systems Thomas itself is for. */
+template <typename T, int M>
+__global__ void __launch_bounds__(kWarps * 32)
+    thomas_coop_warp(int64_t nslots, const int64_t *__restrict__ base,
+                     const int64_t *__restrict__ rows, const T *__restrict__ a,
+                     const T *__restrict__ b, const T *__restrict__ c, T *d)
+{
+    const int lane = (int)(threadIdx.x & 31);
+    const int64_t t = (int64_t)blockIdx.x * kWarps + (int64_t)(threadIdx.x >> 5);
+    if (t >= nslots)
+        return; /* the whole warp: no shuffle partner is missing */
+    const int64_t o = base[t];
+    const int n = (int)rows[t];
+    const int l0 = lane % M, tile = (lane / M) * M * M + l0;
+
+    /* 1. Load (all 4M values issued before any is used), transpose. */
+    T ra[M], rb[M], rc[M], rd[M];
+#pragma unroll
+    for (int k = 0; k < M; ++k) {
+        const int i = tile + k * M;
+        const bool in = i < n;
+        ra[k] = in && i > 0 ? a[o + i] : (T)0;
+        rb[k] = in ? b[o + i] : (T)1;
+        rc[k] = in && i < n - 1 ? c[o + i] : (T)0;
+        rd[k] = in ? d[o + i] : (T)0;
+    }
+    tile_transpose<M>(ra, l0);
+    tile_transpose<M>(rb, l0);
+    tile_transpose<M>(rc, l0);
+    tile_transpose<M>(rd, l0);
+
+    /* 2. Forward: alp in ra, gam in rc, del in rd. */
+    {
+        const T r = (T)1 / rb[0];
+        ra[0] *= r;
+        rc[0] *= r;
+        rd[0] *= r;
+    }
+#pragma unroll
+    for (int j = 1; j < M; ++j) {
+        const T aj = ra[j];
+        const T r = (T)1 / (rb[j] - aj * rc[j - 1]);
+        ra[j] = -aj * ra[j - 1] * r;
+        rc[j] *= r;
+        rd[j] = (rd[j] - aj * rd[j - 1]) * r;
+    }
+    const T alpL = ra[M - 1], gamL = rc[M - 1], delL = rd[M - 1];
+
+    /* 3. Backward, in place: e in rd, g in ra, h in rc (rows 0 .. M-2). */
+    T e = (T)0, g = (T)0, h = (T)-1;
+#pragma unroll
+    for (int j = M - 2; j >= 0; --j) {
+        e = rd[j] - rc[j] * e;
+        g = ra[j] - rc[j] * g;
+        h = -rc[j] * h;
+        rd[j] = e;
+        ra[j] = g;
+        rc[j] = h;
+    }
+
+    /* 4. The interface system (unknown: each lane's x_L). Lane 31's last row
+     * has gam_L = 0 (c of row n-1 and of padding rows is 0). */
+    const T e1 = __shfl_down_sync(kAll, e, 1), g1 = __shfl_down_sync(kAll, g, 1),
+            h1 = __shfl_down_sync(kAll, h, 1);
+    T A = alpL, B = (T)1 - gamL * g1, C = -gamL * h1, D = delL - gamL * e1;
+#pragma unroll
+    for (int s = 1; s < 32; s *= 2) {
+        T Am = __shfl_up_sync(kAll, A, s), Bm = __shfl_up_sync(kAll, B, s),
+          Cm = __shfl_up_sync(kAll, C, s), Dm = __shfl_up_sync(kAll, D, s);
+        T Ap = __shfl_down_sync(kAll, A, s), Bp = __shfl_down_sync(kAll, B, s),
+          Cp = __shfl_down_sync(kAll, C, s), Dp = __shfl_down_sync(kAll, D, s);
+        if (lane < s) { /* no row above: an identity row */
+            Am = Cm = Dm = (T)0;
+            Bm = (T)1;
+        }
+        if (lane + s >= 32) {
+            Ap = Cp = Dp = (T)0;
+            Bp = (T)1;
+        }
+        const T k1 = A / Bm, k2 = C / Bp;
+        A = -Am * k1;
+        C = -Cp * k2;
+        B = B - Cm * k1 - Ap * k2;
+        D = D - Dm * k1 - Dp * k2;
+    }
+    const T xL = D / B;
+
+    /* 5. The chunk's rows from p and x_L, transposed back, stored. */
+    T p = __shfl_up_sync(kAll, xL, 1);
+    if (lane == 0)
+        p = (T)0;
+#pragma unroll
+    for (int j = 0; j < M - 1; ++j)
+        rd[j] = rd[j] - ra[j] * p - rc[j] * xL;
+    rd[M - 1] = xL;
+    tile_transpose<M>(rd, l0);
+#pragma unroll
+    for (int k = 0; k < M; ++k) {
+        const int i = tile + k * M;
+        if (i < n)
+            d[o + i] = rd[k];
+    }
+}
+
+template <typename T, int M>
+void go(unsigned grid, cudaStream_t s, const hb_layout_dev *lay, const T *a, const T *b,
+        const T *c, T *d)
+{
+    thomas_coop_warp<T, M><<<grid, kWarps * 32, 0, s>>>(lay->nslots, hb__dev(lay->base),
+                                                        hb__dev(lay->rows), a, b, c, d);
+}
+
+/* 32 rows per lane: float only (32 doubles per lane is past the registers;
+ * the plan never asks for it). */
+bool go32(unsigned grid, cudaStream_t s, const hb_layout_dev *lay, const float *a,
+          const float *b, const float *c, float *d)
+{
+    go<float, 32>(grid, s, lay, a, b, c, d);
+    return true;
+}
+bool go32(unsigned, cudaStream_t, const hb_layout_dev *, const double *, const double *,
+          const double *, double *)
+{
+    return false;
+}
+
+template <typename T>
+hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
+                 const T *a, const T *b, const T *c, T *d)
+{
+    const unsigned grid = hb__cuda_blocks(lay->nslots, kWarps);
+    const cudaStream_t s = hb__cuda_stream(ctx, stream);
+    bool ok = true;
+    switch (lay->coop_rows) {
+    case 1: go<T, 1>(grid, s, lay, a, b, c, d); break;
+    case 2: go<T, 2>(grid, s, lay, a, b, c, d); break;
+    case 4: go<T, 4>(grid, s, lay, a, b, c, d); break;
+    case 8: go<T, 8>(grid, s, lay, a, b, c, d); break;
+    case 16: go<T, 16>(grid, s, lay, a, b, c, d); break;
+    case 32: ok = go32(grid, s, lay, a, b, c, d); break;
+    default: ok = false;
+    }
+    if (!ok)
+        return hb__error(HB_ERR_BACKEND, "CUDA: hb_thomas_coop_warp has no %d-row variant in %s",
+                         (int)lay->coop_rows, p == HB_DOUBLE ? "double" : "float");
+    return hb__cuda_launched("hb_thomas_coop_warp", p, lay->nslots);
+}
+
+} // namespace
+
+static_assert(HB_COOP_WARP_MAX_ROWS(8) == 32 * 16 && HB_COOP_WARP_MAX_ROWS(4) == 32 * 32,
+              "hb_backend.h's warp limits are the variants compiled here");
+
+/* lay->coop_rows = M rows per lane, one warp per slot, kWarps slots per
+ * block; cw unused (every row stays in registers). */
+hb_status hb__cuda_thomas_coop_warp(hb_context *ctx, void *stream, hb_precision p,
+                                    const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
+                                    hb_buffer *c, hb_buffer *cw, hb_buffer *d)
+{
+    (void)cw;
+    if (lay->nslots <= 0)
+        return HB_SUCCESS;
+    HB_FORWARD(hb__cuda_use(ctx));
+    if (p == HB_DOUBLE)
+        return launch<double>(ctx, stream, p, lay, hb__dev(a), hb__dev(b), hb__dev(c), hb__dev(d));
+    return launch<float>(ctx, stream, p, lay, hb__dev(a), hb__dev(b), hb__dev(c), hb__dev(d));
+}

@@ -1,0 +1,192 @@
+/* test_coop_warp.c: the register cooperative tridiagonal solver (CUDA: one warp per system, its rows in registers) against the serial oracle: every rows-per-lane variant, uniform and variable batches down to 1 row, odd system counts, badly scaled and near-singular rows, float and double; when plans take it (HINESBATCH_COOP_WARP, group sizes, the size limit) and how they name it; elsewhere, that no plan claims it. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#define HB_CORE_INTERNALS         /* HB_COOP_WARP_MAX_ROWS */
+#include "hb_backend.h"
+#include "hb_oracle_runner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows per lane of a system of n rows: the smallest power of two M with
+ * 32 M >= n. */
+static int32_t lane_rows(int64_t n)
+{
+    int32_t m = 1;
+    while (32 * (int64_t)m < n)
+        m *= 2;
+    return m;
+}
+
+static hb_plan_options coop_options(int32_t group)
+{
+    return hb_oracle_options(HB_STRATEGY_COOPERATIVE, group);
+}
+
+/* The plan of nsys x n rows with group size group: the register kernel
+ * (want = 1, with lane_rows(n) rows per work-item) or another variant. */
+static void expect(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n, int32_t group,
+                   int want)
+{
+    hb_plan_options o = coop_options(group);
+    hb_plan *plan = NULL;
+    HB_CHECK_STATUS(hb_plan_create_tridiag_uniform(ctx, p, nsys, n, &o, &plan), HB_SUCCESS);
+    if (!plan)
+        return;
+    hb_plan_info in;
+    memset(&in, 0, sizeof in);
+    HB_CHECK_STATUS(hb_plan_get_info(plan, &in), HB_SUCCESS);
+    const char *ds = hb_plan_describe(plan);
+    const char *what = hb_test_precision_name(p);
+    if (want) {
+        char name[120];
+        snprintf(name, sizeof name, "registers: %d systems x 32 work-items per group, %d rows each",
+                 (int)in.systems_per_group, (int)lane_rows(n));
+        HB_CHECK(in.rows_per_item == lane_rows(n) && in.group_size == 32 && in.resident == 1 &&
+                     in.local_bytes == 0 && in.systems_per_group >= 1 &&
+                     in.ngroups == (nsys + in.systems_per_group - 1) / in.systems_per_group &&
+                     strstr(ds, name) != NULL,
+                 "%s %lld x %lld, group %d: expected the register kernel, %d rows each: %s", what,
+                 (long long)nsys, (long long)n, (int)group, (int)lane_rows(n), ds);
+    } else {
+        HB_CHECK(in.rows_per_item == 0 && strstr(ds, "registers") == NULL,
+                 "%s %lld x %lld, group %d: expected another variant: %s", what, (long long)nsys,
+                 (long long)n, (int)group, ds);
+    }
+    hb_plan_destroy(plan);
+}
+
+/* When plans take it, on a backend that has it (has) or not. */
+static void choice(hb_context *ctx, int has)
+{
+    for (int ip = 0; ip < 2; ++ip) {
+        const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
+        const int64_t max = HB_COOP_WARP_MAX_ROWS(p == HB_DOUBLE ? 8 : 4);
+        const int64_t sizes[] = {1, 2, 31, 32, 33, 64, 65, 200, max - 1, max};
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+            expect(ctx, p, 7, sizes[k], 0, has);
+            expect(ctx, p, 7, sizes[k], 32, has);
+            expect(ctx, p, 7, sizes[k], 16, 0); /* another group size: another kernel */
+        }
+        expect(ctx, p, 7, max + 1, 0, 0); /* past the registers */
+        expect(ctx, p, 7, max + 1, 32, 0);
+        HB_CHECK(setenv("HINESBATCH_COOP_WARP", "0", 1) == 0, "setenv");
+        expect(ctx, p, 7, 64, 0, 0);
+        HB_CHECK(setenv("HINESBATCH_COOP_WARP", "1", 1) == 0, "setenv");
+        expect(ctx, p, 7, 64, 0, has);
+        expect(ctx, p, 7, max + 1, 0, 0);
+        /* A span asked for is another variant. */
+        HB_CHECK(setenv("HINESBATCH_COOP_SPAN", "2", 1) == 0, "setenv");
+        expect(ctx, p, 7, 64, 0, 0);
+        unsetenv("HINESBATCH_COOP_SPAN");
+        unsetenv("HINESBATCH_COOP_WARP");
+    }
+    const char *const bad[] = {"2", "-1", "yes", "01", " 1"};
+    hb_oracle_coop_env_refused(ctx, "HINESBATCH_COOP_WARP", bad, sizeof bad / sizeof bad[0]);
+}
+
+/* Every variant: 1, 2, 4, 8, 16 (and in float 32) rows per lane; odd system
+ * counts (a block's last warp idle), one system alone, variable batches with
+ * 1-row systems among long ones. */
+static const hb_oracle_shape shapes[] = {
+    {"1 system of 1 row", 1, 1, 1, 0},
+    {"301 systems of 1 row", 301, 1, 1, 0},
+    {"257 systems of 2 rows", 257, 2, 2, 0},
+    {"130 systems of 3 rows", 130, 3, 3, 0},
+    {"99 systems of 32 rows", 99, 32, 32, 0},
+    {"101 systems of 33 rows", 101, 33, 33, 0},
+    {"200 systems of 64 rows", 200, 64, 64, 0},
+    {"67 systems of 97 rows", 67, 97, 97, 0},
+    {"45 systems of 255 rows", 45, 255, 255, 0},
+    {"21 systems of 512 rows", 21, 512, 512, 0},
+    {"1 system of 512 rows", 1, 512, 512, 0},
+    {"301 systems of 1..40 rows", 301, 1, 40, 0},
+    {"90 systems of 1..300 rows", 90, 1, 300, 0},
+    {"77 systems of 1..512 rows", 77, 1, 512, 0},
+};
+/* Float only: 32 rows per lane. */
+static const hb_oracle_shape float_shapes[] = {
+    {"33 systems of 1024 rows", 33, 1024, 1024, 0},
+    {"40 systems of 500..1024 rows", 40, 500, 1024, 0},
+};
+
+static void solve_shape(hb_context *ctx, hb_context *oracle, hb_precision p,
+                        const hb_oracle_shape *sh)
+{
+    const double scales[3] = {1.0, p == HB_DOUBLE ? 1e-300 : 1e-30,
+                              p == HB_DOUBLE ? 1e300 : 1e30};
+    for (int k = 0; k < 3; ++k) {
+        char name[200], what[300];
+        snprintf(name, sizeof name, "%s %s scaled by %g", hb_test_precision_name(p), sh->name,
+                 scales[k]);
+        hb_oracle_batch bt;
+        hb_oracle_make(&bt, &hb_oracle_tridiag, p, sh, scales[k]);
+        hb_oracle_reference(&bt, oracle, NULL, name);
+        const int32_t groups[2] = {0, 32};
+        for (int g = 0; g < 2; ++g) {
+            hb_plan_options o = coop_options(groups[g]);
+            for (int uni = 0; uni <= bt.uniform; ++uni) {
+                snprintf(what, sizeof what, "registers(group %d) %s%s", (int)groups[g], name,
+                         uni ? " (uniform create)" : "");
+                hb_oracle_plan(ctx, &bt, &o, uni, NULL, what);
+            }
+        }
+        hb_oracle_free(&bt);
+    }
+}
+
+static void hard(hb_context *ctx, hb_context *oracle, hb_precision p)
+{
+    const int64_t max = HB_COOP_WARP_MAX_ROWS(p == HB_DOUBLE ? 8 : 4);
+    hb_plan_options o = coop_options(0);
+    /* Rows scaled by up to 10^(+-kmax): the same solution as unscaled. */
+    hb_oracle_batch bt;
+    hb_oracle_tridiag_hard(&bt, p, 120, 1, max, p == HB_DOUBLE ? 12 : 4, 0);
+    char what[200];
+    snprintf(what, sizeof what, "registers: %s badly row-scaled batch", hb_test_precision_name(p));
+    hb_oracle_reference(&bt, oracle, NULL, what);
+    hb_oracle_plan(ctx, &bt, &o, 0, NULL, what);
+    hb_oracle_free(&bt);
+    /* Barely dominant rows: the residual alone, at test_coop's bound (10x
+     * LAPACK's 30: the chunked elimination's weaker backward error). */
+    hb_oracle_tridiag_hard(&bt, p, 150, 1, max, 0, 1);
+    snprintf(what, sizeof what, "registers: %s near-singular batch", hb_test_precision_name(p));
+    hb_oracle_residual_only(ctx, &bt, &o, 10 * HB_TEST_RATIO_MAX, what);
+    hb_oracle_free(&bt);
+}
+
+int main(void)
+{
+    hb_test_begin("test_coop_warp");
+    unsetenv("HINESBATCH_COOP_WARP");
+    unsetenv("HINESBATCH_COOP_SPAN");
+    hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
+    hb_plan *probe = NULL;
+    hb_plan_options po = coop_options(0);
+    hb_status ps = hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 2, 10, &po, &probe);
+    hb_plan_destroy(probe);
+    if (ps == HB_ERR_BACKEND_UNAVAILABLE) {
+        /* Host backends lack the cooperative solvers (test_coop checks it). */
+        HB_CHECK(hb_test_on_host(ctx), "a GPU backend lacks the cooperative solver: %s",
+                 hb_last_error());
+        hb_context_destroy(oracle);
+        hb_context_destroy(ctx);
+        return hb_test_finish();
+    }
+    HB_CHECK_STATUS(ps, HB_SUCCESS);
+    const int has = hb_context_backend(ctx) == HB_BACKEND_CUDA;
+    choice(ctx, has);
+    if (has) {
+        for (int ip = 0; ip < 2; ++ip) {
+            const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
+            for (size_t j = 0; j < sizeof shapes / sizeof shapes[0]; ++j)
+                solve_shape(ctx, oracle, p, &shapes[j]);
+            for (size_t j = 0; p == HB_FLOAT && j < sizeof float_shapes / sizeof float_shapes[0];
+                 ++j)
+                solve_shape(ctx, oracle, p, &float_shapes[j]);
+            hard(ctx, oracle, p);
+        }
+    }
+    hb_context_destroy(oracle);
+    hb_context_destroy(ctx);
+    return hb_test_finish();
+}
