@@ -572,12 +572,15 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
             HB_CHECK(nsys > 0 && in.ngroups > nsys && in.ngroups % nsys == 0,
                      "%s: %lld groups for %lld systems (%s)", what, (long long)in.ngroups,
                      (long long)nsys, hb_plan_describe(plan));
-        HB_CHECK(in.local_bytes > 0, "%s: local_bytes %lld (%s)", what,
-                 (long long)in.local_bytes, hb_plan_describe(plan));
+        /* The register kernel (CUDA) alone uses no local memory. */
+        const int regs = in.rows_per_item > 0;
+        HB_CHECK(regs ? in.local_bytes == 0 && in.resident : in.local_bytes > 0,
+                 "%s: local_bytes %lld, %d rows per work-item (%s)", what,
+                 (long long)in.local_bytes, (int)in.rows_per_item, hb_plan_describe(plan));
         HB_CHECK(in.group_size >= 1 && (o->group_size <= 0 || in.group_size <= o->group_size),
                  "%s: group_size %d, asked for %d (%s)", what, (int)in.group_size,
                  (int)o->group_size, hb_plan_describe(plan));
-        const char *variant = in.resident ? "resident" : span ? "span" : "staged";
+        const char *variant = regs ? "registers" : in.resident ? "resident" : span ? "span" : "staged";
         HB_CHECK(strstr(hb_plan_describe(plan), "cooperative") != NULL &&
                      strstr(hb_plan_describe(plan), variant) != NULL,
                  "%s: the description does not say cooperative, %s (%s)", what, variant,

@@ -1,4 +1,4 @@
-/* test_coop_warp.c: the register cooperative tridiagonal solver (CUDA: one warp per system, its rows in registers) against the serial oracle: every rows-per-lane variant, uniform and variable batches down to 1 row, odd system counts, badly scaled and near-singular rows, float and double; when plans take it (HINESBATCH_COOP_WARP, group sizes, the size limit) and how they name it; elsewhere, that no plan claims it. */
+/* test_coop_warp.c: the register cooperative tridiagonal solver (CUDA: 1 to 32 lanes of a warp per system, its rows in registers) forced on (HINESBATCH_COOP_WARP=1) against the serial oracle: every rows-per-lane and lanes-per-system variant, uniform and variable batches down to 1 row, odd system counts, badly scaled and near-singular rows, float and double; when plans take it (HINESBATCH_COOP_WARP, group sizes, the size limit) and how they name it; elsewhere, that no plan claims it. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #define HB_CORE_INTERNALS         /* HB_COOP_WARP_MAX_ROWS */
 #include "hb_backend.h"
@@ -7,25 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows per lane of a system of n rows: the smallest power of two M with
- * 32 M >= n. */
-static int32_t lane_rows(int64_t n)
-{
-    int32_t m = 1;
-    while (32 * (int64_t)m < n)
-        m *= 2;
-    return m;
-}
-
 static hb_plan_options coop_options(int32_t group)
 {
     return hb_oracle_options(HB_STRATEGY_COOPERATIVE, group);
 }
 
 /* The plan of nsys x n rows with group size group: the register kernel
- * (want = 1, with lane_rows(n) rows per work-item) or another variant. */
+ * with m rows per lane and w lanes per system (m = 0: another variant). */
 static void expect(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n, int32_t group,
-                   int want)
+                   int32_t m, int32_t w)
 {
     hb_plan_options o = coop_options(group);
     hb_plan *plan = NULL;
@@ -37,16 +27,17 @@ static void expect(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n, int
     HB_CHECK_STATUS(hb_plan_get_info(plan, &in), HB_SUCCESS);
     const char *ds = hb_plan_describe(plan);
     const char *what = hb_test_precision_name(p);
-    if (want) {
+    if (m) {
+        /* 32 / w systems per warp, two warps per group. */
+        const int32_t s = 2 * (32 / w);
         char name[120];
-        snprintf(name, sizeof name, "registers: %d systems x 32 work-items per group, %d rows each",
-                 (int)in.systems_per_group, (int)lane_rows(n));
-        HB_CHECK(in.rows_per_item == lane_rows(n) && in.group_size == 32 && in.resident == 1 &&
-                     in.local_bytes == 0 && in.systems_per_group >= 1 &&
-                     in.ngroups == (nsys + in.systems_per_group - 1) / in.systems_per_group &&
-                     strstr(ds, name) != NULL,
-                 "%s %lld x %lld, group %d: expected the register kernel, %d rows each: %s", what,
-                 (long long)nsys, (long long)n, (int)group, (int)lane_rows(n), ds);
+        snprintf(name, sizeof name, "registers: %d systems x %d work-items per group, %d rows each",
+                 (int)s, (int)w, (int)m);
+        HB_CHECK(in.rows_per_item == m && in.group_size == w && in.resident == 1 &&
+                     in.local_bytes == 0 && in.systems_per_group == s &&
+                     in.ngroups == (nsys + s - 1) / s && strstr(ds, name) != NULL,
+                 "%s %lld x %lld, group %d: expected the register kernel, %d x %d rows: %s", what,
+                 (long long)nsys, (long long)n, (int)group, (int)w, (int)m, ds);
     } else {
         HB_CHECK(in.rows_per_item == 0 && strstr(ds, "registers") == NULL,
                  "%s %lld x %lld, group %d: expected another variant: %s", what, (long long)nsys,
@@ -55,38 +46,47 @@ static void expect(hb_context *ctx, hb_precision p, int64_t nsys, int64_t n, int
     hb_plan_destroy(plan);
 }
 
-/* When plans take it, on a backend that has it (has) or not. */
+/* When plans take it, on a backend that has it (has) or not, forced on
+ * (HINESBATCH_COOP_WARP=1: the rule's choice by batch size aside): 8 rows
+ * per lane up to 256 rows, 16 up to 512, 32 up to 1,024 (float only), on
+ * the fewest lanes (a power of two) that hold the system. */
 static void choice(hb_context *ctx, int has)
 {
+    static const struct {
+        int64_t n;
+        int32_t m, w, float_only;
+    } table[] = {
+        {1, 8, 1, 0},     {8, 8, 1, 0},     {9, 8, 2, 0},      {31, 8, 4, 0},
+        {33, 8, 8, 0},    {64, 8, 8, 0},    {65, 8, 16, 0},    {200, 8, 32, 0},
+        {256, 8, 32, 0},  {257, 16, 32, 0}, {511, 16, 32, 0},  {512, 16, 32, 0},
+        {513, 32, 32, 1}, {1000, 32, 32, 1}, {1024, 32, 32, 1}, {1025, 0, 0, 1},
+    };
+    HB_CHECK(setenv("HINESBATCH_COOP_WARP", "1", 1) == 0, "setenv");
     for (int ip = 0; ip < 2; ++ip) {
         const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
-        const int64_t max = HB_COOP_WARP_MAX_ROWS(p == HB_DOUBLE ? 8 : 4);
-        const int64_t sizes[] = {1, 2, 31, 32, 33, 64, 65, 200, max - 1, max};
-        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
-            expect(ctx, p, 7, sizes[k], 0, has);
-            expect(ctx, p, 7, sizes[k], 32, has);
-            expect(ctx, p, 7, sizes[k], 16, 0); /* another group size: another kernel */
+        for (size_t k = 0; k < sizeof table / sizeof table[0]; ++k) {
+            const int fits = has && (p == HB_FLOAT || !table[k].float_only) && table[k].m;
+            expect(ctx, p, 7, table[k].n, 0, fits ? table[k].m : 0, table[k].w);
+            expect(ctx, p, 7, table[k].n, 16, 0, 0); /* a group size asked: another kernel */
         }
-        expect(ctx, p, 7, max + 1, 0, 0); /* past the registers */
-        expect(ctx, p, 7, max + 1, 32, 0);
         HB_CHECK(setenv("HINESBATCH_COOP_WARP", "0", 1) == 0, "setenv");
-        expect(ctx, p, 7, 64, 0, 0);
-        HB_CHECK(setenv("HINESBATCH_COOP_WARP", "1", 1) == 0, "setenv");
-        expect(ctx, p, 7, 64, 0, has);
-        expect(ctx, p, 7, max + 1, 0, 0);
+        expect(ctx, p, 7, 64, 0, 0, 0);
         /* A span asked for is another variant. */
+        HB_CHECK(setenv("HINESBATCH_COOP_WARP", "1", 1) == 0, "setenv");
         HB_CHECK(setenv("HINESBATCH_COOP_SPAN", "2", 1) == 0, "setenv");
-        expect(ctx, p, 7, 64, 0, 0);
+        expect(ctx, p, 7, 64, 0, 0, 0);
         unsetenv("HINESBATCH_COOP_SPAN");
-        unsetenv("HINESBATCH_COOP_WARP");
     }
     const char *const bad[] = {"2", "-1", "yes", "01", " 1"};
     hb_oracle_coop_env_refused(ctx, "HINESBATCH_COOP_WARP", bad, sizeof bad / sizeof bad[0]);
+    /* The refusals unset it: forced on again for the solves. */
+    HB_CHECK(setenv("HINESBATCH_COOP_WARP", "1", 1) == 0, "setenv");
 }
 
-/* Every variant: 1, 2, 4, 8, 16 (and in float 32) rows per lane; odd system
- * counts (a block's last warp idle), one system alone, variable batches with
- * 1-row systems among long ones. */
+/* Every variant: 8 and 16 (and in float 32) rows per lane, 1 to 32 lanes per
+ * system; odd system counts (a warp's last systems and a block's last warp
+ * idle), one system alone, variable batches with 1-row systems among long
+ * ones (the longest sets the lanes per system). */
 static const hb_oracle_shape shapes[] = {
     {"1 system of 1 row", 1, 1, 1, 0},
     {"301 systems of 1 row", 301, 1, 1, 0},
@@ -97,6 +97,7 @@ static const hb_oracle_shape shapes[] = {
     {"200 systems of 64 rows", 200, 64, 64, 0},
     {"67 systems of 97 rows", 67, 97, 97, 0},
     {"45 systems of 255 rows", 45, 255, 255, 0},
+    {"33 systems of 300 rows", 33, 300, 300, 0},
     {"21 systems of 512 rows", 21, 512, 512, 0},
     {"1 system of 512 rows", 1, 512, 512, 0},
     {"301 systems of 1..40 rows", 301, 1, 40, 0},
@@ -121,14 +122,10 @@ static void solve_shape(hb_context *ctx, hb_context *oracle, hb_precision p,
         hb_oracle_batch bt;
         hb_oracle_make(&bt, &hb_oracle_tridiag, p, sh, scales[k]);
         hb_oracle_reference(&bt, oracle, NULL, name);
-        const int32_t groups[2] = {0, 32};
-        for (int g = 0; g < 2; ++g) {
-            hb_plan_options o = coop_options(groups[g]);
-            for (int uni = 0; uni <= bt.uniform; ++uni) {
-                snprintf(what, sizeof what, "registers(group %d) %s%s", (int)groups[g], name,
-                         uni ? " (uniform create)" : "");
-                hb_oracle_plan(ctx, &bt, &o, uni, NULL, what);
-            }
+        hb_plan_options o = coop_options(0);
+        for (int uni = 0; uni <= bt.uniform; ++uni) {
+            snprintf(what, sizeof what, "registers %s%s", name, uni ? " (uniform create)" : "");
+            hb_oracle_plan(ctx, &bt, &o, uni, NULL, what);
         }
         hb_oracle_free(&bt);
     }

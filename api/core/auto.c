@@ -370,6 +370,25 @@ int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_row
     return (int32_t)g;
 }
 
+int hb__coop_warp_shape(size_t esize, int64_t max_rows, int32_t *rows_per_lane, int32_t *lanes)
+{
+    if (max_rows > HB_COOP_WARP_MAX_ROWS(esize))
+        return 0;
+    const int32_t m = max_rows <= 256 ? 8 : max_rows <= 512 ? 16 : 32;
+    int32_t w = 1;
+    while ((int64_t)w * m < max_rows)
+        w *= 2;
+    *rows_per_lane = m;
+    *lanes = w;
+    return 1;
+}
+
+int hb__coop_warp_rule(const hb_device_traits *dev, size_t esize, int64_t nsys, int64_t max_rows)
+{
+    (void)dev, (void)esize, (void)nsys, (void)max_rows;
+    return 1;
+}
+
 /* Measured on an H100 (docs/benchmarks/h100-2026-11-24-onchip, one run, both
  * sides timed alike): with its variants (resident, staged, span) and the
  * group sizes of the rules above, the cooperative solver beats one

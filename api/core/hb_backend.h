@@ -35,7 +35,7 @@ typedef struct {
                               0: the staged kernel runs                         */
     int32_t    coop_ld;    /* resident cooperative: local stride of a chunk     */
     int32_t    coop_rows;  /* register cooperative (thomas_coop_warp): rows per
-                              lane M, one system per 32 lanes; 0 otherwise     */
+                              lane (coop_group lanes per system); 0 otherwise  */
     int32_t    coop_span;  /* cooperative: work-groups per system G (<= 1: one,
                               the staged kernel; else the span kernels)         */
     int64_t    span_stride; /* span: reduced rows per system, 2 x coop_group x G */
@@ -281,11 +281,12 @@ typedef struct hb_backend_ops {
      * can make it fewer than the device's work-group limit); the plan keeps
      * its groups within it. */
     hb_status (*coop_local_limit)(hb_context *ctx, hb_precision p, int64_t *max_items);
-    /* Register cooperative Thomas (thomas_coop_warp): one warp of 32 lanes
-     * per system, lay->coop_rows rows per lane in registers (a power of two,
-     * 32 x coop_rows >= the longest system, at most
-     * HB_COOP_WARP_MAX_ROWS(esize) rows), flat layout; cw unused. NULL where
-     * the backend lacks it (CUDA only: warp shuffles). */
+    /* Register cooperative Thomas (thomas_coop_warp): lay->coop_group lanes
+     * of a warp per system (a power of two up to 32), lay->coop_rows rows
+     * per lane in registers (hb__coop_warp_shape: coop_group x coop_rows >=
+     * the longest system, at most HB_COOP_WARP_MAX_ROWS(esize)), flat
+     * layout; cw unused. NULL where the backend lacks it (CUDA only: warp
+     * shuffles). */
     hb_thomas_fn *thomas_coop_warp;
     /* Cell-group Hines (hines_cell): one work-group of lay->cell_group
      * work-items per cell, flat layout, schedule in lay->sched; u, l and d
@@ -320,9 +321,10 @@ typedef struct hb_backend_ops {
  * 32 lanes x 16 doubles or 32 floats in registers (backend_cuda/solver/
  * thomas_coop_warp.cu compiles these variants). */
 #define HB_COOP_WARP_MAX_ROWS(esize) ((esize) == 8 ? 512 : 1024)
-/* Its systems (warps) per block: small blocks, so that a few hundred
- * systems still spread over every multiprocessor (no block barrier). */
-#define HB_COOP_WARP_SYSTEMS 2
+/* Its warps per block (each solving 32 / coop_group systems): small blocks,
+ * so that a few hundred systems still spread over every multiprocessor (the
+ * kernel has no block barrier). */
+#define HB_COOP_WARP_WARPS 2
 
 /* Each returns its table, or NULL when the backend was not compiled in. */
 const hb_backend_ops *hb__serial_backend(void);

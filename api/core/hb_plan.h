@@ -241,6 +241,15 @@ int hb__coop_resident(const hb_device_traits *dev, int64_t nsys, int64_t max_row
 #define HB_COOP_SPAN_ROWS_PER_ITEM 8
 int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_rows,
                       int32_t requested);
+/* The register cooperative kernel (thomas_coop_warp) for systems of up to
+ * max_rows rows of esize-byte reals: M rows per lane (8 up to 256 rows, 16
+ * up to 512, 32 up to 1,024 in float) and W lanes per system (the least
+ * power of two with W x M >= max_rows), into *rows_per_lane and *lanes;
+ * returns 0 (and sets neither) past HB_COOP_WARP_MAX_ROWS. */
+int hb__coop_warp_shape(size_t esize, int64_t max_rows, int32_t *rows_per_lane, int32_t *lanes);
+/* Whether cooperative plans run it when HINESBATCH_COOP_WARP leaves it to
+ * the rule (docs/strategies.md has the measurements). */
+int hb__coop_warp_rule(const hb_device_traits *dev, size_t esize, int64_t nsys, int64_t max_rows);
 /* AUTO's strategy for a tridiagonal plan whose strategy and layout are both
  * AUTO: cooperative on a GPU backend that has it (has_coop; measured faster
  * at every point of the seeds' grid, docs/strategies.md), else per-system. */

@@ -698,19 +698,17 @@ static hb_status plan_create(hb_context *ctx, hb_precision precision, hb_kind ki
         if ((st = hb__env_coop_span(&span)) || (st = hb__env_coop_resident_limit(&alone)) ||
             (st = hb__env_coop_warp(&warp)))
             goto fail;
-        /* Systems of up to 32 x 16 doubles (32 x 32 floats): one warp each,
-         * the rows in registers (thomas_coop_warp, CUDA), where the caller
-         * leaves the group size to the rule or asks for 32; no local memory
-         * at all. */
-        if (span <= 1 && warp != 0 && ctx->ops->thomas_coop_warp &&
-            (opts.group_size == 0 || opts.group_size == 32) &&
-            lay->max_rows <= HB_COOP_WARP_MAX_ROWS(plan->esize)) {
-            int32_t m = 1;
-            while (32 * (int64_t)m < lay->max_rows)
-                m *= 2;
+        /* Systems of up to 32 x 16 doubles (32 x 32 floats): a warp's lanes
+         * each hold rows in registers (thomas_coop_warp, CUDA; no local
+         * memory), where the group size is left to the rule, and the rule
+         * (or HINESBATCH_COOP_WARP=1) takes it. */
+        int32_t m = 0, w = 0;
+        if (span <= 1 && warp != 0 && ctx->ops->thomas_coop_warp && opts.group_size == 0 &&
+            hb__coop_warp_shape(plan->esize, lay->max_rows, &m, &w) &&
+            (warp == 1 || hb__coop_warp_rule(&ctx->traits, plan->esize, nsys, lay->max_rows))) {
             dev->coop_rows = m;
-            dev->coop_group = 32;
-            dev->coop_systems = HB_COOP_WARP_SYSTEMS;
+            dev->coop_group = w;
+            dev->coop_systems = (32 / w) * HB_COOP_WARP_WARPS;
             dev->coop_span = 1;
         }
         if (dev->coop_rows == 0) {

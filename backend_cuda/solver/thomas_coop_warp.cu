@@ -1,10 +1,10 @@
-/* thomas_coop_warp.cu: the register cooperative Thomas (CUDA only: warp shuffles): one warp per system of up to 32 x M rows, M consecutive rows per lane held in registers, each lane's chunk reduced by Thomas and the 32 chunks' interface system solved by PCR over shuffles. */
+/* thomas_coop_warp.cu: the register cooperative Thomas (CUDA only: warp shuffles): W lanes of a warp per system of up to W x M rows, M consecutive rows per lane held in registers, each lane's chunk reduced by Thomas and the W chunks' interface system solved by PCR over shuffles. */
 #include "cuda_backend.h"
 
 namespace {
 
 constexpr unsigned kAll = 0xffffffffu;
-constexpr int kWarps = HB_COOP_WARP_SYSTEMS;
+constexpr int kWarps = HB_COOP_WARP_WARPS;
 
 /* Lanes l of each group of M (l0 = lane % M) hold, in register k, element
  * (k, l0) of an M x M tile; afterwards element (l0, k): log2(M) exchange
@@ -31,43 +31,55 @@ template <int M, typename T> __device__ __forceinline__ void tile_transpose(T (&
     }
 }
 
-/* Slot t = warp index; rows[t] <= 32 x M (the plan checks). Lane l owns
- * rows l*M .. l*M + M-1 of the system padded to 32 x M with identity rows
+/* A warp solves 32 / W consecutive slots, W = 1 << lw_log2 lanes each
+ * (rows[t] <= W x M, the plan checks). Lane l owns rows (l % W)*M ..
+ * (l % W)*M + M-1 of slot l / W, padded to W x M rows with identity rows
  * (a = c = d = 0, b = 1); a of row 0 and c of row n-1 are taken as 0, as
  * every solver of the library does.
  *
- * 1. Coalesced loads: register k of lane l = g*M + l0 reads row
- *    g*M*M + k*M + l0 (a group of M lanes reads M consecutive rows), then an
- *    in-register transpose gives each lane its own M rows.
+ * 1. Coalesced loads: register k of lane l = g*M + l0 reads padded row
+ *    (g*M + k)*M + l0 of the warp (a group of M lanes reads M consecutive
+ *    rows), then an in-register transpose gives each lane its own M rows.
  * 2. Forward over the chunk with the previous chunk's last unknown p left
  *    symbolic: x_i + gam_i x_{i+1} = del_i - alp_i p (one reciprocal per row).
  * 3. Backward: x_i = e_i - g_i p - h_i x_L for every row of the chunk (x_L
  *    its last), from e_L = g_L = 0, h_L = -1.
- * 4. The lanes' last unknowns form a 32-row tridiagonal system (row l:
- *    alp_L p + (1 - gam_L g') x_L - gam_L h' x_L' = del_L - gam_L e', the
- *    primes being lane l+1's first row), solved by PCR in 5 shuffle steps.
+ * 4. The lanes' last unknowns form a W-row tridiagonal system per slot (row
+ *    l: alp_L p + (1 - gam_L g') x_L - gam_L h' x_L' = del_L - gam_L e', the
+ *    primes being lane l+1's first row), solved by PCR in log2(W) shuffle
+ *    steps within each segment of W lanes.
  * 5. x_i = e_i - g_i p - h_i x_L, transposed back and stored coalesced.
  * Global traffic: a, b, c, d read once, x written once. No pivoting: for
  * the diagonally dominant systems Thomas itself is for. */
 template <typename T, int M>
 __global__ void __launch_bounds__(kWarps * 32)
-    thomas_coop_warp(int64_t nslots, const int64_t *__restrict__ base,
+    thomas_coop_warp(int64_t nslots, int lw_log2, const int64_t *__restrict__ base,
                      const int64_t *__restrict__ rows, const T *__restrict__ a,
                      const T *__restrict__ b, const T *__restrict__ c, T *d)
 {
     const int lane = (int)(threadIdx.x & 31);
-    const int64_t t = (int64_t)blockIdx.x * kWarps + (int64_t)(threadIdx.x >> 5);
-    if (t >= nslots)
+    const int W = 1 << lw_log2, per = 32 >> lw_log2;
+    const int64_t t0 = ((int64_t)blockIdx.x * kWarps + (int64_t)(threadIdx.x >> 5)) * per;
+    if (t0 >= nslots)
         return; /* the whole warp: no shuffle partner is missing */
-    const int64_t o = base[t];
-    const int n = (int)rows[t];
-    const int l0 = lane % M, tile = (lane / M) * M * M + l0;
+    /* Lane j < per holds slot t0 + j's offset and size (a slot past the
+     * batch has none); register k's slot is (g*M + k) >> lw_log2. */
+    int64_t my_o = 0;
+    int my_n = 0;
+    if (lane < per && t0 + lane < nslots) {
+        my_o = base[t0 + lane];
+        my_n = (int)rows[t0 + lane];
+    }
+    const int l0 = lane % M, g = lane / M;
 
     /* 1. Load (all 4M values issued before any is used), transpose. */
     T ra[M], rb[M], rc[M], rd[M];
 #pragma unroll
     for (int k = 0; k < M; ++k) {
-        const int i = tile + k * M;
+        const int q = g * M + k, j = q >> lw_log2;
+        const int64_t o = __shfl_sync(kAll, my_o, j);
+        const int n = __shfl_sync(kAll, my_n, j);
+        const int i = (q & (W - 1)) * M + l0;
         const bool in = i < n;
         ra[k] = in && i > 0 ? a[o + i] : (T)0;
         rb[k] = in ? b[o + i] : (T)1;
@@ -97,33 +109,34 @@ __global__ void __launch_bounds__(kWarps * 32)
     const T alpL = ra[M - 1], gamL = rc[M - 1], delL = rd[M - 1];
 
     /* 3. Backward, in place: e in rd, g in ra, h in rc (rows 0 .. M-2). */
-    T e = (T)0, g = (T)0, h = (T)-1;
+    T e = (T)0, gg = (T)0, h = (T)-1;
 #pragma unroll
     for (int j = M - 2; j >= 0; --j) {
         e = rd[j] - rc[j] * e;
-        g = ra[j] - rc[j] * g;
+        gg = ra[j] - rc[j] * gg;
         h = -rc[j] * h;
         rd[j] = e;
-        ra[j] = g;
+        ra[j] = gg;
         rc[j] = h;
     }
 
-    /* 4. The interface system (unknown: each lane's x_L). Lane 31's last row
-     * has gam_L = 0 (c of row n-1 and of padding rows is 0). */
-    const T e1 = __shfl_down_sync(kAll, e, 1), g1 = __shfl_down_sync(kAll, g, 1),
-            h1 = __shfl_down_sync(kAll, h, 1);
+    /* 4. The interface system (unknown: each lane's x_L). A segment's last
+     * lane has gam_L = 0 (c of row n-1 and of padding rows is 0), its first
+     * alp_L = 0 (a of row 0 is): the segments do not couple. */
+    const int seg = lane & (W - 1);
+    const T e1 = __shfl_down_sync(kAll, e, 1, W), g1 = __shfl_down_sync(kAll, gg, 1, W),
+            h1 = __shfl_down_sync(kAll, h, 1, W);
     T A = alpL, B = (T)1 - gamL * g1, C = -gamL * h1, D = delL - gamL * e1;
-#pragma unroll
-    for (int s = 1; s < 32; s *= 2) {
-        T Am = __shfl_up_sync(kAll, A, s), Bm = __shfl_up_sync(kAll, B, s),
-          Cm = __shfl_up_sync(kAll, C, s), Dm = __shfl_up_sync(kAll, D, s);
-        T Ap = __shfl_down_sync(kAll, A, s), Bp = __shfl_down_sync(kAll, B, s),
-          Cp = __shfl_down_sync(kAll, C, s), Dp = __shfl_down_sync(kAll, D, s);
-        if (lane < s) { /* no row above: an identity row */
+    for (int s = 1; s < W; s *= 2) {
+        T Am = __shfl_up_sync(kAll, A, s, W), Bm = __shfl_up_sync(kAll, B, s, W),
+          Cm = __shfl_up_sync(kAll, C, s, W), Dm = __shfl_up_sync(kAll, D, s, W);
+        T Ap = __shfl_down_sync(kAll, A, s, W), Bp = __shfl_down_sync(kAll, B, s, W),
+          Cp = __shfl_down_sync(kAll, C, s, W), Dp = __shfl_down_sync(kAll, D, s, W);
+        if (seg < s) { /* no row above: an identity row */
             Am = Cm = Dm = (T)0;
             Bm = (T)1;
         }
-        if (lane + s >= 32) {
+        if (seg + s >= W) {
             Ap = Cp = Dp = (T)0;
             Bp = (T)1;
         }
@@ -136,8 +149,8 @@ __global__ void __launch_bounds__(kWarps * 32)
     const T xL = D / B;
 
     /* 5. The chunk's rows from p and x_L, transposed back, stored. */
-    T p = __shfl_up_sync(kAll, xL, 1);
-    if (lane == 0)
+    T p = __shfl_up_sync(kAll, xL, 1, W);
+    if (seg == 0)
         p = (T)0;
 #pragma unroll
     for (int j = 0; j < M - 1; ++j)
@@ -146,7 +159,10 @@ __global__ void __launch_bounds__(kWarps * 32)
     tile_transpose<M>(rd, l0);
 #pragma unroll
     for (int k = 0; k < M; ++k) {
-        const int i = tile + k * M;
+        const int q = g * M + k, j = q >> lw_log2;
+        const int64_t o = __shfl_sync(kAll, my_o, j);
+        const int n = __shfl_sync(kAll, my_n, j);
+        const int i = (q & (W - 1)) * M + l0;
         if (i < n)
             d[o + i] = rd[k];
     }
@@ -156,7 +172,10 @@ template <typename T, int M>
 void go(unsigned grid, cudaStream_t s, const hb_layout_dev *lay, const T *a, const T *b,
         const T *c, T *d)
 {
-    thomas_coop_warp<T, M><<<grid, kWarps * 32, 0, s>>>(lay->nslots, hb__dev(lay->base),
+    int lw_log2 = 0;
+    while ((1 << lw_log2) < lay->coop_group)
+        ++lw_log2;
+    thomas_coop_warp<T, M><<<grid, kWarps * 32, 0, s>>>(lay->nslots, lw_log2, hb__dev(lay->base),
                                                         hb__dev(lay->rows), a, b, c, d);
 }
 
@@ -178,21 +197,24 @@ template <typename T>
 hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                  const T *a, const T *b, const T *c, T *d)
 {
-    const unsigned grid = hb__cuda_blocks(lay->nslots, kWarps);
+    /* 32 / coop_group slots per warp, kWarps warps per block. */
+    const int64_t warps = (lay->nslots + 32 / lay->coop_group - 1) / (32 / lay->coop_group);
+    const unsigned grid = hb__cuda_blocks(warps, kWarps);
     const cudaStream_t s = hb__cuda_stream(ctx, stream);
     bool ok = true;
     switch (lay->coop_rows) {
-    case 1: go<T, 1>(grid, s, lay, a, b, c, d); break;
-    case 2: go<T, 2>(grid, s, lay, a, b, c, d); break;
-    case 4: go<T, 4>(grid, s, lay, a, b, c, d); break;
     case 8: go<T, 8>(grid, s, lay, a, b, c, d); break;
     case 16: go<T, 16>(grid, s, lay, a, b, c, d); break;
     case 32: ok = go32(grid, s, lay, a, b, c, d); break;
     default: ok = false;
     }
+    if (lay->coop_group < 1 || lay->coop_group > 32 || (lay->coop_group & (lay->coop_group - 1)))
+        ok = false;
     if (!ok)
-        return hb__error(HB_ERR_BACKEND, "CUDA: hb_thomas_coop_warp has no %d-row variant in %s",
-                         (int)lay->coop_rows, p == HB_DOUBLE ? "double" : "float");
+        return hb__error(HB_ERR_BACKEND,
+                         "CUDA: hb_thomas_coop_warp has no variant of %d rows x %d lanes in %s",
+                         (int)lay->coop_rows, (int)lay->coop_group,
+                         p == HB_DOUBLE ? "double" : "float");
     return hb__cuda_launched("hb_thomas_coop_warp", p, lay->nslots);
 }
 
@@ -201,8 +223,9 @@ hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_layout_
 static_assert(HB_COOP_WARP_MAX_ROWS(8) == 32 * 16 && HB_COOP_WARP_MAX_ROWS(4) == 32 * 32,
               "hb_backend.h's warp limits are the variants compiled here");
 
-/* lay->coop_rows = M rows per lane, one warp per slot, kWarps slots per
- * block; cw unused (every row stays in registers). */
+/* lay->coop_rows = M rows per lane (8, 16, or 32 in float), lay->coop_group
+ * = W lanes per slot (a power of two up to 32), 32 / W slots per warp,
+ * kWarps warps per block; cw unused (every row stays in registers). */
 hb_status hb__cuda_thomas_coop_warp(hb_context *ctx, void *stream, hb_precision p,
                                     const hb_layout_dev *lay, hb_buffer *a, hb_buffer *b,
                                     hb_buffer *c, hb_buffer *cw, hb_buffer *d)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""table.py: this record's table: per point of the seeds' short Thomas grid, the cooperative plan with the register kernel (HINESBATCH_COOP_WARP=1) and without it (=0), each timed in its own bench call beside cuSPARSE's two routines, from the CSVs in a call's folder."""
+"""table.py: this record's tables: per point of each grid (warp1-TAG.csv against warp0-TAG.csv in a call's folder), the cooperative plan with the register kernel forced on (HINESBATCH_COOP_WARP=1) and off (=0), each timed in its own bench call beside cuSPARSE's two routines."""
 import csv
 import glob
 import math
@@ -23,14 +23,14 @@ def load(path):
 
 
 def main(folder):
-    for prec in ("double", "float"):
-        on = os.path.join(folder, f"warp1-{prec}.csv")
-        off = os.path.join(folder, f"warp0-{prec}.csv")
-        if not (os.path.exists(on) and os.path.exists(off)):
-            print(f"{prec}: missing {on} or {off}")
+    for on in sorted(glob.glob(os.path.join(folder, "warp1-*.csv"))):
+        tag = os.path.basename(on)[len("warp1-"):-len(".csv")]
+        off = os.path.join(folder, f"warp0-{tag}.csv")
+        if not os.path.exists(off):
+            print(f"{tag}: missing {off}")
             continue
         a, b = load(on), load(off)
-        print(f"\n### {prec}, short half\n")
+        print(f"\n### {tag}\n")
         print("| systems x rows | registers ms | of copy | cuSPARSE / registers | resident ms | of copy | cuSPARSE / resident | resident / registers |")
         print("|---|---|---|---|---|---|---|---|")
         ga, gb, n = 0.0, 0.0, 0

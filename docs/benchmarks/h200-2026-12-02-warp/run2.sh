@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# run2.sh: second device call of this record (H200): the register kernel with W = 1..32 lanes per system (8 rows per lane up to 256 rows, 16 up to 512, 32 up to 1,024 in float): its registers and spills, `ctest -L cuda` (test_coop_warp and every cooperative test with it on by default), then the seeds' short Thomas grid (256..256,000 systems x 64..512 rows) in double and float and 20..20,000 x 1,024 floats, with the kernel forced on and off (HINESBATCH_COOP_WARP=1/0), each bench call timing cuSPARSE's two routines beside ours; Nsight Compute counters of both kernels at 256,000 x 512 double. Output in call2/ (call2.tar.gz) and call2.md.
+# Usage, from the repository root on the GPU machine: OUT=DIR bash docs/benchmarks/h200-2026-12-02-warp/run2.sh
+set -u
+: "${OUT:?OUT: the folder that comes back}"
+t0=$(date +%s)
+left() { echo $((560 - ($(date +%s) - t0))); }
+R=docs/benchmarks/h200-2026-12-02-warp
+w=$OUT/call2 && mkdir -p "$w"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader >"$w/gpu.txt"
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 | head -1 | tr -d .)
+B=/tmp/r2/b && rm -rf /tmp/r2 && mkdir -p /tmp/r2
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DHINESBATCH_WITH_CUDA=ON -DHINESBATCH_WITH_OPENCL=ON \
+    -DCMAKE_CUDA_ARCHITECTURES="$arch" >$B.log 2>&1 && cmake --build $B -j 16 >>$B.log 2>&1 || { tail -30 $B.log; cp $B.log "$w/"; tar -czf "$OUT/call2.tar.gz" -C "$OUT" call2; exit 1; }
+echo "build after $(($(date +%s) - t0)) s, $(grep -c -i 'warning' $B.log) warning lines" | tee -a "$w/summary.md"
+lib=$(find $B -name 'libhinesbatch*.a' | head -1)
+cuobjdump -res-usage "$lib" 2>/dev/null | grep -A1 "thomas_coop_warp" | grep -o "Function [^ ]*\|REG:[0-9]*\|STACK:[0-9]*\|LOCAL:[0-9]*" | paste - - - - >"$w/regs.txt"
+cat "$w/regs.txt" | c++filt | tee -a "$w/summary.md"
+(cd $B && timeout 200 ctest -L cuda -j 4 --output-on-failure >"$w/ctest-cuda.txt" 2>&1)
+echo "ctest cuda: $(grep -E 'tests passed|tests failed' "$w/ctest-cuda.txt") after $(($(date +%s) - t0)) s" | tee -a "$w/summary.md"
+grep -A3 "Failed\|\*\*\*" "$w/ctest-cuda.txt" | head -40 | tee -a "$w/summary.md"
+H=$B/apps/hinesbatch
+bench() { # tag warp precision [grid]
+    [ "$(left)" -gt 40 ] || { echo "$1: skipped, no time" | tee -a "$w/summary.md"; return; }
+    local cap=50
+    [ $cap -lt $(($(left) - 60)) ] || cap=$(($(left) - 60))
+    local grid=(--systems 256,2560,25600,256000 --rows 64,128,256,512)
+    [ "${4:-}" = long ] && grid=(--systems 20,200,2000,20000 --rows 1024)
+    HINESBATCH_COOP_WARP=$2 timeout $((cap + 10)) $H bench --suite thomas --backend cuda --strategy auto \
+        --serial-max-rows 0 "${grid[@]}" --precision $3 \
+        --target-s 0.1 --wall-cap 0.6 --max-seconds $cap --csv "$w/$1.csv" >/dev/null 2>"$w/$1.log"
+    echo "$1: status $?, $(grep '^bench: [0-9]* rows' "$w/$1.log") after $(($(date +%s) - t0)) s" | tee -a "$w/summary.md"
+}
+bench warp1-double 1 double
+bench warp0-double 0 double
+bench warp1-float 1 float
+bench warp0-float 0 float
+bench warp1-float1024 1 float long
+bench warp0-float1024 0 float long
+python3 $R/table.py "$w" | tee "$OUT/call2.md"
+if command -v ncu >/dev/null && [ "$(left)" -gt 70 ]; then
+    m=dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum
+    for k in 1; do
+        HINESBATCH_COOP_WARP=$k timeout 30 ncu --clock-control none -k regex:coop --launch-skip 2 --launch-count 1 --metrics $m \
+            $H bench --backend cuda --kind thomas --strategy cooperative --systems 256000 --rows 512 \
+            --precision double --serial-max-rows 0 --max-reps 4 --target-s 0.01 --csv /dev/null >"$w/ncu-warp$k.txt" 2>&1
+        echo "ncu warp$k: status $?" | tee -a "$w/summary.md"
+        grep -E "dram__|l1tex__|gpu__time|warps_active|inst_executed|sm__throughput" "$w/ncu-warp$k.txt" | tee -a "$w/summary.md"
+    done
+fi
+nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv,noheader >>"$w/gpu.txt"
+tar -czf "$OUT/call2.tar.gz" -C "$OUT" call2 && cp "$w/summary.md" "$OUT/call2-summary.md"
+echo "done in $(($(date +%s) - t0)) s"
