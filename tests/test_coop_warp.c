@@ -1,8 +1,9 @@
 /* test_coop_warp.c: the register cooperative tridiagonal solver (CUDA: 1 to 32 lanes of a warp per system, its rows in registers) forced on (HINESBATCH_COOP_WARP=1) against the serial oracle: every rows-per-lane and lanes-per-system variant, uniform and variable batches down to 1 row, odd system counts, badly scaled and near-singular rows, float and double; when plans take it (HINESBATCH_COOP_WARP, group sizes, the size limit) and how they name it; elsewhere, that no plan claims it. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
-#define HB_CORE_INTERNALS         /* HB_COOP_WARP_MAX_ROWS */
+#define HB_CORE_INTERNALS         /* a white-box test of the core's rule */
 #include "hb_backend.h"
 #include "hb_oracle_runner.h"
+#include "hb_plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,57 @@ static void choice(hb_context *ctx, int has)
     HB_CHECK(setenv("HINESBATCH_COOP_WARP", "1", 1) == 0, "setenv");
 }
 
+/* The rule (hb__coop_warp_rule) on an H200's 132 compute units and on a
+ * device that does not say: double systems of up to 256 rows, float ones of
+ * up to 512, longer floats from 16 systems per compute unit (2,112). */
+static void rule(void)
+{
+    hb_device_traits h200, unknown;
+    memset(&h200, 0, sizeof h200);
+    h200.is_gpu = h200.has_double = 1;
+    h200.compute_units = 132;
+    unknown = h200;
+    unknown.compute_units = 0;
+    static const struct {
+        int unknown;
+        size_t esize;
+        int64_t nsys, rows;
+        int want;
+    } cases[] = {
+        {0, 8, 256, 1, 1},      {0, 8, 256000, 256, 1}, {0, 8, 20, 257, 0},
+        {0, 8, 256000, 512, 0}, {0, 4, 20, 512, 1},     {0, 4, 256000, 512, 1},
+        {0, 4, 2111, 1024, 0},  {0, 4, 2112, 1024, 1},  {0, 4, 20, 513, 0},
+        {1, 4, 100000, 1024, 0}, {1, 4, 100000, 512, 1}, {1, 8, 100000, 64, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const int got = hb__coop_warp_rule(cases[i].unknown ? &unknown : &h200, cases[i].esize,
+                                           cases[i].nsys, cases[i].rows);
+        HB_CHECK(got == cases[i].want, "rule case %zu (%lld x %lld, %zu-byte reals%s): %d",
+                 i, (long long)cases[i].nsys, (long long)cases[i].rows, cases[i].esize,
+                 cases[i].unknown ? ", compute units unknown" : "", got);
+    }
+}
+
+/* Left to the rule (HINESBATCH_COOP_WARP unset), plans follow it. */
+static void by_rule(hb_context *ctx, int has)
+{
+    unsetenv("HINESBATCH_COOP_WARP");
+    const int64_t sizes[][2] = {{300, 64}, {300, 256}, {300, 300}, {300, 512}, {5000, 1024},
+                                {30, 1024}};
+    for (int ip = 0; ip < 2; ++ip) {
+        const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;
+        const size_t es = p == HB_DOUBLE ? 8 : 4;
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+            const int64_t nsys = sizes[k][0], n = sizes[k][1];
+            int32_t m = 0, w = 0;
+            const int on = has && hb__coop_warp_shape(es, n, &m, &w) &&
+                           hb__coop_warp_rule(&ctx->traits, es, nsys, n);
+            expect(ctx, p, nsys, n, 0, on ? m : 0, w);
+        }
+    }
+    HB_CHECK(setenv("HINESBATCH_COOP_WARP", "1", 1) == 0, "setenv");
+}
+
 /* Every variant: 8 and 16 (and in float 32) rows per lane, 1 to 32 lanes per
  * system; odd system counts (a warp's last systems and a block's last warp
  * idle), one system alone, variable batches with 1-row systems among long
@@ -154,6 +206,7 @@ static void hard(hb_context *ctx, hb_context *oracle, hb_precision p)
 int main(void)
 {
     hb_test_begin("test_coop_warp");
+    rule();
     unsetenv("HINESBATCH_COOP_WARP");
     unsetenv("HINESBATCH_COOP_SPAN");
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
@@ -172,6 +225,7 @@ int main(void)
     HB_CHECK_STATUS(ps, HB_SUCCESS);
     const int has = hb_context_backend(ctx) == HB_BACKEND_CUDA;
     choice(ctx, has);
+    by_rule(ctx, has);
     if (has) {
         for (int ip = 0; ip < 2; ++ip) {
             const hb_precision p = ip ? HB_FLOAT : HB_DOUBLE;

@@ -383,10 +383,21 @@ int hb__coop_warp_shape(size_t esize, int64_t max_rows, int32_t *rows_per_lane, 
     return 1;
 }
 
+/* Measured on an H200 against the resident kernel, each side in its own
+ * bench call with cuSPARSE beside it (docs/benchmarks/h200-2026-12-02-warp,
+ * the seeds' grid): 8 rows per lane ran 0.99-1.27x as fast in double and
+ * 1.16-1.72x in float (256..256,000 systems of 64..256 rows); 16 rows per
+ * lane 1.02-1.50x in float but 0.88-0.97x in double (162 registers: 18% of
+ * the warp slots filled, the rows' latency chains left uncovered); 32
+ * floats per lane 0.85x at 20 systems of 1,024 rows, 1.00x at 2,000 and
+ * 1.13x at 20,000. */
 int hb__coop_warp_rule(const hb_device_traits *dev, size_t esize, int64_t nsys, int64_t max_rows)
 {
-    (void)dev, (void)esize, (void)nsys, (void)max_rows;
-    return 1;
+    if (esize == sizeof(double))
+        return max_rows <= 256;
+    if (max_rows <= 512)
+        return 1;
+    return dev->compute_units > 0 && nsys >= HB_COOP_WARP_MIN_WAVES * (int64_t)dev->compute_units;
 }
 
 /* Measured on an H100 (docs/benchmarks/h100-2026-11-24-onchip, one run, both

@@ -248,7 +248,10 @@ int32_t hb__coop_span(const hb_device_traits *dev, int64_t nsys, int64_t max_row
  * returns 0 (and sets neither) past HB_COOP_WARP_MAX_ROWS. */
 int hb__coop_warp_shape(size_t esize, int64_t max_rows, int32_t *rows_per_lane, int32_t *lanes);
 /* Whether cooperative plans run it when HINESBATCH_COOP_WARP leaves it to
- * the rule (docs/strategies.md has the measurements). */
+ * the rule (docs/strategies.md has the measurements): double systems of up
+ * to 256 rows, float ones of up to 512, longer floats where the batch has
+ * at least HB_COOP_WARP_MIN_WAVES systems per compute unit. */
+#define HB_COOP_WARP_MIN_WAVES 16
 int hb__coop_warp_rule(const hb_device_traits *dev, size_t esize, int64_t nsys, int64_t max_rows);
 /* AUTO's strategy for a tridiagonal plan whose strategy and layout are both
  * AUTO: cooperative on a GPU backend that has it (has_coop; measured faster

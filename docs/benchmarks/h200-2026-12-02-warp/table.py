@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""table.py: this record's tables: per point of each grid (warp1-TAG.csv against warp0-TAG.csv in a call's folder), the cooperative plan with the register kernel forced on (HINESBATCH_COOP_WARP=1) and off (=0), each timed in its own bench call beside cuSPARSE's two routines."""
+"""table.py: this record's tables: per point of each grid (warp1-TAG.csv against warp0-TAG.csv in a call's folder), the cooperative plan with the register kernel forced on (HINESBATCH_COOP_WARP=1; or SIDE-TAG.csv, e.g. rule-TAG.csv: the library's rule) and off (=0), each timed in its own bench call beside cuSPARSE's two routines. Usage: table.py FOLDER [SIDE]."""
 import csv
 import glob
 import math
@@ -22,16 +22,16 @@ def load(path):
     return out
 
 
-def main(folder):
-    for on in sorted(glob.glob(os.path.join(folder, "warp1-*.csv"))):
-        tag = os.path.basename(on)[len("warp1-"):-len(".csv")]
+def main(folder, side="warp1"):
+    for on in sorted(glob.glob(os.path.join(folder, f"{side}-*.csv"))):
+        tag = os.path.basename(on)[len(side) + 1:-len(".csv")]
         off = os.path.join(folder, f"warp0-{tag}.csv")
         if not os.path.exists(off):
             print(f"{tag}: missing {off}")
             continue
         a, b = load(on), load(off)
         print(f"\n### {tag}\n")
-        print("| systems x rows | registers ms | of copy | cuSPARSE / registers | resident ms | of copy | cuSPARSE / resident | resident / registers |")
+        print(f"| systems x rows | {side} ms | of copy | cuSPARSE / {side} | off ms | of copy | cuSPARSE / off | off / {side} |")
         print("|---|---|---|---|---|---|---|---|")
         ga, gb, n = 0.0, 0.0, 0
         for k in sorted(set(a) & set(b)):
@@ -42,8 +42,8 @@ def main(folder):
             ga, gb, n = ga + math.log(ra), gb + math.log(rb), n + 1
             print(f"| {k[0]} x {k[1]} | {x['ours']:.4g} | {x['frac']:.3f} | {ra:.2f} | {y['ours']:.4g} | {y['frac']:.3f} | {rb:.2f} | {y['ours'] / x['ours']:.2f} |")
         if n:
-            print(f"\ngeometric mean of cuSPARSE / ours: registers {math.exp(ga / n):.2f}, resident {math.exp(gb / n):.2f} ({n} points)")
+            print(f"\ngeometric mean of cuSPARSE / ours: {side} {math.exp(ga / n):.2f}, off {math.exp(gb / n):.2f} ({n} points)")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else ".")
+    main(sys.argv[1] if len(sys.argv) > 1 else ".", sys.argv[2] if len(sys.argv) > 2 else "warp1")
