@@ -334,6 +334,23 @@ hb_plan_options hb_oracle_options(hb_strategy s, int32_t group)
     return o;
 }
 
+int hb_oracle_coop_available(hb_context *ctx)
+{
+    hb_plan *probe = NULL;
+    hb_plan_options o = hb_oracle_options(HB_STRATEGY_COOPERATIVE, 0);
+    const hb_status st = hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 2, 10, &o, &probe);
+    hb_plan_destroy(probe);
+    if (st == HB_ERR_BACKEND_UNAVAILABLE) {
+        HB_CHECK(hb_test_on_host(ctx), "a GPU backend lacks the cooperative solver: %s",
+                 hb_last_error());
+        HB_CHECK(strstr(hb_last_error(), "cooperative") != NULL, "the refusal names it: %s",
+                 hb_last_error());
+        return 0;
+    }
+    HB_CHECK_STATUS(st, HB_SUCCESS);
+    return 1;
+}
+
 void hb_oracle_coop_env_refused(hb_context *ctx, const char *var, const char *const *bad,
                                 size_t n)
 {

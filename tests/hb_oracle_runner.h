@@ -78,6 +78,10 @@ void hb_oracle_plan_finish(hb_plan *plan, const hb_oracle_batch *bt, void *x);
 /* Options forcing strategy s with group_size group (the cooperative and
  * cell-group tests). */
 hb_plan_options hb_oracle_options(hb_strategy s, int32_t group);
+/* Whether ctx runs cooperative plans: 1 when a small one is made; 0 when
+ * it is refused with HB_ERR_BACKEND_UNAVAILABLE naming the strategy, which
+ * must be on a host backend (checked); any other failure is checked too. */
+int hb_oracle_coop_available(hb_context *ctx);
 /* Each of the n values bad[] of the environment variable var must fail the
  * creation of a cooperative tridiagonal plan (float, the library's group
  * size) with HB_ERR_INVALID_ARGUMENT, leave no plan and name the variable

@@ -210,19 +210,11 @@ int main(void)
     unsetenv("HINESBATCH_COOP_WARP");
     unsetenv("HINESBATCH_COOP_SPAN");
     hb_context *ctx = hb_test_context(), *oracle = hb_test_oracle();
-    hb_plan *probe = NULL;
-    hb_plan_options po = coop_options(0);
-    hb_status ps = hb_plan_create_tridiag_uniform(ctx, HB_DOUBLE, 2, 10, &po, &probe);
-    hb_plan_destroy(probe);
-    if (ps == HB_ERR_BACKEND_UNAVAILABLE) {
-        /* Host backends lack the cooperative solvers (test_coop checks it). */
-        HB_CHECK(hb_test_on_host(ctx), "a GPU backend lacks the cooperative solver: %s",
-                 hb_last_error());
+    if (!hb_oracle_coop_available(ctx)) { /* host backends */
         hb_context_destroy(oracle);
         hb_context_destroy(ctx);
         return hb_test_finish();
     }
-    HB_CHECK_STATUS(ps, HB_SUCCESS);
     const int has = hb_context_backend(ctx) == HB_BACKEND_CUDA;
     choice(ctx, has);
     by_rule(ctx, has);

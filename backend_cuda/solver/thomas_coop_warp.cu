@@ -31,6 +31,25 @@ template <int M, typename T> __device__ __forceinline__ void tile_transpose(T (&
     }
 }
 
+/* Register k of lane g*M + l0 (before the transpose): the warp's padded row
+ * (g*M + k)*M + l0, in slot (g*M + k) / W at row i; the slot's offset o and
+ * size n come from the lane that loaded them (lane j holds slot j's). */
+struct hb_warp_row {
+    int64_t o;
+    int n, i;
+};
+template <int M>
+__device__ __forceinline__ hb_warp_row warp_row(int k, int g, int l0, int lw_log2, int64_t my_o,
+                                                int my_n)
+{
+    const int q = g * M + k, j = q >> lw_log2;
+    hb_warp_row r;
+    r.o = __shfl_sync(kAll, my_o, j);
+    r.n = __shfl_sync(kAll, my_n, j);
+    r.i = (q & ((1 << lw_log2) - 1)) * M + l0;
+    return r;
+}
+
 /* A warp solves 32 / W consecutive slots, W = 1 << lw_log2 lanes each
  * (rows[t] <= W x M, the plan checks). Lane l owns rows (l % W)*M ..
  * (l % W)*M + M-1 of slot l / W, padded to W x M rows with identity rows
@@ -76,10 +95,9 @@ __global__ void __launch_bounds__(kWarps * 32)
     T ra[M], rb[M], rc[M], rd[M];
 #pragma unroll
     for (int k = 0; k < M; ++k) {
-        const int q = g * M + k, j = q >> lw_log2;
-        const int64_t o = __shfl_sync(kAll, my_o, j);
-        const int n = __shfl_sync(kAll, my_n, j);
-        const int i = (q & (W - 1)) * M + l0;
+        const hb_warp_row w = warp_row<M>(k, g, l0, lw_log2, my_o, my_n);
+        const int64_t o = w.o;
+        const int i = w.i, n = w.n;
         const bool in = i < n;
         ra[k] = in && i > 0 ? a[o + i] : (T)0;
         rb[k] = in ? b[o + i] : (T)1;
@@ -159,12 +177,9 @@ __global__ void __launch_bounds__(kWarps * 32)
     tile_transpose<M>(rd, l0);
 #pragma unroll
     for (int k = 0; k < M; ++k) {
-        const int q = g * M + k, j = q >> lw_log2;
-        const int64_t o = __shfl_sync(kAll, my_o, j);
-        const int n = __shfl_sync(kAll, my_n, j);
-        const int i = (q & (W - 1)) * M + l0;
-        if (i < n)
-            d[o + i] = rd[k];
+        const hb_warp_row w = warp_row<M>(k, g, l0, lw_log2, my_o, my_n);
+        if (w.i < w.n)
+            d[w.o + w.i] = rd[k];
     }
 }
 
