@@ -59,22 +59,25 @@ __device__ __forceinline__ hb_warp_row warp_row(int k, int g, int l0, int lw_log
  * 1. Coalesced loads: register k of lane l = g*M + l0 reads padded row
  *    (g*M + k)*M + l0 of the warp (a group of M lanes reads M consecutive
  *    rows), then an in-register transpose gives each lane its own M rows.
- * 2. Forward over the chunk with the previous chunk's last unknown p left
- *    symbolic: x_i + gam_i x_{i+1} = del_i - alp_i p (one reciprocal per row).
- * 3. Backward: x_i = e_i - g_i p - h_i x_L for every row of the chunk (x_L
- *    its last), from e_L = g_L = 0, h_L = -1.
- * 4. The lanes' last unknowns form a W-row tridiagonal system per slot (row
- *    l: alp_L p + (1 - gam_L g') x_L - gam_L h' x_L' = del_L - gam_L e', the
- *    primes being lane l+1's first row), solved by PCR in log2(W) shuffle
+ * 2. Forward over the lane's rows as C sub-chunks of M / C rows (C = 2
+ *    from 16 rows per lane: two independent chains of reciprocals, half as
+ *    long), each with the previous sub-chunk's last unknown p left
+ *    symbolic: x_i + gam_i x_{i+1} = del_i - alp_i p.
+ * 3. Backward: x_i = e_i - g_i p - h_i X for every row of a sub-chunk (X
+ *    its last unknown), from e = g = 0, h = -1 at its last row.
+ * 4. The sub-chunks' last rows, with the next sub-chunk's first row put in,
+ *    couple the X's; with C = 2 the first X of each lane is put into the
+ *    second's row, leaving one row per lane in its last unknown x_L: a
+ *    W-row tridiagonal system per slot, solved by PCR in log2(W) shuffle
  *    steps within each segment of W lanes.
  * 5. x_i = e_i - g_i p - h_i x_L, transposed back and stored coalesced.
  * Global traffic: a, b, c, d read once, x written once. No pivoting: for
  * the diagonally dominant systems Thomas itself is for. */
-template <typename T, int M>
+template <typename T, int M, int C>
 __global__ void __launch_bounds__(kWarps * 32)
     thomas_coop_warp(int64_t nslots, int lw_log2, const int64_t *__restrict__ base,
                      const int64_t *__restrict__ rows, const T *__restrict__ a,
-                     const T *__restrict__ b, const T *__restrict__ c, T *d)
+                     const T *__restrict__ b, const T *__restrict__ cc, T *d)
 {
     const int lane = (int)(threadIdx.x & 31);
     const int W = 1 << lw_log2, per = 32 >> lw_log2;
@@ -90,6 +93,8 @@ __global__ void __launch_bounds__(kWarps * 32)
         my_n = (int)rows[t0 + lane];
     }
     const int l0 = lane % M, g = lane / M;
+    constexpr int H = M / C;
+    static_assert((C == 1 || C == 2) && H * C == M, "1 or 2 sub-chunks per lane");
 
     /* 1. Load (all 4M values issued before any is used), transpose. */
     T ra[M], rb[M], rc[M], rd[M];
@@ -101,7 +106,7 @@ __global__ void __launch_bounds__(kWarps * 32)
         const bool in = i < n;
         ra[k] = in && i > 0 ? a[o + i] : (T)0;
         rb[k] = in ? b[o + i] : (T)1;
-        rc[k] = in && i < n - 1 ? c[o + i] : (T)0;
+        rc[k] = in && i < n - 1 ? cc[o + i] : (T)0;
         rd[k] = in ? d[o + i] : (T)0;
     }
     tile_transpose<M>(ra, l0);
@@ -109,47 +114,93 @@ __global__ void __launch_bounds__(kWarps * 32)
     tile_transpose<M>(rc, l0);
     tile_transpose<M>(rd, l0);
 
-    /* 2. Forward: alp in ra, gam in rc, del in rd. */
-    {
-        const T r = (T)1 / rb[0];
-        ra[0] *= r;
-        rc[0] *= r;
-        rd[0] *= r;
+    /* 2. Forward over each of the C sub-chunks of H rows, side by side (C
+     * independent chains: the latency of one reciprocal after another is
+     * what bounds a lane, C = 2 halves the chain), with the previous
+     * sub-chunk's last unknown left symbolic: alp in ra, gam in rc, del in
+     * rd. */
+#pragma unroll
+    for (int q = 0; q < C; ++q) {
+        const T r = (T)1 / rb[q * H];
+        ra[q * H] *= r;
+        rc[q * H] *= r;
+        rd[q * H] *= r;
     }
 #pragma unroll
-    for (int j = 1; j < M; ++j) {
-        const T aj = ra[j];
-        const T r = (T)1 / (rb[j] - aj * rc[j - 1]);
-        ra[j] = -aj * ra[j - 1] * r;
-        rc[j] *= r;
-        rd[j] = (rd[j] - aj * rd[j - 1]) * r;
-    }
-    const T alpL = ra[M - 1], gamL = rc[M - 1], delL = rd[M - 1];
-
-    /* 3. Backward, in place: e in rd, g in ra, h in rc (rows 0 .. M-2). */
-    T e = (T)0, gg = (T)0, h = (T)-1;
+    for (int j = 1; j < H; ++j) {
 #pragma unroll
-    for (int j = M - 2; j >= 0; --j) {
-        e = rd[j] - rc[j] * e;
-        gg = ra[j] - rc[j] * gg;
-        h = -rc[j] * h;
-        rd[j] = e;
-        ra[j] = gg;
-        rc[j] = h;
+        for (int q = 0; q < C; ++q) {
+            const int x = q * H + j;
+            const T aj = ra[x];
+            const T r = (T)1 / (rb[x] - aj * rc[x - 1]);
+            ra[x] = -aj * ra[x - 1] * r;
+            rc[x] *= r;
+            rd[x] = (rd[x] - aj * rd[x - 1]) * r;
+        }
+    }
+    T alpL[C], gamL[C], delL[C];
+#pragma unroll
+    for (int q = 0; q < C; ++q) {
+        alpL[q] = ra[q * H + H - 1];
+        gamL[q] = rc[q * H + H - 1];
+        delL[q] = rd[q * H + H - 1];
     }
 
-    /* 4. The interface system (unknown: each lane's x_L). A segment's last
-     * lane has gam_L = 0 (c of row n-1 and of padding rows is 0), its first
-     * alp_L = 0 (a of row 0 is): the segments do not couple. */
+    /* 3. Backward, in place: e in rd, g in ra, h in rc (every row but each
+     * sub-chunk's last): x_i = e_i - g_i p_q - h_i X_q, p_q the previous
+     * sub-chunk's last unknown, X_q this one's. */
+    T e[C], gg[C], h[C];
+#pragma unroll
+    for (int q = 0; q < C; ++q) {
+        e[q] = gg[q] = (T)0;
+        h[q] = (T)-1;
+    }
+#pragma unroll
+    for (int j = H - 2; j >= 0; --j) {
+#pragma unroll
+        for (int q = 0; q < C; ++q) {
+            const int x = q * H + j;
+            e[q] = rd[x] - rc[x] * e[q];
+            gg[q] = ra[x] - rc[x] * gg[q];
+            h[q] = -rc[x] * h[q];
+            rd[x] = e[q];
+            ra[x] = gg[q];
+            rc[x] = h[q];
+        }
+    }
+
+    /* 4. The interface system. Sub-chunk q's last row with the next
+     * sub-chunk's first put in: A_q X_{q-1} + B_q X_q + C_q X_{q+1} = D_q
+     * (X_{-1}: the previous lane's last X, X_C: the next lane's X_0). With
+     * C = 2, X_0 = d0 - a0 X_{-1} - c0 X_1 (its row over B_0) is put into
+     * row 1, and the next lane's X_0 likewise (its X_{-1} being this lane's
+     * X_1): one row per lane in X_{C-1} = x_L. A segment's last lane has
+     * gam_L = 0 (c of row n-1 and of padding rows is 0), its first alp = 0
+     * (a of row 0 is): the segments do not couple. */
     const int seg = lane & (W - 1);
-    const T e1 = __shfl_down_sync(kAll, e, 1, W), g1 = __shfl_down_sync(kAll, gg, 1, W),
-            h1 = __shfl_down_sync(kAll, h, 1, W);
-    T A = alpL, B = (T)1 - gamL * g1, C = -gamL * h1, D = delL - gamL * e1;
+    const T e1 = __shfl_down_sync(kAll, e[0], 1, W), g1 = __shfl_down_sync(kAll, gg[0], 1, W),
+            h1 = __shfl_down_sync(kAll, h[0], 1, W);
+    T A = alpL[C - 1], B = (T)1 - gamL[C - 1] * g1, C_ = -gamL[C - 1] * h1,
+      D = delL[C - 1] - gamL[C - 1] * e1;
+    T a0 = (T)0, c0 = (T)0, d0 = (T)0;
+    if (C == 2) {
+        const T r = (T)1 / ((T)1 - gamL[0] * gg[C - 1]);
+        a0 = alpL[0] * r;
+        c0 = -gamL[0] * h[C - 1] * r;
+        d0 = (delL[0] - gamL[0] * e[C - 1]) * r;
+        const T a0n = __shfl_down_sync(kAll, a0, 1, W), c0n = __shfl_down_sync(kAll, c0, 1, W),
+                d0n = __shfl_down_sync(kAll, d0, 1, W);
+        const T A1 = A;
+        A = -A1 * a0;
+        B = B - A1 * c0 - C_ * a0n;
+        D = D - A1 * d0 - C_ * d0n;
+        C_ = -C_ * c0n;
+    }
     for (int s = 1; s < W; s *= 2) {
         T Am = __shfl_up_sync(kAll, A, s, W), Bm = __shfl_up_sync(kAll, B, s, W),
-          Cm = __shfl_up_sync(kAll, C, s, W), Dm = __shfl_up_sync(kAll, D, s, W);
+          Cm = __shfl_up_sync(kAll, C_, s, W), Dm = __shfl_up_sync(kAll, D, s, W);
         T Ap = __shfl_down_sync(kAll, A, s, W), Bp = __shfl_down_sync(kAll, B, s, W),
-          Cp = __shfl_down_sync(kAll, C, s, W), Dp = __shfl_down_sync(kAll, D, s, W);
+          Cp = __shfl_down_sync(kAll, C_, s, W), Dp = __shfl_down_sync(kAll, D, s, W);
         if (seg < s) { /* no row above: an identity row */
             Am = Cm = Dm = (T)0;
             Bm = (T)1;
@@ -158,22 +209,30 @@ __global__ void __launch_bounds__(kWarps * 32)
             Ap = Cp = Dp = (T)0;
             Bp = (T)1;
         }
-        const T k1 = A / Bm, k2 = C / Bp;
+        const T k1 = A / Bm, k2 = C_ / Bp;
         A = -Am * k1;
-        C = -Cp * k2;
+        C_ = -Cp * k2;
         B = B - Cm * k1 - Ap * k2;
         D = D - Dm * k1 - Dp * k2;
     }
     const T xL = D / B;
 
-    /* 5. The chunk's rows from p and x_L, transposed back, stored. */
+    /* 5. The rows from p and the X's, transposed back, stored. */
     T p = __shfl_up_sync(kAll, xL, 1, W);
     if (seg == 0)
         p = (T)0;
+    T X[C];
+    X[C - 1] = xL;
+    if (C == 2)
+        X[0] = d0 - a0 * p - c0 * xL;
 #pragma unroll
-    for (int j = 0; j < M - 1; ++j)
-        rd[j] = rd[j] - ra[j] * p - rc[j] * xL;
-    rd[M - 1] = xL;
+    for (int q = 0; q < C; ++q) {
+        const T pq = q == 0 ? p : X[q - 1];
+#pragma unroll
+        for (int j = 0; j < H - 1; ++j)
+            rd[q * H + j] = rd[q * H + j] - ra[q * H + j] * pq - rc[q * H + j] * X[q];
+        rd[q * H + H - 1] = X[q];
+    }
     tile_transpose<M>(rd, l0);
 #pragma unroll
     for (int k = 0; k < M; ++k) {
@@ -190,8 +249,8 @@ void go(unsigned grid, cudaStream_t s, const hb_layout_dev *lay, const T *a, con
     int lw_log2 = 0;
     while ((1 << lw_log2) < lay->coop_group)
         ++lw_log2;
-    thomas_coop_warp<T, M><<<grid, kWarps * 32, 0, s>>>(lay->nslots, lw_log2, hb__dev(lay->base),
-                                                        hb__dev(lay->rows), a, b, c, d);
+    thomas_coop_warp<T, M, (M >= 16 ? 2 : 1)><<<grid, kWarps * 32, 0, s>>>(
+        lay->nslots, lw_log2, hb__dev(lay->base), hb__dev(lay->rows), a, b, c, d);
 }
 
 /* 32 rows per lane: float only (32 doubles per lane is past the registers;
