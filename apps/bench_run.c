@@ -54,6 +54,10 @@ static void label_row(const hb_plan *plan, const bench_point *pt, bench_row *row
         snprintf(row->variant, sizeof row->variant,
                  "span, %lld groups x %d work-items per system, %lld B local",
                  (long long)(in.ngroups / in.nsys), (int)in.group_size, (long long)in.local_bytes);
+    else if (in.strategy == HB_STRATEGY_COOPERATIVE && in.rows_per_item > 0)
+        snprintf(row->variant, sizeof row->variant,
+                 "registers, %d systems x %d work-items per group, %d rows each",
+                 (int)in.systems_per_group, (int)in.group_size, (int)in.rows_per_item);
     else if (in.strategy == HB_STRATEGY_COOPERATIVE)
         snprintf(row->variant, sizeof row->variant,
                  "%s, %d system%s x %d work-items per group, %lld B local",

@@ -388,9 +388,9 @@ int hb__coop_warp_shape(size_t esize, int64_t max_rows, int32_t *rows_per_lane, 
  * the seeds' grid): 8 rows per lane ran 0.99-1.27x as fast in double and
  * 1.16-1.72x in float (256..256,000 systems of 64..256 rows); 16 rows per
  * lane 1.02-1.50x in float but 0.88-0.97x in double (162 registers: 18% of
- * the warp slots filled, the rows' latency chains left uncovered); 32
- * floats per lane 0.85x at 20 systems of 1,024 rows, 1.00x at 2,000 and
- * 1.13x at 20,000. */
+ * the warp slots filled, the rows' latency chains left uncovered; 0.94-0.96x
+ * with two sub-chunks per lane, call 4); 32 floats per lane 0.85x at 20
+ * systems of 1,024 rows, 1.00x at 2,000 and 1.13x at 20,000. */
 int hb__coop_warp_rule(const hb_device_traits *dev, size_t esize, int64_t nsys, int64_t max_rows)
 {
     if (esize == sizeof(double))

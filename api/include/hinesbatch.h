@@ -410,9 +410,10 @@ typedef struct {
     int64_t      local_bytes;  /* local memory of one work-group (cell-group
                                   too: less where the schedule is read from
                                   global memory, hb_plan_describe says so)   */
-    int32_t      rows_per_item; /* cooperative in registers (CUDA: one warp
-                                  per system, resident, no local memory): rows
-                                  each work-item holds; 0 otherwise          */
+    int32_t      rows_per_item; /* cooperative in registers (CUDA: 1 to 32
+                                  lanes of a warp per system, resident, no
+                                  local memory): rows each work-item holds;
+                                  0 otherwise                                 */
 } hb_plan_info;
 
 HB_API hb_status hb_plan_get_info(const hb_plan *plan, hb_plan_info *info);

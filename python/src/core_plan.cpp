@@ -185,6 +185,9 @@ static nb::dict plan_info(const Plan &p) {
     d["ngroups"] = i.ngroups;
     d["group_size"] = i.group_size;
     d["local_bytes"] = i.local_bytes;
+    d["resident"] = (bool)i.resident;
+    d["systems_per_group"] = i.systems_per_group;
+    d["rows_per_item"] = i.rows_per_item;
     d["rerooted"] = (bool)i.rerooted;
     d["split"] = (bool)i.split;
     return d;

@@ -17,6 +17,14 @@ def test_tridiagonal_layouts(rng, backend, dtype, layout):
     info = p.info()
     assert info["nsys"] == nsys and info["nrows"] == nsys * n and info["dtype"] == dtype.name
     assert info["backend"] == backend and not info["hines"]
+    # The cooperative fields: zero for other strategies (AUTO takes the
+    # cooperative solver on GPUs, where the register kernel holds the rows on
+    # CUDA and the resident one on OpenCL).
+    if info["strategy"] != "cooperative":
+        assert not info["resident"] and info["systems_per_group"] == 0
+        assert info["rows_per_item"] == 0
+    else:
+        assert info["resident"] and info["systems_per_group"] >= 1
     if layout != "auto":
         assert p.layout()["layout"] == layout or (layout == "block-shared")
     assert backend in p.describe()
