@@ -580,7 +580,10 @@ void hb_test_check_info(const hb_plan *plan, const hb_context *ctx, hb_precision
         HB_CHECK(in.group_size >= 1 && (o->group_size <= 0 || in.group_size <= o->group_size),
                  "%s: group_size %d, asked for %d (%s)", what, (int)in.group_size,
                  (int)o->group_size, hb_plan_describe(plan));
-        const char *variant = regs ? "registers" : in.resident ? "resident" : span ? "span" : "staged";
+        const char *variant = regs          ? "registers"
+                              : in.resident ? "resident"
+                              : span        ? "span"
+                                            : "staged";
         HB_CHECK(strstr(hb_plan_describe(plan), "cooperative") != NULL &&
                      strstr(hb_plan_describe(plan), variant) != NULL,
                  "%s: the description does not say cooperative, %s (%s)", what, variant,

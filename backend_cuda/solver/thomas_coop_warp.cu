@@ -243,25 +243,22 @@ __global__ void __launch_bounds__(kWarps * 32)
 }
 
 template <typename T, int M>
-void go(unsigned grid, cudaStream_t s, const hb_layout_dev *lay, const T *a, const T *b,
-        const T *c, T *d)
+void go(unsigned grid, cudaStream_t s, const hb_layout_dev *lay, int lw_log2, const T *a,
+        const T *b, const T *c, T *d)
 {
-    int lw_log2 = 0;
-    while ((1 << lw_log2) < lay->coop_group)
-        ++lw_log2;
     thomas_coop_warp<T, M, (M >= 16 ? 2 : 1)><<<grid, kWarps * 32, 0, s>>>(
         lay->nslots, lw_log2, hb__dev(lay->base), hb__dev(lay->rows), a, b, c, d);
 }
 
 /* 32 rows per lane: float only (32 doubles per lane is past the registers;
  * the plan never asks for it). */
-bool go32(unsigned grid, cudaStream_t s, const hb_layout_dev *lay, const float *a,
+bool go32(unsigned grid, cudaStream_t s, const hb_layout_dev *lay, int lw_log2, const float *a,
           const float *b, const float *c, float *d)
 {
-    go<float, 32>(grid, s, lay, a, b, c, d);
+    go<float, 32>(grid, s, lay, lw_log2, a, b, c, d);
     return true;
 }
-bool go32(unsigned, cudaStream_t, const hb_layout_dev *, const double *, const double *,
+bool go32(unsigned, cudaStream_t, const hb_layout_dev *, int, const double *, const double *,
           const double *, double *)
 {
     return false;
@@ -271,19 +268,24 @@ template <typename T>
 hb_status launch(hb_context *ctx, void *stream, hb_precision p, const hb_layout_dev *lay,
                  const T *a, const T *b, const T *c, T *d)
 {
-    /* 32 / coop_group slots per warp, kWarps warps per block. */
-    const int64_t warps = (lay->nslots + 32 / lay->coop_group - 1) / (32 / lay->coop_group);
-    const unsigned grid = hb__cuda_blocks(warps, kWarps);
-    const cudaStream_t s = hb__cuda_stream(ctx, stream);
-    bool ok = true;
-    switch (lay->coop_rows) {
-    case 8: go<T, 8>(grid, s, lay, a, b, c, d); break;
-    case 16: go<T, 16>(grid, s, lay, a, b, c, d); break;
-    case 32: ok = go32(grid, s, lay, a, b, c, d); break;
-    default: ok = false;
+    /* W = coop_group lanes per slot, a power of two up to 32 (checked before
+     * anything is launched); 32 / W slots per warp, kWarps warps per block. */
+    const int w = lay->coop_group;
+    int lw_log2 = 0;
+    while (lw_log2 < 5 && (1 << lw_log2) < w)
+        ++lw_log2;
+    bool ok = w == (1 << lw_log2);
+    if (ok) {
+        const int per = 32 >> lw_log2;
+        const unsigned grid = hb__cuda_blocks((lay->nslots + per - 1) / per, kWarps);
+        const cudaStream_t s = hb__cuda_stream(ctx, stream);
+        switch (lay->coop_rows) {
+        case 8: go<T, 8>(grid, s, lay, lw_log2, a, b, c, d); break;
+        case 16: go<T, 16>(grid, s, lay, lw_log2, a, b, c, d); break;
+        case 32: ok = go32(grid, s, lay, lw_log2, a, b, c, d); break;
+        default: ok = false;
+        }
     }
-    if (lay->coop_group < 1 || lay->coop_group > 32 || (lay->coop_group & (lay->coop_group - 1)))
-        ok = false;
     if (!ok)
         return hb__error(HB_ERR_BACKEND,
                          "CUDA: hb_thomas_coop_warp has no variant of %d rows x %d lanes in %s",
